@@ -1,0 +1,196 @@
+"""Compile .cu / .cl / .ll files to LLVM IR text (device side only, with line tables).
+
+Two modes (DESIGN.md §2):
+
+* *source-faithful* (``opt_level=0``, the default): clang ``-O0 -Xclang -disable-O0-optnone``,
+  then only the always-inliner, SROA and the instruction namer run through llvmlite.  Every
+  shared/global access of the source stays, in source order; locals become SSA registers.
+* *as-compiled* (``opt_level`` 1..3): clang's own optimisation pipeline, then the inliner and
+  namer so that the machine never needs call frames.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simu.errors import CompileError
+from simu.frontend.toolchain import INCLUDE_DIR, clang_command
+
+CUDA_EXTENSIONS = {".cu", ".cuh"}
+OPENCL_EXTENSIONS = {".cl"}
+IR_EXTENSIONS = {".ll"}
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """Compiler options shared by every command that compiles sources."""
+
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    clang_args: tuple[str, ...] = ()
+    opt_level: int = 0
+    fp_contract: str | None = None  # None = clang's default for the language
+
+    @property
+    def mode(self) -> str:
+        return "source-faithful" if self.opt_level == 0 else f"as-compiled -O{self.opt_level}"
+
+    def key(self) -> str:
+        """A stable text form, used in cache keys."""
+        return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract))
+
+
+@dataclass
+class CompiledModule:
+    """LLVM IR text for one source file, ready for :mod:`simu.ir`."""
+
+    path: str
+    language: str  # "cuda" | "opencl" | "llvm"
+    ir: str
+    options: CompileOptions = field(default_factory=CompileOptions)
+    warnings: str = ""
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.ir.encode()).hexdigest()
+
+
+def language_of(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix in CUDA_EXTENSIONS:
+        return "cuda"
+    if suffix in OPENCL_EXTENSIONS:
+        return "opencl"
+    if suffix in IR_EXTENSIONS:
+        return "llvm"
+    raise CompileError(str(path), f"{path}: unknown kernel source type '{suffix}' (expected .cu, .cuh, .cl or .ll)")
+
+
+def clang_arguments(language: str, options: CompileOptions) -> list[str]:
+    """The clang argv (after the clang command itself) for one language."""
+    args: list[str] = []
+    if language == "cuda":
+        args += [
+            "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+            "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version",
+            "-isystem", str(INCLUDE_DIR / "cuda"),
+            "-include", "cuda_runtime.h",
+        ]
+    elif language == "opencl":
+        args += [
+            "-x", "cl", "-cl-std=CL1.2", "-cl-no-stdinc", "-target", "spir64",
+            "-Xclang", "-fdeclare-opencl-builtins",
+            "-isystem", str(INCLUDE_DIR / "opencl"),
+            "-include", "simu_opencl.h",
+        ]
+    else:
+        raise ValueError(language)
+    args += ["-g", "-S", "-emit-llvm", "-Wno-unused-command-line-argument"]
+    if options.opt_level == 0:
+        args += ["-O0", "-Xclang", "-disable-O0-optnone"]
+    else:
+        args += [f"-O{options.opt_level}"]
+    if options.fp_contract:
+        args.append(f"-ffp-contract={options.fp_contract}")
+    for inc in options.include_dirs:
+        args += ["-I", str(inc)]
+    for d in options.defines:
+        args.append(f"-D{d}")
+    args += list(options.clang_args)
+    return args
+
+
+def compile_source(source: str, language: str, options: CompileOptions = CompileOptions(),
+                   path: str = "<source>") -> CompiledModule:
+    """Compile source text; ``path`` names it in diagnostics and debug info."""
+    if language == "llvm":
+        return CompiledModule(path, language, postprocess(source, options, path), options)
+    import tempfile
+
+    suffix = ".cu" if language == "cuda" else ".cl"
+    name = Path(path).name if path != "<source>" else "source" + suffix
+    with tempfile.TemporaryDirectory(prefix="simu-") as tmp:
+        src = Path(tmp) / name
+        src.write_text(source)
+        argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(src)]
+        return _run_clang(argv, path, language, options)
+
+
+def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -> CompiledModule:
+    """Compile one file to IR in the selected mode; raises :class:`CompileError`."""
+    path = Path(path)
+    language = language_of(path)
+    if not path.is_file():
+        raise CompileError(str(path), f"{path}: no such file")
+    if language == "llvm":
+        return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
+    argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(path)]
+    return _run_clang(argv, str(path), language, options)
+
+
+def _run_clang(argv: list[str], path: str, language: str, options: CompileOptions) -> CompiledModule:
+    proc = subprocess.run(argv, capture_output=True, text=True)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise CompileError(path, proc.stderr or "clang produced no output")
+    ir = postprocess(proc.stdout, options, path)
+    return CompiledModule(path, language, ir, options, warnings=proc.stderr)
+
+
+_ATTR_GROUP = re.compile(r"^(attributes #\d+ = \{)(.*)(\})$", re.M)
+
+
+def _inline_everything(ir: str) -> str:
+    """Turn clang's -O0 ``noinline`` into ``alwaysinline`` so helpers inline into kernels.
+
+    The machine then needs no call frames; each inlined access keeps the debug location of the
+    helper's own source line (with the call site as ``inlinedAt``).
+    """
+
+    def fix(m: re.Match[str]) -> str:
+        body = re.sub(r"\bnoinline\b", "alwaysinline", m.group(2))
+        body = re.sub(r"\boptnone\b", "", body)
+        # The host target machine runs the passes; GPU cpu/feature strings would confuse it.
+        body = re.sub(r'"target-(cpu|features)"="[^"]*"', "", body)
+        return m.group(1) + body + m.group(3)
+
+    return _ATTR_GROUP.sub(fix, ir)
+
+
+def postprocess(ir: str, options: CompileOptions, path: str) -> str:
+    """Parse with llvmlite, inline helpers, run SROA (source-faithful) and name every value."""
+    import llvmlite.binding as llvm
+
+    try:
+        mod = llvm.parse_assembly(_inline_everything(ir))
+        mod.verify()
+    except RuntimeError as exc:
+        raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None
+    tm = _target_machine()
+    pto = llvm.create_pipeline_tuning_options(speed_level=0)
+    pb = llvm.create_pass_builder(tm, pto)
+    mpm = llvm.create_new_module_pass_manager()
+    mpm.add_always_inliner_pass()
+    if options.opt_level == 0:
+        mpm.add_sroa_pass()
+    mpm.add_global_dead_code_eliminate_pass()
+    mpm.add_instruction_namer_pass()
+    mpm.run(mod, pb)
+    return str(mod)
+
+
+_TM = None
+
+
+def _target_machine():
+    global _TM
+    if _TM is None:
+        import llvmlite.binding as llvm
+
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        _TM = llvm.Target.from_default_triple().create_target_machine()
+    return _TM

@@ -1,0 +1,31 @@
+"""Locating the bundled clang and checking that its LLVM matches llvmlite's."""
+
+from __future__ import annotations
+
+import functools
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+INCLUDE_DIR = Path(__file__).resolve().parent.parent / "include"
+
+
+def clang_command() -> list[str]:
+    """The argv prefix that runs the clang inside the ziglang wheel."""
+    return [sys.executable, "-m", "ziglang", "clang"]
+
+
+@functools.lru_cache(maxsize=1)
+def clang_version() -> tuple[int, int, int]:
+    out = subprocess.run(clang_command() + ["--version"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"clang version (\d+)\.(\d+)\.(\d+)", out)
+    if not m:
+        raise RuntimeError(f"cannot read clang version from: {out!r}")
+    return tuple(int(x) for x in m.groups())  # type: ignore[return-value]
+
+
+def llvmlite_llvm_version() -> tuple[int, int, int]:
+    import llvmlite.binding as llvm
+
+    return tuple(llvm.llvm_version_info)  # type: ignore[return-value]

@@ -1,0 +1,193 @@
+"""Debug metadata: source locations of instructions and names of variables and parameters."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+_MD_LINE = re.compile(r"^!(\d+) = (?:distinct )?(.*)$", re.M)
+
+
+@dataclass(frozen=True)
+class Loc:
+    """A source position; ``inlined_at`` is the call site when the code came from a helper."""
+
+    file: str
+    line: int
+    col: int
+    function: str = ""
+    inlined_at: "Loc | None" = None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+def _split_fields(body: str) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    depth, start, key = 0, 0, None
+    in_str = False
+    i = 0
+    while i <= len(body):
+        c = body[i] if i < len(body) else ","
+        if in_str:
+            if c == "\\":
+                i += 2
+                continue
+            if c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c in "({[":
+            depth += 1
+        elif c in ")}]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            part = body[start:i].strip()
+            if ":" in part:
+                k, v = part.split(":", 1)
+                fields[k.strip()] = v.strip()
+            start = i + 1
+        i += 1
+    return fields
+
+
+class DebugInfo:
+    """Index of a module's metadata nodes, parsed once from the IR text."""
+
+    def __init__(self, ir: str):
+        self.nodes: dict[int, tuple[str, dict[str, str] | list[str]]] = {}
+        for m in _MD_LINE.finditer(ir):
+            nid, body = int(m.group(1)), m.group(2).strip()
+            if body.startswith("!{"):
+                items = [x.strip() for x in body[2:-1].split(",")] if body != "!{}" else []
+                self.nodes[nid] = ("tuple", items)
+            else:
+                mm = re.match(r"!(\w+)\((.*)\)$", body)
+                if mm:
+                    self.nodes[nid] = (mm.group(1), _split_fields(mm.group(2)))
+        self._locs: dict[int, Loc | None] = {}
+
+    def node(self, ref: str | int | None) -> tuple[str, dict[str, str]] | None:
+        if ref is None:
+            return None
+        if isinstance(ref, str):
+            if not ref.startswith("!") or not ref[1:].isdigit():
+                return None
+            ref = int(ref[1:])
+        n = self.nodes.get(ref)
+        return n  # type: ignore[return-value]
+
+    def file_of(self, scope_ref: str | None) -> str:
+        seen = 0
+        while scope_ref and seen < 64:
+            n = self.node(scope_ref)
+            if n is None:
+                return "?"
+            kind, f = n
+            if kind == "DIFile":
+                return _path(f)
+            if isinstance(f, dict) and "file" in f:
+                fn = self.node(f["file"])
+                if fn and fn[0] == "DIFile":
+                    return _path(fn[1])  # type: ignore[arg-type]
+            scope_ref = f.get("scope") if isinstance(f, dict) else None
+            seen += 1
+        return "?"
+
+    def function_of(self, scope_ref: str | None) -> str:
+        seen = 0
+        while scope_ref and seen < 64:
+            n = self.node(scope_ref)
+            if n is None:
+                return ""
+            kind, f = n
+            if kind == "DISubprogram":
+                return _unq(f.get("name", ""))  # type: ignore[union-attr]
+            scope_ref = f.get("scope") if isinstance(f, dict) else None
+            seen += 1
+        return ""
+
+    def location(self, nid: int) -> Loc | None:
+        if nid in self._locs:
+            return self._locs[nid]
+        n = self.node(nid)
+        loc = None
+        if n and n[0] == "DILocation":
+            f = n[1]
+            inl = f.get("inlinedAt")  # type: ignore[union-attr]
+            loc = Loc(self.file_of(f.get("scope")), int(f.get("line", 0)), int(f.get("column", 0)),  # type: ignore[union-attr]
+                      self.function_of(f.get("scope")),  # type: ignore[union-attr]
+                      self.location(int(inl[1:])) if inl else None)
+        self._locs[nid] = loc
+        return loc
+
+    def subprogram(self, ref: str | None) -> dict[str, str]:
+        n = self.node(ref)
+        return n[1] if n and n[0] == "DISubprogram" else {}  # type: ignore[return-value]
+
+    def param_names(self, sp_ref: str | None) -> dict[int, str]:
+        """Argument index (0-based) -> name, from the DILocalVariables of a subprogram."""
+        out: dict[int, str] = {}
+        if not sp_ref:
+            return out
+        for nid, (kind, f) in self.nodes.items():
+            if kind == "DILocalVariable" and isinstance(f, dict) and f.get("scope") == sp_ref and "arg" in f:
+                out[int(f["arg"]) - 1] = _unq(f.get("name", ""))
+        return out
+
+    def param_type_names(self, sp_ref: str | None) -> list[str]:
+        sp = self.subprogram(sp_ref)
+        st = self.node(sp.get("type"))
+        if not st or st[0] != "DISubroutineType":
+            return []
+        types = self.node(st[1].get("types"))  # type: ignore[union-attr]
+        if not types or types[0] != "tuple":
+            return []
+        return [self.type_name(t) for t in types[1][1:]]  # type: ignore[index]
+
+    def type_name(self, ref: str, depth: int = 0) -> str:
+        n = self.node(ref)
+        if n is None or depth > 16:
+            return "?"
+        kind, f = n
+        assert isinstance(f, dict)
+        if kind == "DIBasicType":
+            return _unq(f.get("name", "?"))
+        if kind == "DIDerivedType":
+            tag = f.get("tag", "")
+            base = self.type_name(f["baseType"], depth + 1) if "baseType" in f else "void"
+            if tag == "DW_TAG_pointer_type":
+                return base + "*"
+            if tag == "DW_TAG_reference_type":
+                return base + "&"
+            if tag == "DW_TAG_const_type":
+                return "const " + base
+            if tag == "DW_TAG_volatile_type":
+                return "volatile " + base
+            if tag == "DW_TAG_typedef":
+                return _unq(f.get("name", base))
+            return base
+        if kind == "DICompositeType":
+            return _unq(f.get("name", "struct"))
+        return "?"
+
+    def global_var_name(self, ref: str | None) -> str | None:
+        n = self.node(ref)
+        if n and n[0] == "DIGlobalVariableExpression":
+            v = self.node(n[1].get("var"))  # type: ignore[union-attr]
+            if v:
+                return _unq(v[1].get("name", ""))  # type: ignore[union-attr]
+        return None
+
+
+def _unq(s: str) -> str:
+    return s[1:-1] if s.startswith('"') and s.endswith('"') else s
+
+
+def _path(f: dict[str, str]) -> str:
+    name = _unq(f.get("filename", "?"))
+    directory = _unq(f.get("directory", ""))
+    if directory and not Path(name).is_absolute():
+        return str(Path(directory) / name)
+    return name

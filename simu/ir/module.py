@@ -1,0 +1,390 @@
+"""Decoding LLVM IR (via llvmlite, once) into plain dataclasses the machine can execute.
+
+Nothing here executes code: the output is a table of instructions per function with operands
+resolved to register names, constants, globals or blocks, plus each instruction's source
+location, the CFG in reverse post-order, kernel signatures and module globals.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from simu.errors import CompileError
+from simu.ir.constants import ConstantParser, GlobalRef
+from simu.ir.debuginfo import DebugInfo, Loc
+from simu.ir.types import PtrType, Type, TypeParser, VOID, alloc_size
+
+ADDRSPACE_NAMES = {0: "generic", 1: "global", 3: "shared", 4: "constant", 5: "private", 2: "constant"}
+
+
+@dataclass
+class Operand:
+    kind: str  # reg | const | global | block | func | meta | asm
+    type: Type
+    value: Any
+
+    def __repr__(self) -> str:
+        return f"{self.kind}:{self.value}"
+
+
+@dataclass
+class Instr:
+    id: int
+    opcode: str
+    name: str | None
+    type: Type
+    ops: list[Operand]
+    attrs: dict[str, Any]
+    loc: Loc | None
+    text: str
+
+
+@dataclass
+class Block:
+    name: str
+    instrs: list[Instr]
+    succs: list[str]
+
+
+@dataclass
+class Function:
+    name: str
+    args: list[tuple[str, Type]]
+    blocks: list[Block]
+    rpo: list[str]
+    is_kernel: bool
+    display_name: str
+    is_declaration: bool = False
+
+
+@dataclass
+class GlobalVar:
+    name: str
+    type: Type
+    addrspace: int
+    init: Any
+    is_constant: bool
+    display_name: str
+    external: bool
+
+    @property
+    def size(self) -> int:
+        return alloc_size(self.type)
+
+
+@dataclass
+class Param:
+    index: int
+    name: str
+    type: Type
+    c_type: str | None = None
+    addrspace: int = 0
+
+    @property
+    def is_pointer(self) -> bool:
+        return isinstance(self.type, PtrType)
+
+    @property
+    def is_local(self) -> bool:
+        return self.is_pointer and self.addrspace == 3
+
+    @property
+    def is_const(self) -> bool:
+        return bool(self.c_type) and self.c_type.startswith("const ")  # type: ignore[union-attr]
+
+    @property
+    def pointee(self) -> str | None:
+        """C type of the pointed-to element ("float"), when known."""
+        if not self.c_type or not self.c_type.endswith("*"):
+            return None
+        return self.c_type[:-1].replace("const ", "").replace("volatile ", "").replace("restrict", "").strip()
+
+
+@dataclass
+class Kernel:
+    name: str
+    display_name: str
+    params: list[Param]
+    function: Function
+    file: str
+    line: int
+    language: str
+
+    def param(self, name: str) -> Param:
+        for p in self.params:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+
+@dataclass
+class Module:
+    path: str
+    language: str
+    triple: str
+    kernels: list[Kernel]
+    functions: dict[str, Function]
+    globals: dict[str, GlobalVar]
+    instrs: list[Instr] = field(default_factory=list)
+
+    def kernel(self, name: str | None = None) -> Kernel:
+        if name is None:
+            if len(self.kernels) == 1:
+                return self.kernels[0]
+            names = ", ".join(k.display_name for k in self.kernels) or "none"
+            raise KeyError(f"{self.path}: several kernels ({names}); choose one with --kernel")
+        for k in self.kernels:
+            if name in (k.name, k.display_name) or k.display_name.split("<")[0] == name:
+                return k
+        names = ", ".join(k.display_name for k in self.kernels) or "none"
+        raise KeyError(f"{self.path}: no kernel named '{name}' (kernels: {names})")
+
+
+_NAMED_TYPE = re.compile(r"^(%[\w.$\"-]+) = type (.*)$", re.M)
+_DBG = re.compile(r"!dbg !(\d+)")
+
+
+def load_module(ir: str, path: str = "<ir>", language: str = "llvm") -> Module:
+    """Parse IR text with llvmlite and decode it into a :class:`Module`."""
+    import llvmlite.binding as llvm
+
+    try:
+        mod = llvm.parse_assembly(ir)
+    except RuntimeError as exc:
+        raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None
+    types = TypeParser({m.group(1): m.group(2) for m in _NAMED_TYPE.finditer(ir)})
+    consts = ConstantParser(types)
+    dbg = DebugInfo(ir)
+    triple = mod.triple
+    decoder = _Decoder(types, consts, dbg, _instruction_lines(ir))
+    globals_ = {}
+    for g in mod.global_variables:
+        gv = decoder.global_var(g)
+        if gv is not None:
+            globals_[gv.name] = gv
+    functions: dict[str, Function] = {}
+    kernels: list[Kernel] = []
+    for f in mod.functions:
+        fn, header = decoder.function(f)
+        functions[fn.name] = fn
+        if fn.is_kernel:
+            kernels.append(decoder.kernel(fn, header, language))
+    return Module(path, language, triple, kernels, functions, globals_, decoder.instrs)
+
+
+class _Decoder:
+    def __init__(self, types: TypeParser, consts: ConstantParser, dbg: DebugInfo,
+                 lines: dict[str, list[str]]):
+        self.lines = lines
+        self.types = types
+        self.consts = consts
+        self.dbg = dbg
+        self.instrs: list[Instr] = []
+
+    # -- globals -----------------------------------------------------------------------
+    def global_var(self, g) -> GlobalVar | None:
+        text = str(g).strip()
+        m = re.match(r"@(\"[^\"]+\"|[\w.$-]+) = (.*)$", text)
+        if not m:
+            return None
+        name = m.group(1).strip('"')
+        rest = m.group(2)
+        space = 0
+        sm = re.search(r"addrspace\((\d+)\)", rest.split(" global ")[0].split(" constant ")[0])
+        if sm:
+            space = int(sm.group(1))
+        km = re.search(r"\b(global|constant) ", rest)
+        if not km:
+            return None
+        body = rest[km.end():]
+        vtype, after = self.types.parse_prefix(body)
+        external = rest.startswith("external") or rest.startswith("extern_weak") or not after.strip() \
+            or after.lstrip().startswith(",")
+        init = None
+        if not external:
+            init, _ = self.consts.parse_value(vtype, after)
+        dm = re.search(r"!dbg !(\d+)", text)
+        display = self.dbg.global_var_name(f"!{dm.group(1)}") if dm else None
+        return GlobalVar(name, vtype, space, init, km.group(1) == "constant", display or _plain_name(name), external)
+
+    # -- functions ---------------------------------------------------------------------
+    def function(self, f) -> tuple[Function, str]:
+        text = str(f)
+        header = next((ln for ln in text.splitlines() if ln.startswith("define") or ln.startswith("declare")), "")
+        is_kernel = " ptx_kernel " in header or " spir_kernel " in header or " amdgpu_kernel " in header
+        args = [(a.name, self.types.parse(str(a.type))) for a in f.arguments]
+        spm = re.search(r"!dbg (!\d+)", header)
+        sp = self.dbg.subprogram(spm.group(1)) if spm else {}
+        display = sp.get("name", "").strip('"') if sp else ""
+        if f.is_declaration:
+            return Function(f.name, args, [], [], False, display or f.name, True), header
+        blocks = []
+        lines = iter(self.lines.get(f.name, []))
+        for b in f.blocks:
+            instrs = [self.instruction(i, next(lines, None)) for i in b.instructions]
+            term = instrs[-1]
+            succs = [op.value for op in term.ops if op.kind == "block"]
+            if term.opcode == "br" and len(term.ops) == 3:
+                succs = [term.ops[2].value, term.ops[1].value]  # true, false
+            blocks.append(Block(b.name, instrs, list(dict.fromkeys(succs))))
+        rpo = _reverse_post_order(blocks)
+        return Function(f.name, args, blocks, rpo, is_kernel, display or f.name), header
+
+    def kernel(self, fn: Function, header: str, language: str) -> Kernel:
+        spm = re.search(r"!dbg (!\d+)", header)
+        sp_ref = spm.group(1) if spm else None
+        names = self.dbg.param_names(sp_ref)
+        ctypes = self.dbg.param_type_names(sp_ref)
+        sp = self.dbg.subprogram(sp_ref)
+        file = self.dbg.file_of(sp.get("file")) if sp else "?"
+        line = int(sp.get("line", 0)) if sp else 0
+        params = []
+        for i, (aname, atype) in enumerate(fn.args):
+            space = atype.addrspace if isinstance(atype, PtrType) else 0
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctypes[i] if i < len(ctypes) else None, space))
+        lang = language
+        if lang == "llvm":
+            lang = "opencl" if "spir_kernel" in header else "cuda"
+        return Kernel(fn.name, fn.display_name, params, fn, file, line, lang)
+
+    # -- instructions ------------------------------------------------------------------
+    def operand(self, o) -> Operand:
+        kind = o.value_kind.name
+        t = self.types.parse(str(o.type))
+        if kind in ("argument", "instruction"):
+            return Operand("reg", t, o.name)
+        if kind == "basic_block":
+            return Operand("block", t, o.name)
+        if kind == "function":
+            return Operand("func", t, o.name)
+        if kind == "global_variable" or kind == "global_alias":
+            return Operand("const", t, GlobalRef(o.name))
+        if kind == "metadata_as_value":
+            return Operand("meta", t, None)
+        if kind == "inline_asm":
+            return Operand("asm", t, str(o))
+        _, v = self.consts.parse_typed(str(o))
+        return Operand("const", t, v)
+
+    def instruction(self, i, text: str | None) -> Instr:
+        # The module's own text numbers metadata consistently; str(i) alone does not.
+        text = text if text is not None else str(i).strip()
+        opcode = i.opcode
+        ops = [self.operand(o) for o in i.operands]
+        rtype = self.types.parse(str(i.type)) if str(i.type) != "void" else VOID
+        m = _DBG.search(text)
+        loc = self.dbg.location(int(m.group(1))) if m else None
+        attrs: dict[str, Any] = {}
+        body = text.split(" = ", 1)[1] if text.startswith("%") and " = " in text else text
+        words = body.split()
+        if opcode in ("icmp", "fcmp"):
+            attrs["pred"] = next(w for w in words[1:] if w not in ("samesign", "fast", "nnan", "ninf", "nsz",
+                                                                      "arcp", "contract", "afn", "reassoc"))
+        elif opcode == "getelementptr":
+            rest = body[len("getelementptr"):]
+            rest = re.sub(r"^\s*(?:(inbounds|nuw|nusw|inrange\([^)]*\))\s+)*", "", rest)
+            attrs["src"], _ = self.types.parse_prefix(rest)
+        elif opcode == "alloca":
+            attrs["alloc_type"], _ = self.types.parse_prefix(body[len("alloca"):])
+        elif opcode == "atomicrmw":
+            rest = [w for w in words[1:] if w != "volatile"]
+            attrs["op"] = rest[0]
+        elif opcode in ("load", "store"):
+            attrs["volatile"] = " volatile " in f" {body} "
+            attrs["atomic"] = " atomic " in f" {body} "
+        elif opcode == "call":
+            callee = ops[-1]
+            attrs["callee"] = callee.value if callee.kind == "func" else None
+            if callee.kind == "asm":
+                attrs["asm"] = callee.value
+        elif opcode in ("extractvalue", "insertvalue"):
+            tail = body.split("!dbg")[0].rstrip().rstrip(",")
+            nops = len(ops)
+            parts = [p.strip() for p in _split_top(tail)]
+            attrs["indices"] = [int(p) for p in parts[nops:] if re.fullmatch(r"\d+", p)]
+        elif opcode == "shufflevector":
+            tail = body.split(", !dbg")[0]
+            parts = _split_top(tail[len("shufflevector"):])
+            mask_text = parts[2].strip()
+            mt, mv = self.consts.parse_typed(mask_text)
+            attrs["mask"] = [(-1 if not isinstance(x, int) else x) for x in (mv if isinstance(mv, list) else [mv] * mt.count)]
+        elif opcode == "phi":
+            attrs["incoming"] = [b.name for b in i.incoming_blocks]
+        name = i.name or None
+        ins = Instr(len(self.instrs), opcode, name, rtype, ops, attrs, loc, text)
+        self.instrs.append(ins)
+        return ins
+
+
+_DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
+
+
+def _instruction_lines(ir: str) -> dict[str, list[str]]:
+    """Function name -> its instruction lines, in order, from the module text."""
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in ir.splitlines():
+        if current is None:
+            m = _DEFINE.match(line)
+            if m:
+                current = out.setdefault(m.group(1).strip('"'), [])
+            continue
+        if line.startswith("}"):
+            current = None
+            continue
+        s = line.strip()
+        if not s or s.startswith(";") or s.startswith("#dbg_") or (s.endswith(":") and " " not in s) \
+                or re.match(r"^[\w.$-]+:\s*(;.*)?$", s):
+            continue
+        current.append(s)
+    return out
+
+
+def _split_top(s: str) -> list[str]:
+    """Split at top-level commas (outside brackets)."""
+    out, depth, start = [], 0, 0
+    for j, c in enumerate(s):
+        if c in "([{<":
+            depth += 1
+        elif c in ")]}>":
+            depth -= 1
+        elif c == "," and depth == 0:
+            out.append(s[start:j])
+            start = j + 1
+    out.append(s[start:])
+    return out
+
+
+def _reverse_post_order(blocks: list[Block]) -> list[str]:
+    by_name = {b.name: b for b in blocks}
+    seen: set[str] = set()
+    order: list[str] = []
+    stack: list[tuple[str, int]] = [(blocks[0].name, 0)]
+    seen.add(blocks[0].name)
+    while stack:
+        name, k = stack[-1]
+        succs = by_name[name].succs
+        if k < len(succs):
+            stack[-1] = (name, k + 1)
+            s = succs[k]
+            if s not in seen and s in by_name:
+                seen.add(s)
+                stack.append((s, 0))
+        else:
+            stack.pop()
+            order.append(name)
+    order.reverse()
+    # unreachable blocks go last so that every block has a position
+    order += [b.name for b in blocks if b.name not in seen]
+    return order
+
+
+def _plain_name(mangled: str) -> str:
+    """`_ZZ6kernelPfE4tile` -> `tile`; other names unchanged."""
+    m = re.match(r"_ZZ.*E(\d+)(\w+)$", mangled)
+    if m:
+        n = int(m.group(1))
+        return m.group(2)[:n]
+    return mangled
