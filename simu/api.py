@@ -1,0 +1,20 @@
+"""The library surface behind the commands: everything the CLI does is callable from here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simu.frontend import CompileOptions, compile_file, compile_source
+from simu.ir import Module, load_module
+
+
+def load_file(path: str | Path, options: CompileOptions = CompileOptions()) -> Module:
+    """Compile (or read) a kernel file and decode its IR."""
+    compiled = compile_file(path, options)
+    return load_module(compiled.ir, str(path), compiled.language)
+
+
+def load_source(source: str, language: str, options: CompileOptions = CompileOptions(),
+                path: str = "<source>") -> Module:
+    compiled = compile_source(source, language, options, path=path)
+    return load_module(compiled.ir, path, compiled.language)

@@ -1,0 +1,391 @@
+"""Closures for the non-terminator, non-phi LLVM instructions (see compiler.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simu.errors import UnsupportedError
+from simu.ir import Instr
+from simu.ir.types import ArrayType, FloatType, IntType, PtrType, StructType, VectorType, alloc_size
+from simu.interp import arith
+from simu.interp.compiler import Compiler, _where, proto_of
+from simu.interp.values import scalar_dtype
+
+INT_BINOPS = {"add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or", "xor"}
+CASTS = {"trunc", "zext", "sext", "fptrunc", "fpext", "fptosi", "fptoui", "sitofp", "uitofp",
+         "ptrtoint", "inttoptr", "addrspacecast"}
+
+
+def _bits(t) -> int:
+    if isinstance(t, VectorType):
+        t = t.elem
+    if isinstance(t, IntType):
+        return t.bits
+    if isinstance(t, PtrType):
+        return 64
+    return t.size * 8
+
+
+def compile_instr(c: Compiler, ins: Instr):
+    op = ins.opcode
+    dst = c.slot(ins.name) if ins.name else None
+    proto = proto_of(ins.type) if ins.name else None
+    g = [c.getter(o, ins) if o.kind in ("reg", "const", "asm") else None for o in ins.ops]
+
+    if op in INT_BINOPS:
+        f = arith.binary(op, _bits(ins.type))
+        a, b = g
+
+        def binop(st, lanes, sel):
+            st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+        return binop
+
+    if op in arith.FLOAT_BINARY:
+        f = arith.FLOAT_BINARY[op]
+        a, b = g
+
+        def fbinop(st, lanes, sel):
+            st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+        return fbinop
+
+    if op == "fneg":
+        a = g[0]
+        return lambda st, lanes, sel: st.put(dst, sel, -a(st, sel), proto)
+
+    if op == "icmp":
+        f = arith.icmp(ins.attrs["pred"])
+        a, b = g
+        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+
+    if op == "fcmp":
+        f = arith.fcmp(ins.attrs["pred"])
+        a, b = g
+        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+
+    if op in CASTS:
+        src_t = ins.ops[0].type
+        f = arith.cast(op, scalar_dtype(src_t), scalar_dtype(ins.type), _bits(src_t), _bits(ins.type))
+        a = g[0]
+        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel)), proto)
+
+    if op == "bitcast":
+        return _bitcast(ins, g[0], dst, proto)
+
+    if op == "freeze":
+        a = g[0]
+        return lambda st, lanes, sel: st.put(dst, sel, _copy(a(st, sel)), proto)
+
+    if op == "select":
+        cnd, a, b = g
+        vec_cond = isinstance(ins.ops[0].type, VectorType)
+        if isinstance(ins.type, (StructType, ArrayType)):
+            return lambda st, lanes, sel: st.put(dst, sel, _select_agg(cnd(st, sel), a(st, sel), b(st, sel)), proto)
+        if isinstance(ins.type, VectorType) and not vec_cond:
+            return lambda st, lanes, sel: st.put(dst, sel, np.where(np.asarray(cnd(st, sel))[..., None]
+                                                                    if np.ndim(cnd(st, sel)) else cnd(st, sel),
+                                                                    a(st, sel), b(st, sel)), proto)
+        return lambda st, lanes, sel: st.put(dst, sel, np.where(cnd(st, sel), a(st, sel), b(st, sel)), proto)
+
+    if op == "getelementptr":
+        return _gep(c, ins, g, dst, proto)
+
+    if op == "alloca":
+        count = ins.ops[0]
+        if count.kind != "const":
+            raise UnsupportedError("alloca with a run-time size (variable-length array)", _where(ins))
+        nbytes = alloc_size(ins.attrs["alloc_type"]) * max(int(count.value), 1)
+        nbytes = (nbytes + 15) // 16 * 16
+        k = len(c.allocas)
+        c.allocas.append((k, ins.id, nbytes))
+        return lambda st, lanes, sel: st.put(dst, sel, st.alloca_base[k][sel], proto)
+
+    if op == "load":
+        return _load(ins, g[0], dst, proto)
+
+    if op == "store":
+        return _store(ins, g[0], g[1])
+
+    if op == "atomicrmw":
+        return _atomicrmw(ins, g, dst, proto)
+
+    if op == "cmpxchg":
+        return _cmpxchg(ins, g, dst, proto)
+
+    if op == "fence":
+        return None
+
+    if op == "extractvalue":
+        a = g[0]
+        idx = ins.attrs["indices"]
+
+        def extractvalue(st, lanes, sel):
+            v = a(st, sel)
+            for k in idx:
+                v = v[k]
+            st.put(dst, sel, _copy(v), proto)
+        return extractvalue
+
+    if op == "insertvalue":
+        a, b = g
+        idx = ins.attrs["indices"]
+        agg_t = ins.type
+
+        def insertvalue(st, lanes, sel):
+            v = _deep_copy(a(st, sel), agg_t)
+            node = v
+            for k in idx[:-1]:
+                node = node[k]
+            node[idx[-1]] = b(st, sel)
+            st.put(dst, sel, v, proto)
+        return insertvalue
+
+    if op == "extractelement":
+        a, i = g
+
+        def extractelement(st, lanes, sel):
+            v = np.asarray(a(st, sel))
+            k = np.asarray(i(st, sel))
+            if v.ndim == 1:  # constant vector
+                st.put(dst, sel, v[k], proto)
+            elif k.ndim == 0:
+                st.put(dst, sel, v[:, int(k)].copy(), proto)
+            else:
+                st.put(dst, sel, v[np.arange(v.shape[0]), k], proto)
+        return extractelement
+
+    if op == "insertelement":
+        a, b, i = g
+        n = ins.type.count
+
+        def insertelement(st, lanes, sel):
+            v = np.array(np.broadcast_to(a(st, sel), (len(lanes), n)))
+            k = np.asarray(i(st, sel))
+            if k.ndim == 0:
+                v[:, int(k)] = b(st, sel)
+            else:
+                v[np.arange(len(lanes)), k] = b(st, sel)
+            st.put(dst, sel, v, proto)
+        return insertelement
+
+    if op == "shufflevector":
+        a, b = g
+        mask = np.array([max(m, 0) for m in ins.attrs["mask"]])
+        na = ins.ops[0].type.count
+
+        def shufflevector(st, lanes, sel):
+            va = np.broadcast_to(a(st, sel), (len(lanes), na))
+            vb = np.broadcast_to(b(st, sel), (len(lanes), na))
+            both = np.concatenate([va, vb], axis=1)
+            st.put(dst, sel, both[:, mask], proto)
+        return shufflevector
+
+    if op == "call":
+        from simu.interp.builtins import compile_call
+
+        return compile_call(c, ins, g, dst, proto)
+
+    raise UnsupportedError(f"instruction '{op}' (`{ins.text.split(', !dbg')[0]}`)", _where(ins))
+
+
+def _copy(v):
+    if isinstance(v, list):
+        return [_copy(x) for x in v]
+    return np.array(v, copy=True)
+
+
+def _deep_copy(v, t):
+    if isinstance(v, list):
+        return [_deep_copy(x, None) for x in v]
+    return v
+
+
+def _select_agg(c, a, b):
+    if isinstance(a, list):
+        return [_select_agg(c, x, y) for x, y in zip(a, b)]
+    return np.where(c, a, b)
+
+
+def _bitcast(ins, a, dst, proto):
+    src_t, dst_t = ins.ops[0].type, ins.type
+    if isinstance(src_t, PtrType) and isinstance(dst_t, PtrType):
+        return lambda st, lanes, sel: st.put(dst, sel, _copy(a(st, sel)), proto)
+    sd, dd = scalar_dtype(src_t), scalar_dtype(dst_t)
+    dn = dst_t.count if isinstance(dst_t, VectorType) else 1
+
+    def bitcast(st, lanes, sel):
+        v = np.ascontiguousarray(np.broadcast_to(a(st, sel), (len(lanes),) + ((src_t.count,) if isinstance(src_t, VectorType) else ())))
+        if sd == np.bool_ or dd == np.bool_:
+            raise UnsupportedError(f"bitcast of i1 vectors (`{ins.text[:60]}`)", _where(ins))
+        out = v.view(np.uint8).reshape(len(lanes), -1).copy().view(dd)
+        st.put(dst, sel, out.reshape(len(lanes)) if dn == 1 else out.reshape(len(lanes), dn), proto)
+    return bitcast
+
+
+def _gep(c: Compiler, ins: Instr, g, dst, proto):
+    src = ins.attrs["src"]
+    base = g[0]
+    const_off = 0
+    dyn: list[tuple] = []  # (getter, scale)
+    t = src
+    for k, o in enumerate(ins.ops[1:]):
+        if k == 0:
+            scale = alloc_size(src)
+        elif isinstance(t, StructType):
+            fi = int(o.value)
+            const_off += t.offsets[fi]
+            t = t.fields[fi]
+            continue
+        elif isinstance(t, (ArrayType, VectorType)):
+            t = t.elem
+            scale = alloc_size(t)
+        else:
+            raise UnsupportedError(f"getelementptr into {t}", _where(ins))
+        if o.kind == "const" and not isinstance(o.value, list):
+            const_off += int(o.value) * scale
+        else:
+            if isinstance(o.type, VectorType):
+                raise UnsupportedError("vector getelementptr", _where(ins))
+            dyn.append((g[k + 1], scale))
+    if isinstance(ins.type, VectorType):
+        raise UnsupportedError("vector getelementptr", _where(ins))
+    off = np.int64(const_off)
+    if not dyn:
+        return lambda st, lanes, sel: st.put(dst, sel, base(st, sel) + off, proto)
+    if len(dyn) == 1:
+        (gi, sc), = dyn
+        sc = np.int64(sc)
+        return lambda st, lanes, sel: st.put(dst, sel, base(st, sel) + off + np.asarray(gi(st, sel)).astype(np.int64) * sc, proto)
+
+    def gep(st, lanes, sel):
+        p = base(st, sel) + off
+        for gi, sc in dyn:
+            p = p + np.asarray(gi(st, sel)).astype(np.int64) * np.int64(sc)
+        st.put(dst, sel, p, proto)
+    return gep
+
+
+def _mem_layout(t):
+    """(dtype, count) for a scalar/vector memory type, or None for aggregates."""
+    if isinstance(t, VectorType):
+        return scalar_dtype(t.elem) if not (isinstance(t.elem, IntType) and t.elem.bits == 1) else np.dtype(np.uint8), t.count
+    if isinstance(t, IntType) and t.bits == 1:
+        return np.dtype(np.uint8), 1
+    if isinstance(t, (StructType, ArrayType)):
+        return None
+    return scalar_dtype(t), 1
+
+
+def _fields(t, base=0):
+    """Flatten an aggregate into (offset, leaf type, path) triples."""
+    if isinstance(t, StructType):
+        for off, f, k in zip(t.offsets, t.fields, range(len(t.fields))):
+            for o, lt, path in _fields(f, base + off):
+                yield o, lt, (k,) + path
+    elif isinstance(t, ArrayType):
+        es = alloc_size(t.elem)
+        for k in range(t.count):
+            for o, lt, path in _fields(t.elem, base + k * es):
+                yield o, lt, (k,) + path
+    else:
+        yield base, t, ()
+
+
+def _load(ins, ptr, dst, proto):
+    t = ins.type
+    iid = ins.id
+    lay = _mem_layout(t)
+    if lay is not None:
+        dt, n = lay
+        is_bool = isinstance(t, IntType) and t.bits == 1
+
+        def load(st, lanes, sel):
+            v = st.load(lanes, ptr(st, sel), dt, n, iid)
+            st.put(dst, sel, (v != 0) if is_bool else v, proto)
+        return load
+    leaves = list(_fields(t))
+
+    def load_agg(st, lanes, sel):
+        p = np.asarray(ptr(st, sel), np.int64)
+        out = _empty_agg(t)
+        for off, lt, path in leaves:
+            dt, n = _mem_layout(lt)
+            v = st.load(lanes, p + off, dt, n, iid)
+            _set_path(out, path, v)
+        st.put(dst, sel, out, proto)
+    return load_agg
+
+
+def _store(ins, val, ptr):
+    t = ins.ops[0].type
+    iid = ins.id
+    lay = _mem_layout(t)
+    if lay is not None:
+        dt, n = lay
+        return lambda st, lanes, sel: st.store(lanes, ptr(st, sel), np.asarray(val(st, sel)).astype(dt, copy=False), dt, n, iid)
+    leaves = list(_fields(t))
+
+    def store_agg(st, lanes, sel):
+        p = np.asarray(ptr(st, sel), np.int64)
+        v = val(st, sel)
+        for off, lt, path in leaves:
+            dt, n = _mem_layout(lt)
+            x = v
+            for k in path:
+                x = x[k]
+            st.store(lanes, p + off, np.asarray(x).astype(dt, copy=False), dt, n, iid)
+    return store_agg
+
+
+def _empty_agg(t):
+    if isinstance(t, StructType):
+        return [_empty_agg(f) for f in t.fields]
+    if isinstance(t, ArrayType):
+        return [_empty_agg(t.elem) for _ in range(t.count)]
+    return None
+
+
+def _set_path(out, path, v):
+    for k in path[:-1]:
+        out = out[k]
+    out[path[-1]] = v
+
+
+RMW = {
+    "xchg": lambda o, v: v, "add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
+    "xor": np.bitwise_xor, "nand": lambda o, v: ~(o & v), "max": np.maximum, "min": np.minimum,
+    "umax": lambda o, v: np.maximum(arith.unsigned(o), arith.unsigned(v)).view(o.dtype),
+    "umin": lambda o, v: np.minimum(arith.unsigned(o), arith.unsigned(v)).view(o.dtype),
+    "fadd": np.add, "fsub": np.subtract, "fmax": np.fmax, "fmin": np.fmin,
+    "uinc_wrap": lambda o, v: np.where(arith.unsigned(o) >= arith.unsigned(v), 0, o + 1).astype(o.dtype),
+    "udec_wrap": lambda o, v: np.where((o == 0) | (arith.unsigned(o) > arith.unsigned(v)), v, o - 1).astype(o.dtype),
+}
+
+
+def _atomicrmw(ins, g, dst, proto):
+    name = ins.attrs["op"]
+    f = RMW.get(name)
+    if f is None:
+        raise UnsupportedError(f"atomicrmw {name}", _where(ins))
+    ptr, val = g
+    dt = scalar_dtype(ins.type)
+    iid = ins.id
+
+    def atomicrmw(st, lanes, sel):
+        old = st.atomic(lanes, ptr(st, sel), f, val(st, sel), dt, iid)
+        st.put(dst, sel, old, proto)
+    return atomicrmw
+
+
+def _cmpxchg(ins, g, dst, proto):
+    ptr, cmp, new = g
+    dt = scalar_dtype(ins.ops[1].type)
+    iid = ins.id
+
+    def cas(o, n, c):
+        return np.where(o == c, n, o)
+
+    def cmpxchg(st, lanes, sel):
+        c = cmp(st, sel)
+        old = st.atomic(lanes, ptr(st, sel), cas, new(st, sel), dt, iid, cmp=c)
+        st.put(dst, sel, [old, old == c], proto)
+    return cmpxchg

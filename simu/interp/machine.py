@@ -1,0 +1,326 @@
+"""The SIMT machine: runs one Launch of one kernel over vectorised lanes and records a Trace.
+
+Scheduling (DESIGN.md §3): a *group* is a set of lanes at one program point.  The machine always
+advances the group whose block comes first in reverse post-order; groups that reach the same
+point merge (thread-frontier reconvergence).  A group that reaches a barrier waits; when no group
+can run, waiting blocks are released, their epochs advance, and any block whose live lanes did not
+all meet at one barrier is recorded as barrier divergence.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from simu.errors import LaunchError, SimuError, UnsupportedError
+from simu.ir import Kernel, Module
+from simu.ir.constants import GlobalRef
+from simu.ir.types import PtrType, VectorType, alloc_size
+from simu.interp.compiler import Program, Wait, compile_kernel, proto_of
+from simu.interp.launch import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
+from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
+from simu.interp.outcome import Outcome, RunResult
+from simu.interp.state import FULL, RuntimeFault, State
+from simu.interp.trace import BarrierDivergence
+from simu.interp.values import constant, flatten_constant, global_refs, scalar_dtype
+
+
+@dataclass
+class Limits:
+    max_steps: int = 2_000_000  # group-instruction steps
+    max_seconds: float = 5.0
+    max_threads: int = 1 << 20
+    max_trace: int = 20_000_000  # recorded accesses
+    max_memory_bytes: int = 1 << 30
+
+
+def run(module: Module, kernel: Kernel | str | None, launch: Launch, limits: Limits | None = None) -> RunResult:
+    """Execute one launch and return buffers, outcome and trace."""
+    k = kernel if isinstance(kernel, Kernel) else module.kernel(kernel)
+    return Machine(module, k).run(launch, limits or Limits())
+
+
+class Machine:
+    def __init__(self, module: Module, kernel: Kernel):
+        self.module = module
+        self.kernel = kernel
+        self.program: Program = compile_kernel(module, kernel)
+
+    # -- launch set-up -----------------------------------------------------------------
+    def _check_launch(self, launch: Launch, limits: Limits) -> None:
+        if launch.threads_per_block > MAX_THREADS_PER_BLOCK:
+            raise LaunchError(f"block of {launch.threads_per_block} threads exceeds {MAX_THREADS_PER_BLOCK}")
+        if launch.total_threads > limits.max_threads:
+            raise LaunchError(f"launch of {launch.total_threads} threads exceeds the limit of {limits.max_threads}")
+        if launch.warp_size not in (1, 2, 4, 8, 16, 32, 64):
+            raise LaunchError(f"unsupported warp size {launch.warp_size}")
+
+    def _setup(self, launch: Launch) -> tuple[State, dict]:
+        prog = self.program
+        st = State(launch, prog.nslots)
+        T = st.T
+        buffers: dict = {}
+        # module globals: shared per block, constant/global once
+        gaddr: dict[str, np.ndarray | int] = {}
+        for g in self.module.globals.values():
+            if g.addrspace == 3:
+                size = alloc_size(g.type) if not g.external else launch.dynamic_shared
+                size = max(size, 0)
+                a = st.mem.allocate(g.display_name, SPACE_SHARED, size, st.nblocks)
+                gaddr[g.name] = a.base + st.block_of * size
+            else:
+                space = SPACE_CONSTANT if g.addrspace in (2, 4) or g.is_constant else SPACE_GLOBAL
+                init = flatten_constant(g.type, g.init) if g.init is not None else None
+                a = st.mem.allocate(g.display_name, space, alloc_size(g.type), 1, init=init)
+                gaddr[g.name] = a.base
+        for g in self.module.globals.values():  # pointer tables inside initialisers
+            if g.init is not None and g.addrspace != 3:
+                for off, ref in global_refs(g.type, g.init):
+                    target = gaddr.get(ref.name)
+                    if isinstance(target, (int, np.integer)):
+                        alloc = st.mem.allocs[int(gaddr[g.name]) >> OFFSET_BITS]
+                        alloc.data[off:off + 8] = np.frombuffer(np.int64(int(target) + ref.offset).tobytes(), np.uint8)
+        st.g = []
+        for ref in prog.global_refs:
+            base = gaddr.get(ref.name)
+            if base is None:
+                fn = self.module.functions.get(ref.name)
+                raise UnsupportedError(f"address of {'function' if fn else 'unknown global'} '{ref.name}'")
+            st.g.append(np.broadcast_to(np.asarray(base, np.int64) + ref.offset, (T,)).copy())
+        # private allocas: one instance per lane
+        st.alloca_base = []
+        for _, iid, nbytes in prog.allocas:
+            ins = prog.instrs.get(iid)
+            a = st.mem.allocate(f"local@{iid}", SPACE_PRIVATE, nbytes, T)
+            st.alloca_base.append(a.base + st.lane * nbytes)
+        # parameters
+        for p, slot in zip(self.kernel.params, prog.arg_slots):
+            if p.name not in launch.args:
+                raise LaunchError(f"no value for parameter '{p.name}' of kernel {self.kernel.display_name}")
+            v = launch.args[p.name]
+            if isinstance(p.type, PtrType):
+                if isinstance(v, LocalBuffer) or p.is_local:
+                    nbytes = v.nbytes if isinstance(v, LocalBuffer) else int(np.asarray(v).nbytes)
+                    a = st.mem.allocate(p.name, SPACE_SHARED, nbytes, st.nblocks, param=p.name)
+                    st.r[slot] = a.base + st.block_of * nbytes
+                elif v is None:
+                    st.r[slot] = np.zeros(T, np.int64)
+                else:
+                    arr = np.ascontiguousarray(v)
+                    space = SPACE_CONSTANT if p.addrspace in (2, 4) else SPACE_GLOBAL
+                    a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)
+                    buffers[p.name] = (a, arr.dtype, arr.shape)
+                    st.r[slot] = np.full(T, a.base, np.int64)
+            else:
+                try:
+                    c = constant(p.type, v.tolist() if isinstance(v, np.ndarray) else v)
+                except (TypeError, ValueError) as exc:
+                    raise LaunchError(f"bad value {v!r} for parameter '{p.name}': {exc}") from None
+                st.put(slot, FULL, c, proto_of(p.type))
+        return st, buffers
+
+    # -- execution ---------------------------------------------------------------------
+    def run(self, launch: Launch, limits: Limits) -> RunResult:
+        self._check_launch(launch, limits)
+        t0 = time.perf_counter()
+        st, buffers = self._setup(launch)
+        outcome = Outcome("completed")
+        try:
+            with np.errstate(all="ignore"):
+                self._execute(st, limits, t0)
+        except _Stop as stop:
+            outcome = Outcome("incomplete", stop.reason)
+        except RuntimeFault as fault:
+            ins = self.program.instrs.get(fault.instr) if fault.instr is not None else None
+            outcome = Outcome("error", str(fault), ins.loc if ins else None)
+        except UnsupportedError as exc:
+            outcome = Outcome("error", str(exc))
+        trace = st.trace.finish()
+        trace.divergences = st.divergences
+        trace.barriers_reached = st.barriers_reached
+        trace.barrier_multiwarp = st.barrier_multiwarp
+        trace.edges = st.edges
+        trace.exit_step = st.exit_step
+        out = {name: st.mem.contents(a).view(np.uint8).copy().view(dt).reshape(shape)
+               for name, (a, dt, shape) in buffers.items()}
+        return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
+                         st.memory_errors, allocations=st.mem.allocs, launch_state=st)
+
+    def _execute(self, st: State, limits: Limits, t0: float) -> None:
+        prog = self.program
+        blocks = prog.blocks
+        rpo_pos = prog.rpo_pos
+        by_pos = prog.by_pos
+        phis = prog.phis
+        T = st.T
+        st.divergences = []
+        st.barriers_reached = {}
+        st.barrier_multiwarp = {}
+        st.edges = set()
+        pending: dict[tuple[int, int], np.ndarray] = {(rpo_pos[0], 0): np.arange(T, dtype=np.int64)}
+        waiting: dict[tuple[int, int, int], tuple[np.ndarray, Wait]] = {}
+        max_steps = limits.max_steps
+        deadline = t0 + limits.max_seconds
+        check_every = 64
+        while True:
+            if not pending:
+                if not waiting:
+                    return
+                self._release(st, waiting, pending)
+                waiting = {}
+                continue
+            key = min(pending)
+            lanes = pending.pop(key)
+            bi = by_pos[key[0]]
+            k = key[1]
+            sel = _selector(lanes, T)
+            cb = blocks[bi]
+            ops = cb.ops
+            n = len(lanes)
+            stopped = False
+            while k < len(ops):
+                res = ops[k](st, lanes, sel)
+                st.step += 1
+                st.thread_instructions += n
+                k += 1
+                if res is not None:
+                    wkey = (bi, k, res.instr)
+                    if wkey in waiting:
+                        prev, w = waiting[wkey]
+                        merged = np.sort(np.concatenate([prev, lanes]))
+                        if res.reduce is not None:
+                            res = _merge_reduce(w, res, prev, lanes)
+                        waiting[wkey] = (merged, res)
+                    else:
+                        if res.reduce is not None:
+                            res = Wait(res.instr, res.spaces, (res.reduce[0], res.reduce[1],
+                                                               np.broadcast_to(res.reduce[2], lanes.shape).copy()))
+                        waiting[wkey] = (lanes, res)
+                    stopped = True
+                    break
+            if st.step > max_steps:
+                raise _Stop(f"step limit of {max_steps} reached (possible infinite loop)")
+            if st.trace.count > limits.max_trace:
+                raise _Stop(f"trace limit of {limits.max_trace} accesses reached")
+            if (st.step & (check_every - 1)) < len(ops) + 1 and time.perf_counter() > deadline:
+                raise _Stop(f"time limit of {limits.max_seconds:g} s reached (possible infinite loop)")
+            if stopped:
+                continue
+            st.step += 1
+            st.thread_instructions += n
+            term = cb.term
+            kind = term.kind
+            if kind == "br":
+                self._goto(st, pending, phis, bi, term.targets[0], lanes, sel, term.instr.id, 0)
+            elif kind == "cbr":
+                cond = np.broadcast_to(np.asarray(term.cond(st, sel), bool), lanes.shape)
+                t_lanes = lanes[cond]
+                f_lanes = lanes[~cond]
+                if len(t_lanes):
+                    self._goto(st, pending, phis, bi, term.targets[0], t_lanes,
+                               sel if len(f_lanes) == 0 else _selector(t_lanes, T), term.instr.id, 0)
+                if len(f_lanes):
+                    self._goto(st, pending, phis, bi, term.targets[1], f_lanes,
+                               sel if len(t_lanes) == 0 else _selector(f_lanes, T), term.instr.id, 1)
+            elif kind == "switch":
+                v = np.broadcast_to(np.asarray(term.cond(st, sel)), lanes.shape)
+                rest = np.ones(len(lanes), bool)
+                for ci, (cval, target) in enumerate(term.cases):
+                    m = (v == cval) & rest
+                    if m.any():
+                        rest &= ~m
+                        sub = lanes[m]
+                        self._goto(st, pending, phis, bi, target, sub, _selector(sub, T), term.instr.id, ci + 1)
+                if rest.any():
+                    sub = lanes[rest]
+                    self._goto(st, pending, phis, bi, term.targets[0], sub, _selector(sub, T), term.instr.id, 0)
+            elif kind == "ret":
+                st.exited[lanes] = True
+                st.exit_step[lanes] = st.step
+            else:
+                raise RuntimeFault("reached 'unreachable' (undefined behaviour)", term.instr.id)
+
+    def _goto(self, st, pending, phis, src, dst, lanes, sel, term_id, edge) -> None:
+        st.edges.add((term_id, edge))
+        moves = phis.get((src, dst))
+        if moves:
+            vals = [get(st, sel) for _, get, _ in moves]
+            for (slot, _, proto), v in zip(moves, vals):
+                st.put(slot, sel, v, proto)
+        key = (self.program.rpo_pos[dst], 0)
+        prev = pending.get(key)
+        pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+
+    def _release(self, st: State, waiting, pending) -> None:
+        """All runnable groups are waiting: check each block's barrier, advance epochs, resume."""
+        entries = list(waiting.items())
+        lane_parts = [lanes for _, (lanes, _) in entries]
+        ids = np.concatenate([np.full(len(l), w.instr, np.int64) for (_, (l, w)) in entries])
+        all_lanes = np.concatenate(lane_parts)
+        blk = st.block_of[all_lanes]
+        nb = st.nblocks
+        count = np.bincount(blk, minlength=nb)
+        live = st.tpb - np.bincount(st.block_of[st.exited], minlength=nb)
+        lo = np.full(nb, np.iinfo(np.int64).max)
+        hi = np.full(nb, -1)
+        np.minimum.at(lo, blk, ids)
+        np.maximum.at(hi, blk, ids)
+        bad = (count > 0) & ((count != live) | (lo != hi))
+        for b in np.flatnonzero(bad):
+            in_b = blk == b
+            waiting_at: dict[int, list[int]] = {}
+            for iid in np.unique(ids[in_b]):
+                waiting_at[int(iid)] = st.local[all_lanes[in_b & (ids == iid)]].tolist()
+            exited = st.local[np.flatnonzero(st.exited & (st.block_of == b))].tolist()
+            st.divergences.append(BarrierDivergence(int(b), sorted(waiting_at), waiting_at, exited))
+        multiwarp = st.tpb > st.ws
+        for (bi, k, iid), (lanes, w) in entries:
+            blocks_here = np.unique(st.block_of[lanes])
+            for space in w.spaces:
+                st.epoch[space][blocks_here] += 1
+            st.barriers_reached[iid] = st.barriers_reached.get(iid, 0) + 1
+            st.barrier_multiwarp[iid] = st.barrier_multiwarp.get(iid, False) or multiwarp
+            if w.reduce is not None:
+                self._reduce(st, lanes, w)
+            key = (self.program.rpo_pos[bi], k)
+            prev = pending.get(key)
+            pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+
+    def _reduce(self, st: State, lanes, w: Wait) -> None:
+        kind, dst, pred = w.reduce
+        blk = st.block_of[lanes]
+        cnt = np.bincount(blk, weights=pred.astype(np.float64), minlength=st.nblocks)
+        tot = np.bincount(blk, minlength=st.nblocks)
+        if kind == "popc":
+            val = cnt[blk].astype(np.int32)
+        elif kind == "and":
+            val = (cnt[blk] == tot[blk]).astype(np.int32)
+        else:
+            val = (cnt[blk] > 0).astype(np.int32)
+        st.put(dst, _selector(lanes, st.T), val, (np.dtype(np.int32), ()))
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _merge_reduce(w: Wait, new: Wait, prev_lanes, lanes) -> Wait:
+    kind, dst, pv = w.reduce
+    nv = np.broadcast_to(new.reduce[2], lanes.shape)
+    all_l = np.concatenate([prev_lanes, lanes])
+    vals = np.concatenate([pv, nv])
+    order = np.argsort(all_l, kind="stable")
+    return Wait(w.instr, w.spaces, (kind, dst, vals[order]))
+
+
+def _selector(lanes: np.ndarray, T: int):
+    n = len(lanes)
+    if n == T:
+        return FULL
+    if n and lanes[-1] - lanes[0] + 1 == n:
+        return slice(int(lanes[0]), int(lanes[-1]) + 1)
+    return lanes

@@ -1,0 +1,112 @@
+"""The math library by base name, shared by LLVM intrinsics, CUDA libm calls and OpenCL built-ins.
+
+Float32 functions are evaluated in float64 and rounded once, which is at least as accurate as
+GPU libraries (and within the 2-ulp budget of the differential tests).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def _f64(f):
+    def g(*xs):
+        dt = np.result_type(*[np.asarray(x).dtype for x in xs])
+        with np.errstate(all="ignore"):
+            return np.asarray(f(*[np.asarray(x, np.float64) for x in xs])).astype(dt)
+    return g
+
+
+def _rint(x):
+    return np.rint(x)
+
+
+def _round_half_away(x):
+    return np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5))
+
+
+def _frexp_mant(x):
+    return np.frexp(x)[0]
+
+
+def _erf(x):
+    from math import erf
+
+    return np.vectorize(erf, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
+
+
+def _erfc(x):
+    from math import erfc
+
+    return np.vectorize(erfc, otypes=[np.float64])(x) if np.size(x) else np.asarray(x, np.float64)
+
+
+def _lgamma(x):
+    from math import lgamma
+
+    return np.vectorize(lambda v: lgamma(v) if v not in (0.0,) and not (v < 0 and v == int(v)) else np.inf,
+                        otypes=[np.float64])(x)
+
+
+def _tgamma(x):
+    from math import gamma
+
+    def g(v):
+        try:
+            return gamma(v)
+        except (ValueError, OverflowError):
+            return np.nan if v < 0 else np.inf
+    return np.vectorize(g, otypes=[np.float64])(x)
+
+
+UNARY = {
+    "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "cbrt": np.cbrt,
+    "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(10.0, x), "expm1": np.expm1,
+    "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "logb": lambda x: np.floor(np.log2(np.abs(x))),
+    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
+    "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
+    "sinpi": lambda x: np.sin(np.pi * x), "cospi": lambda x: np.cos(np.pi * x), "tanpi": lambda x: np.tan(np.pi * x),
+    "asinpi": lambda x: np.arcsin(x) / np.pi, "acospi": lambda x: np.arccos(x) / np.pi, "atanpi": lambda x: np.arctan(x) / np.pi,
+    "fabs": np.abs, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": _round_half_away,
+    "rint": _rint, "nearbyint": _rint, "roundeven": _rint,
+    "erf": _erf, "erfc": _erfc, "lgamma": _lgamma, "tgamma": _tgamma,
+    "recip": lambda x: 1.0 / x, "canonicalize": lambda x: x,
+}
+
+BINARY = {
+    "pow": np.power, "powr": np.power, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
+    "copysign": np.copysign, "fmin": np.fmin, "fmax": np.fmax, "minnum": np.fmin, "maxnum": np.fmax,
+    "minimum": np.minimum, "maximum": np.maximum, "minimumnum": np.fmin, "maximumnum": np.fmax,
+    "fdim": lambda a, b: np.where(a > b, a - b, 0.0), "remainder": lambda a, b: a - b * np.rint(a / b),
+    "nextafter": np.nextafter, "ldexp": lambda a, b: np.ldexp(a, np.asarray(b, np.int32)),
+    "divide": np.divide, "atan2pi": lambda a, b: np.arctan2(a, b) / np.pi,
+}
+
+TERNARY = {"fma": lambda a, b, c: a * b + c, "mad": lambda a, b, c: a * b + c, "fmuladd": lambda a, b, c: a * b + c}
+
+# OpenCL native_/half_ prefixes and CUDA fast forms map onto the same functions.
+ALIASES = {"native_": "", "half_": "", "__": ""}
+
+
+def lookup(name: str):
+    """Return (arity, float64 function) for a math base name, or None."""
+    for prefix in ALIASES:
+        if name.startswith(prefix) and name[len(prefix):] in {**UNARY, **BINARY, **TERNARY}:
+            name = name[len(prefix):]
+            break
+    if name in UNARY:
+        return 1, UNARY[name]
+    if name in BINARY:
+        return 2, BINARY[name]
+    if name in TERNARY:
+        return 3, TERNARY[name]
+    return None
+
+
+def evaluate(fn, args, dtype):
+    """Apply a float64 ``fn`` and round the result to ``dtype`` once."""
+    with np.errstate(all="ignore"):
+        if dtype == np.float32 and fn is TERNARY["fma"]:
+            pass
+        r = fn(*[np.asarray(a, np.float64) for a in args])
+    return np.asarray(r).astype(dtype)

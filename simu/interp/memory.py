@@ -1,0 +1,52 @@
+"""Memory of the machine: allocations as numpy byte arrays, pointers as 64-bit integers.
+
+A pointer is ``(allocation id << 40) | byte offset``; id 0 is the null allocation.  Shared memory
+has one instance per block and private memory one per lane, laid out contiguously in one array,
+so that each lane's pointer already points into its own instance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+OFFSET_BITS = 40
+OFFSET_MASK = (1 << OFFSET_BITS) - 1
+
+SPACE_GLOBAL, SPACE_SHARED, SPACE_CONSTANT, SPACE_PRIVATE = 0, 1, 2, 3
+SPACE_NAMES = ("global", "shared", "constant", "private")
+
+
+@dataclass
+class Allocation:
+    id: int
+    name: str  # parameter or variable name, for reports
+    space: int
+    instance_size: int  # bytes of one instance (per block for shared, per lane for private)
+    instances: int
+    data: np.ndarray  # uint8, instance_size * instances (+ slack for alignment)
+    param: str | None = None
+
+    @property
+    def base(self) -> int:
+        return self.id << OFFSET_BITS
+
+
+class Memory:
+    def __init__(self) -> None:
+        self.allocs: list[Allocation | None] = [None]  # id 0 = null
+
+    def allocate(self, name: str, space: int, instance_size: int, instances: int = 1,
+                 param: str | None = None, init: bytes | np.ndarray | None = None) -> Allocation:
+        size = max(instance_size, 0) * instances
+        data = np.zeros(size + 8, dtype=np.uint8)  # slack so aligned views never fall short
+        if init is not None:
+            raw = np.frombuffer(bytes(init) if not isinstance(init, np.ndarray) else init.tobytes(), np.uint8)
+            data[:len(raw)] = raw
+        a = Allocation(len(self.allocs), name, space, instance_size, instances, data, param)
+        self.allocs.append(a)
+        return a
+
+    def contents(self, alloc: Allocation) -> np.ndarray:
+        return alloc.data[:alloc.instance_size * alloc.instances]

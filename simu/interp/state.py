@@ -1,0 +1,251 @@
+"""Per-launch machine state: lane geometry, registers, memory, epochs and the trace builder."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simu.interp.launch import Launch
+from simu.interp.memory import (OFFSET_BITS, OFFSET_MASK, SPACE_GLOBAL, SPACE_NAMES, SPACE_PRIVATE,
+                                SPACE_SHARED, Memory)
+from simu.interp.outcome import MemoryError_
+from simu.interp.trace import ATOMIC, READ, WRITE, TraceBuilder
+from simu.interp.values import to_bits
+
+FULL = slice(None)
+MAX_MEMORY_ERRORS = 1000
+
+
+class RuntimeFault(Exception):
+    """A fault inside a run (trap, failed assert, unsupported at run time)."""
+
+    def __init__(self, message: str, instr: int | None = None):
+        super().__init__(message)
+        self.instr = instr
+
+
+class State:
+    def __init__(self, launch: Launch, nslots: int):
+        self.launch = launch
+        self.tpb = launch.threads_per_block
+        self.nblocks = launch.num_blocks
+        self.T = self.tpb * self.nblocks
+        self.ws = launch.warp_size
+        T = self.T
+        lane = np.arange(T, dtype=np.int64)
+        self.lane = lane
+        self.block_of = (lane // self.tpb).astype(np.int64)
+        local = lane % self.tpb
+        self.local = local
+        bx, by, _ = launch.block
+        gx, gy, _ = launch.grid
+        self.tid = [(local % bx).astype(np.int32), ((local // bx) % by).astype(np.int32),
+                    (local // (bx * by)).astype(np.int32)]
+        b = self.block_of
+        self.ctaid = [(b % gx).astype(np.int32), ((b // gx) % gy).astype(np.int32), (b // (gx * gy)).astype(np.int32)]
+        self.lane_in_warp = (local % self.ws).astype(np.int64)
+        self.warps_per_block = -(-self.tpb // self.ws)
+        self.warp_of = self.block_of * self.warps_per_block + local // self.ws
+        self.warp_base = lane - self.lane_in_warp
+        self.r: list = [None] * nslots
+        self.mem = Memory()
+        self.epoch = np.zeros((2, self.nblocks), np.int32)  # [global, shared] per block
+        self.warp_epoch = np.zeros(T, np.int32)
+        self.exited = np.zeros(T, bool)
+        self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
+        self.trace = TraceBuilder()
+        self.step = 0
+        self.thread_instructions = 0
+        self.memory_errors: list[MemoryError_] = []
+        self.record = True
+
+    # -- registers ------------------------------------------------------------------
+    def put(self, slot: int, sel, val, proto) -> None:
+        """Write ``val`` for the selected lanes; ``proto`` builds a fresh full register."""
+        if isinstance(proto, list):
+            cur = self.r[slot]
+            if cur is None or sel is not FULL:
+                if cur is None:
+                    cur = [None] * len(proto)
+                    self.r[slot] = cur
+            for k, sub in enumerate(proto):
+                _put_component(cur, k, sel, val[k], sub, self.T)
+            return
+        _put_component(self.r, slot, sel, val, proto, self.T)
+
+    # -- memory -----------------------------------------------------------------------
+    def _resolve(self, lanes: np.ndarray, addrs: np.ndarray, size: int, instr: int, action: int):
+        """Split addresses into (alloc, offsets, ok-mask); record faults for bad lanes."""
+        addrs = np.asarray(addrs, np.int64)
+        if addrs.ndim == 0:
+            addrs = np.broadcast_to(addrs, lanes.shape)
+        aid = addrs >> OFFSET_BITS
+        off = addrs & OFFSET_MASK
+        a0 = int(aid[0]) if len(aid) else 0
+        if len(aid) and (aid == a0).all():
+            groups = [(a0, None)]
+        else:
+            groups = [(int(a), aid == a) for a in np.unique(aid)]
+        out = []
+        for a, m in groups:
+            alloc = self.mem.allocs[a] if 0 < a < len(self.mem.allocs) else None
+            o = off if m is None else off[m]
+            ln = lanes if m is None else lanes[m]
+            if alloc is None:
+                self._fault("null" if a == 0 else "invalid-pointer", instr, ln, o, size, None, action)
+                continue
+            inst = alloc.instance_size
+            if alloc.space == SPACE_SHARED and alloc.instances > 1:
+                rel = o - self.block_of[ln] * inst
+            elif alloc.space == SPACE_PRIVATE and alloc.instances > 1:
+                rel = o - ln * inst
+            else:
+                rel = o
+            bad = (rel < 0) | (rel + size > inst)
+            if bad.any():
+                self._fault("out-of-bounds", instr, ln[bad], rel[bad], size, alloc, action)
+                good = ~bad
+                o, ln = o[good], ln[good]
+                if m is None:
+                    m = good
+                else:
+                    idx = np.flatnonzero(m)
+                    m = np.zeros_like(m)
+                    m[idx[good]] = True
+            out.append((alloc, o, ln, m))
+        return out
+
+    def _fault(self, kind, instr, lanes, offs, size, alloc, action) -> None:
+        for ln, o in zip(lanes[:4], offs[:4]):
+            if len(self.memory_errors) >= MAX_MEMORY_ERRORS:
+                return
+            self.memory_errors.append(MemoryError_(
+                kind, instr, int(ln), int(o), size, alloc.name if alloc else "", SPACE_NAMES[alloc.space] if alloc else "",
+                int(o), alloc.instance_size if alloc else 0, ("read", "write", "atomic")[action]))
+
+    def _record(self, lanes, alloc, off, size, instr, action, values) -> None:
+        if not self.record:
+            return
+        space = alloc.space
+        if space == SPACE_SHARED:
+            ep = self.epoch[1][self.block_of[lanes]]
+        elif space == SPACE_PRIVATE:
+            return  # private memory cannot race
+        else:
+            ep = self.epoch[0][self.block_of[lanes]]
+        self.trace.add(lanes, (alloc.id << OFFSET_BITS) + off, size, space, ep, self.warp_epoch[lanes], action,
+                       instr, self.step, to_bits(values) if values is not None else None)
+
+    def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int):
+        """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors)."""
+        esize = dtype.itemsize if dtype != np.bool_ else 1
+        size = esize * count
+        shape = (len(lanes),) if count == 1 else (len(lanes), count)
+        parts = self._resolve(lanes, addrs, size, instr, READ)
+        if len(parts) == 1 and parts[0][3] is None:
+            alloc, off, ln, _ = parts[0]
+            vals = _gather(alloc.data, off, dtype, esize, count)
+            self._record(ln, alloc, off, size, instr, READ, None)
+            return vals
+        out = np.zeros(shape, dtype)
+        for alloc, off, ln, m in parts:
+            out[m] = _gather(alloc.data, off, dtype, esize, count)
+            self._record(ln, alloc, off, size, instr, READ, None)
+        return out
+
+    def store(self, lanes, addrs, vals, dtype: np.dtype, count: int, instr: int) -> None:
+        esize = dtype.itemsize if dtype != np.bool_ else 1
+        size = esize * count
+        vals = np.asarray(vals, dtype)
+        shape = (len(lanes),) if count == 1 else (len(lanes), count)
+        if vals.shape != shape:
+            vals = np.broadcast_to(vals, shape)
+        for alloc, off, ln, m in self._resolve(lanes, addrs, size, instr, WRITE):
+            v = vals if m is None else vals[m]
+            _scatter(alloc.data, off, v, dtype, esize, count)
+            self._record(ln, alloc, off, size, instr, WRITE, v)
+
+    def atomic(self, lanes, addrs, fn, vals, dtype: np.dtype, instr: int, cmp=None):
+        """Apply ``fn(old, val[, cmp]) -> new`` lane by lane in lane order; return old values."""
+        esize = dtype.itemsize
+        vals = np.broadcast_to(np.asarray(vals, dtype), lanes.shape)
+        if cmp is not None:
+            cmp = np.broadcast_to(np.asarray(cmp, dtype), lanes.shape)
+        old_all = np.zeros(lanes.shape, dtype)
+        for alloc, off, ln, m in self._resolve(lanes, addrs, esize, instr, ATOMIC):
+            v = vals if m is None else vals[m]
+            c = None if cmp is None else (cmp if m is None else cmp[m])
+            order = np.argsort(off, kind="stable")
+            so = off[order]
+            first = np.ones(len(so), bool)
+            first[1:] = so[1:] != so[:-1]
+            seg_start = np.maximum.accumulate(np.where(first, np.arange(len(so)), 0))
+            rank = np.empty(len(so), np.int64)
+            rank[order] = np.arange(len(so)) - seg_start
+            old = np.zeros(len(off), dtype)
+            for r in range(int(rank.max()) + 1 if len(rank) else 0):
+                k = rank == r
+                o = off[k]
+                cur = _gather(alloc.data, o, dtype, esize, 1)
+                old[k] = cur
+                new = fn(cur, v[k]) if c is None else fn(cur, v[k], c[k])
+                _scatter(alloc.data, o, np.asarray(new, dtype), dtype, esize, 1)
+            if m is None:
+                old_all = old
+            else:
+                old_all[m] = old
+            self._record(ln, alloc, off, esize, instr, ATOMIC, v)
+        return old_all
+
+
+def _put_component(container, k, sel, val, proto, T) -> None:
+    if isinstance(proto, list):
+        cur = container[k]
+        if cur is None:
+            cur = [None] * len(proto)
+            container[k] = cur
+        for j, sub in enumerate(proto):
+            _put_component(cur, j, sel, val[j], sub, T)
+        return
+    dtype, tail = proto
+    if sel is FULL:
+        v = np.asarray(val)
+        if v.shape != (T,) + tail or v.dtype != dtype:
+            v = np.broadcast_to(v.astype(dtype, copy=False), (T,) + tail).copy()
+        container[k] = v
+        return
+    cur = container[k]
+    if cur is None:
+        cur = np.zeros((T,) + tail, dtype)
+        container[k] = cur
+    elif not cur.flags.writeable:
+        cur = cur.copy()
+        container[k] = cur
+    cur[sel] = val
+
+
+def _gather(data: np.ndarray, off: np.ndarray, dtype: np.dtype, esize: int, count: int) -> np.ndarray:
+    if esize & (esize - 1) == 0 and not (off & (esize - 1)).any():
+        n = (len(data) // esize) * esize
+        view = data[:n].view(dtype)
+        q = off // esize
+        if count == 1:
+            return view[q]
+        return view[q[:, None] + np.arange(count)]
+    idx = off[:, None] + np.arange(esize * count)
+    raw = np.ascontiguousarray(data[idx])
+    v = raw.view(dtype)
+    return v.reshape(len(off)) if count == 1 else v.reshape(len(off), count)
+
+
+def _scatter(data: np.ndarray, off: np.ndarray, vals: np.ndarray, dtype: np.dtype, esize: int, count: int) -> None:
+    if esize & (esize - 1) == 0 and not (off & (esize - 1)).any():
+        n = (len(data) // esize) * esize
+        view = data[:n].view(dtype)
+        q = off // esize
+        if count == 1:
+            view[q] = vals
+        else:
+            view[q[:, None] + np.arange(count)] = vals
+        return
+    raw = np.ascontiguousarray(vals, dtype).view(np.uint8).reshape(len(off), esize * count)
+    data[off[:, None] + np.arange(esize * count)] = raw

@@ -1,0 +1,100 @@
+"""The record of a run: every memory access as columns of numpy arrays, plus barrier events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+READ, WRITE, ATOMIC = 0, 1, 2
+ACTION_NAMES = ("read", "write", "atomic")
+
+
+@dataclass
+class BarrierDivergence:
+    """Lanes of one block that did not all meet at one barrier."""
+
+    block: int
+    barriers: list[int]  # static instruction ids the block's lanes waited at
+    waiting: dict[int, list[int]]  # instruction id -> local thread ids waiting there
+    exited: list[int]  # local thread ids that had already returned
+
+
+@dataclass
+class Trace:
+    """Columns, one entry per (lane, memory access).  Thread/block ids derive from ``lane``."""
+
+    addr: np.ndarray  # int64 byte address (allocation id << 40 | offset)
+    size: np.ndarray  # uint8 bytes accessed
+    space: np.ndarray  # uint8 SPACE_*
+    lane: np.ndarray  # int32 linear lane id in the launch
+    epoch: np.ndarray  # int32 barrier epoch of the lane's block for that space
+    warp_epoch: np.ndarray  # int32 count of __syncwarp the lane executed
+    action: np.ndarray  # uint8 READ/WRITE/ATOMIC
+    instr: np.ndarray  # int32 static instruction id
+    step: np.ndarray  # int64 machine step
+    group: np.ndarray  # int32 index into ``groups`` (lanes executing together at that step)
+    value: np.ndarray  # uint64 raw bits of the value written (0 for reads)
+    groups: list[np.ndarray] = field(default_factory=list)
+    divergences: list[BarrierDivergence] = field(default_factory=list)
+    barriers_reached: dict[int, int] = field(default_factory=dict)  # instr id -> times released
+    barrier_multiwarp: dict[int, bool] = field(default_factory=dict)
+    edges: set[tuple[int, int]] = field(default_factory=set)  # (terminator id, successor index)
+    exit_step: np.ndarray | None = None  # per lane, step at which it returned
+
+    def __len__(self) -> int:
+        return int(self.addr.shape[0])
+
+    @property
+    def nbytes(self) -> int:
+        return sum(getattr(self, f).nbytes for f in ("addr", "size", "space", "lane", "epoch", "warp_epoch",
+                                                    "action", "instr", "step", "group", "value"))
+
+
+class TraceBuilder:
+    """Collects one chunk per memory step; :meth:`finish` concatenates them once."""
+
+    def __init__(self) -> None:
+        self.chunks: list[tuple] = []
+        self.groups: list[np.ndarray] = []
+        self._group_ids: dict[int, int] = {}
+        self.count = 0
+
+    def group_id(self, lanes: np.ndarray) -> int:
+        key = id(lanes)
+        gid = self._group_ids.get(key)
+        if gid is None or self.groups[gid] is not lanes:
+            gid = len(self.groups)
+            self.groups.append(lanes)
+            self._group_ids[key] = gid
+        return gid
+
+    def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: np.ndarray | int, epoch: np.ndarray,
+            warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None) -> None:
+        self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
+                            self.group_id(lanes), value))
+        self.count += len(lanes)
+
+    def finish(self) -> Trace:
+        n = self.count
+        if not self.chunks:
+            e = np.zeros(0, np.int64)
+            return Trace(e, e.astype(np.uint8), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
+                         e.astype(np.int32), e.astype(np.uint8), e.astype(np.int32), e, e.astype(np.int32),
+                         e.astype(np.uint64), self.groups)
+        lens = np.fromiter((len(c[0]) for c in self.chunks), np.int64, len(self.chunks))
+
+        def rep(k: int, dtype) -> np.ndarray:
+            return np.repeat(np.fromiter((c[k] for c in self.chunks), dtype, len(self.chunks)), lens)
+
+        def cat(k: int, dtype) -> np.ndarray:
+            return np.concatenate([np.broadcast_to(np.asarray(c[k], dtype), (len(c[0]),)) for c in self.chunks])
+
+        values = np.concatenate([c[10] if c[10] is not None else np.zeros(len(c[0]), np.uint64)
+                                 for c in self.chunks]).astype(np.uint64, copy=False)
+        trace = Trace(
+            addr=cat(1, np.int64), size=rep(2, np.uint8), space=cat(3, np.uint8), lane=cat(0, np.int32),
+            epoch=cat(4, np.int32), warp_epoch=cat(5, np.int32), action=rep(6, np.uint8), instr=rep(7, np.int32),
+            step=rep(8, np.int64), group=rep(9, np.int32), value=values, groups=self.groups)
+        assert len(trace) == n
+        return trace

@@ -1,0 +1,123 @@
+"""The front end: toolchain versions, both compile modes, .ll input, errors, debug locations."""
+
+import json
+import re
+
+from typer.testing import CliRunner
+
+from simu.api import load_file
+from simu.cli import app
+from simu.errors import CompileError
+from simu.frontend import CompileOptions, compile_file, compile_source
+from simu.frontend.toolchain import clang_version, llvmlite_llvm_version
+
+runner = CliRunner()
+
+KERNEL = """\
+__device__ int twice(int x) { return 2 * x; }
+__global__ void scale(float *a, int n) {
+  __shared__ float tile[64];
+  int t = threadIdx.x;
+  if (t < n) tile[t] = a[t];
+  __syncthreads();
+  a[t] = tile[63 - t] + twice(t);
+}
+"""
+
+
+def test_clang_and_llvmlite_share_llvm_major_version():
+    assert clang_version()[0] == llvmlite_llvm_version()[0]
+
+
+def test_source_faithful_mode_keeps_shared_accesses_and_promotes_locals(tmp_source):
+    ir = compile_file(tmp_source("k.cu", KERNEL)).ir
+    assert "alloca" not in ir.split("define")[-1] or "alloca" not in ir  # locals promoted by SROA
+    assert ir.count("addrspace(3)") >= 2
+    assert "llvm.nvvm.barrier.cta.sync.aligned.all" in ir
+    assert "call" not in re.sub(r"call [^\n]*@llvm\.[^\n]*", "", ir.split("define dso_local ptx_kernel")[1].split("\n}")[0])
+
+
+def test_as_compiled_mode_runs_clang_optimiser(tmp_source):
+    src = tmp_source("k.cu", KERNEL)
+    o0 = compile_file(src).ir
+    o2 = compile_file(src, CompileOptions(opt_level=2)).ir
+    assert o0 != o2
+    assert CompileOptions(opt_level=2).mode == "as-compiled -O2"
+
+
+def test_ll_files_are_accepted(tmp_source):
+    ir = compile_file(tmp_source("k.cu", KERNEL)).ir
+    module = load_file(tmp_source("k.ll", ir))
+    assert [k.display_name for k in module.kernels] == ["scale"]
+
+
+def test_debug_locations_map_to_source_lines(tmp_source):
+    module = load_file(tmp_source("k.cu", KERNEL))
+    k = module.kernel("scale")
+    stores = [i for b in k.function.blocks for i in b.instrs if i.opcode == "store"]
+    assert [s.loc.line for s in stores] == [5, 7]
+    inlined = [i for b in k.function.blocks for i in b.instrs if i.opcode == "mul"]
+    assert inlined and inlined[0].loc.line == 1 and inlined[0].loc.inlined_at.line == 7
+
+
+def test_kernel_signature_from_debug_info(tmp_source):
+    k = load_file(tmp_source("k.cu", KERNEL)).kernel("scale")
+    assert [(p.name, p.c_type, p.is_pointer) for p in k.params] == [("a", "float*", True), ("n", "int", False)]
+    assert k.line == 2
+
+
+def test_shared_globals_are_named(tmp_source):
+    module = load_file(tmp_source("k.cu", KERNEL))
+    shared = [g for g in module.globals.values() if g.addrspace == 3]
+    assert [(g.display_name, g.size) for g in shared] == [("tile", 256)]
+
+
+def test_define_and_include_options(tmp_path):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "sizes.h").write_text("#define TILE 32\n")
+    src = tmp_path / "k.cu"
+    src.write_text('#include "sizes.h"\n__global__ void k(int *a) { a[threadIdx.x] = TILE + EXTRA; }\n')
+    ir = compile_file(src, CompileOptions(include_dirs=(str(inc),), defines=("EXTRA=5",))).ir
+    assert "37" in ir
+
+
+def test_broken_file_gives_clear_error(tmp_source):
+    src = tmp_source("bad.cu", "__global__ void k(int *a) {\n  a[0] = undefined_name;\n}\n")
+    try:
+        compile_file(src)
+    except CompileError as exc:
+        assert "bad.cu:2" in exc.first and "undefined_name" in exc.first
+    else:
+        raise AssertionError("no CompileError")
+
+
+def test_cli_compile_error_exit_code_2_without_traceback(tmp_source):
+    src = tmp_source("bad.cl", "__kernel void k(__global int *a) { a[0] = nope; }\n")
+    result = runner.invoke(app, ["compile", str(src)])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "bad.cl:1" in result.output
+
+
+def test_cli_kernels_lists_others_when_one_file_fails(tmp_path):
+    (tmp_path / "good.cu").write_text("__global__ void good(int *a) { a[threadIdx.x] = 1; }\n")
+    (tmp_path / "bad.cu").write_text("__global__ void bad(int *a) { a[0] = nope; }\n")
+    result = runner.invoke(app, ["kernels", str(tmp_path), "--format", "json"])
+    data = json.loads(result.stdout)
+    assert [k["kernel"] for k in data["kernels"]] == ["good"]
+    assert len(data["failures"]) == 1 and data["failures"][0]["file"].endswith("bad.cu")
+    assert result.exit_code == 1
+
+
+def test_cli_compile_writes_ir(tmp_source, tmp_path):
+    src = tmp_source("k.cu", KERNEL)
+    out = tmp_path / "k.ll"
+    result = runner.invoke(app, ["compile", str(src), "-o", str(out), "-O2"])
+    assert result.exit_code == 0, result.output
+    assert "ptx_kernel" in out.read_text()
+
+
+def test_compile_source_text():
+    module = compile_source("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }", "opencl", path="k.cl")
+    assert "spir_kernel" in module.ir
