@@ -1,0 +1,17 @@
+/* simu shim <cuda_runtime.h>: everything a .cu file sees without any #include (clang is run
+ * with -include cuda_runtime.h, as nvcc does): qualifiers, vector types and built-in
+ * variables (__simu_defs.h), barriers/fences/atomics (__simu_sync.h), warp primitives
+ * (__simu_warp.h), the math library (__simu_math.h), device-side printf/malloc/__ldg/...
+ * (__simu_device.h) and the host runtime API (__simu_host.h). */
+#ifndef __SIMU_CUDA_RUNTIME_H
+#define __SIMU_CUDA_RUNTIME_H
+#define __CUDA_RUNTIME_H__
+
+#include "__simu_defs.h"
+#include "__simu_sync.h"
+#include "__simu_warp.h"
+#include "__simu_math.h"
+#include "__simu_device.h"
+#include "__simu_host.h"
+
+#endif /* __SIMU_CUDA_RUNTIME_H */

@@ -1,0 +1,1 @@
+"""Checks of simu's fidelity against real OpenCL / CUDA implementations."""
