@@ -262,12 +262,13 @@ class Machine:
         blk = st.block_of[all_lanes]
         nb = st.nblocks
         count = np.bincount(blk, minlength=nb)
-        live = st.tpb - np.bincount(st.block_of[st.exited], minlength=nb)
+        # Every thread of the block must wait at this one barrier; a thread that has exited
+        # (returned early) or waits elsewhere makes it barrier divergence.
         lo = np.full(nb, np.iinfo(np.int64).max)
         hi = np.full(nb, -1)
         np.minimum.at(lo, blk, ids)
         np.maximum.at(hi, blk, ids)
-        bad = (count > 0) & ((count != live) | (lo != hi))
+        bad = (count > 0) & ((count != st.tpb) | (lo != hi))
         for b in np.flatnonzero(bad):
             in_b = blk == b
             waiting_at: dict[int, list[int]] = {}

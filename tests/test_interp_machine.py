@@ -1,0 +1,178 @@
+"""The machine itself: barriers and divergence, budgets, unsupported constructs, trace columns."""
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from simu.api import load_source
+from simu.cli import app
+from simu.errors import UnsupportedError
+from simu.interp import Launch, Limits, LocalBuffer, run
+from simu.interp.trace import ATOMIC, READ, WRITE
+
+BARRIERS = r"""
+__global__ void conditional(int *a) {          // line 2
+  if (threadIdx.x < 16) {
+    __syncthreads();                            // line 4
+  }
+  a[threadIdx.x] = 1;
+}
+__global__ void early_return(int *a, int n) {
+  if (threadIdx.x >= n) return;
+  __syncthreads();                              // line 10
+  a[threadIdx.x] = 2;
+}
+__global__ void loop_trip(int *a) {
+  for (int i = 0; i < (int)threadIdx.x % 3; ++i) {
+    __syncthreads();                            // line 15
+    a[threadIdx.x] += i;
+  }
+}
+__global__ void uniform(int *a, int n) {
+  if (n > 3) { __syncthreads(); }
+  for (int i = 0; i < n; ++i) { a[threadIdx.x] += i; __syncthreads(); }
+}
+__global__ void two_barriers(int *a) {
+  if (threadIdx.x & 1) { __syncthreads(); } else { __syncthreads(); }
+  a[threadIdx.x] = 3;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def barriers():
+    return load_source(BARRIERS, "cuda", path="barriers.cu")
+
+
+def _line(module, kernel, iid):
+    return module.kernel(kernel).function and next(
+        i.loc.line for b in module.kernel(kernel).function.blocks for i in b.instrs if i.id == iid)
+
+
+def test_divergence_under_thread_dependent_condition(barriers):
+    r = run(barriers, "conditional", Launch(2, 64, {"a": np.zeros(64, np.int32)}))
+    assert r.outcome.completed
+    assert [d.block for d in r.trace.divergences] == [0, 1]
+    d = r.trace.divergences[0]
+    (iid, waiting), = d.waiting.items()
+    assert _line(barriers, "conditional", iid) == 4
+    assert waiting == list(range(16))
+    assert (r.buffers["a"] == 1).all()  # the block was released and the run completed
+
+
+def test_divergence_after_early_return(barriers):
+    r = run(barriers, "early_return", Launch(1, 64, {"a": np.zeros(64, np.int32), "n": 40}))
+    assert len(r.trace.divergences) == 1
+    d = r.trace.divergences[0]
+    assert d.exited == list(range(40, 64))
+    assert _line(barriers, "early_return", d.barriers[0]) == 10
+    r = run(barriers, "early_return", Launch(1, 64, {"a": np.zeros(64, np.int32), "n": 64}))
+    assert r.trace.divergences == []
+
+
+def test_divergence_in_loop_with_thread_dependent_trip_count(barriers):
+    r = run(barriers, "loop_trip", Launch(1, 32, {"a": np.zeros(32, np.int32)}))
+    assert r.trace.divergences
+    assert all(_line(barriers, "loop_trip", d.barriers[0]) == 15 for d in r.trace.divergences)
+
+
+def test_uniform_conditions_record_nothing(barriers):
+    r = run(barriers, "uniform", Launch(3, 96, {"a": np.zeros(96, np.int32), "n": 5}))
+    assert r.outcome.completed and r.trace.divergences == []
+    assert sorted(r.trace.barriers_reached.values()) == [1, 5]  # the if once, the loop barrier 5 times
+
+
+def test_different_barriers_are_divergence(barriers):
+    r = run(barriers, "two_barriers", Launch(1, 64, {"a": np.zeros(64, np.int32)}))
+    (d,) = r.trace.divergences
+    assert len(d.barriers) == 2 and sorted(len(v) for v in d.waiting.values()) == [32, 32]
+
+
+def test_epochs_advance_at_barriers():
+    src = """__kernel void k(__global int *a, __local int *s) {
+      int l = get_local_id(0);
+      s[l] = l;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      a[get_global_id(0)] = s[get_local_size(0) - 1 - l];
+      barrier(CLK_GLOBAL_MEM_FENCE);
+      a[get_global_id(0)] += 1;
+    }"""
+    m = load_source(src, "opencl", path="k.cl")
+    r = run(m, "k", Launch(2, 32, {"a": np.zeros(64, np.int32), "s": LocalBuffer(128)}))
+    t = r.trace
+    assert (r.buffers["a"] == np.tile(np.arange(31, -1, -1) + 1, 2)).all()
+    shared = t.space == 1
+    # local fence: the shared write is epoch 0, the shared read epoch 1
+    assert set(t.epoch[shared & (t.action == WRITE)]) == {0}
+    assert set(t.epoch[shared & (t.action == READ)]) == {1}
+    # global epoch advances only at the global fence (second barrier)
+    glob = t.space == 0
+    assert sorted(set(t.epoch[glob])) == [0, 1]
+
+
+def test_trace_columns_identify_threads_and_values():
+    src = "__global__ void k(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = threadIdx.x * 7; atomicAdd(a, 1); }"
+    m = load_source(src, "cuda", path="k.cu")
+    r = run(m, None, Launch(2, 40, {"a": np.zeros(80, np.int32)}))
+    t = r.trace
+    writes = t.action == WRITE
+    assert sorted(t.lane[writes].tolist()) == list(range(80))
+    assert (t.value[writes].astype(np.int64) == (t.lane[writes] % 40) * 7).all()
+    assert (t.action == ATOMIC).sum() == 80
+    assert r.buffers["a"][0] == 80
+
+
+def test_infinite_loop_stops_with_reason():
+    src = "__global__ void spin(int *a) { while (a[0] == 0) { } }"
+    m = load_source(src, "cuda", path="spin.cu")
+    r = run(m, None, Launch(1, 32, {"a": np.zeros(4, np.int32)}), Limits(max_seconds=1.0))
+    assert r.outcome.status == "incomplete"
+    assert "limit" in r.outcome.reason
+
+
+def test_unsupported_builtin_names_function_and_line():
+    src = "extern __device__ int mystery(int);\n__global__ void k(int *a) {\n  a[0] = mystery(a[1]);\n}\n"
+    m = load_source(src, "cuda", path="u.cu")
+    with pytest.raises(UnsupportedError) as exc:
+        run(m, None, Launch(1, 32, {"a": np.zeros(4, np.int32)}))
+    assert "mystery" in str(exc.value) and "u.cu:3" in str(exc.value)
+
+
+def test_out_of_bounds_is_recorded_not_fatal():
+    src = "__kernel void k(__global int *a) { a[get_global_id(0) + 1] = 5; }"
+    m = load_source(src, "opencl", path="oob.cl")
+    r = run(m, None, Launch(1, 8, {"a": np.zeros(8, np.int32)}))
+    assert r.outcome.completed
+    assert [e.kind for e in r.memory_errors] == ["out-of-bounds"]
+    assert r.memory_errors[0].lane == 7 and r.memory_errors[0].offset == 32
+    assert (r.buffers["a"][1:] == 5).all()
+
+
+def test_ten_million_access_trace_fits_in_one_gib():
+    from simu.interp.trace import TraceBuilder
+
+    tb = TraceBuilder()
+    lanes = np.arange(4096, dtype=np.int64)
+    zeros32 = np.zeros(4096, np.int32)
+    for step in range(2442):  # ~10 million accesses
+        tb.add(lanes, lanes * 4, 4, 1, zeros32, zeros32, WRITE, 7, step, lanes.astype(np.uint64))
+    t = tb.finish()
+    assert len(t) >= 10_000_000
+    assert t.nbytes < 1 << 30
+
+
+def test_run_command_saves_and_loads(tmp_path):
+    src = tmp_path / "k.cl"
+    src.write_text("__kernel void twice(__global float *a, int n) { int i = get_global_id(0); if (i < n) a[i] *= 2; }\n")
+    out = tmp_path / "run.npz"
+    runner = CliRunner()
+    res = runner.invoke(app, ["run", str(src), "--grid", "2", "--block", "16", "--arg", "n=20",
+                              "--buffer", "a=float32:32:ramp", "--save", str(out)])
+    assert res.exit_code == 0, res.output
+    data = np.load(out)
+    assert (data["a.out"][:20] == 2 * np.arange(20)).all() and (data["a.out"][20:] == np.arange(20, 32)).all()
+    out2 = tmp_path / "run2.npz"
+    res = runner.invoke(app, ["run", str(src), "--grid", "2", "--block", "16", "--arg", "n=20",
+                              "--load", str(out), "--save", str(out2)])
+    assert res.exit_code == 0, res.output
+    assert (np.load(out2)["a.in"] == data["a.in"]).all()
