@@ -143,6 +143,20 @@ class Machine:
         trace.barrier_multiwarp = st.barrier_multiwarp
         trace.edges = st.edges
         trace.exit_step = st.exit_step
+        if st.releases:
+            rows = []
+            for blocks_here, space, iid in st.releases:
+                rows.append(np.stack([blocks_here, np.full(len(blocks_here), space), np.zeros(len(blocks_here), np.int64),
+                                      np.full(len(blocks_here), iid)], axis=1))
+            rel = np.concatenate(rows).astype(np.int64)
+            # epoch after each release = how many releases of that (block, space) came before, plus one
+            key = rel[:, 0] * 2 + rel[:, 1]
+            order = np.argsort(key, kind="stable")
+            sk = key[order]
+            first = np.r_[True, sk[1:] != sk[:-1]]
+            start = np.maximum.accumulate(np.where(first, np.arange(len(sk)), 0))
+            rel[order, 2] = np.arange(len(sk)) - start + 1
+            trace.releases = rel
         out = {name: st.mem.contents(a).view(np.uint8).copy().view(dt).reshape(shape)
                for name, (a, dt, shape) in buffers.items()}
         return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
@@ -176,6 +190,7 @@ class Machine:
             bi = by_pos[key[0]]
             k = key[1]
             sel = _selector(lanes, T)
+            _mark_converged(st, lanes, sel)
             cb = blocks[bi]
             ops = cb.ops
             n = len(lanes)
@@ -239,6 +254,8 @@ class Machine:
             elif kind == "ret":
                 st.exited[lanes] = True
                 st.exit_step[lanes] = st.step
+                st.any_exited = True
+                st.live_per_warp = st.live_per_warp - np.bincount(st.warp_of[lanes], minlength=st.nwarps)
             else:
                 raise RuntimeFault("reached 'unreachable' (undefined behaviour)", term.instr.id)
 
@@ -281,6 +298,7 @@ class Machine:
             blocks_here = np.unique(st.block_of[lanes])
             for space in w.spaces:
                 st.epoch[space][blocks_here] += 1
+                st.releases.append((blocks_here, space, iid))
             st.barriers_reached[iid] = st.barriers_reached.get(iid, 0) + 1
             st.barrier_multiwarp[iid] = st.barrier_multiwarp.get(iid, False) or multiwarp
             if w.reduce is not None:
@@ -301,6 +319,21 @@ class Machine:
         else:
             val = (cnt[blk] > 0).astype(np.int32)
         st.put(dst, _selector(lanes, st.T), val, (np.dtype(np.int32), ()))
+
+
+def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:
+    """Record the step at which lanes run together with every live lane of their warp."""
+    if sel is FULL and not st.any_exited:
+        st.last_full[:] = st.step
+        return
+    warps = st.warp_of[lanes]
+    present = np.bincount(warps, minlength=st.nwarps)
+    full = (present == st.live_per_warp) & (present > 0)
+    ok = full[warps]
+    if ok.all():
+        st.last_full[lanes] = st.step
+    elif ok.any():
+        st.last_full[lanes[ok]] = st.step
 
 
 class _Stop(Exception):

@@ -46,12 +46,17 @@ class State:
         self.warps_per_block = -(-self.tpb // self.ws)
         self.warp_of = self.block_of * self.warps_per_block + local // self.ws
         self.warp_base = lane - self.lane_in_warp
+        self.nwarps = self.nblocks * self.warps_per_block
+        self.live_per_warp = np.bincount(self.warp_of, minlength=self.nwarps)
+        self.any_exited = False
         self.r: list = [None] * nslots
         self.mem = Memory()
         self.epoch = np.zeros((2, self.nblocks), np.int32)  # [global, shared] per block
         self.warp_epoch = np.zeros(T, np.int32)
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
+        self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
+        self.releases: list[tuple[np.ndarray, int, int, int]] = []
         self.trace = TraceBuilder()
         self.step = 0
         self.thread_instructions = 0
@@ -132,8 +137,9 @@ class State:
             return  # private memory cannot race
         else:
             ep = self.epoch[0][self.block_of[lanes]]
-        self.trace.add(lanes, (alloc.id << OFFSET_BITS) + off, size, space, ep, self.warp_epoch[lanes], action,
-                       instr, self.step, to_bits(values) if values is not None else None)
+        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, self.warp_epoch[lanes], action,
+                       instr, self.step, to_bits(values) if values is not None else None,
+                       self.last_full[lanes])
 
     def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int):
         """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors)."""

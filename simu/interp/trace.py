@@ -34,6 +34,7 @@ class Trace:
     instr: np.ndarray  # int32 static instruction id
     step: np.ndarray  # int64 machine step
     group: np.ndarray  # int32 index into ``groups`` (lanes executing together at that step)
+    conv_step: np.ndarray  # int64 last step (<= step) at which the lane ran with its whole live warp
     value: np.ndarray  # uint64 raw bits of the value written (0 for reads)
     groups: list[np.ndarray] = field(default_factory=list)
     divergences: list[BarrierDivergence] = field(default_factory=list)
@@ -41,6 +42,8 @@ class Trace:
     barrier_multiwarp: dict[int, bool] = field(default_factory=dict)
     edges: set[tuple[int, int]] = field(default_factory=set)  # (terminator id, successor index)
     exit_step: np.ndarray | None = None  # per lane, step at which it returned
+    # one row per barrier release and block: (block, space, epoch after, barrier instr id)
+    releases: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.int64))
 
     def __len__(self) -> int:
         return int(self.addr.shape[0])
@@ -48,7 +51,7 @@ class Trace:
     @property
     def nbytes(self) -> int:
         return sum(getattr(self, f).nbytes for f in ("addr", "size", "space", "lane", "epoch", "warp_epoch",
-                                                    "action", "instr", "step", "group", "value"))
+                                                    "action", "instr", "step", "group", "value", "conv_step"))
 
 
 class TraceBuilder:
@@ -70,9 +73,10 @@ class TraceBuilder:
         return gid
 
     def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: np.ndarray | int, epoch: np.ndarray,
-            warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None) -> None:
+            warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None,
+            conv_step: np.ndarray | int = 0) -> None:
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
-                            self.group_id(lanes), value))
+                            self.group_id(lanes), value, conv_step))
         self.count += len(lanes)
 
     def finish(self) -> Trace:
@@ -81,20 +85,22 @@ class TraceBuilder:
             e = np.zeros(0, np.int64)
             return Trace(e, e.astype(np.uint8), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
                          e.astype(np.int32), e.astype(np.uint8), e.astype(np.int32), e, e.astype(np.int32),
-                         e.astype(np.uint64), self.groups)
-        lens = np.fromiter((len(c[0]) for c in self.chunks), np.int64, len(self.chunks))
+                         e.astype(np.uint64), e, self.groups)
+        chunks = self.chunks
+        lens = np.fromiter((len(c[0]) for c in chunks), np.int64, len(chunks))
 
         def rep(k: int, dtype) -> np.ndarray:
-            return np.repeat(np.fromiter((c[k] for c in self.chunks), dtype, len(self.chunks)), lens)
+            return np.repeat(np.fromiter((c[k] for c in chunks), dtype, len(chunks)), lens)
 
         def cat(k: int, dtype) -> np.ndarray:
-            return np.concatenate([np.broadcast_to(np.asarray(c[k], dtype), (len(c[0]),)) for c in self.chunks])
+            return np.concatenate([c[k] for c in chunks]).astype(dtype, copy=False)
 
         values = np.concatenate([c[10] if c[10] is not None else np.zeros(len(c[0]), np.uint64)
-                                 for c in self.chunks]).astype(np.uint64, copy=False)
+                                 for c in chunks]).astype(np.uint64, copy=False)
         trace = Trace(
-            addr=cat(1, np.int64), size=rep(2, np.uint8), space=cat(3, np.uint8), lane=cat(0, np.int32),
+            addr=cat(1, np.int64), size=rep(2, np.uint8), space=rep(3, np.uint8), lane=cat(0, np.int32),
             epoch=cat(4, np.int32), warp_epoch=cat(5, np.int32), action=rep(6, np.uint8), instr=rep(7, np.int32),
-            step=rep(8, np.int64), group=rep(9, np.int32), value=values, groups=self.groups)
+            step=rep(8, np.int64), group=rep(9, np.int32), value=values, conv_step=cat(11, np.int64),
+            groups=self.groups)
         assert len(trace) == n
         return trace

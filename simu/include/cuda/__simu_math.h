@@ -493,6 +493,63 @@ __SIMU_OVERLOAD2(pow)
 __SIMU_OVERLOAD2(remainder)
 #undef __SIMU_OVERLOAD1
 #undef __SIMU_OVERLOAD2
+
+/* long double: host code only (libstdc++ calls these, e.g. in <random>); never compiled */
+#define __SIMU_LONG_DOUBLE1(FN)                                                                 \
+  extern "C" __host__ long double FN##l(long double x) noexcept;                              \
+  __host__ inline long double FN(long double x) { return FN##l(x); }
+#define __SIMU_LONG_DOUBLE2(FN)                                                                 \
+  extern "C" __host__ long double FN##l(long double x, long double y) noexcept;               \
+  __host__ inline long double FN(long double x, long double y) { return FN##l(x, y); }
+__SIMU_LONG_DOUBLE1(acos)
+__SIMU_LONG_DOUBLE1(acosh)
+__SIMU_LONG_DOUBLE1(asin)
+__SIMU_LONG_DOUBLE1(asinh)
+__SIMU_LONG_DOUBLE1(atan)
+__SIMU_LONG_DOUBLE1(atanh)
+__SIMU_LONG_DOUBLE1(cbrt)
+__SIMU_LONG_DOUBLE1(ceil)
+__SIMU_LONG_DOUBLE1(cos)
+__SIMU_LONG_DOUBLE1(cosh)
+__SIMU_LONG_DOUBLE1(erf)
+__SIMU_LONG_DOUBLE1(erfc)
+__SIMU_LONG_DOUBLE1(exp)
+__SIMU_LONG_DOUBLE1(exp2)
+__SIMU_LONG_DOUBLE1(expm1)
+__SIMU_LONG_DOUBLE1(fabs)
+__SIMU_LONG_DOUBLE1(floor)
+__SIMU_LONG_DOUBLE1(lgamma)
+__SIMU_LONG_DOUBLE1(log)
+__SIMU_LONG_DOUBLE1(log10)
+__SIMU_LONG_DOUBLE1(log1p)
+__SIMU_LONG_DOUBLE1(log2)
+__SIMU_LONG_DOUBLE1(logb)
+__SIMU_LONG_DOUBLE1(nearbyint)
+__SIMU_LONG_DOUBLE1(rint)
+__SIMU_LONG_DOUBLE1(round)
+__SIMU_LONG_DOUBLE1(sin)
+__SIMU_LONG_DOUBLE1(sinh)
+__SIMU_LONG_DOUBLE1(sqrt)
+__SIMU_LONG_DOUBLE1(tan)
+__SIMU_LONG_DOUBLE1(tanh)
+__SIMU_LONG_DOUBLE1(tgamma)
+__SIMU_LONG_DOUBLE1(trunc)
+__SIMU_LONG_DOUBLE2(atan2)
+__SIMU_LONG_DOUBLE2(copysign)
+__SIMU_LONG_DOUBLE2(fdim)
+__SIMU_LONG_DOUBLE2(fmax)
+__SIMU_LONG_DOUBLE2(fmin)
+__SIMU_LONG_DOUBLE2(fmod)
+__SIMU_LONG_DOUBLE2(hypot)
+__SIMU_LONG_DOUBLE2(nextafter)
+__SIMU_LONG_DOUBLE2(pow)
+__SIMU_LONG_DOUBLE2(remainder)
+#undef __SIMU_LONG_DOUBLE1
+#undef __SIMU_LONG_DOUBLE2
+__host__ inline long double abs(long double x) { return fabs(x); }
+__host__ inline bool isnan(long double x) { return x != x; }
+__host__ inline bool isinf(long double x) { return fabs(x) == __builtin_infl(); }
+__host__ inline bool isfinite(long double x) { return fabs(x) < __builtin_infl(); }
 __SIMU_MATH_HD float pow(float x, int n) { return __builtin_powf(x, (float)n); }
 __SIMU_MATH_HD double pow(double x, int n) { return __builtin_pow(x, (double)n); }
 __SIMU_MATH_HD float fma(float x, float y, float z) { return __builtin_fmaf(x, y, z); }
