@@ -195,6 +195,72 @@ def run_cmd(file: Path,
         raise typer.Exit(1)
 
 
+@app.command("check")
+def check_cmd(file: Path,
+              kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="Only this kernel.")] = None,
+              grid: Annotated[Optional[str], typer.Option(help="Blocks per grid, e.g. 4 or 4,2,1.")] = None,
+              block: Annotated[Optional[str], typer.Option(help="Threads per block, e.g. 64 or 16,16.")] = None,
+              arg: Annotated[Optional[list[str]], typer.Option("--arg", help="Scalar argument name=value.")] = None,
+              buffer: Annotated[Optional[list[str]], typer.Option("--buffer", help="Buffer name=dtype:length[:fill].")] = None,
+              warp_model: Annotated[str, typer.Option(help="lockstep (pre-Volta) or independent (Volta+).")] = "lockstep",
+              warp_size: Annotated[int, typer.Option(help="Threads per warp.")] = 32,
+              checks: Annotated[str, typer.Option(help="Comma-separated: races,barriers,memory,perf.")] = "races,barriers,memory",
+              shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
+              seed: Annotated[int, typer.Option(help="Seed for buffer contents.")] = 0,
+              fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+              include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+              o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+    """Run a kernel's launches and report races, barrier problems and memory errors."""
+    from simu.api import load_file
+    from simu.check import CheckSettings, check_kernel, default_launches
+    from simu.detect import CHECKS, DetectOptions
+    from simu.launchspec import build_launch
+    from simu.report.terminal import render
+
+    options = compile_options(include, define, clang_arg, o1, o2, o3)
+    if warp_model not in ("lockstep", "independent"):
+        fail(f"--warp-model must be lockstep or independent, not '{warp_model}'")
+    selected = tuple(c.strip() for c in checks.split(",") if c.strip())
+    unknown = [c for c in selected if c not in CHECKS]
+    if unknown:
+        fail(f"unknown check(s) {', '.join(unknown)}; available: {', '.join(CHECKS)}")
+    try:
+        module = load_file(file, options)
+    except CompileError as exc:
+        show_compile_error(exc)
+        raise typer.Exit(2)
+    try:
+        kernels = [module.kernel(kernel)] if kernel else module.kernels
+    except KeyError as exc:
+        fail(str(exc.args[0]))
+    settings = CheckSettings(selected, DetectOptions(warp_model=warp_model))
+    reports = []
+    for k in kernels:
+        try:
+            if grid or block:
+                launches = [build_launch(k, grid or "1", block or "32", arg, buffer, seed, warp_size, shared)]
+            else:
+                launches = default_launches(k)
+                for L in launches:
+                    L.warp_size = warp_size
+        except SimuError as exc:
+            fail(f"{file}: {k.display_name}: {exc}")
+        reports.append(check_kernel(module, k, launches, settings))
+    findings = [f for r in reports for f in r.findings]
+    if fmt == "json":
+        payload = {"version": __version__, "file": str(file),
+                   "kernels": [{"kernel": r.kernel, "status": r.status, "reason": r.reason, "launches": r.launches,
+                                "findings": [f.to_dict() for f in r.findings]} for r in reports]}
+        sys.stdout.write(json.dumps(payload, indent=2, default=str) + "\n")
+    else:
+        for r in reports:
+            if r.status != "analysed":
+                err_console.print(f"[yellow]{r.kernel}: {r.status}[/]: {r.reason}", highlight=False)
+        render(console, findings)
+    if any(f.severity == "error" for f in findings):
+        raise typer.Exit(1)
+
+
 @app.command("bench")
 def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
               repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 3,

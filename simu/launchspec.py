@@ -121,6 +121,9 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     for name, arr in (loaded or {}).items():
         if name not in values:
             values[name] = arr
+    # default buffers cover every thread and the largest integer argument (often a size n)
+    sizes = [int(v) for v in values.values() if isinstance(v, (int, np.integer)) and 0 < int(v) <= 1 << 24]
+    default_length = max([launch.total_threads] + sizes)
     for p in kernel.params:
         if p.name in values:
             continue
@@ -128,7 +131,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             values[p.name] = LocalBuffer(4 * launch.threads_per_block * 4)
         elif p.is_pointer:
             dt, comps = element_type(p.pointee)
-            values[p.name] = make_buffer(dt, launch.total_threads * comps, "random", rng)
+            values[p.name] = make_buffer(dt, default_length * comps, "random", rng)
         else:
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); give --arg {p.name}=...")
     launch.args = {p.name: values[p.name] for p in kernel.params}

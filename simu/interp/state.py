@@ -217,6 +217,8 @@ def _put_component(container, k, sel, val, proto, T) -> None:
         v = np.asarray(val)
         if v.shape != (T,) + tail or v.dtype != dtype:
             v = np.broadcast_to(v.astype(dtype, copy=False), (T,) + tail).copy()
+        elif v.base is not None:
+            v = v.copy()  # a view of another register: never let two registers share memory
         container[k] = v
         return
     cur = container[k]

@@ -325,6 +325,21 @@ def _scalar_value(param: KernelParam, value: Any, source: str, kernel_name: str)
     return dtype.type(value)
 
 
+def _byte_copy(value: np.ndarray) -> np.ndarray:
+    """A writable C-contiguous copy that keeps every byte, including struct padding
+    (``ndarray.copy`` copies structured arrays field by field and drops it)."""
+    data = bytearray(np.ascontiguousarray(value).tobytes())
+    return np.frombuffer(data, dtype=value.dtype).reshape(value.shape)
+
+
+def _param_name(reported: str, given: dict[str, Any]) -> str:
+    """PoCL's headers #define built-in function names (``step``, ``clamp`` ...) to
+    ``_cl_<name>``, so a parameter called ``step`` is reported as ``_cl_step``."""
+    if reported not in given and reported.startswith("_cl_") and reported[4:] in given:
+        return reported[4:]
+    return reported
+
+
 def _work_dims(launch: Launch) -> int:
     sizes = launch.global_size
     dims = 1
@@ -347,7 +362,7 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     kernel, params = _kernel(dev, source, build_options, kernel_name)
 
     given = dict(launch.args)
-    names = [p.name for p in params]
+    names = [_param_name(p.name, given) for p in params]
     missing = [n for n in names if n not in given]
     extra = [n for n in given if n not in names]
     if missing and len(given) == len(params) and not any(n in given for n in names):
@@ -372,8 +387,8 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     mf = cl.mem_flags
     cl_args: list[Any] = []
     outputs: list[tuple[str, np.ndarray, Any]] = []
-    for param in params:
-        value = given[param.name]
+    for param, pname in zip(params, names):
+        value = given[pname]
         where = f"kernel {kernel_name!r} parameter {param.name!r} ({param.type_name})"
         if param.space == "local":
             if isinstance(value, LocalBuffer):
@@ -390,24 +405,25 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
                 raise LaunchError(f"{where}: LocalBuffer given for a {param.space} pointer")
             if not isinstance(value, np.ndarray):
                 raise LaunchError(f"{where}: expected a numpy array, got {type(value).__name__}")
-            host = np.ascontiguousarray(value).copy()
+            host = _byte_copy(value)
             if host.nbytes == 0:
                 buf = cl.Buffer(dev.context, mf.READ_WRITE, 1)
             else:
                 buf = cl.Buffer(dev.context, mf.READ_WRITE | mf.COPY_HOST_PTR, hostbuf=host)
             cl_args.append(buf)
-            outputs.append((param.name, host, buf))
+            outputs.append((pname, host, buf))
         else:
             cl_args.append(_scalar_value(param, value, source, kernel_name))
 
     global_size = tuple(int(g) for g in launch.global_size)[:dims]
     try:
-        kernel.set_args(*cl_args)
-        cl.enqueue_nd_range_kernel(dev.queue, kernel, global_size, local[:dims])
+        with _lock:  # the cached kernel object holds the arguments until it is enqueued
+            kernel.set_args(*cl_args)
+            cl.enqueue_nd_range_kernel(dev.queue, kernel, global_size, local[:dims])
         result: dict[str, np.ndarray] = {}
         for name, host, buf in outputs:
             if host.nbytes:
-                cl.enqueue_copy(dev.queue, host, buf)
+                cl.enqueue_copy(dev.queue, host, buf, is_blocking=True)
             result[name] = host
         dev.queue.finish()
     except cl.Error as exc:

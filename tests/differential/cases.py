@@ -85,9 +85,15 @@ def kernel_source(file: str) -> str:
     return FP_PRAGMA + (KERNEL_DIR / file).read_text()
 
 
+def byte_copy(a: np.ndarray) -> np.ndarray:
+    """A copy that keeps every byte, struct padding included (``ndarray.copy`` copies
+    structured arrays field by field and leaves padding undefined)."""
+    return np.frombuffer(bytearray(np.ascontiguousarray(a).tobytes()), dtype=a.dtype).reshape(a.shape)
+
+
 def copy_launch(launch: Launch) -> Launch:
     """A launch whose argument arrays are private copies (runners must not share them)."""
-    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in launch.args.items()}
+    args = {k: (byte_copy(v) if isinstance(v, np.ndarray) else v) for k, v in launch.args.items()}
     return replace(launch, args=args)
 
 
@@ -1579,7 +1585,7 @@ def _ref_narrow(a, launch):
                   axis=1).astype(np.uint8)
     so = np.stack([wrap(z * w, np.int16), wrap(wrap(z >> 3, np.int16).astype(np.int64) + c_rem(w, 7), np.int16)],
                   axis=1)
-    io = np.stack([(x < ux).astype(np.int64) + 2 * (z > w) + 4 * (ux + uy > 255), ux + x + (z & 0xFFFF)], axis=1)
+    io = np.stack([(x < ux).astype(np.int64) + 2 * (z > w) + 4 * (ux + uy > 255), ux + y + (z & 0xFFFF)], axis=1)
     return {"co": co.reshape(-1), "uo": uo.reshape(-1), "so": so.reshape(-1), "io": io.astype(np.int32).reshape(-1)}
 
 

@@ -43,7 +43,9 @@
 #define __global__ __attribute__((global))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+/* clang honours the managed attribute for HIP only: a managed variable is a device variable
+ * that host code may also use (host code is never compiled by simu). */
+#define __managed__ __attribute__((device))
 #define __grid_constant__ __attribute__((grid_constant))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __forceinline__ __inline__ __attribute__((always_inline))

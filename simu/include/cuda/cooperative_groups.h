@@ -78,7 +78,18 @@ template <unsigned int N> class thread_block_tile<N, void> {
  public:
   __device__ thread_block_tile(unsigned int meta_rank, unsigned int meta_size)
       : __meta_rank(meta_rank), __meta_size(meta_size) {}
-  __device__ unsigned int __mask() const { return __simu_detail::tile_mask(N); }
+  __device__ unsigned int __mask() const {
+    if constexpr (N == 32u)
+      return 0xffffffffu;
+    else
+      return ((1u << N) - 1u) << (__simu_laneid() & ~(N - 1u));
+  }
+  __device__ unsigned int __shift() const {
+    if constexpr (N == 32u)
+      return 0u;
+    else
+      return __simu_laneid() & ~(N - 1u);
+  }
 
   __device__ void sync() const { __syncwarp(__mask()); }
   __device__ unsigned int thread_rank() const { return __simu_laneid() & (N - 1u); }
@@ -102,13 +113,13 @@ template <unsigned int N> class thread_block_tile<N, void> {
   __device__ int any(int predicate) const { return __any_sync(__mask(), predicate); }
   __device__ int all(int predicate) const { return __all_sync(__mask(), predicate); }
   __device__ unsigned int ballot(int predicate) const {
-    return __ballot_sync(__mask(), predicate) >> (__simu_laneid() & ~(N - 1u) & 31u);
+    return __ballot_sync(__mask(), predicate) >> __shift();
   }
   template <typename T> __device__ unsigned int match_any(T value) const {
-    return __match_any_sync(__mask(), value) >> (__simu_laneid() & ~(N - 1u) & 31u);
+    return __match_any_sync(__mask(), value) >> __shift();
   }
   template <typename T> __device__ unsigned int match_all(T value, int &pred) const {
-    return __match_all_sync(__mask(), value, &pred) >> (__simu_laneid() & ~(N - 1u) & 31u);
+    return __match_all_sync(__mask(), value, &pred) >> __shift();
   }
 };
 

@@ -105,17 +105,21 @@ __kernel void int_convert(__global const float* f, __global const float* g,
     if (i >= n)
         return;
     const float x = f[i], y = g[i];
-    oi[6 * i + 0] = convert_int_sat(x);
-    oi[6 * i + 1] = convert_int_sat_rte(x);
-    oi[6 * i + 2] = convert_int_sat_rtn(x);
-    oi[6 * i + 3] = convert_int_sat_rtp(x);
+    // The spec maps NaN to 0 in every _sat conversion; PoCL 3.0 gives INT_MIN, UINT_MAX
+    // and LONG_MIN for convert_int_sat*, convert_uint_sat and convert_long_sat, so NaN
+    // reaches only the uchar and short conversions.
+    const float xi = isnan(x) ? 0.0f : x;
+    oi[6 * i + 0] = convert_int_sat(xi);
+    oi[6 * i + 1] = convert_int_sat_rte(xi);
+    oi[6 * i + 2] = convert_int_sat_rtn(xi);
+    oi[6 * i + 3] = convert_int_sat_rtp(xi);
     oi[6 * i + 4] = (int)y;
     oi[6 * i + 5] = convert_int_rte(y);
-    ou[2 * i + 0] = convert_uint_sat(x);
+    ou[2 * i + 0] = convert_uint_sat(xi);
     ou[2 * i + 1] = (uint)fabs(y);
     o8[i] = convert_uchar_sat(x);
     o16[i] = convert_short_sat_rte(x);
-    ol[2 * i + 0] = convert_long_sat(x);
+    ol[2 * i + 0] = convert_long_sat(xi);
     ol[2 * i + 1] = (long)y * 3;
     const int m = ii[i];
     const long L = ll[i];

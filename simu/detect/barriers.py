@@ -1,0 +1,151 @@
+"""Barrier divergence (recorded by the machine) and redundant barriers (judged on the trace)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simu.detect.context import Context
+from simu.detect.finding import Finding
+from simu.detect.pairs import expand_words, segment_ids, segment_starts
+from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
+from simu.interp.trace import ATOMIC, READ, WRITE
+
+
+def check_divergence(ctx: Context) -> list[Finding]:
+    out = []
+    tpb = ctx.launch.threads_per_block
+    for d in ctx.trace.divergences:
+        first_barrier = d.barriers[0]
+        waiting = d.waiting[first_barrier]
+        t1 = ctx.thread(d.block * tpb + waiting[0], "waits")
+        second = None
+        if len(d.barriers) > 1:
+            other = d.waiting[d.barriers[1]]
+            t2 = ctx.thread(d.block * tpb + other[0], "waits")
+            second = ctx.location(d.barriers[1])
+            why = f"{t2} waits at another barrier ({second})"
+        elif d.exited:
+            t2 = ctx.thread(d.block * tpb + d.exited[0], "exited")
+            why = f"{len(d.exited)} thread(s) such as {t2} had already exited"
+        else:
+            missing = sorted(set(range(tpb)) - set(waiting))
+            t2 = ctx.thread(d.block * tpb + (missing[0] if missing else 0), "absent")
+            why = f"{t2} never reached it"
+        loc = ctx.location(first_barrier)
+        msg = (f"barrier divergence: {len(waiting)} thread(s) of block {t1.block} such as {t1} wait here "
+               f"while {why}")
+        out.append(Finding("barrier-divergence", "error", ctx.kernel.display_name, msg, loc, second, "", "", None,
+                           [t1, t2], {"waiting": len(waiting), "exited": len(d.exited)}, ctx.launch_record()))
+    return out
+
+
+@dataclass
+class BarrierUse:
+    """What one launch says about each static barrier (merged over launches by the search)."""
+
+    executed: dict[int, bool] = field(default_factory=dict)  # barrier instr -> ran with >1 warp per block
+    needed: dict[int, str] = field(default_factory=dict)  # barrier instr -> "inter-warp" | "intra-warp"
+
+    def merge(self, other: "BarrierUse") -> None:
+        for b, mw in other.executed.items():
+            self.executed[b] = self.executed.get(b, False) or mw
+        for b, how in other.needed.items():
+            if self.needed.get(b) != "inter-warp":
+                self.needed[b] = how
+
+
+def barrier_use(ctx: Context) -> BarrierUse:
+    """For every barrier instance: did it separate conflicting accesses in adjacent epochs?"""
+    t = ctx.trace
+    use = BarrierUse(dict(t.barrier_multiwarp), {})
+    rel = t.releases
+    if len(rel) == 0 or len(t) == 0:
+        return use
+    keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
+    rid, word, mask = expand_words(t.addr[keep], t.size[keep])
+    row = keep[rid]
+    tpb = ctx.launch.threads_per_block
+    ws = ctx.launch.warp_size
+    lane = t.lane[row].astype(np.int64)
+    block = lane // tpb
+    warp = (lane % tpb) // ws
+    space = t.space[row].astype(np.int64)
+    epoch = t.epoch[row].astype(np.int64)
+    action = t.action[row]
+    # summary per (word, block, epoch): kinds of access, lane range, warp range
+    order = np.lexsort((epoch, block, word))
+    w, b, e = word[order], block[order], epoch[order]
+    start = segment_starts(w, b, e)
+    sid = segment_ids(start)
+    n = int(sid[-1]) + 1
+    act = action[order]
+    has_w = np.bincount(sid, weights=(act == WRITE), minlength=n) > 0
+    has_r = np.bincount(sid, weights=(act == READ), minlength=n) > 0
+    has_a = np.bincount(sid, weights=(act == ATOMIC), minlength=n) > 0
+    ln = lane[order]
+    wp = warp[order]
+    big = np.iinfo(np.int64).max
+    lmin, lmax = np.full(n, big), np.full(n, -1)
+    np.minimum.at(lmin, sid, ln)
+    np.maximum.at(lmax, sid, ln)
+    wmin, wmax = np.full(n, big), np.full(n, -1)
+    np.minimum.at(wmin, sid, wp)
+    np.maximum.at(wmax, sid, wp)
+    sw, sb, se = w[start], b[start], e[start]
+    sspace = space[order][start]
+    # neighbouring summaries of the same (word, block) with epochs e and e+1
+    nxt = np.flatnonzero((sw[1:] == sw[:-1]) & (sb[1:] == sb[:-1]) & (se[1:] == se[:-1] + 1))
+    p, q = nxt, nxt + 1
+    # atomics conflict with plain accesses but not with each other
+    mod_p, mod_q = has_w[p] | has_a[p], has_w[q] | has_a[q]
+    conflict = (mod_p & (has_r[q] | has_w[q])) | (has_r[p] & mod_q) | (has_w[p] & has_a[q])
+    # different threads on the two sides (a thread ordering its own accesses needs no barrier)
+    distinct = ~((lmin[p] == lmax[p]) & (lmin[q] == lmax[q]) & (lmin[p] == lmin[q]))
+    hit = np.flatnonzero(conflict & distinct)
+    if len(hit) == 0:
+        return use
+    p, q = p[hit], q[hit]
+    inter_warp = ~((wmin[p] == wmax[p]) & (wmin[q] == wmax[q]) & (wmin[p] == wmin[q]))
+    # which barrier made epoch e+1 for that block and space
+    rkey = rel[:, 0] * 4 * (1 << 32) + rel[:, 1] * (1 << 32) + rel[:, 2]
+    lookup = dict(zip(rkey.tolist(), rel[:, 3].tolist()))
+    qkey = sb[q] * 4 * (1 << 32) + sspace[q] * (1 << 32) + se[q]
+    for key, iw in zip(qkey.tolist(), inter_warp.tolist()):
+        bid = lookup.get(key)
+        if bid is None:
+            continue
+        if iw or ctx.options.warp_model == "independent":
+            use.needed[bid] = "inter-warp"
+        elif bid not in use.needed:
+            use.needed[bid] = "intra-warp"
+    return use
+
+
+def redundant_findings(ctx: Context, use: BarrierUse) -> list[Finding]:
+    """Barriers that ran with several warps per block and never separated a conflict."""
+    out = []
+    for bid, multiwarp in sorted(use.executed.items()):
+        if not multiwarp:
+            continue
+        how = use.needed.get(bid)
+        if how == "inter-warp":
+            continue
+        loc = ctx.location(bid)
+        if how == "intra-warp":
+            msg = ("barrier only orders accesses within single warps; under the lockstep warp model "
+                   "it could be __syncwarp()")
+            kind = "redundant-barrier"
+            detail = {"could_be": "__syncwarp"}
+        else:
+            msg = "redundant barrier: no execution needed it to order conflicting accesses"
+            kind = "redundant-barrier"
+            detail = {}
+        out.append(Finding(kind, "warning", ctx.kernel.display_name, msg, loc, None, "", "", None, [], detail,
+                           ctx.launch_record()))
+    return out
+
+
+def check_barriers(ctx: Context) -> list[Finding]:
+    return check_divergence(ctx) + redundant_findings(ctx, barrier_use(ctx))

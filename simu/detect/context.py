@@ -1,0 +1,93 @@
+"""What every check sees: the trace plus the launch, the kernel and helpers to describe accesses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simu.detect.finding import LaunchRecord, SourceLocation, ThreadRef
+from simu.interp.launch import Launch, LocalBuffer
+from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED
+from simu.interp.outcome import RunResult
+from simu.ir import Instr, Kernel, Module
+
+
+@dataclass
+class DetectOptions:
+    warp_model: str = "lockstep"  # lockstep | independent
+    strict_warp: bool = False  # independent model: report warp-synchronous races as errors
+    pair_cap: int = 256  # accesses per (word, block, epoch) examined pair by pair
+
+
+@dataclass
+class Context:
+    module: Module
+    kernel: Kernel
+    launch: Launch
+    result: RunResult
+    options: DetectOptions = field(default_factory=DetectOptions)
+
+    @property
+    def trace(self):
+        return self.result.trace
+
+    def instr(self, iid: int) -> Instr | None:
+        return self.kernel._program.instrs.get(int(iid))  # type: ignore[attr-defined]
+
+    def location(self, iid: int) -> SourceLocation | None:
+        ins = self.instr(iid)
+        if ins is None or ins.loc is None:
+            return None
+        loc = ins.loc
+        return SourceLocation(loc.file, loc.line, loc.col, source_line(loc.file, loc.line), loc.function)
+
+    def thread(self, lane: int, action: str = "") -> ThreadRef:
+        tpb = self.launch.threads_per_block
+        b, t = divmod(int(lane), tpb)
+        bx, by, _ = self.launch.block
+        gx, gy, _ = self.launch.grid
+        return ThreadRef((b % gx, (b // gx) % gy, b // (gx * gy)), (t % bx, (t // bx) % by, t // (bx * by)), action)
+
+    def variable(self, addr: int, size: int, lane: int) -> tuple[str, str, int | None]:
+        """(space, variable name, element index) of a byte address."""
+        aid, off = int(addr) >> OFFSET_BITS, int(addr) & OFFSET_MASK
+        allocs = self.result.allocations
+        if not 0 < aid < len(allocs) or allocs[aid] is None:
+            return "", "?", None
+        a = allocs[aid]
+        if a.space == SPACE_SHARED and a.instances > 1:
+            off -= (int(lane) // self.launch.threads_per_block) * a.instance_size
+        elif a.space == SPACE_PRIVATE and a.instances > 1:
+            off -= int(lane) * a.instance_size
+        elem = off // max(int(size), 1)
+        return SPACE_NAMES[a.space], a.name, elem
+
+    def launch_record(self) -> LaunchRecord:
+        scalars: dict[str, Any] = {}
+        buffers: dict[str, dict[str, Any]] = {}
+        for name, v in self.launch.args.items():
+            if isinstance(v, LocalBuffer):
+                buffers[name] = {"local_bytes": v.nbytes}
+            elif isinstance(v, np.ndarray) and v.ndim > 0:
+                buffers[name] = {"dtype": str(v.dtype), "length": int(v.size)}
+            else:
+                scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
+        return LaunchRecord(self.launch.grid, self.launch.block, scalars, buffers, self.launch.seed,
+                            self.launch.warp_size, self.launch.dynamic_shared)
+
+
+@lru_cache(maxsize=256)
+def _lines(path: str) -> tuple[str, ...]:
+    try:
+        return tuple(Path(path).read_text(errors="replace").splitlines())
+    except OSError:
+        return ()
+
+
+def source_line(path: str, line: int) -> str:
+    lines = _lines(path)
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""

@@ -1,0 +1,224 @@
+"""Data races (DESIGN.md §4), computed with sort-and-group on the trace arrays.
+
+Two accesses conflict when they touch overlapping bytes, come from different threads, at least one
+writes and they are not both atomic.  A conflict is a race unless ordered: same block and different
+barrier epochs; or, within one warp, by the warp model (lockstep: the two threads ran together in
+one group at some step between the accesses).  Different blocks are never ordered.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simu.detect.context import Context
+from simu.detect.finding import Finding
+from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
+from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
+from simu.interp.trace import ATOMIC, READ, WRITE
+
+ACTIONS = ("read", "write", "atomic")
+
+
+class _Rows:
+    """Trace columns restricted to shared/global accesses and expanded to 4-byte words."""
+
+    def __init__(self, ctx: Context):
+        t = ctx.trace
+        keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
+        rid, word, mask = expand_words(t.addr[keep], t.size[keep])
+        self.row = keep[rid]  # trace row of each word access
+        self.word = word
+        self.mask = mask
+        tpb = ctx.launch.threads_per_block
+        ws = ctx.launch.warp_size
+        lane = t.lane[self.row].astype(np.int64)
+        self.lane = lane
+        self.block = lane // tpb
+        self.warp = self.block * (-(-tpb // ws)) + (lane % tpb) // ws
+        self.lane_in_warp = (lane % tpb) % ws
+        self.action = t.action[self.row]
+        self.space = t.space[self.row]
+        self.epoch = t.epoch[self.row]
+        self.step = t.step[self.row]
+        self.instr = t.instr[self.row]
+        self.value = t.value[self.row]
+        self.conv = t.conv_step[self.row]
+        self.wepoch = t.warp_epoch[self.row]
+        self.group = t.group[self.row]
+
+
+def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
+    """Bitmask of the lanes of each access's warp that were in its group at that step."""
+    tpb = ctx.launch.threads_per_block
+    ws = ctx.launch.warp_size
+    nwarps = ctx.launch.num_blocks * (-(-tpb // ws))
+    out = np.zeros(len(idx), np.uint64)
+    groups = rows.group[idx]
+    for g in np.unique(groups):
+        lanes = ctx.trace.groups[int(g)]
+        warp = (lanes // tpb) * (-(-tpb // ws)) + (lanes % tpb) // ws
+        acc = np.zeros(nwarps, np.uint64)
+        np.bitwise_or.at(acc, warp, np.left_shift(np.uint64(1), ((lanes % tpb) % ws).astype(np.uint64)))
+        sel = groups == g
+        out[sel] = acc[rows.warp[idx[sel]]]
+    return out
+
+
+def _conflicts(rows: _Rows, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    act_a, act_b = rows.action[a], rows.action[b]
+    return ((rows.lane[a] != rows.lane[b]) & ((rows.mask[a] & rows.mask[b]) != 0)
+            & ~((act_a == READ) & (act_b == READ)) & ~((act_a == ATOMIC) & (act_b == ATOMIC)))
+
+
+def _intra_block_pairs(ctx: Context, rows: _Rows):
+    """Conflicting, unordered pairs inside one block and one epoch."""
+    cap = ctx.options.pair_cap
+    # segments: (word, block, epoch); order writes first inside a segment for capping
+    prio = (rows.action != WRITE).astype(np.int8)
+    order = np.lexsort((np.arange(len(rows.word)), prio, rows.epoch, rows.block, rows.word))
+    w, b, e = rows.word[order], rows.block[order], rows.epoch[order]
+    start = segment_starts(w, b, e)
+    sid = segment_ids(start)
+    nseg = int(sid[-1]) + 1 if len(sid) else 0
+    act = rows.action[order]
+    writes = np.bincount(sid, weights=(act == WRITE), minlength=nseg)
+    atom = np.bincount(sid, weights=(act == ATOMIC), minlength=nseg)
+    reads = np.bincount(sid, weights=(act == READ), minlength=nseg)
+    lane = rows.lane[order]
+    lo = np.full(nseg, np.iinfo(np.int64).max)
+    hi = np.full(nseg, -1)
+    np.minimum.at(lo, sid, lane)
+    np.maximum.at(hi, sid, lane)
+    interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & (lo != hi)
+    keep = interesting[sid] & (rank_in_segment(start) < cap)
+    idx = order[keep]
+    # back to chronological order inside each segment so that pair (i, j) has i before j
+    idx = idx[np.lexsort((idx, rows.epoch[idx], rows.block[idx], rows.word[idx]))]
+    seg = segment_ids(segment_starts(rows.word[idx], rows.block[idx], rows.epoch[idx]))
+    i, j = pairs_within_segments(seg)
+    a, c = idx[i], idx[j]
+    ok = _conflicts(rows, a, c)
+    a, c = a[ok], c[ok]
+    same_warp = rows.warp[a] == rows.warp[c]
+    kind = np.zeros(len(a), np.int8)  # 0 race, 1 warp-race (independent), -1 ordered
+    scope = np.where(same_warp, 1, 2)  # 1 intra-warp, 2 inter-warp, 3 inter-block
+    sw = np.flatnonzero(same_warp)
+    if len(sw):
+        x, y = a[sw], c[sw]
+        same_step = rows.step[x] == rows.step[y]
+        mx = _group_masks(ctx, rows, x)
+        my = _group_masks(ctx, rows, y)
+        bit_y = np.left_shift(np.uint64(1), rows.lane_in_warp[y].astype(np.uint64))
+        bit_x = np.left_shift(np.uint64(1), rows.lane_in_warp[x].astype(np.uint64))
+        together = ((mx & bit_y) != 0) | ((my & bit_x) != 0) | (rows.conv[y] >= rows.step[x])
+        lockstep_ordered = together & ~same_step
+        if ctx.options.warp_model == "independent":
+            synced = rows.wepoch[y] > rows.wepoch[x]
+            k = np.where(lockstep_ordered, np.where(synced, -1, 1), 0)
+            if ctx.options.strict_warp:
+                k = np.where(k == 1, 0, k)
+        else:
+            k = np.where(lockstep_ordered, -1, 0)
+        kind[sw] = k
+    live = kind >= 0
+    return a[live], c[live], kind[live], scope[live]
+
+
+def _inter_block_pairs(ctx: Context, rows: _Rows):
+    """Conflicting pairs on global memory from different blocks (never ordered)."""
+    g = np.flatnonzero(rows.space == SPACE_GLOBAL)
+    if len(g) == 0 or ctx.launch.num_blocks < 2:
+        e = np.zeros(0, np.int64)
+        return e, e, e.astype(np.int8), e
+    # one representative row per (word, block, instr, action)
+    key_order = np.lexsort((g, rows.action[g], rows.instr[g], rows.block[g], rows.word[g]))
+    gs = g[key_order]
+    first = segment_starts(rows.word[gs], rows.block[gs], rows.instr[gs], rows.action[gs])
+    reps = gs[first]
+    # drop words touched by one block only or never written
+    wstart = segment_starts(rows.word[reps])
+    wid = segment_ids(wstart)
+    nw = int(wid[-1]) + 1 if len(wid) else 0
+    blk = rows.block[reps]
+    blo = np.full(nw, np.iinfo(np.int64).max)
+    bhi = np.full(nw, -1)
+    np.minimum.at(blo, wid, blk)
+    np.maximum.at(bhi, wid, blk)
+    wr = np.bincount(wid, weights=(rows.action[reps] != READ), minlength=nw)
+    keep = (blo != bhi)[wid] & (wr > 0)[wid] & (rank_in_segment(wstart) < ctx.options.pair_cap)
+    reps = reps[keep]
+    seg = segment_ids(segment_starts(rows.word[reps]))
+    i, j = pairs_within_segments(seg)
+    a, c = reps[i], reps[j]
+    ok = _conflicts(rows, a, c) & (rows.block[a] != rows.block[c])
+    a, c = a[ok], c[ok]
+    # chronological order inside each pair
+    swap = rows.step[a] > rows.step[c]
+    a, c = np.where(swap, c, a), np.where(swap, a, c)
+    return a, c, np.zeros(len(a), np.int8), np.full(len(a), 3)
+
+
+SCOPES = {1: "intra-warp", 2: "inter-warp", 3: "inter-block"}
+
+
+def check_races(ctx: Context) -> list[Finding]:
+    t = ctx.trace
+    if len(t) == 0:
+        return []
+    rows = _Rows(ctx)
+    parts = [_intra_block_pairs(ctx, rows), _inter_block_pairs(ctx, rows)]
+    a = np.concatenate([p[0] for p in parts])
+    c = np.concatenate([p[1] for p in parts])
+    kind = np.concatenate([p[2] for p in parts])
+    scope = np.concatenate([p[3] for p in parts])
+    if len(a) == 0:
+        return []
+    ia, ic = rows.instr[a], rows.instr[c]
+    lo, hi = np.minimum(ia, ic), np.maximum(ia, ic)
+    ww = (rows.action[a] != READ) & (rows.action[c] != READ)
+    same_val = ww & (rows.value[a] == rows.value[c]) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
+    order = np.lexsort((-scope, kind, hi, lo))
+    key_start = segment_starts(kind[order], lo[order], hi[order])
+    kid = segment_ids(key_start)
+    nkeys = int(kid[-1]) + 1
+    counts = np.bincount(kid, minlength=nkeys)
+    all_benign = np.bincount(kid, weights=~same_val[order], minlength=nkeys) == 0
+    any_ww = np.bincount(kid, weights=ww[order], minlength=nkeys) > 0
+    # Equal values make a write-write race benign only when no read of the same data races with
+    # those writes (`x += 1` by many threads writes equal values in lockstep but loses updates).
+    rw = ~ww & (kind == 0)
+    racy_writers = set(rows.instr[np.where(rows.action[a] != READ, a, c)[rw]].tolist())
+    findings = []
+    for k, pos in enumerate(np.flatnonzero(key_start)):
+        p = order[pos]  # representative: widest scope first
+        x, y = int(a[p]), int(c[p])
+        benign = bool(all_benign[k]) and not ({int(ia[p]), int(ic[p])} & racy_writers)
+        findings.append(_finding(ctx, rows, x, y, int(kind[p]), int(scope[p]), benign,
+                                 bool(any_ww[k]), int(counts[k])))
+    return findings
+
+
+def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, benign: bool, ww: bool,
+             count: int) -> Finding:
+    t = ctx.trace
+    row_x = rows.row[x]
+    space, var, elem = ctx.variable(int(t.addr[row_x]), int(t.size[row_x]), int(t.lane[row_x]))
+    access = "write-write" if ww else "read-write"
+    first, second = ctx.location(rows.instr[x]), ctx.location(rows.instr[y])
+    tx = ctx.thread(rows.lane[x], ACTIONS[rows.action[x]])
+    ty = ctx.thread(rows.lane[y], ACTIONS[rows.action[y]])
+    scope_name = SCOPES[scope]
+    if kind == 1:
+        fkind, severity = "warp-race", "warning"
+        what = "warp-synchronous race (no __syncwarp between the accesses)"
+    elif benign and ww:
+        fkind, severity = "benign-race", "info"
+        what = "benign write-write race (all writers store the same value)"
+    else:
+        fkind, severity = "race", "error"
+        what = f"{access} race"
+    elem_text = f"[{elem}]" if elem is not None else ""
+    msg = (f"{what} on {space} {var}{elem_text} between {tx} ({tx.action}) and {ty} ({ty.action}), {scope_name}")
+    return Finding(fkind, severity, ctx.kernel.display_name, msg, first, second, space, var, elem, [tx, ty],
+                   {"access": access, "scope": scope_name, "warp_model": ctx.options.warp_model},
+                   ctx.launch_record(), count)

@@ -1,0 +1,1 @@
+"""Rendering findings: terminal (rich), JSON."""

@@ -1,0 +1,69 @@
+"""Compiler-diagnostic style terminal output with both source lines."""
+
+from __future__ import annotations
+
+import os
+
+from rich.console import Console
+from rich.markup import escape
+
+from simu.detect.finding import Finding, SourceLocation
+
+STYLE = {"error": "bold red", "warning": "bold yellow", "performance": "bold magenta", "info": "bold cyan"}
+
+
+def display_path(path: str) -> str:
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return rel if not rel.startswith("..") else path
+
+
+def _loc(loc: SourceLocation | None) -> str:
+    return f"{display_path(loc.file)}:{loc.line}:{loc.column}" if loc else "<unknown>"
+
+
+def render_finding(console: Console, f: Finding) -> None:
+    head = f"[bold]{escape(_loc(f.first))}:[/] [{STYLE[f.severity]}]{f.severity}:[/] {escape(f.message)}"
+    head += f" [dim]\\[{f.kind}][/]"
+    console.print(head, highlight=False)
+    for label, loc in (("", f.first), ("", f.second)):
+        if loc is None or (loc is f.second and f.first and (loc.line, loc.file) == (f.first.line, f.first.file)):
+            continue
+        prefix = "  " if loc is f.first else f"  {escape(_loc(loc))}: note: other access\n  "
+        console.print(f"{prefix}{loc.line:>5} | {escape(loc.text)}", highlight=False)
+        console.print(f"        | {' ' * max(loc.column - 1 - _indent(loc), 0)}[green]^[/]", highlight=False)
+    if f.launch is not None:
+        L = f.launch
+        scal = " ".join(f"{k}={v}" for k, v in L.scalars.items())
+        console.print(f"  [dim]launch: grid={_dim(L.grid)} block={_dim(L.block)} {escape(scal)}"
+                      f" (seen {f.count}x)[/]", highlight=False)
+
+
+def _indent(loc: SourceLocation) -> int:
+    """Columns stripped from the source text (it is shown without leading blanks)."""
+    from simu.detect.context import _lines
+
+    lines = _lines(loc.file)
+    if 0 < loc.line <= len(lines):
+        raw = lines[loc.line - 1]
+        return len(raw) - len(raw.lstrip())
+    return 0
+
+
+def _dim(t) -> str:
+    return ",".join(str(x) for x in t)
+
+
+def render(console: Console, findings: list[Finding]) -> None:
+    for f in findings:
+        render_finding(console, f)
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f.severity] = counts.get(f.severity, 0) + 1
+    if findings:
+        summary = ", ".join(f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items())
+        console.print(f"[bold]{summary}[/]", highlight=False)
+    else:
+        console.print("[green]no findings[/]")
