@@ -11,7 +11,7 @@ from simu.ir import Module, load_module
 def load_file(path: str | Path, options: CompileOptions = CompileOptions()) -> Module:
     """Compile (or read) a kernel file and decode its IR."""
     compiled = compile_file(path, options)
-    return load_module(compiled.ir, str(path), compiled.language)
+    return load_module(compiled.ir, str(path), compiled.language, compiled.param_names)
 
 
 def load_source(source: str, language: str, options: CompileOptions = CompileOptions(),

@@ -150,3 +150,86 @@ def test_simu_matches_pocl(case, index):
     for name, expected in want.items():
         cases.assert_same(expected, result.buffers[name], case.compare, maxulp=case.maxulp,
                           name=f"{case.id}[{index}].{name}")
+
+
+# --------------------------------------------------------------------------------------
+# The runner itself
+
+RUNNER_SOURCE = """
+typedef uint my_uint;
+__kernel void scalars(__global long* out, char c, uchar uc, short s, ushort us, int i, uint u,
+                      long l, ulong ul, float f, my_uint t, float4 v, int3 w)
+{
+    if (get_global_id(0) != 0 || get_global_id(1) != 0)
+        return;
+    out[0] = c; out[1] = uc; out[2] = s; out[3] = us; out[4] = i; out[5] = u; out[6] = l;
+    out[7] = (long)ul; out[8] = as_int(f); out[9] = t; out[10] = (long)(v.x + 10.0f * v.w);
+    out[11] = w.z; out[12] = get_work_dim(); out[13] = get_global_size(0); out[14] = get_local_size(1);
+}
+__kernel void reverse_local(__global const int* in, __global int* out, __local int* tmp)
+{
+    const int l = get_local_id(0), n = get_local_size(0), g = get_group_id(0) * n;
+    tmp[l] = in[g + l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[g + l] = tmp[n - 1 - l];
+}
+"""
+
+
+def _runner_available():
+    try:
+        from simu.validate.opencl_runner import kernel_params
+
+        return kernel_params(RUNNER_SOURCE, "scalars")
+    except OpenCLUnavailableError as exc:
+        pytest.skip(f"no OpenCL device: {exc}")
+
+
+def test_runner_scalar_types_and_geometry():
+    from simu.interp.launch import Launch
+
+    params = _runner_available()
+    assert [p.name for p in params][:3] == ["out", "c", "uc"]
+    args = dict(out=np.zeros(15, np.int64), c=-5, uc=200, s=-300, us=60000, i=-7, u=4_000_000_000, l=-(2**40),
+                ul=np.uint64(2**63 + 5), f=1.5, t=77, v=(1.0, 2.0, 3.0, 4.0), w=(0, 0, 9))
+    got = run_on_opencl(RUNNER_SOURCE, "scalars", Launch(grid=(2, 3), block=(1, 2), args=args))
+    expected = [-5, 200, -300, 60000, -7, 4_000_000_000, -(2**40), np.int64(np.uint64(2**63 + 5).view(np.int64)),
+                int(np.float32(1.5).view(np.int32)), 77, 41, 9, 2, 2, 2]
+    assert got["out"].tolist() == [int(e) for e in expected]
+    assert args["out"].sum() == 0, "the caller's array must not be modified"
+
+
+def test_runner_local_buffers_and_shapes():
+    from simu.interp.launch import Launch, LocalBuffer
+
+    _runner_available()
+    data = np.arange(24, dtype=np.int32).reshape(4, 6)
+    got = run_on_opencl(RUNNER_SOURCE, "reverse_local",
+                        Launch(grid=4, block=6, args={"in": data, "out": np.zeros((4, 6), np.int32),
+                                                      "tmp": LocalBuffer(24)}))
+    assert got["out"].shape == (4, 6) and got["out"].dtype == np.int32
+    np.testing.assert_array_equal(got["out"], data[:, ::-1])
+    np.testing.assert_array_equal(got["in"], data)
+
+
+def test_runner_errors():
+    from simu.errors import CompileError, LaunchError, SimuError
+    from simu.interp.launch import Launch, LocalBuffer
+    from simu.validate.opencl_runner import OpenCLBuildError
+
+    _runner_available()
+    with pytest.raises(OpenCLBuildError) as info:
+        run_on_opencl("__kernel void broken(__global int* p) { p[0] = undeclared_name; }", "broken",
+                      Launch(1, 1, {"p": np.zeros(1, np.int32)}))
+    assert isinstance(info.value, CompileError) and isinstance(info.value, SimuError)
+    assert "undeclared_name" in info.value.log and "undeclared_name" in str(info.value)
+    ok = {"in": np.zeros(4, np.int32), "out": np.zeros(4, np.int32), "tmp": LocalBuffer(16)}
+    with pytest.raises(LaunchError, match="no kernel named"):
+        run_on_opencl(RUNNER_SOURCE, "nope", Launch(1, 4, ok))
+    with pytest.raises(LaunchError, match="missing tmp"):
+        run_on_opencl(RUNNER_SOURCE, "reverse_local", Launch(1, 4, {"in": ok["in"], "out": ok["out"]}))
+    with pytest.raises(LaunchError, match="LocalBuffer"):
+        run_on_opencl(RUNNER_SOURCE, "reverse_local", Launch(1, 4, {**ok, "tmp": np.zeros(4, np.int32)}))
+    bad = dict(out=np.zeros(15, np.int64), c=300, uc=0, s=0, us=0, i=0, u=0, l=0, ul=0, f=0.0, t=0, v=0.0, w=0)
+    with pytest.raises(LaunchError, match="does not fit"):
+        run_on_opencl(RUNNER_SOURCE, "scalars", Launch(1, 1, bad))

@@ -124,14 +124,23 @@ def barrier_use(ctx: Context) -> BarrierUse:
 
 
 def redundant_findings(ctx: Context, use: BarrierUse) -> list[Finding]:
-    """Barriers that ran with several warps per block and never separated a conflict."""
+    """Barriers that ran with several warps per block and never separated a conflict.
+
+    Judged per source location: an unrolled loop has several static copies of one barrier, and
+    the barrier is only redundant when no copy was needed."""
+    by_loc: dict[tuple, list[int]] = {}
+    for bid in use.executed:
+        loc = ctx.location(bid)
+        by_loc.setdefault((loc.file, loc.line, loc.column) if loc else ("?", bid, 0), []).append(bid)
     out = []
-    for bid, multiwarp in sorted(use.executed.items()):
-        if not multiwarp:
+    for key, bids in sorted(by_loc.items(), key=lambda kv: str(kv[0])):
+        if not any(use.executed[b] for b in bids):
             continue
-        how = use.needed.get(bid)
+        hows = {use.needed.get(b) for b in bids}
+        how = "inter-warp" if "inter-warp" in hows else ("intra-warp" if "intra-warp" in hows else None)
         if how == "inter-warp":
             continue
+        bid = min(bids)
         loc = ctx.location(bid)
         if how == "intra-warp":
             msg = ("barrier only orders accesses within single warps; under the lockstep warp model "

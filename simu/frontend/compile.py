@@ -53,6 +53,8 @@ class CompiledModule:
     ir: str
     options: CompileOptions = field(default_factory=CompileOptions)
     warnings: str = ""
+    # kernel -> parameter names, from a -O0 compile when optimisation dropped the variables
+    param_names: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def digest(self) -> str:
@@ -129,7 +131,28 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
     argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(path)]
-    return _run_clang(argv, str(path), language, options)
+    module = _run_clang(argv, str(path), language, options)
+    if options.opt_level > 0 and language == "cuda":
+        # NVPTX keeps only line tables when optimising; take parameter names from -O0.
+        o0 = CompileOptions(options.include_dirs, options.defines, options.clang_args, 0, options.fp_contract)
+        argv0 = clang_command() + clang_arguments(language, o0) + ["-o", "-", str(path)]
+        proc = subprocess.run(argv0, capture_output=True, text=True)
+        if proc.returncode == 0:
+            module.param_names = kernel_param_names(proc.stdout)
+    return module
+
+
+def kernel_param_names(ir: str) -> dict[str, list[str]]:
+    """Function name -> parameter names from the debug info of (unoptimised) IR text."""
+    from simu.ir.debuginfo import DebugInfo
+
+    dbg = DebugInfo(ir)
+    out: dict[str, list[str]] = {}
+    for m in re.finditer(r"^define [^@]*@([\w.$]+)\((.*)\).*!dbg (!\d+)", ir, re.M):
+        names = dbg.param_names(m.group(3))
+        if names:
+            out[m.group(1)] = [names.get(i, "") for i in range(max(names) + 1)]
+    return out
 
 
 def _run_clang(argv: list[str], path: str, language: str, options: CompileOptions) -> CompiledModule:

@@ -146,8 +146,11 @@ _NAMED_TYPE = re.compile(r"^(%[\w.$\"-]+) = type (.*)$", re.M)
 _DBG = re.compile(r"!dbg !(\d+)")
 
 
-def load_module(ir: str, path: str = "<ir>", language: str = "llvm") -> Module:
-    """Parse IR text with llvmlite and decode it into a :class:`Module`."""
+def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
+                param_names: dict[str, list[str]] | None = None) -> Module:
+    """Parse IR text with llvmlite and decode it into a :class:`Module`.
+
+    ``param_names`` supplies kernel parameter names when the IR's debug info lost them."""
     import llvmlite.binding as llvm
 
     try:
@@ -170,7 +173,12 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm") -> Module:
         fn, header = decoder.function(f)
         functions[fn.name] = fn
         if fn.is_kernel:
-            kernels.append(decoder.kernel(fn, header, language))
+            k = decoder.kernel(fn, header, language)
+            extra = (param_names or {}).get(fn.name, [])
+            for p in k.params:
+                if p.name == f"arg{p.index}" and p.index < len(extra) and extra[p.index]:
+                    p.name = extra[p.index]
+            kernels.append(k)
     return Module(path, language, triple, kernels, functions, globals_, decoder.instrs)
 
 

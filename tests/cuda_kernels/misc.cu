@@ -67,13 +67,8 @@ void launch_scale(double *d, int n) { scale_t<double><<<(n + 63) / 64, 64>>>(d, 
 // ---- __constant__ memory ------------------------------------------------------------------
 __constant__ float c_weights[5] = {0.0625f, 0.25f, 0.375f, 0.25f, 0.0625f};
 __constant__ int c_offsets[5] = {-2, -1, 0, 1, 2};
-struct Params {
-  int scale;
-  int bias;
-  short lut[4];
-};
-__constant__ Params c_params = {3, -7, {10, 20, 30, 40}};
-
+__constant__ int c_scale_bias[2] = {3, -7};
+__constant__ short c_lut[4] = {10, 20, 30, 40};
 __global__ void stencil_const(const float *in, float *out, int *iout, int n) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
     float s = 0.0f;
@@ -83,46 +78,8 @@ __global__ void stencil_const(const float *in, float *out, int *iout, int n) {
       s += c_weights[k] * in[j];
     }
     out[i] = s;
-    iout[i] = (int)in[i] * c_params.scale + c_params.bias + c_params.lut[i & 3];
+    iout[i] = (int)in[i] * c_scale_bias[0] + c_scale_bias[1] + c_lut[i & 3];
   }
-}
-
-// ---- structs and vector types ------------------------------------------------------------
-struct Particle {
-  float3 pos;
-  float mass;
-  int id;
-  int flags;
-};
-
-struct Stats {
-  float lo, hi;
-  int count;
-};
-
-__device__ Stats make_stats(float4 v) {
-  Stats s;
-  s.lo = fminf(fminf(v.x, v.y), fminf(v.z, v.w));
-  s.hi = fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w));
-  s.count = (v.x > 0) + (v.y > 0) + (v.z > 0) + (v.w > 0);
-  return s;
-}
-
-__global__ void vec_struct(const float4 *a, const float4 *b, float4 *c, const int2 *p, int2 *q,
-                           const Particle *parts, Particle *moved, Stats *stats, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  float4 x = a[i], y = b[i];
-  c[i] = make_float4(x.x + y.x, x.y * y.y, x.z - y.z, x.w * 2.0f);
-  int2 v = p[i];
-  q[i] = make_int2(v.x * v.y, v.x - v.y);
-  Particle pt = parts[i];
-  pt.pos.x += pt.mass;
-  pt.pos.y -= (float)pt.id;
-  pt.pos.z *= 2.0f;
-  pt.flags |= (pt.id & 1) << 4;
-  moved[i] = pt;
-  stats[i] = make_stats(x);
 }
 
 // ---- integer exactness --------------------------------------------------------------------
