@@ -18,3 +18,21 @@ def load_source(source: str, language: str, options: CompileOptions = CompileOpt
                 path: str = "<source>") -> Module:
     compiled = compile_source(source, language, options, path=path)
     return load_module(compiled.ir, path, compiled.language)
+
+
+def run_opencl_source(source: str, kernel_name: str, launch, limits=None, path: str = "kernel.cl"):
+    """Compile OpenCL source text and run one launch on the machine model (used by differential tests)."""
+    from simu.interp import Limits, run
+
+    module = _cached_module(source, "opencl", path)
+    return run(module, module.kernel(kernel_name), launch, limits or Limits(max_seconds=60))
+
+
+_MODULES: dict = {}
+
+
+def _cached_module(source: str, language: str, path: str) -> Module:
+    key = (source, language)
+    if key not in _MODULES:
+        _MODULES[key] = load_source(source, language, CompileOptions(), path=path)
+    return _MODULES[key]

@@ -264,9 +264,24 @@ def check_cmd(file: Path,
 @app.command("bench")
 def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
               repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 3,
-              scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1) -> None:
-    """Measure the machine's speed in thread-instructions per second on six kernels."""
+              scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
+              suite: Annotated[str, typer.Option(help="machine (interpreter speed) or detect (10M-access trace).")] = "machine",
+              accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000) -> None:
+    """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from simu.bench import median_rate, run_benchmarks
+
+    if suite == "detect":
+        from simu.bench.detect import run_detect_bench
+
+        b = run_detect_bench(accesses)
+        row = {"accesses": b.accesses, "seconds": b.seconds, "trace_bytes": b.trace_bytes,
+               "detector_peak_bytes": b.peak_bytes, "findings": b.findings}
+        if fmt == "json":
+            sys.stdout.write(json.dumps({"version": __version__, "detect": row}, indent=2) + "\n")
+        else:
+            console.print(f"detection over {b.accesses:,} accesses: {b.seconds:.2f} s, trace {b.trace_bytes / 2**20:.0f} MiB, "
+                          f"detector peak memory {b.peak_bytes / 2**20:.0f} MiB, {b.findings} findings")
+        return
 
     results = run_benchmarks(repeat, scale)
     med = median_rate(results)

@@ -20,15 +20,23 @@ ACTIONS = ("read", "write", "atomic")
 
 
 class _Rows:
-    """Trace columns restricted to shared/global accesses and expanded to 4-byte words."""
+    """Columns of the candidate accesses (shared/global, expanded to 4-byte words).
+
+    Only words that some thread writes (or updates atomically) and that two different threads
+    touch can race; the trace is reduced to those words first, so that later passes work on a
+    small subset and memory stays bounded on traces of tens of millions of accesses."""
 
     def __init__(self, ctx: Context):
         t = ctx.trace
         keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
         rid, word, mask = expand_words(t.addr[keep], t.size[keep])
-        self.row = keep[rid]  # trace row of each word access
-        self.word = word
-        self.mask = mask
+        row = keep[rid]
+        del keep, rid
+        sub = _candidate_words(word, t.lane[row], t.action[row])
+        self.row = row[sub]
+        self.word = word[sub]
+        self.mask = mask[sub]
+        del row, word, mask, sub
         tpb = ctx.launch.threads_per_block
         ws = ctx.launch.warp_size
         lane = t.lane[self.row].astype(np.int64)
@@ -45,6 +53,24 @@ class _Rows:
         self.conv = t.conv_step[self.row]
         self.wepoch = t.warp_epoch[self.row]
         self.group = t.group[self.row]
+
+
+def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray) -> np.ndarray:
+    """Indices of accesses to words that are modified and touched by at least two lanes."""
+    order = np.argsort(word)
+    sw = word[order]
+    start = np.flatnonzero(segment_starts(sw))
+    sl = lane[order]
+    lo = np.minimum.reduceat(sl, start)
+    hi = np.maximum.reduceat(sl, start)
+    del sl
+    modified = np.maximum.reduceat((action[order] != READ).astype(np.int8), start) > 0
+    good = (lo != hi) & modified
+    if good.all():
+        return np.arange(len(word))
+    sizes = np.diff(np.append(start, len(sw)))
+    keep = np.repeat(good, sizes)
+    return np.sort(order[keep])
 
 
 def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:

@@ -186,7 +186,7 @@ def _llvm_intrinsic(c, ins, name, args, dst, proto):
         return _put(dst, proto, lambda st, lanes, sel: np.abs(a(st, sel)))
     if base in ("fma", "fmuladd"):
         a, b, cc = args
-        return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(mathlib.TERNARY["fma"], (a(st, sel), b(st, sel), cc(st, sel)), dt))
+        return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(mathlib.fma, (a(st, sel), b(st, sel), cc(st, sel)), dt))
     if base in ("ctpop", "ctlz", "cttz", "bswap", "bitreverse"):
         return _bitop(base, ins, args, dst, proto)
     if base in ("fshl", "fshr"):
@@ -243,8 +243,7 @@ def _math_op(base, args, dt, dst, proto):
     if found is None:
         return None
     arity, f = found
-    if base in ("fabs", "copysign", "floor", "ceil", "trunc", "rint", "nearbyint", "roundeven",
-                "minnum", "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "canonicalize"):
+    if base in mathlib.NATIVE:
         # exact in any precision: stay in the value's own dtype
         gs = args[:arity]
         return _put(dst, proto, lambda st, lanes, sel: np.asarray(f(*[g(st, sel) for g in gs])).astype(dt))

@@ -160,9 +160,8 @@ class Compiler:
                               self.getter(ins.ops[0], ins))
         if op == "switch":
             default = index[ins.ops[1].value]
-            cases = []
-            for k in range(2, len(ins.ops), 2):
-                cases.append((constant(ins.ops[k].type, ins.ops[k].value), index[ins.ops[k + 1].value]))
+            ctype = ins.ops[0].type
+            cases = [(constant(ctype, v), index[dest]) for v, dest in ins.attrs["cases"]]
             targets = [default] + [t for _, t in cases]
             return Terminator("switch", ins, targets, self.getter(ins.ops[0], ins), cases)
         if op == "ret":

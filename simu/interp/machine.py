@@ -263,7 +263,8 @@ class Machine:
         st.edges.add((term_id, edge))
         moves = phis.get((src, dst))
         if moves:
-            vals = [get(st, sel) for _, get, _ in moves]
+            # parallel copy: read every incoming value before writing any phi (copy views of registers)
+            vals = [_own(get(st, sel)) for _, get, _ in moves]
             for (slot, _, proto), v in zip(moves, vals):
                 st.put(slot, sel, v, proto)
         key = (self.program.rpo_pos[dst], 0)
@@ -319,6 +320,14 @@ class Machine:
         else:
             val = (cnt[blk] > 0).astype(np.int32)
         st.put(dst, _selector(lanes, st.T), val, (np.dtype(np.int32), ()))
+
+
+def _own(v):
+    if isinstance(v, np.ndarray) and v.base is not None:
+        return v.copy()
+    if isinstance(v, list):
+        return [_own(x) for x in v]
+    return v
 
 
 def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:

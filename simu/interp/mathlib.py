@@ -79,10 +79,34 @@ BINARY = {
     "minimum": np.minimum, "maximum": np.maximum, "minimumnum": np.fmin, "maximumnum": np.fmax,
     "fdim": lambda a, b: np.where(a > b, a - b, 0.0), "remainder": lambda a, b: a - b * np.rint(a / b),
     "nextafter": np.nextafter, "ldexp": lambda a, b: np.ldexp(a, np.asarray(b, np.int32)),
+    "pown": lambda a, b: np.power(a, np.asarray(b, np.float64)),
+    "rootn": lambda a, b: np.where((a < 0) & (np.asarray(b) % 2 == 1), -np.power(-a, 1.0 / np.asarray(b, np.float64)),
+                                   np.power(a, 1.0 / np.asarray(b, np.float64))),
     "divide": np.divide, "atan2pi": lambda a, b: np.arctan2(a, b) / np.pi,
 }
 
-TERNARY = {"fma": lambda a, b, c: a * b + c, "mad": lambda a, b, c: a * b + c, "fmuladd": lambda a, b, c: a * b + c}
+def fma(a, b, c):
+    """a*b+c with one rounding, for float64 arrays: error-free product and sum (Dekker, Knuth)."""
+    a, b, c = (np.asarray(x, np.float64) for x in (a, b, c))
+    p = a * b
+    split = 134217729.0  # 2**27 + 1
+    ah = a * split - (a * split - a)
+    al = a - ah
+    bh = b * split - (b * split - b)
+    bl = b - bh
+    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # exact: a*b = p + ep
+    s = p + c
+    bb = s - p
+    es = (p - (s - bb)) + (c - bb)  # exact: p + c = s + es
+    r = s + (ep + es)
+    return np.where(np.isfinite(r) & np.isfinite(p), r, a * b + c)
+
+
+TERNARY = {"fma": fma, "fmuladd": fma}
+
+# exact in any precision (or defined on the value's own format): evaluated in the value's dtype
+NATIVE = {"fabs", "copysign", "floor", "ceil", "trunc", "rint", "nearbyint", "roundeven", "minnum", "maxnum",
+          "minimum", "maximum", "minimumnum", "maximumnum", "canonicalize", "nextafter", "fmin", "fmax", "fdim"}
 
 # OpenCL native_/half_ prefixes and CUDA fast forms map onto the same functions.
 ALIASES = {"native_": "", "half_": "", "__": ""}
@@ -106,7 +130,11 @@ def lookup(name: str):
 def evaluate(fn, args, dtype):
     """Apply a float64 ``fn`` and round the result to ``dtype`` once."""
     with np.errstate(all="ignore"):
-        if dtype == np.float32 and fn is TERNARY["fma"]:
-            pass
         r = fn(*[np.asarray(a, np.float64) for a in args])
     return np.asarray(r).astype(dtype)
+
+
+def mad(a, b, c, dtype):
+    """OpenCL mad / CUDA __fmaf_rn-free multiply-add: two roundings in the value's own precision."""
+    with np.errstate(all="ignore"):
+        return (np.asarray(a, dtype) * np.asarray(b, dtype)).astype(dtype) + np.asarray(c, dtype)

@@ -76,11 +76,65 @@ def compile_opencl(c: Compiler, ins: Instr, base: str, ptypes: tuple[str, ...], 
         gs = args
         fdt = dt if dt is not None and dt.kind == "f" else (scalar_dtype(ins.ops[0].type) if ins.ops else None)
         return _put(dst, proto, lambda st, lanes, sel: f(fdt, dt, *[np.asarray(g(st, sel)) for g in gs]))
+    if base == "mad" and dt is not None and dt.kind == "f":
+        a, b, cc = args
+        return _put(dst, proto, lambda st, lanes, sel: mathlib.mad(a(st, sel), b(st, sel), cc(st, sel), dt))
+    if base in _POINTER_OUT:
+        return _pointer_out(ins, base, args, dst, proto, dt)
+    if base in ("ilogb",):
+        a = args[0]
+        return _put(dst, proto, lambda st, lanes, sel: np.where(np.asarray(a(st, sel)) == 0, np.iinfo(np.int32).min,
+                                                               np.frexp(np.asarray(a(st, sel), np.float64))[1] - 1).astype(dt))
     if dt is not None and dt.kind == "f" and mathlib.lookup(base):
         return _math_op(base if not base.startswith(("native_", "half_")) else base.split("_", 1)[1], args, dt, dst, proto)
     if base in ("printf",):
         return lambda st, lanes, sel: None
     return None
+
+
+def _frexp(x):
+    m, e = np.frexp(np.asarray(x, np.float64))
+    return m, e.astype(np.int32)
+
+
+def _fract(x):
+    x = np.asarray(x, np.float64)
+    fl = np.floor(x)
+    return np.fmin(x - fl, 0.99999994039535522), fl  # 0x1.fffffep-1f: never rounds up to 1
+
+
+def _remquo(x, y):
+    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
+    q = np.rint(x / y)
+    return x - q * y, (np.asarray(q, np.int64) & 0x7F * np.sign(q).astype(np.int64)).astype(np.int32)
+
+
+# name -> (function returning (result, value stored through the last pointer argument), arity of inputs)
+_POINTER_OUT = {
+    "sincos": (lambda x: (np.sin(np.asarray(x, np.float64)), np.cos(np.asarray(x, np.float64))), 1),
+    "frexp": (_frexp, 1),
+    "modf": (lambda x: (np.modf(np.asarray(x, np.float64))[0], np.modf(np.asarray(x, np.float64))[1]), 1),
+    "fract": (_fract, 1),
+    "remquo": (_remquo, 2),
+    "lgamma_r": (lambda x: (mathlib.UNARY["lgamma"](x), np.where(np.asarray(x) < 0, -1, 1).astype(np.int32)), 1),
+}
+
+
+def _pointer_out(ins, base, args, dst, proto, dt):
+    fn, arity = _POINTER_OUT[base]
+    ins_args, ptr = args[:arity], args[arity]
+    out_t = ins.ops[arity].type
+    iid = ins.id
+    stored_is_int = base in ("frexp", "remquo", "lgamma_r")
+    count = ins.type.count if isinstance(ins.type, VectorType) else 1
+
+    def op(st, lanes, sel):
+        with np.errstate(all="ignore"):
+            res, aux = fn(*[np.asarray(g(st, sel)) for g in ins_args])
+        sdt = np.dtype(np.int32) if stored_is_int else dt
+        st.store(lanes, ptr(st, sel), np.asarray(aux).astype(sdt), sdt, count, iid)
+        return np.asarray(res).astype(dt)
+    return _put(dst, proto, op)
 
 
 def _as_unsigned(x, unsigned):
@@ -368,7 +422,10 @@ def _convert(ins, base, ptypes, args, dst, proto):
         if src_unsigned and sdt.kind in "iu":
             x = arith.unsigned(x)
         if ddt.kind == "f":
-            return x.astype(ddt)
+            f = x.astype(ddt)
+            if rnd in ("rtz", "rtp", "rtn") and sdt.kind in "iu":
+                f = _directed_int_to_float(x, f, rnd)
+            return f
         tgt = UNSIGNED[ddt] if dst_unsigned else ddt
         if sdt.kind == "f":
             xf = x.astype(np.float64)
@@ -388,6 +445,25 @@ def _convert(ins, base, ptypes, args, dst, proto):
             return np.clip(xi, info.min, info.max).astype(tgt).view(ddt)
         return x.astype(tgt).view(ddt)
     return _put(dst, proto, convert)
+
+
+def _directed_int_to_float(x, f, rnd):
+    """Correct a round-to-nearest int->float conversion to round toward zero / +inf / -inf."""
+    lim = np.float64(2.0 ** 63)
+    back = np.where(np.abs(f.astype(np.float64)) < lim, f.astype(np.float64), 0).astype(np.int64) if x.dtype != np.uint64 \
+        else f.astype(np.float64).astype(np.uint64)
+    xi = x.astype(np.int64) if x.dtype != np.uint64 else x
+    too_big = back > xi
+    too_small = back < xi
+    if rnd == "rtz":
+        down = too_big & (xi >= 0)
+        up = too_small & (xi < 0)
+    elif rnd == "rtp":
+        down, up = np.zeros_like(too_big), too_small
+    else:
+        down, up = too_big, np.zeros_like(too_small)
+    f = np.where(down, np.nextafter(f, np.array(-np.inf, f.dtype)), f)
+    return np.where(up, np.nextafter(f, np.array(np.inf, f.dtype)), f).astype(f.dtype)
 
 
 def _exact_float_to_int(xf, tgt):

@@ -162,6 +162,8 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     dbg = DebugInfo(ir)
     triple = mod.triple
     decoder = _Decoder(types, consts, dbg, _instruction_lines(ir))
+    # module text (not str(value)) so that type names and metadata numbers are the module's own
+    decoder.global_lines = {m.group(1).strip('"'): m.group(0) for m in re.finditer(r'^@("[^"]+"|[\w.$-]+) = .*$', ir, re.M)}
     globals_ = {}
     for g in mod.global_variables:
         gv = decoder.global_var(g)
@@ -193,7 +195,7 @@ class _Decoder:
 
     # -- globals -----------------------------------------------------------------------
     def global_var(self, g) -> GlobalVar | None:
-        text = str(g).strip()
+        text = self.global_lines.get(g.name) or str(g).strip()
         m = re.match(r"@(\"[^\"]+\"|[\w.$-]+) = (.*)$", text)
         if not m:
             return None
@@ -234,6 +236,8 @@ class _Decoder:
             instrs = [self.instruction(i, next(lines, None)) for i in b.instructions]
             term = instrs[-1]
             succs = [op.value for op in term.ops if op.kind == "block"]
+            if term.opcode == "switch":
+                succs = [term.ops[1].value] + [d for _, d in term.attrs["cases"]]
             if term.opcode == "br" and len(term.ops) == 3:
                 succs = [term.ops[2].value, term.ops[1].value]  # true, false
             blocks.append(Block(b.name, instrs, list(dict.fromkeys(succs))))
@@ -318,6 +322,10 @@ class _Decoder:
             mask_text = parts[2].strip()
             mt, mv = self.consts.parse_typed(mask_text)
             attrs["mask"] = [(-1 if not isinstance(x, int) else x) for x in (mv if isinstance(mv, list) else [mv] * mt.count)]
+        elif opcode == "switch":
+            table = text[text.index("[") + 1:text.rindex("]")]
+            attrs["cases"] = [(int(v) if v not in ("true", "false") else int(v == "true"), dest.strip('"'))
+                              for v, dest in re.findall(r"i\d+ (-?\d+|true|false), label %(\"[^\"]+\"|[\w.$-]+)", table)]
         elif opcode == "phi":
             attrs["incoming"] = [b.name for b in i.incoming_blocks]
         name = i.name or None
@@ -333,6 +341,7 @@ def _instruction_lines(ir: str) -> dict[str, list[str]]:
     """Function name -> its instruction lines, in order, from the module text."""
     out: dict[str, list[str]] = {}
     current: list[str] | None = None
+    pending_switch: str | None = None
     for line in ir.splitlines():
         if current is None:
             m = _DEFINE.match(line)
@@ -343,8 +352,17 @@ def _instruction_lines(ir: str) -> dict[str, list[str]]:
             current = None
             continue
         s = line.strip()
+        if pending_switch is not None:  # a switch's case table spans several lines
+            pending_switch += " " + s
+            if s.startswith("]"):
+                current.append(pending_switch)
+                pending_switch = None
+            continue
         if not s or s.startswith(";") or s.startswith("#dbg_") or (s.endswith(":") and " " not in s) \
                 or re.match(r"^[\w.$-]+:\s*(;.*)?$", s):
+            continue
+        if s.startswith("switch ") and s.endswith("["):
+            pending_switch = s
             continue
         current.append(s)
     return out

@@ -8,7 +8,7 @@ __global__ void cg_tiles(const int *in, int *sum16, int *sum32, int *rank16, int
   cg::thread_block block = cg::this_thread_block();
   cg::thread_block_tile<16> t16 = cg::tiled_partition<16>(block);
   cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
-  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  int g = blockIdx.x * block.size() + block.thread_rank();
   int v = in[g];
   int s16 = v, s32 = v;
   for (int off = t16.size() / 2; off > 0; off /= 2) s16 += t16.shfl_down(s16, off);

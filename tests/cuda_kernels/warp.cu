@@ -18,7 +18,7 @@ __global__ void shfl_modes(const T *in, T *o_idx, T *o_up, T *o_down, T *o_xor, 
   int g = global_linear_id();
   int lane = linear_tid() % 32;
   T v = in[g];
-  o_idx[g] = __shfl_sync(0xffffffffu, v, lane * src_mul + 1, width);
+  o_idx[g] = __shfl_sync(0xffffffffu, v, (lane * src_mul + 1) % 32, width);
   o_up[g] = __shfl_up_sync(0xffffffffu, v, delta, width);
   o_down[g] = __shfl_down_sync(0xffffffffu, v, delta, width);
   o_xor[g] = __shfl_xor_sync(0xffffffffu, v, lane_mask, width);
@@ -125,4 +125,14 @@ __global__ void warp_block_scan(const int *in, int *out) {
   __syncthreads();
   if (wid > 0) v += warp_tot[wid - 1];
   out[g] = v;
+}
+
+// Source lanes outside [0, 32): CUDA takes srcLane modulo width (PTX uses its low 5 bits).
+__global__ void shfl_far_src(const int *in, int *plus33, int *minus1, int *plus40_w16) {
+  int g = global_linear_id();
+  int lane = linear_tid() % 32;
+  int v = in[g];
+  plus33[g] = __shfl_sync(0xffffffffu, v, lane + 33);
+  minus1[g] = __shfl_sync(0xffffffffu, v, lane - 1);
+  plus40_w16[g] = __shfl_sync(0xffffffffu, v, lane + 40, 16);
 }

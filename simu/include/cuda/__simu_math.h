@@ -273,10 +273,10 @@ __SIMU_MATH_HD double __hiloint2double(int hi, int lo) {
 }
 /* float/double -> integer with a rounding mode: rn = rint, rz = trunc, ru = ceil, rd = floor */
 #define __SIMU_F2I(SRC, S, DST, D)                                                             \
-  __SIMU_MATH_HD DST __##S##2##D##_rn(SRC x) { return (DST)__builtin_rint(x); }               \
+  __SIMU_MATH_HD DST __##S##2##D##_rn(SRC x) { return (DST)__builtin_elementwise_rint(x); }   \
   __SIMU_MATH_HD DST __##S##2##D##_rz(SRC x) { return (DST)x; }                               \
-  __SIMU_MATH_HD DST __##S##2##D##_ru(SRC x) { return (DST)__builtin_ceil(x); }               \
-  __SIMU_MATH_HD DST __##S##2##D##_rd(SRC x) { return (DST)__builtin_floor(x); }
+  __SIMU_MATH_HD DST __##S##2##D##_ru(SRC x) { return (DST)__builtin_elementwise_ceil(x); }   \
+  __SIMU_MATH_HD DST __##S##2##D##_rd(SRC x) { return (DST)__builtin_elementwise_floor(x); }
 __SIMU_F2I(float, float, int, int)
 __SIMU_F2I(float, float, unsigned int, uint)
 __SIMU_F2I(float, float, long long, ll)
@@ -315,7 +315,10 @@ __SIMU_MATH_HD unsigned int __brev(unsigned int x) { return __builtin_bitreverse
 __SIMU_MATH_HD unsigned long long __brevll(unsigned long long x) { return __builtin_bitreverse64(x); }
 /* 24-bit multiplies: the low 24 bits of each operand (sign-extended for __mul24) */
 __SIMU_MATH_HD int __mul24(int x, int y) {
-  return (int)((unsigned int)(((int)((unsigned int)x << 8) >> 8) * ((int)((unsigned int)y << 8) >> 8)));
+  /* low 32 bits of the 48-bit product: multiply as unsigned so that it wraps (no nsw) */
+  unsigned int a = (unsigned int)((int)((unsigned int)x << 8) >> 8);
+  unsigned int b = (unsigned int)((int)((unsigned int)y << 8) >> 8);
+  return (int)(a * b);
 }
 __SIMU_MATH_HD unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xffffffu) * (y & 0xffffffu);
@@ -324,14 +327,21 @@ __SIMU_MATH_HD int __mulhi(int x, int y) { return (int)(((long long)x * (long lo
 __SIMU_MATH_HD unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * (unsigned long long)y) >> 32);
 }
-__SIMU_MATH_HD long long __mul64hi(long long x, long long y) {
-  return (long long)(((__int128)x * (__int128)y) >> 64);
-}
+/* high 64 bits of a 128-bit product, from 32-bit halves (no i128 in the IR) */
 __SIMU_MATH_HD unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
-  return (unsigned long long)(((unsigned __int128)x * (unsigned __int128)y) >> 64);
+  unsigned long long xl = x & 0xffffffffull, xh = x >> 32, yl = y & 0xffffffffull, yh = y >> 32;
+  unsigned long long ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
+  unsigned long long mid = (ll >> 32) + (lh & 0xffffffffull) + (hl & 0xffffffffull);
+  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+__SIMU_MATH_HD long long __mul64hi(long long x, long long y) {
+  unsigned long long hi = __umul64hi((unsigned long long)x, (unsigned long long)y);
+  if (x < 0) hi -= (unsigned long long)y;
+  if (y < 0) hi -= (unsigned long long)x;
+  return (long long)hi;
 }
 __SIMU_MATH_HD unsigned int __sad(int x, int y, unsigned int z) {
-  return z + (unsigned int)(x > y ? x - y : y - x);
+  return z + (x > y ? (unsigned int)x - (unsigned int)y : (unsigned int)y - (unsigned int)x);
 }
 __SIMU_MATH_HD unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
   return z + (x > y ? x - y : y - x);
@@ -368,8 +378,10 @@ __SIMU_MATH_HD unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, u
 }
 /* four-way byte dot product with accumulate */
 __SIMU_MATH_HD int __dp4a(int a, int b, int c) {
-  for (int i = 0; i < 4; ++i) c += (int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i));
-  return c;
+  unsigned int acc = (unsigned int)c; /* wraps like the hardware */
+  for (int i = 0; i < 4; ++i)
+    acc += (unsigned int)((int)(signed char)(a >> (8 * i)) * (int)(signed char)(b >> (8 * i)));
+  return (int)acc;
 }
 __SIMU_MATH_HD unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
   for (int i = 0; i < 4; ++i) c += ((a >> (8 * i)) & 0xffu) * ((b >> (8 * i)) & 0xffu);

@@ -102,14 +102,28 @@ __SIMU_ATOMIC_RMW(atomicMin, int, __scoped_atomic_fetch_min)
 __SIMU_ATOMIC_RMW(atomicMin, unsigned int, __scoped_atomic_fetch_min)
 __SIMU_ATOMIC_RMW(atomicMin, long long, __scoped_atomic_fetch_min)
 __SIMU_ATOMIC_RMW(atomicMin, unsigned long long, __scoped_atomic_fetch_min)
-__SIMU_ATOMIC_RMW(atomicMin, float, __scoped_atomic_fetch_min)
-__SIMU_ATOMIC_RMW(atomicMin, double, __scoped_atomic_fetch_min)
 __SIMU_ATOMIC_RMW(atomicMax, int, __scoped_atomic_fetch_max)
 __SIMU_ATOMIC_RMW(atomicMax, unsigned int, __scoped_atomic_fetch_max)
 __SIMU_ATOMIC_RMW(atomicMax, long long, __scoped_atomic_fetch_max)
 __SIMU_ATOMIC_RMW(atomicMax, unsigned long long, __scoped_atomic_fetch_max)
-__SIMU_ATOMIC_RMW(atomicMax, float, __scoped_atomic_fetch_max)
-__SIMU_ATOMIC_RMW(atomicMax, double, __scoped_atomic_fetch_max)
+/* Floating-point atomicMin/atomicMax are templates (with a defaulted, never-deduced parameter):
+ * many projects define their own `__device__ float atomicMax(float *, float)` (a CAS loop), and
+ * such a non-template function then wins overload resolution instead of clashing with ours. */
+#define __SIMU_ATOMIC_RMW_WEAK(NAME, T, BUILTIN)                                               \
+  template <typename __simu_weak = void> __SIMU_DEV T NAME(T *address, T val) {               \
+    return BUILTIN(address, val, __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);                     \
+  }                                                                                           \
+  template <typename __simu_weak = void> __SIMU_DEV T NAME##_block(T *address, T val) {       \
+    return BUILTIN(address, val, __ATOMIC_RELAXED, __MEMORY_SCOPE_WRKGRP);                     \
+  }                                                                                           \
+  template <typename __simu_weak = void> __SIMU_DEV T NAME##_system(T *address, T val) {      \
+    return BUILTIN(address, val, __ATOMIC_RELAXED, __MEMORY_SCOPE_SYSTEM);                     \
+  }
+__SIMU_ATOMIC_RMW_WEAK(atomicMin, float, __scoped_atomic_fetch_min)
+__SIMU_ATOMIC_RMW_WEAK(atomicMin, double, __scoped_atomic_fetch_min)
+__SIMU_ATOMIC_RMW_WEAK(atomicMax, float, __scoped_atomic_fetch_max)
+__SIMU_ATOMIC_RMW_WEAK(atomicMax, double, __scoped_atomic_fetch_max)
+#undef __SIMU_ATOMIC_RMW_WEAK
 /* atomicInc / atomicDec: ((old >= val) ? 0 : old + 1) and ((old == 0 || old > val) ? val : old - 1) */
 __SIMU_ATOMIC_RMW(atomicInc, unsigned int, __scoped_atomic_fetch_uinc)
 __SIMU_ATOMIC_RMW(atomicDec, unsigned int, __scoped_atomic_fetch_udec)

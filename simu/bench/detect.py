@@ -1,0 +1,72 @@
+"""Benchmark of the detectors on a synthetic trace (no kernel execution involved)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from simu.detect import Context, DetectOptions, detect
+from simu.interp.launch import Launch
+from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED, Memory
+from simu.interp.outcome import Outcome, RunResult
+from simu.interp.trace import READ, WRITE, TraceBuilder
+
+
+@dataclass
+class DetectBench:
+    accesses: int
+    seconds: float
+    trace_bytes: int
+    peak_bytes: int  # peak memory allocated by the detectors (tracemalloc), on top of the trace
+    findings: int
+
+
+def synthetic_trace(accesses: int = 10_000_000, seed: int = 0):
+    """A launch of 64 blocks x 64 threads: each step every lane reads or writes a shared or global
+    word; barriers every 16 steps; a few planted conflicts so that the detectors have work to do."""
+    rng = np.random.default_rng(seed)
+    launch = Launch((64, 1, 1), (64, 1, 1), {})
+    T = launch.total_threads
+    mem = Memory()
+    shared = mem.allocate("tile", SPACE_SHARED, 64 * 4, launch.num_blocks)
+    glob = mem.allocate("data", SPACE_GLOBAL, 4 * T * 4)
+    lanes = np.arange(T, dtype=np.int64)
+    block = lanes // 64
+    tb = TraceBuilder()
+    steps = -(-accesses // T)
+    zeros = np.zeros(T, np.int32)
+    for s in range(steps):
+        epoch = np.full(T, s // 16, np.int32)
+        if s % 2 == 0:
+            off = block * 256 + ((lanes % 64) ^ (s % 7 == 0)) * 4  # mostly private words, some neighbours
+            addr = shared.base + off
+            space = SPACE_SHARED
+        else:
+            off = (lanes * 4 + (s % 5) * T * 4) % (4 * T * 4)
+            if s % 97 == 1:
+                off = rng.integers(0, 64, T) * 4  # a burst of colliding global accesses
+            addr = glob.base + off
+            space = SPACE_GLOBAL
+        action = WRITE if s % 3 else READ
+        tb.add(lanes, addr, 4, space, epoch, zeros, action, s % 40, s, lanes.astype(np.uint64), np.full(T, s))
+    trace = tb.finish()
+    return launch, mem, trace
+
+
+def run_detect_bench(accesses: int = 10_000_000) -> DetectBench:
+    launch, mem, trace = synthetic_trace(accesses)
+    result = RunResult(Outcome("completed"), {}, trace, allocations=mem.allocs)
+    kernel = SimpleNamespace(display_name="synthetic", _program=SimpleNamespace(instrs={}))
+    ctx = Context(None, kernel, launch, result, DetectOptions())  # type: ignore[arg-type]
+    import tracemalloc
+
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    findings = detect(ctx, ("races", "memory"))
+    dt = time.perf_counter() - t0
+    _, peak = tracemalloc.get_traced_memory()  # numpy reports its buffers to tracemalloc
+    tracemalloc.stop()
+    return DetectBench(len(trace), dt, trace.nbytes, peak, len(findings))
