@@ -6,7 +6,7 @@ and 2-D/3-D blocks and grids where the kernel is written for them.  Results chec
 depend on the order in which the machine runs threads (atomics are checked through
 order-independent properties).
 
-Known interpreter problems are pinned by minimal ``xfail(strict=True)`` tests at the end.
+The tests at the end pin interpreter bugs that were found and fixed.
 """
 
 from __future__ import annotations
@@ -207,12 +207,9 @@ def test_activemask_partial_warp(grid, block):
 # Warp size of the launch
 # ==============================================================================================
 
-WS64_SHFL = ("_shfl (simu/interp/builtins.py) takes segment mask and clamp from the 5-bit PTX operand: with "
-             "warp_size=64 lanes 32..63 never receive a down/xor value and shfl_up crosses the 32-lane segment "
-             "boundary")
 
 
-@pytest.mark.parametrize("ws", [32, 16, 8, 1, pytest.param(64, marks=pytest.mark.xfail(reason=WS64_SHFL, strict=True))])
+@pytest.mark.parametrize("ws", [32, 16, 8, 1, 64])
 @pytest.mark.parametrize("grid,block", [((2, 1, 1), (64, 1, 1)), ((1, 2, 1), (32, 4, 1))])
 def test_warp_sum_follows_warp_size(ws, grid, block):
     """width = warpSize: each warp of ``ws`` lanes sums its own values only."""
@@ -627,6 +624,34 @@ def test_3d_indexing_grid_stride(grid, block, dims):
     np.testing.assert_array_equal(r.buffers["out"], np.where(covered, exp, -1).ravel())
 
 
+def test_fma_double_single_rounding():
+    m = _module("misc.cu")
+    e = 2.0 ** -30
+    a = np.array([1 + e, 1 + e, 3.0], np.float64)
+    b = np.array([1 - e, 1 - e, 0.1], np.float64)
+    c = np.array([-1.0, 0.0, -0.3], np.float64)
+    # one rounding of the exact a*b+c (float(Fraction) rounds to nearest)
+    exp = np.array([float(Fraction(p) * Fraction(q) + Fraction(s)) for p, q, s in zip(a, b, c)])
+    assert exp[0] == -2.0 ** -60
+    for grid, block in ((1, 3), (1, 32)):
+        r = _run(m, "fma_double", grid, block, {"a": a, "b": b, "c": c, "o": np.zeros(3), "n": 3})
+        np.testing.assert_array_equal(r.buffers["o"], exp)
+
+
+def test_mul64hi():
+    m = _module("misc.cu")
+    x = np.array([2**64 - 1, 2**63 + 5, 12345, 2**40 + 7], np.uint64)
+    y = np.array([2**64 - 1, 2**62 + 3, 2**63, 2**40 + 9], np.uint64)
+    exp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(x, y)], np.uint64)
+    xs, ys = x.view(np.int64), y.view(np.int64)
+    sexp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(xs, ys)], np.int64)
+    for block in (4, 32):
+        r = _run(m, "mul64hi", 1, block, {"x": x, "y": y, "hi": np.zeros(4, np.uint64), "shi": np.zeros(4, np.int64),
+                                          "n": 4})
+        np.testing.assert_array_equal(r.buffers["hi"], exp)
+        np.testing.assert_array_equal(r.buffers["shi"], sexp)
+
+
 # ==============================================================================================
 # Runs that do not complete
 # ==============================================================================================
@@ -668,14 +693,16 @@ def test_failing_assert_reports_its_line():
 
 
 # ==============================================================================================
-# Known problems (strict xfails: each one pins one interpreter bug or missing piece)
+# Regression tests for interpreter bugs found while writing this file
 # ==============================================================================================
 
-CG_EXPECTED_REASON = ("decoding IR with named struct/class types fails (simu/ir/module.py): llvmlite's context "
-                      "renames %struct.X to %struct.X.N and quoted C++ names are not in _NAMED_TYPE")
+STRUCT_REASON = ("simu/ir/module.py decodes operand and result types from llvmlite's printed text "
+                 "(_Decoder.operand/instruction: str(o.type), str(i.type), str(o)), where the global LLVMContext "
+                 "has renamed %struct.X to %struct.X.N and a named struct prints as '%X = type {...}'; "
+                 "TypeParser only knows the names of the original IR text (and _NAMED_TYPE skips quoted "
+                 "C++ names such as %\"class.cooperative_groups::thread_block\")")
 
 
-@pytest.mark.xfail(reason=CG_EXPECTED_REASON, strict=True)
 @pytest.mark.parametrize("grid,block", [((2, 1, 1), (96, 1, 1)), ((1, 1, 1), (64, 2, 1))])
 def test_cooperative_groups_tiles(grid, block):
     m = _module("coop_groups.cu")
@@ -722,8 +749,11 @@ __global__ void k(const float4 *a, float4 *c, int2 *q) {
 }
 
 
-@pytest.mark.xfail(reason=CG_EXPECTED_REASON, strict=True)
-@pytest.mark.parametrize("case", list(STRUCT_VALUE_SOURCES))
+@pytest.mark.parametrize("case", [
+    "make_float4",
+    "constant_struct",
+    "shared_struct_array",
+])
 def test_struct_values_and_struct_globals(case):
     """Struct-typed SSA values (make_float4) and struct-typed __constant__/__shared__ globals."""
     m = _src_module(STRUCT_VALUE_SOURCES[case], f"{case}.cu")
@@ -740,9 +770,6 @@ def test_struct_values_and_struct_globals(case):
             np.testing.assert_array_equal(r.buffers["q"], np.stack([n - 1 - i, -(n - 1 - i)], 1))
 
 
-@pytest.mark.xfail(reason="_shfl (simu/interp/builtins.py) bounds the source lane by the PTX clamp (31) "
-                          "instead of the launch's warp size: with warp_size < 32 a shuffle reads lanes of "
-                          "the next warp (or the last lane of the launch)", strict=True)
 @pytest.mark.parametrize("ws", [16, 1])
 def test_default_width_shuffle_stays_inside_narrow_warp(ws):
     m = _module("warp.cu")
@@ -757,9 +784,6 @@ def test_default_width_shuffle_stays_inside_narrow_warp(ws):
         np.testing.assert_array_equal(r.buffers["xor1"], np.where((lane ^ 1) < ws, v[partner % n], v))
 
 
-@pytest.mark.xfail(reason="_ballot (simu/interp/builtins.py) sums 1 << lane as float64 weights: with "
-                          "warp_size=64 bits above 2^53 round and 2^64 overflows int64, so __all_sync, "
-                          "__any_sync, __ballot_sync and __activemask are wrong", strict=True)
 def test_votes_with_warp_size_64():
     m = _module("warp.cu")
     for block in (64, 128):
@@ -772,7 +796,6 @@ def test_votes_with_warp_size_64():
         np.testing.assert_array_equal(r.buffers["act"], np.full(block, FULL, np.uint32))
 
 
-@pytest.mark.xfail(reason=WS64_SHFL, strict=True)
 def test_width32_shuffles_with_warp_size_64():
     m = _module("warp.cu")
     for grid in (1, 2):
@@ -782,37 +805,6 @@ def test_width32_shuffles_with_warp_size_64():
         np.testing.assert_array_equal(r.buffers["out"], np.repeat(v.reshape(-1, 32).sum(1), 32))
 
 
-@pytest.mark.xfail(reason="mathlib.TERNARY['fma'] (simu/interp/mathlib.py) computes a*b+c in float64: "
-                          "fma on doubles is rounded twice instead of once", strict=True)
-def test_fma_double_single_rounding():
-    m = _module("misc.cu")
-    e = 2.0 ** -30
-    a = np.array([1 + e, 1 + e, 3.0], np.float64)
-    b = np.array([1 - e, 1 - e, 0.1], np.float64)
-    c = np.array([-1.0, 0.0, -0.3], np.float64)
-    # one rounding of the exact a*b+c (float(Fraction) rounds to nearest)
-    exp = np.array([float(Fraction(p) * Fraction(q) + Fraction(s)) for p, q, s in zip(a, b, c)])
-    assert exp[0] == -2.0 ** -60
-    for grid, block in ((1, 3), (1, 32)):
-        r = _run(m, "fma_double", grid, block, {"a": a, "b": b, "c": c, "o": np.zeros(3), "n": 3})
-        np.testing.assert_array_equal(r.buffers["o"], exp)
-
-
-@pytest.mark.xfail(reason="i128 arithmetic is unsupported (simu/interp/values.py scalar_dtype): the shim's "
-                          "__umul64hi/__mul64hi use unsigned __int128", strict=True)
-def test_umul64hi():
-    m = _module("misc.cu")
-    x = np.array([2**64 - 1, 2**63 + 5, 12345, 2**40 + 7], np.uint64)
-    y = np.array([2**64 - 1, 2**62 + 3, 2**63, 2**40 + 9], np.uint64)
-    exp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(x, y)], np.uint64)
-    for block in (4, 32):
-        r = _run(m, "mul64hi", 1, block, {"x": x, "y": y, "hi": np.zeros(4, np.uint64), "n": 4})
-        np.testing.assert_array_equal(r.buffers["hi"], exp)
-
-
-@pytest.mark.xfail(reason="_shfl (simu/interp/builtins.py) uses the whole source-lane operand instead of its "
-                          "low 5 bits (PTX bval[4:0]): __shfl_sync with srcLane >= 32 or < 0 returns the "
-                          "caller's own value instead of lane srcLane mod width", strict=True)
 def test_shuffle_source_lane_modulo_width():
     m = _module("warp.cu")
     for grid, block in (((1, 1, 1), (32, 1, 1)), ((2, 1, 1), (32, 2, 1))):

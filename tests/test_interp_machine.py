@@ -176,3 +176,20 @@ def test_run_command_saves_and_loads(tmp_path):
                               "--load", str(out), "--save", str(out2)])
     assert res.exit_code == 0, res.output
     assert (np.load(out2)["a.in"] == data["a.in"]).all()
+
+
+def test_opencl_sub_group_collectives_act_per_warp():
+    src = """__kernel void k(__global const int *in, __global int *red, __global int *scan, __global int *sid) {
+      int g = get_global_id(0);
+      red[g] = sub_group_reduce_add(in[g]);
+      scan[g] = sub_group_scan_exclusive_add(in[g]);
+      sid[g] = get_sub_group_id() * 100 + get_sub_group_local_id();
+    }"""
+    m = load_source(src, "opencl", path="sg.cl")
+    x = np.arange(96, dtype=np.int32)
+    r = run(m, None, Launch(1, 96, {"in": x, "red": np.zeros(96, np.int32), "scan": np.zeros(96, np.int32),
+                                     "sid": np.zeros(96, np.int32)}))
+    w = x.reshape(3, 32)
+    assert (r.buffers["red"] == np.repeat(w.sum(1), 32)).all()
+    assert (r.buffers["scan"] == (np.cumsum(w, 1) - w).ravel()).all()
+    assert (r.buffers["sid"] == (np.arange(96) // 32) * 100 + np.arange(96) % 32).all()

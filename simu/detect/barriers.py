@@ -60,6 +60,13 @@ def barrier_use(ctx: Context) -> BarrierUse:
     """For every barrier instance: did it separate conflicting accesses in adjacent epochs?"""
     t = ctx.trace
     use = BarrierUse(dict(t.barrier_multiwarp), {})
+    # a barrier that also reduces a value (__syncthreads_count/_and/_or) communicates: always needed
+    for b in t.barrier_reduce:
+        use.needed[b] = "inter-warp"
+    # a divergent barrier is reported as divergence, not as redundant
+    for d in t.divergences:
+        for b in d.barriers:
+            use.needed[b] = "inter-warp"
     rel = t.releases
     if len(rel) == 0 or len(t) == 0:
         return use
@@ -95,8 +102,10 @@ def barrier_use(ctx: Context) -> BarrierUse:
     np.maximum.at(wmax, sid, wp)
     sw, sb, se = w[start], b[start], e[start]
     sspace = space[order][start]
-    # neighbouring summaries of the same (word, block) with epochs e and e+1
-    nxt = np.flatnonzero((sw[1:] == sw[:-1]) & (sb[1:] == sb[:-1]) & (se[1:] == se[:-1] + 1))
+    # neighbouring summaries of the same (word, block): the accesses of epoch e and the next epoch
+    # that touches the word; the last barrier before the later access is the one that orders them
+    # (with two barriers in a row, the second is needed and the first reported redundant)
+    nxt = np.flatnonzero((sw[1:] == sw[:-1]) & (sb[1:] == sb[:-1]) & (se[1:] > se[:-1]))
     p, q = nxt, nxt + 1
     # atomics conflict with plain accesses but not with each other
     mod_p, mod_q = has_w[p] | has_a[p], has_w[q] | has_a[q]

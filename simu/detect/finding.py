@@ -66,9 +66,9 @@ class Finding:
 
     @property
     def key(self) -> tuple:
-        """De-duplication key: kind and the (unordered) pair of source locations."""
+        """De-duplication key: kind, the (unordered) pair of source locations and the access class."""
         locs = sorted(((l.file, l.line, l.column) for l in (self.first, self.second) if l is not None))
-        return (self.kind, self.kernel, tuple(locs))
+        return (self.kind, self.kernel, tuple(locs), self.detail.get("access", ""))
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -221,7 +221,13 @@ def check_races(ctx: Context) -> list[Finding]:
         benign = bool(all_benign[k]) and not ({int(ia[p]), int(ic[p])} & racy_writers)
         findings.append(_finding(ctx, rows, x, y, int(kind[p]), int(scope[p]), benign,
                                  bool(any_ww[k]), int(counts[k])))
-    return findings
+    # a warp-synchronous race adds nothing where the same two lines already race outright
+    racing = {_lines(f) for f in findings if f.kind == "race"}
+    return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
+
+
+def _lines(f: Finding) -> tuple:
+    return tuple(sorted((l.file, l.line) for l in (f.first, f.second) if l is not None))
 
 
 def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, benign: bool, ww: bool,

@@ -188,7 +188,8 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
     import llvmlite.binding as llvm
 
     try:
-        mod = llvm.parse_assembly(_inline_everything(ir))
+        # a fresh context per module: the global one would rename struct types (%struct.X.1)
+        mod = llvm.parse_assembly(_inline_everything(ir), context=llvm.create_context())
         mod.verify()
     except RuntimeError as exc:
         raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None

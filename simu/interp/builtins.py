@@ -99,63 +99,66 @@ def _nvvm(c, ins, name, args, dst, proto):
         mode = name.split(".")[3]
         return _vote(mode, args[1], dst, proto)
     if name == "llvm.nvvm.activemask":
-        return _put(dst, proto, lambda st, lanes, sel: _ballot(st, lanes, np.ones(len(lanes), bool)).astype(np.int32))
+        return _put(dst, proto, lambda st, lanes, sel: (_ballot(st, lanes, np.ones(len(lanes), bool)) & 0xFFFFFFFF)
+                    .astype(np.uint32).view(np.int32))
     return None
 
 
 def _shfl(mode, args, dst, proto):
+    """CUDA __shfl*_sync: the shim encodes the width as ((32 - width) << 8) | clamp in operand c."""
     _, val, lane_arg, cval = args
 
     def shfl(st, lanes, sel):
         v = np.asarray(val(st, sel))
+        v = np.broadcast_to(v, (len(lanes),) + v.shape[1:]) if v.ndim else np.broadcast_to(v, (len(lanes),))
         b = np.asarray(lane_arg(st, sel)).astype(np.int64)
         cc = np.asarray(cval(st, sel)).astype(np.int64)
-        seg_mask = (cc >> 8) & 0x1F
-        clamp = cc & 0x1F
+        width = np.minimum(32 - (cc >> 8), st.ws)  # arithmetic shift: width 64 encodes as -32
+        width = np.maximum(width, 1)
         lw = st.lane_in_warp[lanes]
-        max_lane = (lw & seg_mask) | (clamp & ~seg_mask)
-        min_lane = lw & seg_mask
+        seg = lw - lw % width
         if mode == "idx":
-            j = min_lane | (b & ~seg_mask)
-            ok = j <= max_lane
+            j = seg + b % width
+            ok = np.ones(len(lanes), bool)
         elif mode == "up":
             j = lw - b
-            ok = j >= max_lane
+            ok = j >= seg
         elif mode == "down":
             j = lw + b
-            ok = j <= max_lane
+            ok = j < seg + width
         else:  # bfly
             j = lw ^ b
-            ok = j <= max_lane
-        j = np.where(ok, j, lw)
-        src = st.warp_base[lanes] + j
-        full = np.zeros((st.T,) + v.shape[1:], v.dtype)
-        present = np.zeros(st.T, bool)
-        full[lanes] = np.broadcast_to(v, (len(lanes),) + v.shape[1:])
-        present[lanes] = True
-        src = np.clip(src, 0, st.T - 1)
-        srcok = present[src] & (src // st.tpb == lanes // st.tpb)
-        out = np.where(srcok, full[src], np.broadcast_to(v, (len(lanes),)))
-        return out
+            ok = (j >= seg) & (j < seg + width)
+        src = st.warp_base[lanes] + np.where(ok, j, lw)
+        src_local = st.local[lanes] - lw + np.where(ok, j, lw)
+        ok &= (src_local < st.tpb) & (src < st.T)
+        src = np.where(ok, src, lanes)
+        pos = np.full(st.T, -1, np.int64)
+        pos[lanes] = np.arange(len(lanes))
+        p = pos[src]
+        p = np.where(p >= 0, p, np.arange(len(lanes)))  # inactive source: keep the own value
+        return v[p]
     if dst is None:
         return None
     return _put(dst, proto, shfl)
 
 
 def _ballot(st, lanes, pred):
+    """Per-lane ballot of its warp (bit i = lane i of the warp voted), as int64 (up to 64 lanes)."""
     warp = st.warp_of[lanes]
-    bits = np.where(pred, np.left_shift(np.int64(1), st.lane_in_warp[lanes]), 0).astype(np.float64)
-    acc = np.bincount(warp, weights=bits, minlength=int(warp.max()) + 1 if len(warp) else 0)
-    return acc.astype(np.int64)[warp].astype(np.uint32).view(np.int32).astype(np.int64)
+    bits = np.where(pred, np.left_shift(np.uint64(1), st.lane_in_warp[lanes].astype(np.uint64)), np.uint64(0))
+    acc = np.zeros(st.nwarps, np.uint64)
+    np.bitwise_or.at(acc, warp, bits.astype(np.uint64))
+    return acc[warp].view(np.int64)
 
 
 def _vote(mode, pred, dst, proto):
     def vote(st, lanes, sel):
         p = np.broadcast_to(np.asarray(pred(st, sel)) != 0, (len(lanes),))
-        bal = _ballot(st, lanes, p) & 0xFFFFFFFF
-        act = _ballot(st, lanes, np.ones(len(lanes), bool)) & 0xFFFFFFFF
+        bal = _ballot(st, lanes, p)
+        act = _ballot(st, lanes, np.ones(len(lanes), bool))
         if mode == "ballot":
-            return bal.astype(np.uint32).view(np.int32)
+            return (bal & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
         if mode == "any":
             return bal != 0
         if mode == "all":

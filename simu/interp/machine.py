@@ -141,6 +141,7 @@ class Machine:
         trace.divergences = st.divergences
         trace.barriers_reached = st.barriers_reached
         trace.barrier_multiwarp = st.barrier_multiwarp
+        trace.barrier_reduce = st.barrier_reduce
         trace.edges = st.edges
         trace.exit_step = st.exit_step
         if st.releases:
@@ -172,6 +173,7 @@ class Machine:
         st.divergences = []
         st.barriers_reached = {}
         st.barrier_multiwarp = {}
+        st.barrier_reduce = set()
         st.edges = set()
         pending: dict[tuple[int, int], np.ndarray] = {(rpo_pos[0], 0): np.arange(T, dtype=np.int64)}
         waiting: dict[tuple[int, int, int], tuple[np.ndarray, Wait]] = {}
@@ -304,6 +306,7 @@ class Machine:
             st.barrier_multiwarp[iid] = st.barrier_multiwarp.get(iid, False) or multiwarp
             if w.reduce is not None:
                 self._reduce(st, lanes, w)
+                st.barrier_reduce.add(iid)
             key = (self.program.rpo_pos[bi], k)
             prev = pending.get(key)
             pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))

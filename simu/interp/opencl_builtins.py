@@ -54,6 +54,11 @@ def compile_opencl(c: Compiler, ins: Instr, base: str, ptypes: tuple[str, ...], 
         spaces = tuple(s for s, bit in ((0, CLK_GLOBAL), (1, CLK_LOCAL)) if fl & bit)
         iid = ins.id
         return lambda st, lanes, sel: Wait(iid, spaces)
+    if base.startswith("sub_group_") or base.startswith("get_sub_group") or base in (
+            "get_num_sub_groups", "get_max_sub_group_size", "get_enqueued_num_sub_groups"):
+        op = _sub_group(ins, base, ptypes, args, dst, proto, dt)
+        if op is not None:
+            return op
     if base in ("mem_fence", "read_mem_fence", "write_mem_fence", "atomic_work_item_fence"):
         return lambda st, lanes, sel: None
     if base.startswith("atomic_") or base.startswith("atom_"):
@@ -135,6 +140,72 @@ def _pointer_out(ins, base, args, dst, proto, dt):
         st.store(lanes, ptr(st, sel), np.asarray(aux).astype(sdt), sdt, count, iid)
         return np.asarray(res).astype(dt)
     return _put(dst, proto, op)
+
+
+def _sub_group(ins, base, ptypes, args, dst, proto, dt):
+    """OpenCL sub-groups are the machine's warps (consecutive local ids of warp-size lanes)."""
+    if base == "get_sub_group_size" or base == "get_max_sub_group_size":
+        return _put(dst, proto, lambda st, lanes, sel: np.minimum(st.ws, st.tpb - (st.local[lanes] - st.lane_in_warp[lanes])).astype(dt))
+    if base == "get_sub_group_local_id":
+        return _put(dst, proto, lambda st, lanes, sel: st.lane_in_warp[lanes].astype(dt))
+    if base == "get_sub_group_id":
+        return _put(dst, proto, lambda st, lanes, sel: (st.local[lanes] // st.ws).astype(dt))
+    if base in ("get_num_sub_groups", "get_enqueued_num_sub_groups"):
+        return _put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), st.warps_per_block, dt))
+    if base == "sub_group_barrier":
+        def sub_group_barrier(st, lanes, sel):
+            st.warp_epoch[lanes] += 1
+        return sub_group_barrier
+    unsigned = bool(ptypes) and is_unsigned(ptypes[0])
+    m = re.fullmatch(r"sub_group_(reduce|scan_inclusive|scan_exclusive)_(add|min|max)", base)
+    if m:
+        mode, op = m.groups()
+        val = args[0]
+
+        def collective(st, lanes, sel):
+            v = np.broadcast_to(np.asarray(val(st, sel)), lanes.shape)
+            work = arith.unsigned(v) if unsigned and v.dtype.kind == "i" else v
+            warp = st.warp_of[lanes]
+            out = np.empty(len(lanes), work.dtype)
+            for w in np.unique(warp):  # one step per warp present in the group
+                k = warp == w
+                x = work[k]
+                if mode == "reduce":
+                    r = {"add": np.sum, "min": np.min, "max": np.max}[op](x)
+                    out[k] = r
+                else:
+                    acc = {"add": np.cumsum, "min": np.minimum.accumulate, "max": np.maximum.accumulate}[op](x)
+                    if mode == "scan_exclusive":
+                        ident = 0 if op == "add" else (np.iinfo(x.dtype).max if op == "min" and x.dtype.kind in "iu"
+                                                       else np.iinfo(x.dtype).min if x.dtype.kind in "iu"
+                                                       else (np.inf if op == "min" else -np.inf))
+                        acc = np.concatenate([[ident], acc[:-1]])
+                    out[k] = acc
+            return out.astype(work.dtype).view(dt) if out.dtype.itemsize == dt.itemsize else out.astype(dt)
+        return _put(dst, proto, collective)
+    if base in ("sub_group_broadcast",):
+        val, idx = args
+
+        def broadcast(st, lanes, sel):
+            v = np.broadcast_to(np.asarray(val(st, sel)), lanes.shape)
+            j = np.broadcast_to(np.asarray(idx(st, sel)).astype(np.int64), lanes.shape)
+            full = np.zeros(st.T, v.dtype)
+            full[lanes] = v
+            src = np.clip(st.warp_base[lanes] + j, 0, st.T - 1)
+            return full[src]
+        return _put(dst, proto, broadcast)
+    if base in ("sub_group_any", "sub_group_all"):
+        from simu.interp.builtins import _ballot
+
+        pred = args[0]
+
+        def vote(st, lanes, sel):
+            p = np.broadcast_to(np.asarray(pred(st, sel)) != 0, lanes.shape)
+            bal = _ballot(st, lanes, p)
+            act = _ballot(st, lanes, np.ones(len(lanes), bool))
+            return ((bal != 0) if base == "sub_group_any" else (bal == act)).astype(dt)
+        return _put(dst, proto, vote)
+    return None
 
 
 def _as_unsigned(x, unsigned):

@@ -40,6 +40,7 @@ class Trace:
     divergences: list[BarrierDivergence] = field(default_factory=list)
     barriers_reached: dict[int, int] = field(default_factory=dict)  # instr id -> times released
     barrier_multiwarp: dict[int, bool] = field(default_factory=dict)
+    barrier_reduce: set[int] = field(default_factory=set)  # barriers that also reduce a value (_count/_and/_or)
     edges: set[tuple[int, int]] = field(default_factory=set)  # (terminator id, successor index)
     exit_step: np.ndarray | None = None  # per lane, step at which it returned
     # one row per barrier release and block: (block, space, epoch after, barrier instr id)
@@ -75,6 +76,8 @@ class TraceBuilder:
     def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: np.ndarray | int, epoch: np.ndarray,
             warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None,
             conv_step: np.ndarray | int = 0) -> None:
+        if np.ndim(conv_step) == 0:
+            conv_step = np.full(len(lanes), conv_step, np.int64)
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
                             self.group_id(lanes), value, conv_step))
         self.count += len(lanes)

@@ -142,7 +142,7 @@ class Module:
         raise KeyError(f"{self.path}: no kernel named '{name}' (kernels: {names})")
 
 
-_NAMED_TYPE = re.compile(r"^(%[\w.$\"-]+) = type (.*)$", re.M)
+_NAMED_TYPE = re.compile(r'^(%(?:"[^"]+"|[\w.$-]+)) = type (.*)$', re.M)
 _DBG = re.compile(r"!dbg !(\d+)")
 
 
@@ -154,7 +154,7 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     import llvmlite.binding as llvm
 
     try:
-        mod = llvm.parse_assembly(ir)
+        mod = llvm.parse_assembly(ir, context=llvm.create_context())
     except RuntimeError as exc:
         raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None
     types = TypeParser({m.group(1): m.group(2) for m in _NAMED_TYPE.finditer(ir)})
@@ -384,27 +384,76 @@ def _split_top(s: str) -> list[str]:
 
 
 def _reverse_post_order(blocks: list[Block]) -> list[str]:
+    """Reverse post-order in which every loop's blocks come before the blocks it exits to.
+
+    The machine always runs the group that is first in this order, so lanes that leave a loop
+    early wait at the exit until the other lanes of their warp have finished the loop, and the
+    warp reconverges there.  A plain DFS may place an exit before the loop body; visiting exit
+    edges first in the DFS puts them after the body in reverse post-order.
+    """
     by_name = {b.name: b for b in blocks}
-    seen: set[str] = set()
+    loops = _natural_loops(blocks)
+
+    def exits_first(name: str) -> list[str]:
+        inside = [lp for lp in loops if name in lp]
+        succs = [s for s in by_name[name].succs if s in by_name]
+        leaving = [s for s in succs if any(s not in lp for lp in inside)]
+        return leaving + [s for s in succs if s not in leaving]
+
+    seen: set[str] = {blocks[0].name}
     order: list[str] = []
-    stack: list[tuple[str, int]] = [(blocks[0].name, 0)]
-    seen.add(blocks[0].name)
+    stack: list[tuple[str, list[str], int]] = [(blocks[0].name, exits_first(blocks[0].name), 0)]
     while stack:
-        name, k = stack[-1]
-        succs = by_name[name].succs
+        name, succs, k = stack[-1]
         if k < len(succs):
-            stack[-1] = (name, k + 1)
+            stack[-1] = (name, succs, k + 1)
             s = succs[k]
-            if s not in seen and s in by_name:
+            if s not in seen:
                 seen.add(s)
-                stack.append((s, 0))
+                stack.append((s, exits_first(s), 0))
         else:
             stack.pop()
             order.append(name)
     order.reverse()
-    # unreachable blocks go last so that every block has a position
-    order += [b.name for b in blocks if b.name not in seen]
+    order += [b.name for b in blocks if b.name not in seen]  # unreachable blocks last
     return order
+
+
+def _natural_loops(blocks: list[Block]) -> list[set[str]]:
+    """Blocks of each natural loop (one per back edge whose head dominates its tail)."""
+    names = [b.name for b in blocks]
+    succs = {b.name: [s for s in b.succs] for b in blocks}
+    preds: dict[str, list[str]] = {n: [] for n in names}
+    for n in names:
+        for s in succs[n]:
+            if s in preds:
+                preds[s].append(n)
+    entry = names[0]
+    dom: dict[str, set[str]] = {n: set(names) for n in names}
+    dom[entry] = {entry}
+    changed = True
+    while changed:  # small CFGs: the simple iterative algorithm is enough
+        changed = False
+        for n in names[1:]:
+            ps = [dom[p] for p in preds[n]]
+            new = set.intersection(*ps) | {n} if ps else {n}
+            if new != dom[n]:
+                dom[n] = new
+                changed = True
+    loops: list[set[str]] = []
+    for tail in names:
+        for head in succs[tail]:
+            if head in dom.get(tail, ()):  # back edge tail -> head
+                body = {head, tail}
+                work = [tail]
+                while work:
+                    x = work.pop()
+                    for p in preds[x]:
+                        if p not in body:
+                            body.add(p)
+                            work.append(p)
+                loops.append(body)
+    return loops
 
 
 def _plain_name(mangled: str) -> str:

@@ -210,7 +210,10 @@ class TypeParser:
         self._named: dict[str, Type] = {}
 
     def parse(self, text: str) -> Type:
-        t, rest = self.parse_prefix(text.strip())
+        text = text.strip()
+        if text.startswith("%") and " = type " in text:  # llvmlite prints a named struct with its body
+            text = text.split(" = type ", 1)[0]
+        t, rest = self.parse_prefix(text)
         if rest.strip():
             raise ValueError(f"trailing text after type: {text!r}")
         return t

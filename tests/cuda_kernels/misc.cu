@@ -140,9 +140,12 @@ __global__ void fma_double(const double *a, const double *b, const double *c, do
 }
 
 __global__ void mul64hi(const unsigned long long *x, const unsigned long long *y,
-                        unsigned long long *hi, int n) {
+                        unsigned long long *hi, long long *shi, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) hi[i] = __umul64hi(x[i], y[i]);
+  if (i < n) {
+    hi[i] = __umul64hi(x[i], y[i]);
+    shi[i] = __mul64hi((long long)x[i], (long long)y[i]);
+  }
 }
 
 // ---- 3-D grid / block indexing with a grid-stride loop in z ----------------------------------

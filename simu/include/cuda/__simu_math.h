@@ -16,7 +16,8 @@
  *     modff, lroundf/llroundf/lrintf/llrintf -> llvm.<name>.f32 (llvm.frexp/ldexp/modf/...);
  *     fmodf -> frem instruction; int min/max -> llvm.smin/smax/umin/umax; abs -> llvm.abs;
  *     __clz -> llvm.ctlz, __ffs -> llvm.cttz, __popc -> llvm.ctpop, __brev -> llvm.bitreverse,
- *     __funnelshift_* -> llvm.fshl/fshr.
+ *     __funnelshift_* -> llvm.fshl/fshr; __mulhi/__umulhi -> 64-bit mul + shift;
+ *     __mul64hi/__umul64hi -> 32-bit halves in i64 arithmetic (no i128).
  *   calls of plain libm names (no intrinsic exists): acoshf asinhf atanhf cbrtf erff erfcf
  *     expm1f lgammaf log1pf logbf tgammaf fdimf hypotf nextafterf remainderf scalbnf ilogbf
  *     remquof and the double forms (acosh, ..., remquo); CUDA-only functions without an LLVM

@@ -12,8 +12,13 @@
  *   atomic{Add,Sub,Exch,Min,Max,And,Or,Xor}[_block|_system]
  *                            -> atomicrmw add/sub/xchg/min/max/umin/umax/and/or/xor
  *                               (fadd/fmin/fmax for float and double) monotonic
+ *                               (atomicExch(float*) exchanges the bits: bitcast + atomicrmw xchg i32)
  *   atomicInc / atomicDec    -> atomicrmw uinc_wrap / udec_wrap monotonic
- *   atomicCAS                -> cmpxchg monotonic monotonic
+ *   atomicCAS                -> cmpxchg monotonic monotonic (int, unsigned, unsigned long long,
+ *                               unsigned short); clang follows it with a two-way branch that
+ *                               merges the old value in a phi (same value on both paths)
+ * Types: Add int/unsigned/ull/float/double; Sub int/unsigned; Exch int/unsigned/ull/float;
+ * Min/Max int/unsigned/long long/ull/float/double; Inc/Dec unsigned; And/Or/Xor int/unsigned/ull.
  * The scope of the _block/_system variants is passed to clang, but the nvptx target does not
  * keep it in the IR: all variants lower to the same (system-scope) instructions.
  */

@@ -1,0 +1,25 @@
+// expect: race global write-write line 24
+// launch: grid=4 block=128 n=500 in=float32:500
+// Block-wise maximum: each block reduces its 128 elements in shared memory (a barrier
+// after the loads and after every level) and thread 0 stores the block's maximum.
+// BUG (GKLEE: inter-block race): thread 0 of every block stores to out[0] instead of
+// out[blockIdx.x]; blocks are never ordered with respect to each other, so the four
+// stores race (write-write) and the final value is whichever block came last.
+// (gklee_inter_block_race_fixed.cu indexes by block.)
+// Buffers: in holds n floats, out one float per block.
+#include <cfloat>
+
+#define BLOCK 128
+
+__global__ void block_max(const float *in, float *out, int n) {
+  __shared__ float smax[BLOCK];
+  const int tid = threadIdx.x;
+  const int i = blockIdx.x * BLOCK + tid;
+  smax[tid] = i < n ? in[i] : -FLT_MAX;
+  __syncthreads();
+  for (int s = BLOCK / 2; s > 0; s >>= 1) {
+    if (tid < s) smax[tid] = fmaxf(smax[tid], smax[tid + s]);
+    __syncthreads();
+  }
+  if (tid == 0) out[0] = smax[0];
+}

@@ -1,0 +1,41 @@
+// expect: race shared read-write lines 36,37
+// (intra-warp pairs of the same two lines: part of the race, no separate warp-race)
+// launch: grid=2 block=128 n=256 iters=4 in=float32:256
+// Block-local smoothing: `iters` Jacobi sweeps of the 3-point filter (1/4, 1/2, 1/4) over each
+// block's 128 samples held in shared memory, with a fixed zero boundary.  Two buffers are used
+// in turn (read buf[cur], write buf[nxt]) so that a sweep never overwrites values it reads.
+// BUG (double buffering with a missing barrier): double buffering removes the conflict
+// *inside* one sweep, not between sweeps.  Without a barrier at the end of the sweep a thread
+// reads its neighbours' slots of the new buffer before they have written them (and, one
+// sweep later, writes slots a slow neighbour may still be reading).  Neighbours across a warp
+// boundary race; inside a warp it is a warp-synchronous race under independent scheduling.
+// (stencil_double_buffer_fixed.cu has one barrier per sweep.)
+// Buffers: in and out hold n floats.
+
+#define BLOCK 128
+
+__global__ void smooth_shared(const float *in, float *out, int n, int iters) {
+  __shared__ float buf[2][BLOCK + 2];
+  const int tid = threadIdx.x;
+  const int gid = blockIdx.x * BLOCK + tid;
+
+  buf[0][tid + 1] = gid < n ? in[gid] : 0.0f;
+  if (tid == 0) {
+    buf[0][0] = 0.0f;
+    buf[1][0] = 0.0f;
+  }
+  if (tid == BLOCK - 1) {
+    buf[0][BLOCK + 1] = 0.0f;
+    buf[1][BLOCK + 1] = 0.0f;
+  }
+  __syncthreads();
+
+  int cur = 0;
+  for (int it = 0; it < iters; ++it) {
+    const int nxt = 1 - cur;
+    const float l = buf[cur][tid], c = buf[cur][tid + 1], r = buf[cur][tid + 2];
+    buf[nxt][tid + 1] = 0.25f * l + 0.5f * c + 0.25f * r;
+    cur = nxt;
+  }
+  if (gid < n) out[gid] = buf[cur][tid + 1];
+}

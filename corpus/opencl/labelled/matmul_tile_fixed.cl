@@ -1,0 +1,34 @@
+// expect: clean
+// launch: grid=2,2 block=16,16 M=32 N=32 K=64 A=float32:2048 B=float32:2048 C=float32:1024
+// Tiled matrix product C = A * B (row-major, M x K times K x N) with 16x16 local tiles.
+// FIXED version of matmul_tile_missing_barrier.cl: a barrier after the tile loads (the tiles
+// are complete before anyone reads them) and one after the inner product (nobody overwrites a
+// tile another work-item still reads).
+
+#define TS 16
+
+__kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
+void matmul(__global const float *A, __global const float *B, __global float *C,
+            const int M, const int N, const int K)
+{
+    __local float As[TS][TS];
+    __local float Bs[TS][TS];
+    const int tx = get_local_id(0);
+    const int ty = get_local_id(1);
+    const int col = get_group_id(0) * TS + tx;
+    const int row = get_group_id(1) * TS + ty;
+    float acc = 0.0f;
+
+    for (int t = 0; t < K; t += TS) {
+        As[ty][tx] = (row < M && t + tx < K) ? A[row * K + t + tx] : 0.0f;
+        Bs[ty][tx] = (t + ty < K && col < N) ? B[(t + ty) * N + col] : 0.0f;
+        barrier(CLK_LOCAL_MEM_FENCE);
+
+        for (int k = 0; k < TS; ++k)
+            acc += As[ty][k] * Bs[k][tx];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+
+    if (row < M && col < N)
+        C[row * N + col] = acc;
+}
