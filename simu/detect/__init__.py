@@ -8,12 +8,14 @@ from simu.detect.barriers import barrier_use, check_barriers, check_divergence, 
 from simu.detect.context import Context, DetectOptions
 from simu.detect.finding import Finding, LaunchRecord, SourceLocation, ThreadRef, deduplicate
 from simu.detect.memory import check_memory
+from simu.detect.perf import check_perf
 from simu.detect.races import check_races
 
 CHECKS: dict[str, Callable[[Context], list[Finding]]] = {
     "races": check_races,
     "barriers": check_barriers,
     "memory": check_memory,
+    "perf": check_perf,
 }
 DEFAULT_CHECKS = ("races", "barriers", "memory")
 

@@ -117,15 +117,26 @@ def barrier_use(ctx: Context) -> BarrierUse:
         return use
     p, q = p[hit], q[hit]
     inter_warp = ~((wmin[p] == wmax[p]) & (wmin[q] == wmax[q]) & (wmin[p] == wmin[q]))
-    # which barrier made epoch e+1 for that block and space
-    rkey = rel[:, 0] * 4 * (1 << 32) + rel[:, 1] * (1 << 32) + rel[:, 2]
-    lookup = dict(zip(rkey.tolist(), rel[:, 3].tolist()))
-    qkey = sb[q] * 4 * (1 << 32) + sspace[q] * (1 << 32) + se[q]
-    for key, iw in zip(qkey.tolist(), inter_warp.tolist()):
-        bid = lookup.get(key)
-        if bid is None:
+    # barrier that made each epoch of a (block, space)
+    made = {(int(b_), int(sp), int(e_)): int(iid) for b_, sp, e_, iid in rel}
+    # a conflict between epochs e and e' needs one of the barriers that made e+1..e'; adjacent
+    # epochs name it exactly; for longer spans prefer a barrier already needed, else the last
+    spans = {}
+    for blk, sp, e0, e1, iw in zip(sb[q].tolist(), sspace[q].tolist(), se[p].tolist(), se[q].tolist(),
+                                   inter_warp.tolist()):
+        key = (blk, sp, e0, e1)
+        spans[key] = spans.get(key, False) or iw
+    how_of = lambda iw: "inter-warp" if iw or ctx.options.warp_model == "independent" else "intra-warp"
+    for (blk, sp, e0, e1), iw in sorted(spans.items(), key=lambda kv: kv[0][3] - kv[0][2]):
+        between = [made.get((blk, sp, e)) for e in range(e0 + 1, e1 + 1)]
+        between = [b for b in between if b is not None]
+        if not between:
             continue
-        if iw or ctx.options.warp_model == "independent":
+        if len(between) > 1 and any(use.needed.get(b) == "inter-warp" or (use.needed.get(b) and not iw)
+                                    for b in between):
+            continue
+        bid = between[-1]
+        if how_of(iw) == "inter-warp":
             use.needed[bid] = "inter-warp"
         elif bid not in use.needed:
             use.needed[bid] = "intra-warp"

@@ -39,10 +39,14 @@ class Context:
         return self.kernel._program.instrs.get(int(iid))  # type: ignore[attr-defined]
 
     def location(self, iid: int) -> SourceLocation | None:
+        """Source position of an instruction, in the user's code: code inlined from simu's own
+        headers (atomicAdd, __syncthreads_or, ...) is reported at its call site."""
         ins = self.instr(iid)
         if ins is None or ins.loc is None:
             return None
         loc = ins.loc
+        while loc.inlined_at is not None and _is_shim(loc.file):
+            loc = loc.inlined_at
         return SourceLocation(loc.file, loc.line, loc.col, source_line(loc.file, loc.line), loc.function)
 
     def thread(self, lane: int, action: str = "") -> ThreadRef:
@@ -78,6 +82,15 @@ class Context:
                 scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
         return LaunchRecord(self.launch.grid, self.launch.block, scalars, buffers, self.launch.seed,
                             self.launch.warp_size, self.launch.dynamic_shared)
+
+
+def _is_shim(path: str) -> bool:
+    from simu.frontend.toolchain import INCLUDE_DIR
+
+    try:
+        return Path(path).resolve().is_relative_to(INCLUDE_DIR)
+    except (OSError, ValueError):
+        return False
 
 
 @lru_cache(maxsize=256)

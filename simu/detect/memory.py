@@ -29,32 +29,32 @@ def check_memory(ctx: Context) -> list[Finding]:
 
 
 def _uninitialised_shared(ctx: Context) -> list[Finding]:
+    """Shared reads of words that no thread of the block had written before (in trace order).
+
+    Shared addresses already differ per block (one instance each), so a word identifies the
+    block too; the trace is chronological, so the first write of a word is its first index."""
     t = ctx.trace
     keep = np.flatnonzero(t.space == SPACE_SHARED)
     if len(keep) == 0:
         return []
-    rid, word, mask = expand_words(t.addr[keep], t.size[keep])
+    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
     row = keep[rid]
-    block = t.lane[row].astype(np.int64) // ctx.launch.threads_per_block
-    step = t.step[row]
-    act = t.action[row]
-    order = np.lexsort((step, block, word))
-    w, b = word[order], block[order]
-    start = segment_starts(w, b)
-    sid = segment_ids(start)
-    n = int(sid[-1]) + 1
-    big = np.iinfo(np.int64).max
-    first_write = np.full(n, big)
-    is_w = act[order] != READ
-    np.minimum.at(first_write, sid[is_w], step[order][is_w])
-    bad = (act[order] == READ) & (step[order] < first_write[sid])
-    if not bad.any():
+    is_w = t.action[row] != READ
+    w_pos = np.flatnonzero(is_w)
+    uw, first = np.unique(word[w_pos], return_index=True)
+    first_write = w_pos[first]
+    r_pos = np.flatnonzero(~is_w)
+    k = np.searchsorted(uw, word[r_pos])
+    k_ok = np.minimum(k, max(len(uw) - 1, 0))
+    written = (k < len(uw)) & (uw[k_ok] == word[r_pos]) if len(uw) else np.zeros(len(r_pos), bool)
+    before = np.where(written, r_pos < first_write[k_ok] if len(uw) else True, True)
+    bad_rows = row[r_pos[before]]
+    if len(bad_rows) == 0:
         return []
     out = []
-    rows = row[order][bad]
-    instrs = t.instr[rows]
+    instrs = t.instr[bad_rows]
     for iid in np.unique(instrs):
-        r = rows[instrs == iid][0]
+        r = bad_rows[instrs == iid][0]
         space, var, elem = ctx.variable(int(t.addr[r]), int(t.size[r]), int(t.lane[r]))
         th = ctx.thread(int(t.lane[r]), "read")
         count = int((instrs == iid).sum())

@@ -32,7 +32,7 @@ class _Rows:
         rid, word, mask = expand_words(t.addr[keep], t.size[keep])
         row = keep[rid]
         del keep, rid
-        sub = _candidate_words(word, t.lane[row], t.action[row])
+        sub = _candidate_words(word, t.lane[row], t.action[row], ctx.result.allocations)
         self.row = row[sub]
         self.word = word[sub]
         self.mask = mask[sub]
@@ -55,22 +55,33 @@ class _Rows:
         self.group = t.group[self.row]
 
 
-def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray) -> np.ndarray:
-    """Indices of accesses to words that are modified and touched by at least two lanes."""
-    order = np.argsort(word)
-    sw = word[order]
-    start = np.flatnonzero(segment_starts(sw))
-    sl = lane[order]
-    lo = np.minimum.reduceat(sl, start)
-    hi = np.maximum.reduceat(sl, start)
-    del sl
-    modified = np.maximum.reduceat((action[order] != READ).astype(np.int8), start) > 0
-    good = (lo != hi) & modified
-    if good.all():
-        return np.arange(len(word))
-    sizes = np.diff(np.append(start, len(sw)))
-    keep = np.repeat(good, sizes)
-    return np.sort(order[keep])
+def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
+    """Indices of accesses to words that are modified and touched by at least two lanes.
+
+    Words are numbered densely from the allocation table, so this is a few linear scatters and
+    gathers instead of a sort (it runs on the whole trace)."""
+    widx = _dense_words(word, allocations, len(word))
+    if widx is None:  # address space too sparse for a dense table: sort instead
+        _, widx = np.unique(word, return_inverse=True)
+    nw = int(widx.max()) + 1 if len(widx) else 0
+    first_lane = np.full(nw, -1, np.int64)
+    first_lane[widx[::-1]] = lane[::-1]  # the last assignment wins: the first access's lane
+    other = lane != first_lane[widx]
+    multi = np.bincount(widx, weights=other, minlength=nw) > 0
+    modified = np.bincount(widx, weights=action != READ, minlength=nw) > 0
+    good = multi & modified
+    return np.flatnonzero(good[widx])
+
+
+def _dense_words(word: np.ndarray, allocations, n: int) -> np.ndarray | None:
+    from simu.interp.memory import OFFSET_BITS
+
+    sizes = np.array([0 if a is None else (len(a.data) + 3) // 4 for a in allocations], np.int64)
+    if sizes.sum() > max(4 * n, 1 << 20):
+        return None
+    base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    aid = word >> (OFFSET_BITS - 2)
+    return base[aid] + (word & ((1 << (OFFSET_BITS - 2)) - 1))
 
 
 def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
@@ -99,28 +110,36 @@ def _conflicts(rows: _Rows, a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _intra_block_pairs(ctx: Context, rows: _Rows):
     """Conflicting, unordered pairs inside one block and one epoch."""
     cap = ctx.options.pair_cap
-    # segments: (word, block, epoch); order writes first inside a segment for capping
-    prio = (rows.action != WRITE).astype(np.int8)
-    order = np.lexsort((np.arange(len(rows.word)), prio, rows.epoch, rows.block, rows.word))
-    w, b, e = rows.word[order], rows.block[order], rows.epoch[order]
-    start = segment_starts(w, b, e)
+    n = len(rows.word)
+    if n == 0:
+        e = np.zeros(0, np.int64)
+        return e, e, e.astype(np.int8), e
+    # one int64 key per access: (word rank, block, epoch), then writes first within a segment
+    _, wrank = np.unique(rows.word, return_inverse=True)
+    nb = int(rows.block.max()) + 1
+    ne = int(rows.epoch.max()) + 1
+    key = (wrank.astype(np.int64) * nb + rows.block) * ne + rows.epoch
+    prio = (rows.action != WRITE).astype(np.int64)
+    order = np.argsort(key * 2 + prio, kind="stable")
+    skey = key[order]
+    start = segment_starts(skey)
     sid = segment_ids(start)
-    nseg = int(sid[-1]) + 1 if len(sid) else 0
+    nseg = int(sid[-1]) + 1
     act = rows.action[order]
     writes = np.bincount(sid, weights=(act == WRITE), minlength=nseg)
     atom = np.bincount(sid, weights=(act == ATOMIC), minlength=nseg)
     reads = np.bincount(sid, weights=(act == READ), minlength=nseg)
+    starts = np.flatnonzero(start)
     lane = rows.lane[order]
-    lo = np.full(nseg, np.iinfo(np.int64).max)
-    hi = np.full(nseg, -1)
-    np.minimum.at(lo, sid, lane)
-    np.maximum.at(hi, sid, lane)
+    lo = np.minimum.reduceat(lane, starts)
+    hi = np.maximum.reduceat(lane, starts)
     interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & (lo != hi)
     keep = interesting[sid] & (rank_in_segment(start) < cap)
     idx = order[keep]
     # back to chronological order inside each segment so that pair (i, j) has i before j
-    idx = idx[np.lexsort((idx, rows.epoch[idx], rows.block[idx], rows.word[idx]))]
-    seg = segment_ids(segment_starts(rows.word[idx], rows.block[idx], rows.epoch[idx]))
+    idx = idx[np.argsort(key[idx] * n + idx, kind="stable")] if n < (1 << 62) // max(int(key.max()) + 1, 1) \
+        else idx[np.lexsort((idx, key[idx]))]
+    seg = segment_ids(segment_starts(key[idx]))
     i, j = pairs_within_segments(seg)
     a, c = idx[i], idx[j]
     ok = _conflicts(rows, a, c)

@@ -53,8 +53,8 @@ class CompiledModule:
     ir: str
     options: CompileOptions = field(default_factory=CompileOptions)
     warnings: str = ""
-    # kernel -> parameter names, from a -O0 compile when optimisation dropped the variables
-    param_names: dict[str, list[str]] = field(default_factory=dict)
+    # kernel -> [(parameter name, C type)], from a -O0 compile when optimisation dropped them
+    param_names: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
 
     @property
     def digest(self) -> str:
@@ -142,16 +142,18 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
     return module
 
 
-def kernel_param_names(ir: str) -> dict[str, list[str]]:
-    """Function name -> parameter names from the debug info of (unoptimised) IR text."""
+def kernel_param_names(ir: str) -> dict[str, list[tuple[str, str | None]]]:
+    """Function name -> [(parameter name, C type)] from the debug info of (unoptimised) IR text."""
     from simu.ir.debuginfo import DebugInfo
 
     dbg = DebugInfo(ir)
-    out: dict[str, list[str]] = {}
+    out: dict[str, list[tuple[str, str | None]]] = {}
     for m in re.finditer(r"^define [^@]*@([\w.$]+)\((.*)\).*!dbg (!\d+)", ir, re.M):
         names = dbg.param_names(m.group(3))
+        types = dbg.param_type_names(m.group(3))
         if names:
-            out[m.group(1)] = [names.get(i, "") for i in range(max(names) + 1)]
+            out[m.group(1)] = [(names.get(i, ""), types[i] if i < len(types) else None)
+                               for i in range(max(names) + 1)]
     return out
 
 

@@ -142,6 +142,7 @@ class Machine:
         trace.barriers_reached = st.barriers_reached
         trace.barrier_multiwarp = st.barrier_multiwarp
         trace.barrier_reduce = st.barrier_reduce
+        trace.divergent_branches = st.divergent_branches
         trace.edges = st.edges
         trace.exit_step = st.exit_step
         if st.releases:
@@ -174,6 +175,7 @@ class Machine:
         st.barriers_reached = {}
         st.barrier_multiwarp = {}
         st.barrier_reduce = set()
+        st.divergent_branches = {}
         st.edges = set()
         pending: dict[tuple[int, int], np.ndarray] = {(rpo_pos[0], 0): np.arange(T, dtype=np.int64)}
         waiting: dict[tuple[int, int, int], tuple[np.ndarray, Wait]] = {}
@@ -235,6 +237,8 @@ class Machine:
                 cond = np.broadcast_to(np.asarray(term.cond(st, sel), bool), lanes.shape)
                 t_lanes = lanes[cond]
                 f_lanes = lanes[~cond]
+                if len(t_lanes) and len(f_lanes):
+                    _count_divergent(st, term.instr.id, t_lanes, f_lanes)
                 if len(t_lanes):
                     self._goto(st, pending, phis, bi, term.targets[0], t_lanes,
                                sel if len(f_lanes) == 0 else _selector(t_lanes, T), term.instr.id, 0)
@@ -323,6 +327,13 @@ class Machine:
         else:
             val = (cnt[blk] > 0).astype(np.int32)
         st.put(dst, _selector(lanes, st.T), val, (np.dtype(np.int32), ()))
+
+
+def _count_divergent(st: State, iid: int, a: np.ndarray, b: np.ndarray) -> None:
+    """Count warps whose lanes took both sides of a branch (for the divergent-branch check)."""
+    split = np.intersect1d(np.unique(st.warp_of[a]), np.unique(st.warp_of[b]), assume_unique=True)
+    if len(split):
+        st.divergent_branches[iid] = st.divergent_branches.get(iid, 0) + len(split)
 
 
 def _own(v):

@@ -1,6 +1,9 @@
 """Memory of the machine: allocations as numpy byte arrays, pointers as 64-bit integers.
 
-A pointer is ``(allocation id << 40) | byte offset``; id 0 is the null allocation.  Shared memory
+A pointer is ``(allocation id << 40) + 2**39 + byte offset``; id 0 is the null allocation.  The
+bias keeps a pointer that strays a little below its allocation (``a[i - 1]`` at ``i = 0``) inside
+that allocation's id, so the fault names the right buffer with a negative offset.  Trace
+addresses are canonical: ``(id << 40) | offset`` with the offset in bounds.  Shared memory
 has one instance per block and private memory one per lane, laid out contiguously in one array,
 so that each lane's pointer already points into its own instance.
 """
@@ -13,6 +16,7 @@ import numpy as np
 
 OFFSET_BITS = 40
 OFFSET_MASK = (1 << OFFSET_BITS) - 1
+POINTER_BIAS = 1 << (OFFSET_BITS - 1)
 
 SPACE_GLOBAL, SPACE_SHARED, SPACE_CONSTANT, SPACE_PRIVATE = 0, 1, 2, 3
 SPACE_NAMES = ("global", "shared", "constant", "private")
@@ -30,7 +34,8 @@ class Allocation:
 
     @property
     def base(self) -> int:
-        return self.id << OFFSET_BITS
+        """Pointer value of byte 0 of the first instance."""
+        return (self.id << OFFSET_BITS) + POINTER_BIAS
 
 
 class Memory:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from simu.interp.launch import Launch
-from simu.interp.memory import (OFFSET_BITS, OFFSET_MASK, SPACE_GLOBAL, SPACE_NAMES, SPACE_PRIVATE,
+from simu.interp.memory import (OFFSET_BITS, OFFSET_MASK, POINTER_BIAS, SPACE_GLOBAL, SPACE_NAMES, SPACE_PRIVATE,
                                 SPACE_SHARED, Memory)
 from simu.interp.outcome import MemoryError_
 from simu.interp.trace import ATOMIC, READ, WRITE, TraceBuilder
@@ -84,7 +84,7 @@ class State:
         if addrs.ndim == 0:
             addrs = np.broadcast_to(addrs, lanes.shape)
         aid = addrs >> OFFSET_BITS
-        off = addrs & OFFSET_MASK
+        off = (addrs & OFFSET_MASK) - POINTER_BIAS
         a0 = int(aid[0]) if len(aid) else 0
         if len(aid) and (aid == a0).all():
             groups = [(a0, None)]
@@ -96,7 +96,7 @@ class State:
             o = off if m is None else off[m]
             ln = lanes if m is None else lanes[m]
             if alloc is None:
-                self._fault("null" if a == 0 else "invalid-pointer", instr, ln, o, size, None, action)
+                self._fault("null" if a == 0 else "invalid-pointer", instr, ln, o + POINTER_BIAS, size, None, action)
                 continue
             inst = alloc.instance_size
             if alloc.space == SPACE_SHARED and alloc.instances > 1:

@@ -147,7 +147,7 @@ _DBG = re.compile(r"!dbg !(\d+)")
 
 
 def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
-                param_names: dict[str, list[str]] | None = None) -> Module:
+                param_names: dict[str, list[tuple[str, str | None]]] | None = None) -> Module:
     """Parse IR text with llvmlite and decode it into a :class:`Module`.
 
     ``param_names`` supplies kernel parameter names when the IR's debug info lost them."""
@@ -178,8 +178,12 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
             k = decoder.kernel(fn, header, language)
             extra = (param_names or {}).get(fn.name, [])
             for p in k.params:
-                if p.name == f"arg{p.index}" and p.index < len(extra) and extra[p.index]:
-                    p.name = extra[p.index]
+                if p.index < len(extra):
+                    name, ctype = extra[p.index]
+                    if p.name == f"arg{p.index}" and name:
+                        p.name = name
+                    if p.c_type is None:
+                        p.c_type = ctype
             kernels.append(k)
     return Module(path, language, triple, kernels, functions, globals_, decoder.instrs)
 

@@ -63,7 +63,9 @@ def render(console: Console, findings: list[Finding]) -> None:
     for f in findings:
         counts[f.severity] = counts.get(f.severity, 0) + 1
     if findings:
-        summary = ", ".join(f"{n} {sev}{'s' if n != 1 else ''}" for sev, n in counts.items())
+        names = {"error": ("error", "errors"), "warning": ("warning", "warnings"),
+                 "performance": ("performance finding", "performance findings"), "info": ("note", "notes")}
+        summary = ", ".join(f"{n} {names[sev][n != 1]}" for sev, n in counts.items())
         console.print(f"[bold]{summary}[/]", highlight=False)
     else:
         console.print("[green]no findings[/]")

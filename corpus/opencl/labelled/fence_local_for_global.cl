@@ -1,5 +1,5 @@
 // expect: race global read-write lines 23,27
-// expect(independent): warp-race global read-write lines 23,27
+// (independent model: warp-race global read-write lines 23,27 is folded into the race on the same lines)
 // expect: redundant-barrier line 24
 // launch: grid=4 block=128 gain=1.5
 // 1-2-1 smoothing inside each work-group, staged through a global scratch buffer (one slot

@@ -1,6 +1,6 @@
 // expect: race global read-write lines 32,37
 // expect: race global read-write lines 33,37
-// expect(independent): warp-race global read-write line 37
+// (independent model: warp-race global read-write line 37 is folded into the race on the same lines)
 // launch: grid=4 block=128 scale=float32:1:zeros ready=int32:1:zeros
 // Normalise the whole array by the peak magnitude of its first block.  Work-group 0 computes
 // the peak and publishes it with a ready flag; instead of spinning, the other work-groups look

@@ -1,5 +1,5 @@
 // expect: race global line 13
-// expect(independent): warp-race global read-write line 13
+// (independent model: warp-race global read-write line 13 is folded into the race on the same lines)
 // launch: grid=4 block=64 n=1024 bins=uint32:256:zeros
 // 256-bin histogram of an 8-bit image, grid-stride loop over the pixels.
 // BUG: bins[...]++ is a plain load/add/store on global memory.  Work-items (in the same or in

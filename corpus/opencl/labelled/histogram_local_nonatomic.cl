@@ -1,5 +1,5 @@
 // expect: race shared line 24
-// expect(independent): warp-race shared read-write line 24
+// (independent model: warp-race shared read-write line 24 is folded into the race on the same lines)
 // launch: grid=4 block=128 n=2048 hist=uint32:64:zeros
 // 64-bin histogram of 32-bit keys (key % 64) with a private copy per work-group in local
 // memory, merged into the global histogram with global atomics.

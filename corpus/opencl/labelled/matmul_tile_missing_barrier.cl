@@ -1,6 +1,6 @@
 // expect: race shared read-write lines 29,32
 // expect(independent): warp-race shared read-write lines 28,32
-// expect(independent): warp-race shared read-write lines 29,32
+// (independent model: warp-race shared read-write lines 29,32 is folded into the race on the same lines)
 // launch: grid=2,2 block=16,16 M=32 N=32 K=64 A=float32:2048 B=float32:2048 C=float32:1024
 // Tiled matrix product C = A * B (row-major, M x K times K x N) with 16x16 local tiles.
 // BUG: the barrier between loading the tiles and using them is missing.  Bs[k][tx] is stored by

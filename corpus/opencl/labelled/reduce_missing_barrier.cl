@@ -1,5 +1,5 @@
 // expect: race shared read-write line 25
-// expect(independent): warp-race shared read-write line 25
+// (independent model: warp-race shared read-write line 25 is folded into the race on the same lines)
 // launch: grid=4 block=128 n=500
 // Work-group sum reduction in local memory (first pass of a two-pass reduction).
 // BUG: the barrier inside the tree loop is missing.  At step s work-item lid reads

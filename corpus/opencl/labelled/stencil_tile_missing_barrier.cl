@@ -1,6 +1,6 @@
 // expect: race shared read-write lines 22,33
 // expect: race shared read-write lines 27,33
-// expect(independent): warp-race shared read-write lines 22,33
+// (independent model: warp-race shared read-write lines 22,33 is folded into the race on the same lines)
 // expect(independent): warp-race shared read-write lines 26,33
 // launch: grid=4 block=128 n=500
 // 7-point moving average through a local tile with a halo of 3 on each side.

@@ -5,13 +5,13 @@
 // expect: race shared read-write line 50
 // expect: race shared read-write line 51
 // expect: race shared read-write line 52
-// expect(independent): warp-race shared read-write line 46
-// expect(independent): warp-race shared read-write line 47
-// expect(independent): warp-race shared read-write line 48
-// expect(independent): warp-race shared read-write line 49
-// expect(independent): warp-race shared read-write line 50
-// expect(independent): warp-race shared read-write line 51
-// expect(independent): warp-race shared read-write line 52
+// (independent model: warp-race shared read-write line 46 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 47 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 48 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 49 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 50 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 51 is folded into the race on the same lines)
+// (independent model: warp-race shared read-write line 52 is folded into the race on the same lines)
 // launch: grid=4 block=256 n=1000
 // Work-group sum with a warp-synchronous tail written for 64-wide wavefronts: barriers down to
 // 128 partial sums, then work-items 0..63 finish without barriers.
