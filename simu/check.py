@@ -86,3 +86,14 @@ def _default_scalar(p, threads: int) -> Any:
     if isinstance(p.type, VectorType):
         return "1"
     return str(threads)
+
+
+def analyse_kernel(module: Module, kernel: Kernel, settings: CheckSettings = CheckSettings(),
+                   constraints: Any = None, budget: Any = None) -> KernelReport:
+    """Analyse one kernel without user launches: search the launch space, then detect.
+
+    ``constraints`` fixes or bounds genes (see :mod:`simu.evolve`); ``budget`` limits the search.
+    """
+    from simu.evolve import search_kernel
+
+    return search_kernel(module, kernel, settings, constraints, budget)
