@@ -222,6 +222,10 @@ def check_races(ctx: Context) -> list[Finding]:
     lo, hi = np.minimum(ia, ic), np.maximum(ia, ic)
     ww = (rows.action[a] != READ) & (rows.action[c] != READ)
     same_val = ww & (rows.value[a] == rows.value[c]) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
+    if same_val.any():
+        # equal values are not benign when the writers read the word first in the same epoch:
+        # `x += 1` by two lanes in lockstep writes equal values and still loses an update
+        same_val &= ~_writers_read_first(rows, a, c)
     order = np.lexsort((-scope, kind, hi, lo))
     key_start = segment_starts(kind[order], lo[order], hi[order])
     kid = segment_ids(key_start)
@@ -243,6 +247,17 @@ def check_races(ctx: Context) -> list[Finding]:
     # a warp-synchronous race adds nothing where the same two lines already race outright
     racing = {_lines(f) for f in findings if f.kind == "race"}
     return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
+
+
+def _writers_read_first(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    r = np.flatnonzero(rows.action == READ)
+    idx = np.concatenate([r, a, c])
+    cols = np.stack([rows.word[idx], rows.epoch[idx].astype(np.int64), rows.lane[idx]], axis=1)
+    _, ident = np.unique(cols, axis=0, return_inverse=True)  # one id per (word, epoch, lane)
+    ident = ident.ravel()
+    read_ids = ident[:len(r)]
+    ia, ic = ident[len(r):len(r) + len(a)], ident[len(r) + len(a):]
+    return np.isin(ia, read_ids) | np.isin(ic, read_ids)
 
 
 def _lines(f: Finding) -> tuple:

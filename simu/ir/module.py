@@ -111,6 +111,9 @@ class Kernel:
     file: str
     line: int
     language: str
+    reqd_block: tuple[int, int, int] | None = None  # OpenCL reqd_work_group_size
+    max_threads: int | None = None  # CUDA __launch_bounds__ maximum threads per block
+    uses_dynamic_shared: bool = False
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -162,6 +165,8 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     dbg = DebugInfo(ir)
     triple = mod.triple
     decoder = _Decoder(types, consts, dbg, _instruction_lines(ir))
+    decoder.attr_groups = {m.group(1): m.group(2) for m in re.finditer(r"^attributes #(\d+) = \{(.*)\}$", ir, re.M)}
+    decoder.md_tuples = {m.group(1): m.group(2) for m in re.finditer(r"^!(\d+) = !\{(.*)\}$", ir, re.M)}
     # module text (not str(value)) so that type names and metadata numbers are the module's own
     decoder.global_lines = {m.group(1).strip('"'): m.group(0) for m in re.finditer(r'^@("[^"]+"|[\w.$-]+) = .*$', ir, re.M)}
     globals_ = {}
@@ -263,7 +268,18 @@ class _Decoder:
         lang = language
         if lang == "llvm":
             lang = "opencl" if "spir_kernel" in header else "cuda"
-        return Kernel(fn.name, fn.display_name, params, fn, file, line, lang)
+        reqd = None
+        rm = re.search(r"!reqd_work_group_size !(\d+)", header)
+        if rm and rm.group(1) in self.md_tuples:
+            vals = [int(x) for x in re.findall(r"i32 (\d+)", self.md_tuples[rm.group(1)])]
+            if len(vals) == 3:
+                reqd = tuple(vals)
+        max_threads = None
+        for g in re.findall(r"#(\d+)", header.split(")")[-1]):
+            mm = re.search(r'"nvvm.maxntid"="(\d+)', self.attr_groups.get(g, ""))
+            if mm:
+                max_threads = int(mm.group(1))
+        return Kernel(fn.name, fn.display_name, params, fn, file, line, lang, reqd, max_threads)
 
     # -- instructions ------------------------------------------------------------------
     def operand(self, o) -> Operand:

@@ -1,0 +1,93 @@
+"""Per-kernel result cache (SQLite), keyed by what determines a kernel's analysis.
+
+The key hashes the kernel's module IR text (it holds every inlined header, so a header edit
+changes it), the kernel name, simu's version and code fingerprint, and the analysis options
+(checks, warp model, budget, compile options, constraints).  Severity overrides and suppressions
+are applied after the cache, so changing them never re-analyses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import simu
+
+SCHEMA = 1
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """simu's version plus a hash of its own sources: results never outlive a code change."""
+    h = hashlib.sha256(simu.__version__.encode())
+    pkg = Path(simu.__file__).resolve().parent
+    for f in sorted(pkg.rglob("*")):
+        if f.is_file() and f.suffix in (".py", ".h", ".cl") and "__pycache__" not in f.parts:
+            h.update(f.relative_to(pkg).as_posix().encode())
+            h.update(f.read_bytes())
+    return f"{simu.__version__}+{h.hexdigest()[:16]}"
+
+
+def kernel_key(ir_digest: str, kernel: str, options: dict[str, Any]) -> str:
+    """The cache key of one kernel's analysis."""
+    blob = json.dumps({"ir": ir_digest, "kernel": kernel, "simu": code_fingerprint(), "options": options},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class ResultCache:
+    """A small key -> JSON store; ``hits``/``misses``/``stores`` count this session's traffic."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        gi = self.directory / ".gitignore"
+        if not gi.exists():
+            try:
+                gi.write_text("# created by simu: the cache is local\n*\n")
+            except OSError:
+                pass
+        self.path = self.directory / "results.sqlite3"
+        self.conn = sqlite3.connect(str(self.path), timeout=30)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
+        row = self.conn.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
+        if row is not None and row[0] != str(SCHEMA):
+            self.conn.execute("DROP TABLE IF EXISTS results")
+        self.conn.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, file TEXT, kernel TEXT, "
+                          "created REAL, payload TEXT)")
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+        self.conn.commit()
+        self.hits = 0
+        self.misses = 0
+        self.stores = 0
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT payload FROM results WHERE key=?", (key,)).fetchone()
+        if row is None:
+            self.misses += 1
+            return None
+        try:
+            value = json.loads(row[0])
+        except ValueError:
+            self.misses += 1
+            return None
+        self.hits += 1
+        return value
+
+    def put(self, key: str, file: str, kernel: str, payload: dict[str, Any]) -> None:
+        with self.conn:
+            self.conn.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
+                              (key, file, kernel, time.time(), json.dumps(payload, default=str)))
+        self.stores += 1
+
+    def __len__(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+
+    def close(self) -> None:
+        self.conn.close()

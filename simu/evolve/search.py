@@ -1,0 +1,323 @@
+"""The (mu + lambda) search over launches with DEAP, and the phases that follow it.
+
+1. Evolve: each parent yields a normal-step and a Cauchy-step child; parents and children compete;
+   the best survive.  Every evaluated launch is also checked by the detectors, so findings from
+   any launch count.  Stop early once a launch is acceptable (a finding) and a generation added
+   nothing new, otherwise at the budget.
+2. Refute: barriers that look redundant are attacked with larger and different launches; only
+   the survivors are reported.
+3. Shrink: each finding's witness launch is reduced (grid, block, arguments) while the finding
+   persists, so the reported launch is the smallest one found.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from deap import base, creator, tools
+
+from simu.detect import Context, detect
+from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redundant_findings
+from simu.detect.finding import Finding, deduplicate
+from simu.errors import SimuError
+from simu.evolve.fitness import collision_ratio, coverage_of
+from simu.evolve.genome import Layout, kernel_shape
+from simu.evolve.operators import mutate
+from simu.interp import Launch, run
+
+if not hasattr(creator, "SimuFitness"):
+    # conflicts (max), new coverage (max), collision ratio (min), address range (min)
+    creator.create("SimuFitness", base.Fitness, weights=(1.0, 1.0, -1.0, -1.0))
+    creator.create("SimuGenome", list, fitness=creator.SimuFitness)
+
+
+@dataclass
+class Budget:
+    evaluations: int = 40
+    seconds: float = 1.5
+    population: int = 6
+    generations: int = 8
+    min_evaluations: int = 10
+
+
+@dataclass
+class Evaluation:
+    launch: Launch
+    findings: list[Finding]
+    use: BarrierUse | None
+    ctx: Context | None
+    fitness: tuple[float, float, float, float]
+    valid: bool = True
+    error: str = ""
+
+
+@dataclass
+class SearchStats:
+    evaluations: int = 0
+    cache_hits: int = 0
+    first_finding_eval: int | None = None
+    first_finding_seconds: float | None = None
+    seconds: float = 0.0
+    invalid: int = 0
+
+
+@dataclass
+class SearchResult:
+    findings: list[Finding]
+    stats: SearchStats
+    status: str = "analysed"
+    reason: str = ""
+    launches: int = 0
+
+
+class Search:
+    def __init__(self, module, kernel, settings, constraints: Any = None, budget: Budget | None = None,
+                 mode: str = "full", seed: int = 0):
+        self.module = module
+        self.kernel = kernel
+        self.settings = settings
+        self.budget = budget or Budget()
+        self.mode = mode  # full | simulee | random
+        self.rng = random.Random(seed)
+        self.layout = _layout(module, kernel, constraints, settings)
+        self.cache: dict[tuple, Evaluation] = {}
+        self.coverage: set = set()
+        self.found: dict[tuple, tuple[Finding, list[float]]] = {}
+        self.use = BarrierUse()
+        self.last_ctx: Context | None = None
+        self.stats = SearchStats()
+        self.t0 = time.perf_counter()
+        self.status, self.reason = "analysed", ""
+        self.toolbox = base.Toolbox()
+        self.toolbox.register("mutate_normal", mutate, rng=self.rng, cauchy=False, n_scalars=len(self.layout.scalars))
+        self.toolbox.register("mutate_cauchy", mutate, rng=self.rng, cauchy=True, n_scalars=len(self.layout.scalars))
+        self.toolbox.register("select", tools.selBest)
+
+    # -- evaluation ----------------------------------------------------------------------
+    def out_of_budget(self) -> bool:
+        return (self.stats.evaluations >= self.budget.evaluations
+                or time.perf_counter() - self.t0 > self.budget.seconds)
+
+    def evaluate(self, genes: list[float]) -> Evaluation:
+        launch = self.layout.launch(genes)
+        key = _launch_key(launch)
+        if key in self.cache:
+            self.stats.cache_hits += 1
+            return self.cache[key]
+        self.stats.evaluations += 1
+        ev = self._run(launch)
+        self.cache[key] = ev
+        if ev.valid:
+            new = False
+            for f in ev.findings:
+                if f.key not in self.found:
+                    self.found[f.key] = (f, list(genes))
+                    new = True
+            if new and self.stats.first_finding_eval is None:
+                self.stats.first_finding_eval = self.stats.evaluations
+                self.stats.first_finding_seconds = time.perf_counter() - self.t0
+            if ev.use is not None:
+                self.use.merge(ev.use)
+                self.last_ctx = ev.ctx
+        else:
+            self.stats.invalid += 1
+        return ev
+
+    def _run(self, launch: Launch) -> Evaluation:
+        try:
+            result = run(self.module, self.kernel, launch, self.settings.limits)
+        except SimuError as exc:
+            self.status = "unsupported" if "unsupported" in str(exc) else "error"
+            self.reason = str(exc)
+            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, str(exc))
+        if not result.outcome.completed:
+            if result.outcome.status == "error":
+                self.status, self.reason = "error", str(result.outcome)
+            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, str(result.outcome))
+        ctx = Context(self.module, self.kernel, launch, result, self.settings.detect)
+        checks = tuple(c for c in self.settings.checks if c != "barriers")
+        findings = detect(ctx, checks)
+        use = None
+        if "barriers" in self.settings.checks:
+            findings += check_divergence(ctx)
+            use = barrier_use(ctx)
+        if _violates_contract(ctx, findings):
+            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, "launch outside the kernel's contract")
+        primary, secondary = collision_ratio(result.trace)
+        cov = coverage_of(result.trace)
+        new_cov = len(cov - self.coverage)
+        self.coverage |= cov
+        conflicts = sum(f.count for f in findings if f.severity in ("error", "warning"))
+        if self.mode == "simulee":
+            fit = (0.0, 0.0, primary, secondary)
+        else:
+            fit = (float(min(conflicts, 1_000_000)), float(new_cov), primary, secondary)
+        for f in findings:
+            f.detail.setdefault("search", {})
+        return Evaluation(launch, findings, use, ctx, fit)
+
+    # -- phases ----------------------------------------------------------------------------
+    def evolve(self) -> None:
+        b = self.budget
+        if self.mode == "random":
+            while not self.out_of_budget():
+                self.evaluate(self.layout.initial(self.rng))
+                if self._acceptable():
+                    break
+            return
+        pop = [creator.SimuGenome(self.layout.initial(self.rng)) for _ in range(b.population)]
+        for ind in pop:
+            ind.fitness.values = self.evaluate(ind).fitness
+            if self.out_of_budget():
+                return
+        for _ in range(b.generations):
+            before = len(self.found)
+            children = []
+            for parent in pop:
+                for mut in (self.toolbox.mutate_normal, self.toolbox.mutate_cauchy):
+                    child = creator.SimuGenome(mut(list(parent)))
+                    child.fitness.values = self.evaluate(child).fitness
+                    children.append(child)
+                    if self.out_of_budget():
+                        return
+            pop = self.toolbox.select(pop + children, b.population)
+            if self._acceptable() and len(self.found) == before:
+                return
+
+    def _acceptable(self) -> bool:
+        return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations
+
+    def refute_redundant(self, extra: int = 6) -> None:
+        """Try launches that could make a seemingly redundant barrier necessary."""
+        if self.mode != "full" or "barriers" not in self.settings.checks:
+            return
+        for _ in range(extra):
+            if not self._redundant_candidates():
+                return
+            base_genes = self.layout.initial(self.rng)
+            variant = list(base_genes)
+            variant[3] = min(variant[3] + self.rng.choice([1, 2]), 10)  # more threads per block
+            variant[0] = min(variant[0] + self.rng.choice([0, 1]), 3)
+            self.evaluate(variant)
+
+    def _redundant_candidates(self) -> list[int]:
+        return [b for b, mw in self.use.executed.items() if mw and self.use.needed.get(b) != "inter-warp"]
+
+    def shrink(self, per_finding: int = 6) -> None:
+        """Make each finding's witness launch as small as the search can while it persists."""
+        if self.mode != "full":
+            return
+        for key, (finding, genes) in list(self.found.items()):
+            if finding.kind == "redundant-barrier":
+                continue
+            best = list(genes)
+            tries = 0
+            improved = True
+            while improved and tries < per_finding:
+                improved = False
+                for cand in _smaller(best, len(self.layout.scalars)):
+                    tries += 1
+                    ev = self.evaluate(cand)
+                    hit = next((f for f in ev.findings if f.key == key), None) if ev.valid else None
+                    if hit is not None and _size(ev.launch) < _size(self.layout.launch(best)):
+                        best = cand
+                        self.found[key] = (hit, cand)
+                        improved = True
+                        break
+                    if tries >= per_finding:
+                        break
+
+    def result(self) -> SearchResult:
+        findings = [f for f, _ in self.found.values()]
+        if self.last_ctx is not None and "barriers" in self.settings.checks:
+            findings += redundant_findings(self.last_ctx, self.use)
+        for f in findings:
+            f.detail["search"] = {"evaluations": self.stats.evaluations, "mode": self.mode}
+        self.stats.seconds = time.perf_counter() - self.t0
+        status, reason = self.status, self.reason
+        if not self.cache or all(not e.valid for e in self.cache.values()):
+            if status == "analysed":
+                status, reason = "incomplete", next((e.error for e in self.cache.values() if e.error), "no valid launch")
+        return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache))
+
+
+def run_search(module, kernel, settings, constraints=None, budget: Budget | None = None, mode: str = "full",
+               seed: int = 0) -> SearchResult:
+    s = Search(module, kernel, settings, constraints, budget, mode, seed)
+    s.evolve()
+    if s.status in ("unsupported", "error") and not s.found:
+        return s.result()
+    s.refute_redundant()
+    s.shrink()
+    return s.result()
+
+
+def _layout(module, kernel, constraints, settings) -> Layout:
+    shape = kernel_shape(module, kernel)
+    fixed = dict(getattr(constraints, "args", None) or {})
+    ranges = dict(getattr(constraints, "arg_ranges", None) or {})
+    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in fixed]
+    warp = getattr(constraints, "warp_size", None) or 32
+    return Layout(kernel, shape, scalars, fixed, ranges, _dim(getattr(constraints, "grid", None)),
+                  _dim(getattr(constraints, "block", None)), dict(getattr(constraints, "buffer_lengths", None) or {}),
+                  warp, getattr(constraints, "max_total_threads", None) or 4096,
+                  getattr(constraints, "dynamic_shared", None))
+
+
+def _dim(v):
+    if v is None:
+        return None
+    from simu.interp.launch import as_dim3
+
+    return as_dim3(v)
+
+
+def _launch_key(launch: Launch) -> tuple:
+    import numpy as np
+
+    parts = [launch.grid, launch.block, launch.warp_size, launch.dynamic_shared, launch.seed]
+    for name, v in launch.args.items():
+        if isinstance(v, np.ndarray) and v.ndim > 0:
+            parts.append((name, str(v.dtype), v.shape, hash(v.tobytes()) if v.size < 65536 else v.size))
+        else:
+            parts.append((name, repr(v)))
+    return tuple(parts)
+
+
+def _violates_contract(ctx: Context, findings: list[Finding]) -> bool:
+    """A shared array smaller than the block, indexed past its end, means the kernel was written
+    for smaller blocks: the launch is outside its contract, not a bug to report."""
+    tpb = ctx.launch.threads_per_block
+    for f in findings:
+        if f.kind == "out-of-bounds" and f.space == "shared" and f.element is not None:
+            size = f.detail.get("size", 4)
+            alloc = next((a for a in ctx.result.allocations if a is not None and a.name == f.variable), None)
+            if alloc is not None and alloc.instance_size // max(size, 1) < tpb:
+                return True
+    return False
+
+
+def _size(launch: Launch) -> tuple:
+    import numpy as np
+
+    ints = sum(abs(int(v)) for v in launch.args.values() if isinstance(v, (int, np.integer)))
+    return (launch.total_threads, ints)
+
+
+def _smaller(genes: list[float], n_scalars: int) -> list[list[float]]:
+    out = []
+    for i in (0, 1, 2, 3, 4, 5):  # halve a grid or block dimension
+        if genes[i] >= 1.0:
+            g = list(genes)
+            g[i] = max(genes[i] - 1.0, 0.0)
+            out.append(g)
+    for i in range(6, 6 + n_scalars):  # halve an argument
+        if abs(genes[i]) >= 2:
+            g = list(genes)
+            g[i] = float(int(genes[i] / 2))
+            out.append(g)
+    return out
