@@ -27,8 +27,9 @@ def code_fingerprint() -> str:
     h = hashlib.sha256(simu.__version__.encode())
     pkg = Path(simu.__file__).resolve().parent
     for f in sorted(pkg.rglob("*")):
-        if f.is_file() and f.suffix in (".py", ".h", ".cl") and "__pycache__" not in f.parts:
-            h.update(f.relative_to(pkg).as_posix().encode())
+        rel = f.relative_to(pkg)
+        if f.is_file() and "__pycache__" not in rel.parts and (f.suffix in (".py", ".cl") or rel.parts[0] == "include"):
+            h.update(rel.as_posix().encode())
             h.update(f.read_bytes())
     return f"{simu.__version__}+{h.hexdigest()[:16]}"
 

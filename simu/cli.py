@@ -35,7 +35,9 @@ def compile_options(include: list[str] | None, define: list[str] | None, clang_a
 
 
 def fail(message: str, code: int = 2) -> None:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    from rich.markup import escape
+
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -206,7 +208,10 @@ def check_cmd(file: Path,
               warp_size: Annotated[int, typer.Option(help="Threads per warp.")] = 32,
               checks: Annotated[str, typer.Option(help="Comma-separated: races,barriers,memory,perf.")] = "races,barriers,memory",
               shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
-              seed: Annotated[int, typer.Option(help="Seed for buffer contents.")] = 0,
+              seed: Annotated[int, typer.Option(help="Seed for buffer contents and the search.")] = 0,
+              budget: Annotated[str, typer.Option(help="Search budget: evaluations (40) or seconds (2s).")] = "40",
+              population: Annotated[int, typer.Option(help="Search population size.")] = 6,
+              generations: Annotated[int, typer.Option(help="Search generations.")] = 8,
               fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
@@ -235,17 +240,25 @@ def check_cmd(file: Path,
         fail(str(exc.args[0]))
     settings = CheckSettings(selected, DetectOptions(warp_model=warp_model))
     reports = []
+    search_budget = _parse_budget(budget, population, generations)
+    constraints = _cli_constraints(arg, warp_size, shared)
     for k in kernels:
-        try:
-            if grid or block:
+        if grid or block:
+            try:
                 launches = [build_launch(k, grid or "1", block or "32", arg, buffer, seed, warp_size, shared)]
-            else:
-                launches = default_launches(k)
-                for L in launches:
-                    L.warp_size = warp_size
-        except SimuError as exc:
-            fail(f"{file}: {k.display_name}: {exc}")
-        reports.append(check_kernel(module, k, launches, settings))
+            except SimuError as exc:
+                fail(f"{file}: {k.display_name}: {exc}")
+            reports.append(check_kernel(module, k, launches, settings))
+            continue
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        from simu.evolve import search_kernel
+
+        with Progress(SpinnerColumn(), TextColumn("searching launches for [bold]{task.description}[/]"),
+                      TimeElapsedColumn(), console=err_console, transient=True,
+                      disable=fmt == "json" or not err_console.is_terminal) as progress:
+            progress.add_task(k.display_name)
+            reports.append(search_kernel(module, k, settings, constraints, search_budget, seed=seed))
     findings = [f for r in reports for f in r.findings]
     if fmt == "json":
         payload = {"version": __version__, "file": str(file),
@@ -259,6 +272,133 @@ def check_cmd(file: Path,
         render(console, findings)
     if any(f.severity == "error" for f in findings):
         raise typer.Exit(1)
+
+
+def _parse_budget(text: str, population: int, generations: int):
+    from simu.evolve import Budget
+
+    try:
+        if text.endswith("s"):
+            return Budget(evaluations=1_000_000, seconds=float(text[:-1]), population=population,
+                          generations=generations)
+        return Budget(evaluations=int(text), seconds=3600.0, population=population, generations=generations)
+    except ValueError:
+        fail(f"bad --budget '{text}': give evaluations (40) or seconds (2s)")
+
+
+def _cli_constraints(args: list[str] | None, warp_size: int, shared: int):
+    """--arg n=64 fixes an argument; --arg n=1:4096 bounds it (the search varies it inside)."""
+    from types import SimpleNamespace
+
+    fixed, ranges = {}, {}
+    for a in args or []:
+        name, _, value = a.partition("=")
+        if ":" in value:
+            lo, hi = value.split(":", 1)
+            ranges[name] = (float(lo), float(hi))
+        elif value:
+            fixed[name] = int(value, 0) if value.lstrip("-").isdigit() or value.startswith("0x") else float(value)
+    return SimpleNamespace(args=fixed, arg_ranges=ranges, warp_size=warp_size,
+                           dynamic_shared=shared or None, grid=None, block=None, buffer_lengths={})
+
+
+@app.command("scan")
+def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders (default: .).")] = None,
+             include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+             o1: O1 = False, o2: O2 = False, o3: O3 = False,
+             exclude: Annotated[Optional[list[str]], typer.Option(
+                 "--exclude", help="Skip paths matching a .gitignore-style glob (repeatable).")] = None,
+             budget: Annotated[Optional[float], typer.Option(help="Seconds of search per kernel [default: 5].")] = None,
+             jobs: Annotated[Optional[int], typer.Option("-j", "--jobs", help="Worker processes [default: cores].")] = None,
+             checks: Annotated[Optional[str], typer.Option(help="Comma-separated: races,barriers,memory,perf.")] = None,
+             warp_model: Annotated[Optional[str], typer.Option(help="lockstep (pre-Volta) or independent (Volta+).")] = None,
+             fail_on: Annotated[Optional[str], typer.Option(
+                 help="Exit 1 on findings at or above: error, warning, performance, info or never [default: error].")] = None,
+             fmt: Annotated[str, typer.Option("--format", help="text, json or sarif.")] = "text",
+             output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to a file.")] = None,
+             cache_dir: Annotated[Optional[Path], typer.Option(help="Result cache [default: ROOT/.simu-cache].")] = None,
+             no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyse everything again; store nothing.")] = False,
+             changed: Annotated[bool, typer.Option("--changed", help="Only kernels staged in git (or including a staged header).")] = False,
+             config: Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: searched upward).")] = None,
+             debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and full compiler output.")] = False) -> None:
+    """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel."""
+    from simu.config import ConfigError
+    from simu.report.scanterm import ProgressEvents, closing_line, render_scan
+    from simu.scan import ScanError, ScanEvents, ScanOverrides, resolve_options, scan
+
+    if fmt not in ("text", "json", "sarif"):
+        fail(f"--format must be text, json or sarif, not '{fmt}'")
+    level = 3 if o3 else 2 if o2 else 1 if o1 else None
+    overrides = ScanOverrides(
+        include=list(include or ()), define=list(define or ()), clang_args=list(clang_arg or ()),
+        exclude=list(exclude or ()), opt_level=level, warp_model=warp_model,
+        checks=[c.strip() for c in checks.split(",") if c.strip()] if checks is not None else None,
+        budget=budget, jobs=jobs, fail_on=fail_on, cache_dir=str(cache_dir) if cache_dir else None,
+        no_cache=no_cache, changed=changed, config=str(config) if config else None)
+    try:
+        options, cfg = resolve_options(list(paths or [Path(".")]), overrides)
+        interactive = err_console.is_terminal and not debug
+        if interactive:
+            with ProgressEvents(err_console) as events:
+                result = scan(options, cfg, events)
+        else:
+            result = scan(options, cfg, ScanEvents())
+    except (ConfigError, ScanError) as exc:
+        fail(str(exc))
+    if not result.files and not result.note:
+        fail(f"no kernel sources (.cu, .cl) under {', '.join(str(p) for p in options.paths)}")
+    if fmt == "json":
+        from simu.report.jsonreport import render_json
+
+        text = render_json(result, debug)
+    elif fmt == "sarif":
+        from simu.report.sarif import render_sarif
+
+        text = render_sarif(result)
+    else:
+        text = None
+    if text is not None:
+        if output:
+            output.write_text(text)
+            err_console.print(f"wrote {output}", highlight=False)
+            err_console.print(closing_line(result), highlight=False)
+        else:
+            sys.stdout.write(text)
+    elif output:
+        with output.open("w") as fh:
+            render_scan(Console(file=fh, width=120, no_color=True, highlight=False), result, debug)
+        err_console.print(f"wrote {output}", highlight=False)
+        err_console.print(closing_line(result), highlight=False)
+    else:
+        render_scan(console, result, debug)
+    raise typer.Exit(result.exit_code())
+
+
+hook_app = typer.Typer(help="Install or remove the git pre-commit hook that runs `simu scan --changed`.",
+                       no_args_is_help=True)
+app.add_typer(hook_app, name="hook")
+
+
+@hook_app.command("install")
+def hook_install(force: Annotated[bool, typer.Option("--force", help="Replace a hook that is not simu's.")] = False) -> None:
+    """Write .git/hooks/pre-commit running `simu scan --changed`."""
+    from simu.hook import HookError, install
+
+    try:
+        console.print(install(Path.cwd(), force), highlight=False)
+    except HookError as exc:
+        fail(str(exc))
+
+
+@hook_app.command("uninstall")
+def hook_uninstall() -> None:
+    """Remove simu's pre-commit hook (never a foreign one)."""
+    from simu.hook import HookError, uninstall
+
+    try:
+        console.print(uninstall(Path.cwd()), highlight=False)
+    except HookError as exc:
+        fail(str(exc))
 
 
 @app.command("bench")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
@@ -141,20 +141,28 @@ def find_kernel_sources(paths: list[Path], rules: IgnoreRules) -> list[Path]:
     return out
 
 
-@dataclass
 class HeaderIndex:
-    """Project files by base name, to resolve includes that need an include directory."""
+    """Project files by base name, to resolve includes that need an include directory.
 
-    root: Path
-    by_name: dict[str, list[Path]] = field(default_factory=dict)
+    The project is walked on the first lookup only (most includes resolve without it)."""
+
+    def __init__(self, root: Path, rules: IgnoreRules | None = None):
+        self.root = root.resolve()
+        self.rules = rules or IgnoreRules(self.root)
+        self._by_name: dict[str, list[Path]] | None = None
 
     @staticmethod
     def build(root: Path, rules: IgnoreRules) -> "HeaderIndex":
-        idx = HeaderIndex(root.resolve())
-        for f in walk(root, rules):
-            if f.suffix.lower() in HEADER_EXTENSIONS or f.suffix.lower() in KERNEL_EXTENSIONS or not f.suffix:
-                idx.by_name.setdefault(f.name, []).append(f)
-        return idx
+        return HeaderIndex(root, rules)
+
+    @property
+    def by_name(self) -> dict[str, list[Path]]:
+        if self._by_name is None:
+            self._by_name = {}
+            for f in walk(self.root, self.rules):
+                if f.suffix.lower() in HEADER_EXTENSIONS or f.suffix.lower() in KERNEL_EXTENSIONS or not f.suffix:
+                    self._by_name.setdefault(f.name, []).append(f)
+        return self._by_name
 
     def lookup(self, name: str, near: Path) -> tuple[Path, Path] | None:
         """(header file, include folder) for ``#include "name"`` from a file in folder ``near``."""
@@ -204,6 +212,8 @@ def resolve_includes(source: Path, include_dirs: list[Path], index: HeaderIndex 
             continue
         done.add(f)
         for name, quoted in includes_of(f):
+            if not quoted and _shim_header(name):
+                continue
             found = None
             search = ([f.parent] if quoted else []) + include_dirs + folders
             for d in search:
@@ -221,6 +231,13 @@ def resolve_includes(source: Path, include_dirs: list[Path], index: HeaderIndex 
                 headers.add(found)
                 todo.append(found)
     return IncludeInfo(headers, folders)
+
+
+def _shim_header(name: str) -> bool:
+    """Whether simu's own CUDA/OpenCL headers provide ``<name>`` (then the project is not searched)."""
+    from simu.frontend.toolchain import INCLUDE_DIR
+
+    return (INCLUDE_DIR / "cuda" / name).is_file() or (INCLUDE_DIR / "opencl" / name).is_file()
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -59,7 +59,56 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                 if m.group(1) in ("get_group_id", "get_num_groups", "get_global_id", "get_global_size"):
                     gdim = max(gdim, min(axis, 3))
     dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
-    return Shape(bdim, gdim, kernel.reqd_block, kernel.max_threads or MAX_THREADS_PER_BLOCK, dyn)
+    reqd = kernel.reqd_block or _block_from_tiles(module, kernel, bdim)
+    return Shape(bdim, gdim, reqd, kernel.max_threads or MAX_THREADS_PER_BLOCK, dyn)
+
+
+def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[int, int, int] | None:
+    """The block a kernel was written for, read off its static shared tiles.
+
+    Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` assume one
+    thread per tile element; launching other block sizes only shows the kernel outside its
+    contract (indices past the tile, elements nobody loads).  The tile's dimensions, rounded down
+    to powers of two (dropping padding and halos), give the block."""
+    from simu.ir.types import ArrayType
+
+    used = _shared_globals_used(kernel)
+    best = None
+    for g in module.globals.values():
+        if g.addrspace != 3 or g.external or g.name not in used or not isinstance(g.type, ArrayType):
+            continue
+        dims = []
+        t = g.type
+        while isinstance(t, ArrayType):
+            dims.append(t.count)
+            t = t.elem
+        dims = [1 << (d.bit_length() - 1) for d in dims if d > 0]
+        if bdim >= 2 and len(dims) >= 2:
+            cand = (dims[-1], dims[-2], 1)
+        elif bdim == 1 and len(dims) == 1:
+            cand = (dims[0], 1, 1)
+        else:
+            continue
+        cand = tuple(min(c, 1024) for c in cand)
+        while cand[0] * cand[1] > MAX_THREADS_PER_BLOCK:
+            cand = (cand[0] // 2, cand[1], 1)
+        if best is None or cand[0] * cand[1] > best[0] * best[1]:
+            best = cand
+    if best is not None and best[0] * best[1] >= 32:
+        return best  # type: ignore[return-value]
+    return None
+
+
+def _shared_globals_used(kernel: Kernel) -> set[str]:
+    from simu.ir.constants import GlobalRef
+
+    used = set()
+    for b in kernel.function.blocks:
+        for ins in b.instrs:
+            for op in ins.ops:
+                if isinstance(op.value, GlobalRef):
+                    used.add(op.value.name)
+    return used
 
 
 @dataclass
@@ -163,8 +212,13 @@ class Layout:
         grid, block, values, fill, seed = self.decode(genes)
         launch = Launch(grid, block, {}, self.warp_size, 0, seed)
         T = launch.total_threads
-        ints = [abs(int(v)) for v in values.values() if isinstance(v, (int, np.integer)) and not isinstance(v, bool)]
-        length = max([T] + [v for v in ints if v <= 1 << 22])
+        ints = sorted(abs(int(v)) for v in values.values()
+                      if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
+        length = max([T] + ints)
+        if self.shape.block_dims >= 2 or self.shape.grid_dims >= 2:
+            # 2-D kernels index a[row * width + col]: room for width x height (or width^2)
+            two = ints[-1] * (ints[-2] if len(ints) >= 2 else ints[-1]) if ints else 0
+            length = max(length, min(two, 1 << 22), ints[-1] ** 2 if ints and ints[-1] <= 2048 else 0)
         rng = np.random.default_rng(seed)
         args: dict[str, Any] = {}
         for p in self.kernel.params:

@@ -207,7 +207,7 @@ class Search:
     def _redundant_candidates(self) -> list[int]:
         return [b for b, mw in self.use.executed.items() if mw and self.use.needed.get(b) != "inter-warp"]
 
-    def shrink(self, per_finding: int = 6) -> None:
+    def shrink(self, per_finding: int = 10) -> None:
         """Make each finding's witness launch as small as the search can while it persists."""
         if self.mode != "full":
             return
@@ -233,6 +233,9 @@ class Search:
 
     def result(self) -> SearchResult:
         findings = [f for f, _ in self.found.values()]
+        # equal values in one launch do not make benign what another launch shows racing
+        racing = {_pair(f) for f in findings if f.kind == "race"}
+        findings = [f for f in findings if not (f.kind == "benign-race" and _pair(f) in racing)]
         if self.last_ctx is not None and "barriers" in self.settings.checks:
             findings += redundant_findings(self.last_ctx, self.use)
         for f in findings:
@@ -243,6 +246,10 @@ class Search:
             if status == "analysed":
                 status, reason = "incomplete", next((e.error for e in self.cache.values() if e.error), "no valid launch")
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache))
+
+
+def _pair(f: Finding) -> tuple:
+    return tuple(sorted((l.file, l.line) for l in (f.first, f.second) if l is not None))
 
 
 def run_search(module, kernel, settings, constraints=None, budget: Budget | None = None, mode: str = "full",
@@ -310,10 +317,11 @@ def _size(launch: Launch) -> tuple:
 
 def _smaller(genes: list[float], n_scalars: int) -> list[list[float]]:
     out = []
-    for i in (0, 1, 2, 3, 4, 5):  # halve a grid or block dimension
-        if genes[i] >= 1.0:
+    for i in (0, 1, 2, 3, 4, 5):  # halve a grid or block dimension (exactly, in whole threads)
+        current = int(round(2 ** genes[i]))
+        if current >= 2:
             g = list(genes)
-            g[i] = max(genes[i] - 1.0, 0.0)
+            g[i] = math.log2(current // 2)
             out.append(g)
     for i in range(6, 6 + n_scalars):  # halve an argument
         if abs(genes[i]) >= 2:

@@ -40,7 +40,7 @@ class Launch:
     size), CUDA-style, for both languages.  ``args`` maps each kernel parameter name to its
     value: a Python/numpy scalar for scalar parameters, a numpy array (initial contents, any
     dtype; its bytes are copied) for pointer parameters, or :class:`LocalBuffer` for OpenCL
-    ``__local`` pointers.
+    ``__local`` pointers.  ``buffer_specs`` optionally says how each array was generated.
     """
 
     grid: Dim3
@@ -49,6 +49,9 @@ class Launch:
     warp_size: int = 32
     dynamic_shared: int = 0
     seed: int = 0
+    # How each buffer argument was generated (see simu.launchspec.buffer_from_spec), by name:
+    # lets a finding's launch be rebuilt exactly for replay.  Optional; may be incomplete.
+    buffer_specs: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)
@@ -69,3 +72,78 @@ class Launch:
     @property
     def global_size(self) -> Dim3:
         return tuple(g * b for g, b in zip(self.grid, self.block))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """An execution order for the machine (schedule amplification), or ``None`` for the default.
+
+    By default the machine runs every lane of the launch together, vectorised, and all blocks
+    pass each barrier at the same time.  A schedule serialises that:
+
+    * ``block_order`` lists linear block ids in the order they run (``None``: 0, 1, 2, ...).
+    * ``warp_order`` lists warp indices inside a block (the same permutation for every block):
+      between two barriers the warps of a block run one after another in this order, each as
+      far as it can go (to the next barrier or to its exit).  ``None`` keeps all warps of a
+      block together (vectorised, as by default).
+    * ``unit``: how many consecutive threads form one serialised "warp" (``None``: the launch's
+      warp size).  ``unit=1`` runs every thread alone between barriers, as a CPU OpenCL device
+      does; only legal for code without warp/sub-group operations (shuffles, ballots, votes),
+      which would read lanes that have not run yet.
+    * ``sequential``: each block runs to completion before the next one starts (one resident
+      block, a legal schedule on any GPU).  ``False`` interleaves the blocks barrier phase by
+      barrier phase, ordered by ``block_order`` inside each phase (all blocks resident).
+    * ``seed`` only names the random draw that produced the schedule (for reports).
+
+    Different schedules give the outputs that a race allows; a race-free kernel gives the same
+    output under every schedule.
+    """
+
+    block_order: tuple[int, ...] | None = None
+    warp_order: tuple[int, ...] | None = None
+    sequential: bool = True
+    seed: int | None = None
+    unit: int | None = None
+
+    @staticmethod
+    def random(launch: "Launch", seed: int, *, warps: bool = True, sequential: bool = True,
+               unit: int | None = None) -> "Schedule":
+        """A random block order and (when ``warps``) warp order for ``launch``, from ``seed``.
+
+        A trailing partial warp stays last, so that the same warp permutation can be applied to
+        work-item ids on a device (see :mod:`simu.validate.amplify`).
+        """
+        rng = np.random.default_rng(seed)
+        blocks = tuple(int(b) for b in rng.permutation(launch.num_blocks))
+        order = None
+        if warps:
+            order = warp_permutation(launch.threads_per_block, unit or launch.warp_size, rng)
+        return Schedule(blocks, order, sequential, seed, unit)
+
+    @staticmethod
+    def reverse(launch: "Launch", *, warps: bool = True, sequential: bool = True,
+                unit: int | None = None) -> "Schedule":
+        """Blocks and warps in reverse order (the trailing partial warp stays last)."""
+        full, rest = divmod(launch.threads_per_block, unit or launch.warp_size)
+        order = tuple(range(full - 1, -1, -1)) + ((full,) if rest else ()) if warps else None
+        return Schedule(tuple(range(launch.num_blocks - 1, -1, -1)), order, sequential, None, unit)
+
+    def describe(self) -> str:
+        def short(t):
+            if t is None:
+                return "-"
+            s = ",".join(str(x) for x in t[:8])
+            return s + (",..." if len(t) > 8 else "")
+
+        mode = "sequential" if self.sequential else "phased"
+        unit = "" if self.unit is None else f" unit={self.unit}"
+        return f"{mode} blocks[{short(self.block_order)}] warps[{short(self.warp_order)}]{unit}"
+
+
+def warp_permutation(threads_per_block: int, warp_size: int, rng: np.random.Generator) -> tuple[int, ...]:
+    """A random order of the full warps of a block; a trailing partial warp stays last."""
+    full, rest = divmod(threads_per_block, warp_size)
+    order = [int(w) for w in rng.permutation(full)]
+    if rest:
+        order.append(full)
+    return tuple(order)

@@ -19,7 +19,7 @@ from simu.ir import Kernel, Module
 from simu.ir.constants import GlobalRef
 from simu.ir.types import PtrType, VectorType, alloc_size
 from simu.interp.compiler import Program, Wait, compile_kernel, proto_of
-from simu.interp.launch import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
+from simu.interp.launch import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer, Schedule
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.state import FULL, RuntimeFault, State
@@ -34,12 +34,18 @@ class Limits:
     max_threads: int = 1 << 20
     max_trace: int = 20_000_000  # recorded accesses
     max_memory_bytes: int = 1 << 30
+    schedule: Schedule | None = None  # execution order (schedule amplification); None = default
 
 
-def run(module: Module, kernel: Kernel | str | None, launch: Launch, limits: Limits | None = None) -> RunResult:
-    """Execute one launch and return buffers, outcome and trace."""
+def run(module: Module, kernel: Kernel | str | None, launch: Launch, limits: Limits | None = None,
+        schedule: Schedule | None = None) -> RunResult:
+    """Execute one launch and return buffers, outcome and trace.
+
+    ``schedule`` (or ``limits.schedule``) serialises blocks and warps in a given order; see
+    :class:`~simu.interp.launch.Schedule`.  Without one the machine runs as it always has.
+    """
     k = kernel if isinstance(kernel, Kernel) else module.kernel(kernel)
-    return Machine(module, k).run(launch, limits or Limits())
+    return Machine(module, k).run(launch, limits or Limits(), schedule)
 
 
 class Machine:
@@ -122,14 +128,16 @@ class Machine:
         return st, buffers
 
     # -- execution ---------------------------------------------------------------------
-    def run(self, launch: Launch, limits: Limits) -> RunResult:
+    def run(self, launch: Launch, limits: Limits, schedule: Schedule | None = None) -> RunResult:
         self._check_launch(launch, limits)
+        if schedule is None:
+            schedule = limits.schedule
         t0 = time.perf_counter()
         st, buffers = self._setup(launch)
         outcome = Outcome("completed")
         try:
             with np.errstate(all="ignore"):
-                self._execute(st, limits, t0)
+                self._execute(st, limits, t0, schedule)
         except _Stop as stop:
             outcome = Outcome("incomplete", stop.reason)
         except RuntimeFault as fault:
@@ -164,20 +172,51 @@ class Machine:
         return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
                          st.memory_errors, allocations=st.mem.allocs, launch_state=st)
 
-    def _execute(self, st: State, limits: Limits, t0: float) -> None:
+    def _execute(self, st: State, limits: Limits, t0: float, schedule: Schedule | None = None) -> None:
         prog = self.program
-        blocks = prog.blocks
-        rpo_pos = prog.rpo_pos
-        by_pos = prog.by_pos
-        phis = prog.phis
-        T = st.T
         st.divergences = []
         st.barriers_reached = {}
         st.barrier_multiwarp = {}
         st.barrier_reduce = set()
         st.divergent_branches = {}
         st.edges = set()
-        pending: dict[tuple[int, int], np.ndarray] = {(rpo_pos[0], 0): np.arange(T, dtype=np.int64)}
+        start = prog.rpo_pos[0]
+        if schedule is None:
+            self._loop(st, {(start, 0): np.arange(st.T, dtype=np.int64)}, prog.by_pos, limits, t0)
+            return
+        # Scheduled: every lane gets a rank; the pending key's position is offset by
+        # rank * (number of IR blocks), so groups of different ranks never merge and the lowest
+        # rank always runs first (DESIGN.md §3; simu.interp.launch.Schedule).
+        npos = len(prog.by_pos)
+        by_pos = _RankedPositions(prog.by_pos, npos)
+        block_rank = _ranks(schedule.block_order, st.nblocks, "block_order")
+        unit = schedule.unit or st.ws
+        if unit < 1:
+            raise LaunchError(f"schedule unit must be positive, got {unit}")
+        nunits = -(-st.tpb // unit)
+        if schedule.warp_order is None:
+            warp_rank = np.zeros(nunits, np.int64)
+        else:
+            warp_rank = _ranks(schedule.warp_order, nunits, "warp_order")
+        lane_warp_rank = warp_rank[st.local // unit]
+        if schedule.sequential:
+            st.rank = lane_warp_rank
+            order = np.argsort(block_rank, kind="stable")
+            for b in order:
+                lanes = np.arange(int(b) * st.tpb, (int(b) + 1) * st.tpb, dtype=np.int64)
+                self._loop(st, _split_by_rank(lanes, st.rank, start, npos), by_pos, limits, t0)
+        else:
+            nw = int(warp_rank.max()) + 1
+            st.rank = block_rank[st.block_of] * nw + lane_warp_rank
+            self._loop(st, _split_by_rank(np.arange(st.T, dtype=np.int64), st.rank, start, npos), by_pos, limits, t0)
+
+    def _loop(self, st: State, pending: dict[tuple[int, int], np.ndarray], by_pos, limits: Limits,
+              t0: float) -> None:
+        prog = self.program
+        blocks = prog.blocks
+        rpo_pos = prog.rpo_pos
+        phis = prog.phis
+        T = st.T
         waiting: dict[tuple[int, int, int], tuple[np.ndarray, Wait]] = {}
         max_steps = limits.max_steps
         deadline = t0 + limits.max_seconds
@@ -192,6 +231,7 @@ class Machine:
             key = min(pending)
             lanes = pending.pop(key)
             bi = by_pos[key[0]]
+            base = key[0] - rpo_pos[bi]  # rank offset of a scheduled run (0 by default)
             k = key[1]
             sel = _selector(lanes, T)
             _mark_converged(st, lanes, sel)
@@ -232,7 +272,7 @@ class Machine:
             term = cb.term
             kind = term.kind
             if kind == "br":
-                self._goto(st, pending, phis, bi, term.targets[0], lanes, sel, term.instr.id, 0)
+                self._goto(st, pending, phis, bi, term.targets[0], lanes, sel, term.instr.id, 0, base)
             elif kind == "cbr":
                 cond = np.broadcast_to(np.asarray(term.cond(st, sel), bool), lanes.shape)
                 t_lanes = lanes[cond]
@@ -241,10 +281,10 @@ class Machine:
                     _count_divergent(st, term.instr.id, t_lanes, f_lanes)
                 if len(t_lanes):
                     self._goto(st, pending, phis, bi, term.targets[0], t_lanes,
-                               sel if len(f_lanes) == 0 else _selector(t_lanes, T), term.instr.id, 0)
+                               sel if len(f_lanes) == 0 else _selector(t_lanes, T), term.instr.id, 0, base)
                 if len(f_lanes):
                     self._goto(st, pending, phis, bi, term.targets[1], f_lanes,
-                               sel if len(t_lanes) == 0 else _selector(f_lanes, T), term.instr.id, 1)
+                               sel if len(t_lanes) == 0 else _selector(f_lanes, T), term.instr.id, 1, base)
             elif kind == "switch":
                 v = np.broadcast_to(np.asarray(term.cond(st, sel)), lanes.shape)
                 rest = np.ones(len(lanes), bool)
@@ -253,10 +293,11 @@ class Machine:
                     if m.any():
                         rest &= ~m
                         sub = lanes[m]
-                        self._goto(st, pending, phis, bi, target, sub, _selector(sub, T), term.instr.id, ci + 1)
+                        self._goto(st, pending, phis, bi, target, sub, _selector(sub, T), term.instr.id, ci + 1,
+                                   base)
                 if rest.any():
                     sub = lanes[rest]
-                    self._goto(st, pending, phis, bi, term.targets[0], sub, _selector(sub, T), term.instr.id, 0)
+                    self._goto(st, pending, phis, bi, term.targets[0], sub, _selector(sub, T), term.instr.id, 0, base)
             elif kind == "ret":
                 st.exited[lanes] = True
                 st.exit_step[lanes] = st.step
@@ -265,7 +306,7 @@ class Machine:
             else:
                 raise RuntimeFault("reached 'unreachable' (undefined behaviour)", term.instr.id)
 
-    def _goto(self, st, pending, phis, src, dst, lanes, sel, term_id, edge) -> None:
+    def _goto(self, st, pending, phis, src, dst, lanes, sel, term_id, edge, base=0) -> None:
         st.edges.add((term_id, edge))
         moves = phis.get((src, dst))
         if moves:
@@ -273,7 +314,7 @@ class Machine:
             vals = [_own(get(st, sel)) for _, get, _ in moves]
             for (slot, _, proto), v in zip(moves, vals):
                 st.put(slot, sel, v, proto)
-        key = (self.program.rpo_pos[dst], 0)
+        key = (self.program.rpo_pos[dst] + base, 0)
         prev = pending.get(key)
         pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
 
@@ -311,6 +352,12 @@ class Machine:
             if w.reduce is not None:
                 self._reduce(st, lanes, w)
                 st.barrier_reduce.add(iid)
+            if st.rank is not None:  # scheduled run: back into one group per rank
+                npos = len(self.program.by_pos)
+                for rkey, rlanes in _split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
+                    prev = pending.get(rkey)
+                    pending[rkey] = rlanes if prev is None else np.sort(np.concatenate([prev, rlanes]))
+                continue
             key = (self.program.rpo_pos[bi], k)
             prev = pending.get(key)
             pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
@@ -372,6 +419,40 @@ def _merge_reduce(w: Wait, new: Wait, prev_lanes, lanes) -> Wait:
     vals = np.concatenate([pv, nv])
     order = np.argsort(all_l, kind="stable")
     return Wait(w.instr, w.spaces, (kind, dst, vals[order]))
+
+
+class _RankedPositions:
+    """``by_pos`` for scheduled runs: a pending position is ``rank * npos + rpo position``."""
+
+    __slots__ = ("by_pos", "npos")
+
+    def __init__(self, by_pos: list[int], npos: int):
+        self.by_pos = by_pos
+        self.npos = npos
+
+    def __getitem__(self, pos: int) -> int:
+        return self.by_pos[pos % self.npos]
+
+
+def _ranks(order, n: int, what: str) -> np.ndarray:
+    """rank[i] = position of i in ``order`` (identity when None); ``order`` must be a permutation."""
+    if order is None:
+        return np.arange(n, dtype=np.int64)
+    arr = np.asarray(order, np.int64).reshape(-1)
+    if len(arr) != n or not np.array_equal(np.sort(arr), np.arange(n)):
+        raise LaunchError(f"schedule {what} must be a permutation of 0..{n - 1}, got {tuple(arr.tolist())[:16]}")
+    rank = np.empty(n, np.int64)
+    rank[arr] = np.arange(n)
+    return rank
+
+
+def _split_by_rank(lanes: np.ndarray, rank: np.ndarray, pos: int, npos: int, k: int = 0) -> dict:
+    """Pending groups for ``lanes`` at block position ``pos``, instruction ``k``: one per rank."""
+    r = rank[lanes]
+    out = {}
+    for u in np.unique(r):
+        out[(pos + int(u) * npos, k)] = lanes[r == u]
+    return out
 
 
 def _selector(lanes: np.ndarray, T: int):

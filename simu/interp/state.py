@@ -62,6 +62,7 @@ class State:
         self.thread_instructions = 0
         self.memory_errors: list[MemoryError_] = []
         self.record = True
+        self.rank: np.ndarray | None = None  # per-lane schedule rank of a scheduled run (see Schedule)
 
     # -- registers ------------------------------------------------------------------
     def put(self, slot: int, sel, val, proto) -> None:

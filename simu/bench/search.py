@@ -1,0 +1,76 @@
+"""`simu bench --suite search`: random search vs Simulee's search vs simu's full search on the corpus.
+
+Every corpus file's `launch:` lines are ignored: each mode gets the same evaluation budget and must
+find the file's expected findings on its own (-O0, lockstep warp model)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simu.corpus import evaluate, parse
+
+
+@dataclass
+class FileResult:
+    path: str
+    mode: str
+    expected: int
+    found: int
+    false_positives: int
+    evaluations: int
+    first_eval: int | None
+    first_seconds: float | None
+    seconds: float
+    missing: list[str] = field(default_factory=list)
+    unexpected: list[str] = field(default_factory=list)
+
+
+def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, seed: int = 0,
+                       cache: dict | None = None) -> FileResult:
+    from simu.api import load_file
+    from simu.check import CheckSettings
+    from simu.evolve import Budget, search_kernel
+
+    cf = parse(path)
+    cache = cache if cache is not None else {}
+    if str(path) not in cache:
+        cache[str(path)] = load_file(path)
+    module = cache[str(path)]
+    kernels = [module.kernel(cf.kernel)] if cf.kernel else module.kernels
+    t0 = time.perf_counter()
+    findings, evals, first_eval, first_s = [], 0, None, None
+    for k in kernels:
+        rep = search_kernel(module, k, CheckSettings(), None, Budget(evaluations=evaluations, seconds=60.0), mode, seed)
+        findings += rep.findings
+        st = rep.search
+        evals += st.evaluations
+        if st.first_finding_eval is not None and first_eval is None:
+            first_eval, first_s = st.first_finding_eval, st.first_finding_seconds
+    v = evaluate(cf, "O0", "lockstep", findings)
+    want = cf.expected("O0", "lockstep")
+    return FileResult(str(path), mode, len(want), len(want) - len(v.missing), len(v.unexpected), evals, first_eval,
+                      first_s, time.perf_counter() - t0, [e.text for e in v.missing],
+                      [f"{u.kind} {u.space} line {u.first.line if u.first else '?'}" for u in v.unexpected])
+
+
+def compare_modes(files: list[Path], evaluations: int = 40, modes=("random", "simulee", "full"), seed: int = 0):
+    cache: dict = {}
+    rows = {m: [search_corpus_file(f, m, evaluations, seed, cache) for f in files] for m in modes}
+    summary = {}
+    for m, rs in rows.items():
+        buggy = [r for r in rs if r.expected]
+        found_all = [r for r in buggy if r.found == r.expected]
+        firsts = [r.first_eval for r in buggy if r.first_eval is not None]
+        first_s = [r.first_seconds for r in buggy if r.first_seconds is not None]
+        summary[m] = {
+            "files": len(rs), "files_with_bugs": len(buggy), "bugs_expected": sum(r.expected for r in buggy),
+            "bugs_found": sum(r.found for r in buggy), "files_fully_found": len(found_all),
+            "false_positives": sum(r.false_positives for r in rs),
+            "median_evaluations_to_first_finding": statistics.median(firsts) if firsts else None,
+            "median_seconds_to_first_finding": statistics.median(first_s) if first_s else None,
+            "median_seconds_per_file": statistics.median(r.seconds for r in rs) if rs else None,
+        }
+    return summary, rows
