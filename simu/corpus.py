@@ -6,6 +6,8 @@
     // expect: clean
     // launch: grid=4 block=64 n=100 [warp=32] [shared=BYTES] [buf=float32:1024[:fill]]
     // kernel: name                                      (when the file has several kernels)
+    // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp
+    //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
 
 `expect` lines list everything simu must report for the file in a configuration: nothing more and
 nothing less.  A finding matches when its kind is equal, its space and access class equal the ones
@@ -25,6 +27,7 @@ CONFIGS = (("O0", "lockstep"), ("O1", "lockstep"), ("O0", "independent"))
 _EXPECT = re.compile(r"^\s*//\s*expect(?:\(([^)]*)\))?:\s*(.*?)\s*$")
 _LAUNCH = re.compile(r"^\s*//\s*launch:\s*(.*?)\s*$")
 _KERNEL = re.compile(r"^\s*//\s*kernel:\s*(\S+)")
+_CONSTRAIN = re.compile(r"^\s*//\s*constrain:\s*(.*?)\s*$")
 
 
 @dataclass
@@ -70,6 +73,7 @@ class CorpusFile:
     launches: list[LaunchLine]
     kernel: str | None
     clean: bool
+    constraints: "Constraints | None" = None
 
     def expected(self, opt: str, model: str) -> list[Expectation]:
         return [e for e in self.expectations if e.applies(opt, model)]
@@ -80,7 +84,12 @@ def parse(path: Path) -> CorpusFile:
     launches: list[LaunchLine] = []
     kernel = None
     clean = False
+    constraints = None
     for line in path.read_text().splitlines()[:40]:
+        m = _CONSTRAIN.match(line)
+        if m:
+            constraints = parse_constraints(m.group(1))
+            continue
         m = _EXPECT.match(line)
         if m:
             modes = frozenset(x.strip() for x in (m.group(1) or "").split(",") if x.strip())
@@ -97,7 +106,49 @@ def parse(path: Path) -> CorpusFile:
         m = _KERNEL.match(line)
         if m:
             kernel = m.group(1)
-    return CorpusFile(path, exps, launches, kernel, clean)
+    return CorpusFile(path, exps, launches, kernel, clean, constraints)
+
+
+@dataclass
+class Constraints:
+    """Launch constraints for the search (the same fields as simu.toml's per-kernel tables)."""
+
+    grid: str | None = None
+    block: str | None = None
+    args: dict = field(default_factory=dict)
+    arg_ranges: dict = field(default_factory=dict)
+    buffer_lengths: dict = field(default_factory=dict)
+    fills: dict = field(default_factory=dict)
+    warp_size: int | None = None
+    dynamic_shared: int | None = None
+
+
+def parse_constraints(text: str) -> Constraints:
+    c = Constraints()
+    for tok in text.split():
+        name, _, value = tok.partition("=")
+        if name.startswith("len:"):
+            c.buffer_lengths[name[4:]] = value
+        elif name.startswith("fill:"):
+            c.fills[name[5:]] = value
+        elif name == "grid":
+            c.grid = value
+        elif name == "block":
+            c.block = value
+        elif name == "warp":
+            c.warp_size = int(value)
+        elif name == "shared":
+            c.dynamic_shared = int(value)
+        elif re.fullmatch(r"-?\d+:-?\d+", value):
+            lo, hi = value.split(":")
+            c.arg_ranges[name] = (float(lo), float(hi))
+        elif re.fullmatch(r"-?\d+", value):
+            c.args[name] = int(value)
+        elif re.fullmatch(r"-?\d*\.\d*(e-?\d+)?", value):
+            c.args[name] = float(value)
+        else:
+            raise ValueError(f"cannot read constraint '{tok}'")
+    return c
 
 
 def _parse_expect(body: str, modes: frozenset[str], path: Path) -> Expectation:

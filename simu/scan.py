@@ -20,6 +20,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -363,7 +364,7 @@ class _Pool:
         from simu.scan_worker import init_worker
 
         self.ex = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.ctx, initializer=init_worker,
-                                      initargs=(self.events,))
+                                      initargs=(self.events, os.getpid()))
 
     def submit(self, task: _Task) -> Future:
         from simu import scan_worker
@@ -538,6 +539,9 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
             (pending if tasks[tid].kind == "analyse" else compiles).appendleft(tid)
             return False
 
+    old_term = None
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGTERM"):
+        old_term = signal.signal(signal.SIGTERM, _terminate)
     try:
         pool = _Pool(options.jobs)
         while pending or compiles or suspects or inflight:
@@ -614,12 +618,19 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                     k.status = "interrupted"
                     k.reason = "scan interrupted"
     finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
         if pool is not None:
             pool.close(kill=bool(inflight) or result.interrupted)
         if cache is not None:
             cache.close()
     result.stats.seconds = time.perf_counter() - t_start
     return result
+
+
+def _terminate(signum, frame):
+    """SIGTERM stops a scan like Ctrl-C: workers are stopped and what finished is reported."""
+    raise KeyboardInterrupt
 
 
 def run_scan(paths: list[Path], overrides: ScanOverrides | None = None,

@@ -24,16 +24,47 @@ class KernelTimeout(BaseException):
 PRELOAD = ("simu.scan_worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir")
 
 
-def init_worker(events) -> None:
+def init_worker(events, parent_pid: int | None = None) -> None:
     import importlib
 
     global _EVENTS
     _EVENTS = events
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if parent_pid is not None:
+        _watch_parent(parent_pid)
     for name in PRELOAD:  # imported before any task is timed (a no-op after a forkserver preload)
         importlib.import_module(name)
     if events is not None:
         events.put(("hello", os.getpid()))
+
+
+def _watch_parent(pid: int) -> None:
+    """Exit when the scanning process is gone (killed hard, it could not stop its workers)."""
+    import threading
+
+    ppid = os.getppid()  # the scanner (spawn) or the fork server, which ends with the scanner
+
+    def gone() -> bool:
+        if os.getppid() != ppid:
+            return True
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except OSError:
+            return False
+        try:  # a killed scanner not yet reaped by its parent is a zombie
+            with open(f"/proc/{pid}/stat") as fh:
+                return fh.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+        except (OSError, IndexError):
+            return False
+
+    def watch():
+        while not gone():
+            time.sleep(0.5)
+        os._exit(3)
+
+    threading.Thread(target=watch, name="simu-parent-watch", daemon=True).start()
 
 
 def _started(task_id: int) -> None:
@@ -115,6 +146,7 @@ def analyse(task_id: int, path: str, module_src: dict[str, Any], kernel: str, se
                    findings=[f.to_dict() for f in report.findings])
     except KernelTimeout:
         out.update(status="timeout", reason=f"analysis used more than {hard_limit:g} s of CPU (2x the budget)")
+        _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
     except UnsupportedError as exc:
         out.update(status="unsupported", reason=str(exc))
     except SimuError as exc:

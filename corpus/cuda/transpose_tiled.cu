@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=2,2 block=32,8 width=60 height=40 in=float32:2400 out=float32:2400
+// constrain: block=32,8
 // Matrix transpose through a 32x32 shared tile with 32x8 threads (each thread moves four
 // elements).  The tile has one column of padding against bank conflicts; the barrier makes
 // the whole tile visible before it is read back column-wise.  Edge tiles are guarded.

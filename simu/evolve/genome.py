@@ -85,10 +85,8 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[int, int, int]
         dims = [1 << (d.bit_length() - 1) for d in dims if d > 0]
         if bdim >= 2 and len(dims) >= 2:
             cand = (dims[-1], dims[-2], 1)
-        elif bdim == 1 and len(dims) == 1:
-            cand = (dims[0], 1, 1)
         else:
-            continue
+            cand = (dims[-1], 1, 1)
         cand = tuple(min(c, 1024) for c in cand)
         while cand[0] * cand[1] > MAX_THREADS_PER_BLOCK:
             cand = (cand[0] // 2, cand[1], 1)
@@ -123,6 +121,7 @@ class Layout:
     fixed_grid: tuple[int, int, int] | None = None
     fixed_block: tuple[int, int, int] | None = None
     buffer_lengths: dict[str, str] = field(default_factory=dict)
+    fills: dict[str, str] = field(default_factory=dict)
     warp_size: int = 32
     max_total_threads: int = 4096
     fixed_dynamic_shared: int | None = None
@@ -215,6 +214,8 @@ class Layout:
         ints = sorted(abs(int(v)) for v in values.values()
                       if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
         length = max([T] + ints)
+        if ints and ints[-1] <= 1 << 16:  # one row of n elements per block is a common layout
+            length = max(length, launch.num_blocks * ints[-1])
         if self.shape.block_dims >= 2 or self.shape.grid_dims >= 2:
             # 2-D kernels index a[row * width + col]: room for width x height (or width^2)
             two = ints[-1] * (ints[-2] if len(ints) >= 2 else ints[-1]) if ints else 0
@@ -230,8 +231,8 @@ class Layout:
                 dt, comps = element_type(p.pointee)
                 n = length
                 if p.name in self.buffer_lengths:
-                    n = int(_eval_length(self.buffer_lengths[p.name], values, T))
-                fill_name = FILLS[fill] if fill < len(FILLS) else "random"
+                    n = int(_eval_length(self.buffer_lengths[p.name], values, T, launch.num_blocks))
+                fill_name = self.fills.get(p.name) or (FILLS[fill] if fill < len(FILLS) else "random")
                 arr = _fill(dt, n * comps, fill_name, rng, T)
                 args[p.name] = arr
             else:
@@ -254,10 +255,12 @@ def _fill(dtype: np.dtype, n: int, fill: str, rng: np.random.Generator, threads:
     return make_buffer(dtype, n, fill, rng)
 
 
-def _eval_length(expr: str, values: dict[str, Any], threads: int) -> float:
-    """Evaluate a buffer-length expression such as "n*m" over the argument values."""
+def _eval_length(expr: str, values: dict[str, Any], threads: int, blocks: int = 1) -> float:
+    """Evaluate a buffer-length expression such as "n*m" over the argument values
+    (also `threads`, the launch's thread count, and `blocks`, its block count)."""
     env = {k: v for k, v in values.items() if isinstance(v, (int, float, np.integer, np.floating))}
     env["threads"] = threads
+    env["blocks"] = blocks
     if not re.fullmatch(r"[\w\s+\-*/()%]+", expr):
         raise ValueError(f"bad buffer length expression {expr!r}")
     return max(1, int(eval(expr, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above

@@ -271,7 +271,7 @@ def _layout(module, kernel, constraints, settings) -> Layout:
     warp = getattr(constraints, "warp_size", None) or 32
     return Layout(kernel, shape, scalars, fixed, ranges, _dim(getattr(constraints, "grid", None)),
                   _dim(getattr(constraints, "block", None)), dict(getattr(constraints, "buffer_lengths", None) or {}),
-                  warp, getattr(constraints, "max_total_threads", None) or 4096,
+                  dict(getattr(constraints, "fills", None) or {}), warp, getattr(constraints, "max_total_threads", None) or 4096,
                   getattr(constraints, "dynamic_shared", None))
 
 

@@ -40,14 +40,14 @@ def short_reason(status: str, reason: str) -> str:
 
 def _count_text(findings) -> str:
     c = Counter(f.kind for f in findings)
-    return ", ".join(f"{n} {kind}" for kind, n in sorted(c.items())) if c else "-"
+    return ", ".join(kind if n == 1 else f"{kind} ×{n}" for kind, n in sorted(c.items())) if c else "-"
 
 
 def render_scan(console: Console, result, debug: bool = False) -> None:
     """Findings by file, then the summary table and a closing line."""
     for fr in result.files:
-        problems = fr.status not in ("ok", "pending") or any(k.findings or k.status not in ("analysed",)
-                                                             for k in fr.kernels)
+        problems = fr.status not in ("ok", "pending", "interrupted") or any(
+            k.findings or k.status not in ("analysed", "interrupted") for k in fr.kernels)
         if not problems:
             continue
         console.rule(f"[bold]{escape(fr.rel)}", align="left", style="dim")
@@ -55,14 +55,14 @@ def render_scan(console: Console, result, debug: bool = False) -> None:
             console.print(f"[bold red]does not compile:[/] {escape(fr.first)}", highlight=False)
             if debug and fr.diagnostics:
                 console.print(escape(fr.diagnostics), highlight=False)
-        elif fr.status not in ("ok", "pending"):
+        elif fr.status not in ("ok", "pending", "interrupted"):
             console.print(f"[bold]{escape(fr.rel)}:[/] [bold red]{fr.status}:[/] {escape(fr.first)}", highlight=False)
             if debug and fr.traceback:
                 console.print(escape(fr.traceback), highlight=False)
         for k in fr.kernels:
             for f in k.findings:
                 render_finding(console, f)
-            if k.status not in ("analysed",):
+            if k.status not in ("analysed", "interrupted"):
                 style = STATUS_STYLE.get(k.status, "red")
                 loc = located(k.reason)
                 where = f"{fr.rel}:{loc[0]}:{loc[1]}" if loc and loc[1] else f"{fr.rel}:{loc[0] if loc else k.line}"
@@ -80,7 +80,11 @@ def summary_table(result) -> Table:
     table = Table(title=f"simu scan of {escape(str(result.root))}", title_justify="left", show_lines=False)
     for col in ("file", "kernel", "status", "findings", "note"):
         table.add_column(col, overflow="fold")
+    unreached = 0
     for fr in result.files:
+        if fr.status in ("interrupted", "pending") and not fr.kernels:
+            unreached += 1
+            continue
         if fr.status not in ("ok", "pending") or not fr.kernels:
             status = {"ok": "no kernels", "compile-error": "compile error"}.get(fr.status, fr.status)
             table.add_row(escape(fr.rel), "-", f"[{STATUS_STYLE.get(fr.status, 'dim')}]{status}[/]", "-",
@@ -94,6 +98,8 @@ def summary_table(result) -> Table:
                 note = (note + "; " if note else "") + f"{len(k.suppressed)} suppressed"
             table.add_row(escape(fr.rel), escape(k.name), f"[{STATUS_STYLE.get(k.status, 'red')}]{k.status}[/]",
                           _count_text(k.findings), escape(note))
+    if unreached:
+        table.add_row(f"({unreached} more file{'s' if unreached != 1 else ''})", "-", "[dim]not reached[/]", "-", "")
     return table
 
 
@@ -105,7 +111,8 @@ def closing_line(result) -> str:
     head = ", ".join(parts) if parts else "[green]no findings[/]"
     kernels = [k for _, k in result.kernels()]
     status = Counter(k.status for k in kernels)
-    files_failed = sum(1 for f in result.files if f.status not in ("ok", "pending"))
+    files_failed = sum(1 for f in result.files if f.status in ("compile-error", "error", "timeout"))
+    unreached = sum(1 for f in result.files if f.status in ("interrupted", "pending"))
     bits = [f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''} in {len(result.files)} "
             f"file{'s' if len(result.files) != 1 else ''}"]
     for s in ("incomplete", "unsupported", "error", "timeout", "interrupted"):
@@ -113,6 +120,8 @@ def closing_line(result) -> str:
             bits.append(f"{status[s]} {s}")
     if files_failed:
         bits.append(f"{files_failed} file{'s' if files_failed != 1 else ''} failed to compile")
+    if unreached:
+        bits.append(f"{unreached} file{'s' if unreached != 1 else ''} not reached")
     if result.stats.cache_hits:
         bits.append(f"{result.stats.cache_hits} from cache")
     if result.suppressed_count:

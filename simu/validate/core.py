@@ -30,6 +30,7 @@ their outputs say nothing about them; the launch-level comparison is still repor
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,7 @@ CONFIRMED = ("confirmed-on-hardware", "confirmed-in-model")
 VERDICTS = ("confirmed-on-hardware", "confirmed-in-model", "not-observed", "match", "model-mismatch",
             "not-applicable", "skipped", "error")
 SERIAL_THREAD_LIMIT = 8192  # thread-by-thread simulated schedule only for launches up to this size
-SCHEDULE_STEP_BUDGET = 400_000  # skip a simulated schedule whose estimated machine steps exceed this
+SCHEDULE_STEP_BUDGET = 120_000  # skip a simulated schedule whose estimated machine steps exceed this
 
 Outputs = dict[str, np.ndarray]
 
@@ -251,7 +252,7 @@ def _run_device(dev: Device, target: Target, launch: Launch, runs: int, scheds: 
             try:
                 out = dev.run(target.source, target.info, _copy_launch(launch), sched, target.build_options)
             except SimuError as exc:
-                res.errors.append(f"{label}: {exc}")
+                res.errors.append(f"{label}: {_short_error(exc)}")
                 break
             res.labels.append(label)
             res.indices.append(r)
@@ -259,6 +260,20 @@ def _run_device(dev: Device, target: Target, launch: Launch, runs: int, scheds: 
         if res.errors and not res.outputs:
             break  # the original does not run: no point in the schedules
     return res
+
+
+def _short_error(exc: Exception) -> str:
+    """One line for a device failure (a build log is summarised by its first error)."""
+    from simu.validate.opencl_runner import OpenCLBuildError
+
+    if isinstance(exc, OpenCLBuildError):
+        first = next((l.strip() for l in exc.log.splitlines() if "error" in l.lower()), exc.log.strip()[:200])
+        first = re.sub(r"^.*?\.cl:(\d+:\d+:)", r"line \1", first)
+        if "sub_group" in exc.log:
+            return f"{exc.device} cannot build the kernel: no sub-group support ({first})"
+        return f"{exc.device} cannot build the kernel: {first}"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
 
 
 def validate_launch(target: Target, launch: Launch, findings: list[Finding], devices: list[Device],
@@ -354,6 +369,9 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
     if not ran:
         if not devices:
             notes.append("no device to replay on")
+        for name, entry in per_device.items():
+            if entry["errors"]:
+                notes.append(entry["errors"][0])
         return _finish(result, "skipped", findings)
 
     if racy:

@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=3 block=128 ntrain=4 query=float32:384 train=float32:512
+// constrain: len:query=threads len:train=ntrain*128 ntrain=1:16
 // Descriptor matching by correlation: block b correlates query descriptor b (128 floats)
 // with each of ntrain train descriptors; thread tid owns dimension tid, the products are
 // summed by a tree reduction in shared memory and thread 0 stores the score.

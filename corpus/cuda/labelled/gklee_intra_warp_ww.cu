@@ -1,5 +1,6 @@
-// expect: race shared write-write line 19
+// expect: race shared write-write line 20
 // launch: grid=2 block=128 n=256 in=float32:256
+// constrain: block=128
 // 2:1 downsampling with a 3-tap smoothing filter: every block halves its 128 samples into
 // shared memory and smooths the half-resolution row.
 // BUG (GKLEE: intra-warp write-write by one instruction): `half[tid / 2] = ...` is executed

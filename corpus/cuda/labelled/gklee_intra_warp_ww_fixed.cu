@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=2 block=128 n=256 in=float32:256
+// constrain: block=128
 // 2:1 downsampling with a 3-tap smoothing filter: every block halves its 128 samples into
 // shared memory and smooths the half-resolution row.
 // FIX of gklee_intra_warp_ww.cu: only the even lane of each pair stores, and it stores the

@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=4 block=64 npts=40 H=float32:36 src=float32:80 dst=float32:80
+// constrain: block=64 npts=1:64 len:H=9*blocks len:src=2*npts len:dst=2*npts
 // RANSAC scoring of candidate homographies, one block per candidate h: every thread
 // reprojects some of the npts correspondences with H_h and stores the squared error,
 // thread 0 finds the median error by counting, and then every thread classifies its

@@ -1,6 +1,7 @@
-// expect: race shared write-write lines 38,55
 // expect: race shared write-write lines 39,56
+// expect: race shared write-write lines 40,57
 // launch: grid=2 block=256 n=600 C=1.0 grad=float32:600 alpha=float32:600 y=int32:600
+// constrain: block=256
 // SMO (SVM training) working-set selection, first index: every block finds the
 // i in I_up = {i : (y_i = +1, alpha_i < C) or (y_i = -1, alpha_i > 0)} that minimises
 // -y_i * grad_i over its slice and writes (value, index) to block_val/block_idx.

@@ -1,5 +1,6 @@
-// expect(independent): warp-race shared read-write line 34
+// expect(independent): warp-race shared read-write line 35
 // launch: grid=2 block=128 n=300 A=float32:90000
+// constrain: len:A=n*n
 // Trace of an n x n row-major matrix: each block sums a grid-stride share of the diagonal,
 // reduces it in shared memory with barriers while more than one warp is involved, and
 // finishes inside warp 0 the pre-Volta way: warp-synchronous, no barrier, relying on the

@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=2 block=128 n=300 A=float32:90000
+// constrain: len:A=n*n
 // Trace of an n x n row-major matrix: each block sums a grid-stride share of the diagonal,
 // reduces it in shared memory with barriers while more than one warp is involved, and
 // finishes inside warp 0.

@@ -1,6 +1,7 @@
-// expect: race shared read-write lines 21,25
+// expect: race shared read-write lines 22,26
 // (intra-warp pairs of the same two lines: part of the race, no separate warp-race)
 // launch: grid=2,2 block=32,8 width=64 height=64 in=float32:4096 out=float32:4096
+// constrain: block=32,8
 // Matrix transpose through a padded 32x32 shared tile with 32x8 threads (four rows each).
 // BUG (missing barrier before reading the tile): the tile is read column-wise right after
 // it is stored; the element a thread reads was stored by a thread of another row, usually

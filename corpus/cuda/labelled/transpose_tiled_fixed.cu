@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=2,2 block=32,8 width=64 height=48 in=float32:3072 out=float32:3072
+// constrain: block=32,8
 // Matrix transpose through a padded 32x32 shared tile with 32x8 threads (four rows each);
 // edge tiles are guarded (height = 48 leaves the second tile row half full).
 // FIX of transpose_missing_barrier.cu: __syncthreads() between storing the tile row-wise and

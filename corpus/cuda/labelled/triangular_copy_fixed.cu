@@ -1,5 +1,6 @@
 // expect: clean
 // launch: grid=2,2 block=16,16 n=30 stride=32 L=float32:1024 S=float32:1024
+// constrain: stride=32 n=1:32
 // Expand a matrix stored in its lower triangle into a full symmetric matrix, one thread per
 // element of an n x n matrix with row pitch `stride`.
 // FIX of triangular_copy_inplace.cu: the mirrored copy goes to a separate output S, so the

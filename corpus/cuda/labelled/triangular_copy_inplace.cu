@@ -1,6 +1,7 @@
-// expect: race global read-write line 19
+// expect: race global read-write line 20
 // (intra-warp pairs of the same two lines: part of the race, no separate warp-race)
 // launch: grid=2,2 block=16,16 n=30 stride=32 A=float32:1024
+// constrain: stride=32 n=1:32
 // Mirror a matrix across its diagonal in place (a transposing triangular copy), one thread
 // per element of an n x n matrix with row pitch `stride`.
 // BUG: every off-diagonal thread copies, so thread (r, c) reads A[c][r] while thread (c, r)
