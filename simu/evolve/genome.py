@@ -156,7 +156,11 @@ class Layout:
         if isinstance(p.type, FloatType):
             return rng.choice([0.5, 1.0, 1.5, 2.0, -1.0])
         if SIZE_NAMES.match(p.name):
-            side = int(round(math.sqrt(threads))) if self.shape.grid_dims >= 2 or self.shape.block_dims >= 2 else threads
+            two_d = self.shape.grid_dims >= 2 or (self.shape.reqd_block[1] > 1 if self.shape.reqd_block
+                                                  else self.shape.block_dims >= 2)
+            side = int(round(math.sqrt(threads))) if two_d else threads
+            if rng.random() < 0.2:  # sometimes the other guess: sizes are not always what they seem
+                side = threads if two_d else int(round(math.sqrt(threads)))
             return float(max(1, side + rng.choice([0, 0, -1, 1, -3, 5])))
         return float(rng.choice([0, 1, 2, 3, 4, 8, 16, 32]))
 
@@ -202,6 +206,8 @@ class Layout:
             if t.bits == 1:
                 return v & 1
             v = max(min(v, 1 << 20), -(1 << 20))  # keep loops and sizes tractable
+            if SIZE_NAMES.match(p.name) or p.name.startswith(("n", "num")):
+                v = max(v, 1)  # sizes and counts are positive by contract
             return v
         if isinstance(t, VectorType):
             return np.full(t.count, g)

@@ -1,6 +1,6 @@
 // expect(lockstep): redundant-barrier line 29
 // launch: grid=2 block=32,4 ncand=8 query=float32:64 cand=float32:256
-// constrain: block=32,4 len:query=blocks*32 len:cand=ncand*32 ncand=1:16
+// constrain: block=32,4 len:query=blocks*32 len:cand=ncand*32 ncand=8
 // Rotation-tolerant descriptor matching: block b compares query descriptor b (32 floats)
 // with 4 candidates at a time, one warp (one threadIdx.y row of 32 lanes) per candidate.
 // A lane stages element l of its candidate in s_cand[y][l] and correlates the query with the

@@ -1,7 +1,7 @@
 // expect: redundant-barrier line 35
 // expect: redundant-barrier line 49
 // launch: grid=2 block=128 nrows=200 row_ptr=int32:256:ramp col=int32:256:ramp val=float32:256 x=float32:256
-// constrain: fill:row_ptr=ramp fill:col=ramp
+// constrain: fill:row_ptr=ramp fill:col=ramp len:row_ptr=nrows+1
 // CSR sparse matrix-vector product y = A x, one row per thread, in three phases:
 // stage the block's row pointers, flag the non-empty rows (thread 0 also counts them for
 // load-balancing statistics) and gather the products.
