@@ -405,11 +405,36 @@ def hook_uninstall() -> None:
 def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
               repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 3,
               scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
-              suite: Annotated[str, typer.Option(help="machine (interpreter speed) or detect (10M-access trace).")] = "machine",
+              suite: Annotated[str, typer.Option(help="machine (interpreter speed), detect (10M-access trace) or "
+                                                     "search (random vs Simulee vs simu search on the corpus).")] = "machine",
+              evaluations: Annotated[int, typer.Option(help="Evaluations per kernel for --suite search.")] = 40,
+              jobs: Annotated[int, typer.Option("-j", "--jobs", help="Processes for --suite search.")] = 2,
               accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from simu.bench import median_rate, run_benchmarks
 
+    if suite == "search":
+        from pathlib import Path as _P
+
+        from simu.bench.search import compare_modes
+
+        files = sorted(p for p in _P("corpus").rglob("*") if p.suffix in (".cu", ".cl"))
+        if not files:
+            fail("no corpus/ folder here: run from the repository root")
+        summary, _ = compare_modes(files, evaluations=evaluations, jobs=jobs)
+        if fmt == "json":
+            sys.stdout.write(json.dumps({"version": __version__, "search": summary}, indent=2) + "\n")
+            return
+        table = Table(title=f"search modes over {len(files)} corpus files (launch lines ignored, equal evaluation budgets)")
+        cols = ["bugs_found", "bugs_expected", "files_fully_found", "files_with_bugs", "false_positives",
+                "median_evaluations_to_first_finding", "median_seconds_to_first_finding", "median_seconds_per_file"]
+        table.add_column("mode")
+        for c in cols:
+            table.add_column(c.replace("_", " "), justify="right")
+        for mode, row in summary.items():
+            table.add_row(mode, *[f"{row[c]:.3g}" if isinstance(row[c], float) else str(row[c]) for c in cols])
+        console.print(table)
+        return
     if suite == "detect":
         from simu.bench.detect import run_detect_bench
 

@@ -25,14 +25,15 @@ _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
 
 
 def find_root(paths: list[Path], config_root: Path | None = None) -> Path:
-    """The project root: the configuration's folder, else the enclosing repository, else the scanned folder."""
-    if config_root is not None:
-        return config_root
+    """The project root: the enclosing git repository, else the configuration's folder, else the scanned
+    folder (the common folder of several paths).  Report paths (SARIF URIs) are relative to it."""
     first = paths[0].resolve() if paths else Path.cwd().resolve()
     start = first if first.is_dir() else first.parent
     for d in (start, *start.parents):
         if (d / ".git").exists():
             return d
+    if config_root is not None:
+        return config_root
     if len(paths) > 1:
         common = Path(os.path.commonpath([str(p.resolve()) for p in paths]))
         return common if common.is_dir() else common.parent
@@ -42,15 +43,22 @@ def find_root(paths: list[Path], config_root: Path | None = None) -> Path:
 class IgnoreRules:
     """``.gitignore`` files of the tree (read lazily, per folder) plus ``--exclude`` globs.
 
-    Globs use .gitignore syntax against the path relative to the project root: ``third_party/``,
-    ``*_test.cu``, ``/build``.  Deeper ``.gitignore`` files take precedence, as in git.
+    Globs use .gitignore syntax against the path relative to their base folder (the project root for
+    ``--exclude``, the configuration's folder for its ``exclude``): ``third_party/``, ``*_test.cu``,
+    ``/build``.  Deeper ``.gitignore`` files take precedence, as in git.
     """
 
     def __init__(self, root: Path, excludes: list[str] | tuple[str, ...] = (), gitignore: bool = True):
         self.root = root.resolve()
-        self.excludes = pathspec.GitIgnoreSpec.from_lines(list(excludes)) if excludes else None
+        self.exclude_sets: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        self.add_excludes(self.root, excludes)
         self.gitignore = gitignore
         self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+
+    def add_excludes(self, base: Path, patterns: list[str] | tuple[str, ...]) -> None:
+        """Exclude globs anchored at ``base`` (the configuration's folder for its ``exclude`` list)."""
+        if patterns:
+            self.exclude_sets.append((base.resolve(), pathspec.GitIgnoreSpec.from_lines(list(patterns))))
 
     def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
         if folder not in self._specs:
@@ -71,13 +79,16 @@ class IgnoreRules:
             return None
 
     def excluded(self, path: Path, is_dir: bool = False) -> bool:
-        """Whether ``--exclude`` globs match the path."""
-        if self.excludes is None:
-            return False
-        rel = self._rel(path)
-        if rel is None:
-            rel = path.as_posix()
-        return self.excludes.match_file(rel + "/" if is_dir else rel)
+        """Whether an exclude glob matches the path (relative to the glob's base folder)."""
+        path = path.resolve()
+        for base, spec in self.exclude_sets:
+            try:
+                rel = path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+            if rel != "." and spec.match_file(rel + "/" if is_dir else rel):
+                return True
+        return False
 
     def git_ignored(self, path: Path, is_dir: bool = False) -> bool:
         """Whether a .gitignore between the root and the path ignores it (the path itself only)."""

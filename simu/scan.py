@@ -19,6 +19,7 @@ import multiprocessing as mp
 import os
 import re
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -77,7 +78,9 @@ class ScanOptions:
     include: list[Path] = field(default_factory=list)
     define: list[str] = field(default_factory=list)
     clang_args: list[str] = field(default_factory=list)
-    exclude: list[str] = field(default_factory=list)
+    exclude: list[str] = field(default_factory=list)  # --exclude globs, relative to the root
+    config_exclude: list[str] = field(default_factory=list)  # the configuration's, relative to config_base
+    config_base: Path | None = None  # folder of the configuration file
     opt_level: int = 0
     warp_model: str = "lockstep"
     strict_warp: bool = False
@@ -143,7 +146,8 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
     include = [(base / d).resolve() for d in config.include] + [Path(d).resolve() for d in cli.include]
     opts = ScanOptions(
         paths=paths, root=root, include=include, define=config.define + list(cli.define),
-        clang_args=config.clang_args + list(cli.clang_args), exclude=config.exclude + list(cli.exclude),
+        clang_args=config.clang_args + list(cli.clang_args), exclude=list(cli.exclude),
+        config_exclude=list(config.exclude), config_base=config.root,
         opt_level=int(pick(cli.opt_level, config.opt_level, 0)), warp_model=warp_model,
         strict_warp=bool(config.strict_warp), checks=checks, budget=budget, jobs=jobs, fail_on=fail_on,
         cache_dir=cache_dir, changed=cli.changed)
@@ -198,6 +202,7 @@ class ScanResult:
     stats: ScanStats = field(default_factory=ScanStats)
     interrupted: bool = False
     note: str = ""  # e.g. "no changed kernel files"
+    warnings: list[str] = field(default_factory=list)  # e.g. a cache that could not be opened
 
     def kernels(self):
         for f in self.files:
@@ -295,7 +300,8 @@ def _config_suppression(f: Finding, config: Config, root: Path) -> str | None:
             continue
         locs = [l for l in (f.first, f.second) if l is not None]
         if s.file is not None:
-            locs = [l for l in locs if fnmatch.fnmatch(rel_path(l.file, root), s.file)]
+            base = config.root or root
+            locs = [l for l in locs if fnmatch.fnmatch(rel_path(l.file, base), s.file)]
             if not locs:
                 continue
         if s.line is not None and not any(l.line == s.line for l in locs):
@@ -413,6 +419,7 @@ class _Pool:
 def select_sources(options: ScanOptions) -> tuple[list[Path], IgnoreRules, HeaderIndex | None, str]:
     """The kernel sources to scan, the ignore rules, the header index and a note (for ``--changed``)."""
     rules = IgnoreRules(options.root, options.exclude)
+    rules.add_excludes(options.config_base or options.root, options.config_exclude)
     try:
         sources = find_kernel_sources(options.paths, rules)
     except FileNotFoundError as exc:
@@ -449,7 +456,12 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
     if not sources:
         return result
 
-    cache = ResultCache(options.cache_dir) if options.cache_dir is not None else None
+    cache = None
+    if options.cache_dir is not None:
+        try:
+            cache = ResultCache(options.cache_dir)
+        except (OSError, sqlite3.Error) as exc:
+            result.warnings.append(f"result cache {options.cache_dir} not usable ({exc}); analysing without it")
     settings = CheckSettings(tuple(options.checks), DetectOptions(warp_model=options.warp_model,
                                                                   strict_warp=options.strict_warp),
                              Limits(max_seconds=options.budget))
@@ -624,6 +636,11 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
             pool.close(kill=bool(inflight) or result.interrupted)
         if cache is not None:
             cache.close()
+    if not options.changed and not result.interrupted:
+        seen = {n for _, k in result.kernels() for n in (k.name, k.mangled, k.name.split("<")[0])}
+        for name in config.kernels:
+            if name not in seen:
+                result.warnings.append(f"the configuration constrains kernel '{name}', which was not found")
     result.stats.seconds = time.perf_counter() - t_start
     return result
 

@@ -57,9 +57,23 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
                       [f"{u.kind} {u.space} line {u.first.line if u.first else '?'}" for u in v.unexpected])
 
 
-def compare_modes(files: list[Path], evaluations: int = 40, modes=("random", "simulee", "full"), seed: int = 0):
-    cache: dict = {}
-    rows = {m: [search_corpus_file(f, m, evaluations, seed, cache) for f in files] for m in modes}
+def _one(args):
+    path, mode, evaluations, seed = args
+    return search_corpus_file(Path(path), mode, evaluations, seed)
+
+
+def compare_modes(files: list[Path], evaluations: int = 40, modes=("random", "simulee", "full"), seed: int = 0,
+                  jobs: int = 1):
+    """Run every mode on every file (in ``jobs`` processes) and summarise per mode."""
+    tasks = [(str(f), m, evaluations, seed) for m in modes for f in files]
+    if jobs > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_one, tasks))
+    else:
+        results = [_one(t) for t in tasks]
+    rows = {m: [r for r in results if r.mode == m] for m in modes}
     summary = {}
     for m, rs in rows.items():
         buggy = [r for r in rs if r.expected]

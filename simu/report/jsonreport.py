@@ -63,6 +63,7 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
         },
         "interrupted": result.interrupted,
         "note": result.note,
+        "warnings": list(result.warnings),
         "exit_code": result.exit_code(),
         "files": files,
     }

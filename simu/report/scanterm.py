@@ -73,6 +73,8 @@ def render_scan(console: Console, result, debug: bool = False) -> None:
                     console.print(escape(k.traceback), highlight=False)
     if result.files:
         console.print(summary_table(result))
+    for w in result.warnings:
+        console.print(f"[yellow]warning:[/] {escape(w)}", highlight=False)
     console.print(closing_line(result), highlight=False)
 
 

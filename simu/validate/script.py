@@ -260,8 +260,28 @@ def run_opencl(device):
 def run_cuda(device):
     import cupy as cp
 
-    module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=[KERNEL])
-    fn = module.get_function(KERNEL)
+    try:  # the user's source as it is, through NVRTC; the name expression instantiates templates
+        module = cp.RawModule(code=SOURCE, options=("-std=c++17",), name_expressions=[KERNEL])
+        fn = module.get_function(KERNEL)
+    except Exception as exc:  # NVRTC cannot compile host code that needs the full runtime headers
+        import os
+        import shutil
+        import subprocess
+        import tempfile
+
+        nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+        if nvcc is None or not MANGLED:
+            raise SystemExit(f"NVRTC could not compile the kernel and there is no nvcc: {exc}")
+        tmp = tempfile.mkdtemp(prefix="simu-replay-")
+        with open(os.path.join(tmp, "k.cu"), "w") as fh:
+            fh.write(SOURCE)
+        arch = cp.cuda.Device().compute_capability
+        proc = subprocess.run([nvcc, "-cubin", f"-arch=sm_{arch}", "-o", os.path.join(tmp, "k.cubin"),
+                               os.path.join(tmp, "k.cu")], capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise SystemExit(f"neither NVRTC nor nvcc compiled the kernel:\n{exc}\n{proc.stderr}")
+        module = cp.RawModule(path=os.path.join(tmp, "k.cubin"))
+        fn = module.get_function(MANGLED)
     props = cp.cuda.runtime.getDeviceProperties(cp.cuda.runtime.getDevice())
     name = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
 
