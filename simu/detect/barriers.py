@@ -34,7 +34,9 @@ def check_divergence(ctx: Context) -> list[Finding]:
             t2 = ctx.thread(d.block * tpb + (missing[0] if missing else 0), "absent")
             why = f"{t2} never reached it"
         loc = ctx.location(first_barrier)
-        msg = (f"barrier divergence: {len(waiting)} thread(s) of block {t1.block} such as {t1} wait here "
+        block = "(" + ",".join(str(x) for x in t1.block) + ")"
+        msg = (f"barrier divergence: {len(waiting)} thread(s) of block {block} such as thread "
+               f"{'(' + ','.join(str(x) for x in t1.thread) + ')'} wait here "
                f"while {why}")
         out.append(Finding("barrier-divergence", "error", ctx.kernel.display_name, msg, loc, second, "", "", None,
                            [t1, t2], {"waiting": len(waiting), "exited": len(d.exited)}, ctx.launch_record()))
