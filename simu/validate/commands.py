@@ -18,6 +18,7 @@ VERDICT_STYLE = {
     "not-observed": "yellow",
     "match": "green",
     "model-mismatch": "bold magenta",
+    "nondeterministic": "cyan",
     "not-applicable": "dim",
     "skipped": "dim",
     "error": "bold red",

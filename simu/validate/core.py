@@ -19,7 +19,9 @@ For one launch of one kernel:
 
    Without one, every device output must equal simu's default output: ``match``, or
    ``model-mismatch`` with the first differing element (buffer, index, device value, simu
-   value).  With three or more implementations (simu and two devices or more) a majority vote
+   value).  A kernel with atomics may depend on their order: a device output that equals one
+   of simu's schedules' outputs also matches, and a device whose outputs change from run to run
+   in such a kernel gives ``nondeterministic`` (not a simu error, not a data race).  With three or more implementations (simu and two devices or more) a majority vote
    says which one is wrong.  ``skipped`` means no device could run the launch (the notes say
    why); ``error`` that simu could not.
 
@@ -52,7 +54,15 @@ SCHEDULE_KINDS = frozenset({"race", "benign-race", "warp-race", "barrier-diverge
 UB_KINDS = frozenset({"out-of-bounds", "null", "invalid-pointer", "uninitialized"})
 CONFIRMED = ("confirmed-on-hardware", "confirmed-in-model")
 VERDICTS = ("confirmed-on-hardware", "confirmed-in-model", "not-observed", "match", "model-mismatch",
-            "not-applicable", "skipped", "error")
+            "nondeterministic", "not-applicable", "skipped", "error")
+_ATOMICS = re.compile(r"\b(atomic\w*|atom_\w+|__atomic_\w+)\s*\(")
+
+
+def uses_atomics(source: str) -> bool:
+    """Whether the source calls atomic functions (CUDA atomicAdd..., OpenCL atomic_/atom_...)."""
+    from simu.validate.amplify import mask_comments_and_strings
+
+    return bool(_ATOMICS.search(mask_comments_and_strings(source)))
 SERIAL_THREAD_LIMIT = 8192  # thread-by-thread simulated schedule only for launches up to this size
 SCHEDULE_STEP_BUDGET = 120_000  # skip a simulated schedule whose estimated machine steps exceed this
 
@@ -387,11 +397,29 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
                 notes.append("the race is in the trace, but no device run or simulated schedule changed the outputs")
         return _finish(result, verdict, findings)
 
+    # Without a schedule-sensitive finding the device must reproduce simu's output.  A kernel
+    # with atomics may legitimately depend on their order: then every device output must be the
+    # output of one of simu's schedules.
+    explained: list[Outputs] = [default]
+    if uses_atomics(target.source) and any(first_difference(out, default, tolerance) is not None
+                                           for dr in ran for out in dr.outputs):
+        for s in model_schedules(target, launch, dev_scheds):
+            if schedule_cost(launch, s, steps) <= step_budget:
+                out, _, _ = simulate(target, launch, s, seconds)
+                if out is not None:
+                    explained.append(out)
+        ids = group_outcomes(explained, tolerance)
+        details["model"] = {"schedules": len(explained), "outcomes": max(ids) + 1,
+                            "differing": sum(1 for i in ids if i != ids[0])}
+    unexplained_variation = False
     for dr in ran:
         bad = 0
         first: Difference | None = None
         for label, r, out in zip(dr.labels, dr.indices, dr.outputs):
             d = first_difference(out, default, tolerance)
+            if d is not None and any(first_difference(out, o, tolerance) is None for o in explained[1:]):
+                per_device[dr.device.name]["matches_model"] = True
+                continue
             if d is not None:
                 bad += 1
                 if first is None:
@@ -401,6 +429,16 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
         if first is not None:
             result.mismatches.append(first)
             per_device[dr.device.name]["first_difference"] = first.to_dict()
+            if per_device[dr.device.name].get("outcomes", 1) > 1:
+                unexplained_variation = True
+    if result.mismatches and unexplained_variation and uses_atomics(target.source):
+        notes.append("the device's outputs change from run to run in a kernel without a data race that uses "
+                     "atomics: they depend on the order of the atomic operations "
+                     f"(first difference from simu: {result.mismatches[0]})")
+        return _finish(result, "nondeterministic", findings)
+    if len(explained) > 1 and not result.mismatches:
+        notes.append("the output depends on the order of atomic operations; every device output is the output "
+                     "of one of simu's schedules")
     if result.mismatches:
         wrong = details.get("vote", {}).get("wrong", [])
         if wrong:

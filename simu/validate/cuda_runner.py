@@ -140,7 +140,7 @@ def _compile_cupy(cp, source: str, name_expression: str, mangled: str | None, op
         fn = mod.get_function(name_expression)
         how = "nvrtc"
     except Exception as exc:  # noqa: BLE001 - cupy raises CompileException / CUDADriverError
-        cubin = _nvcc_cubin(source, options, include_dirs)
+        cubin = _nvcc_cubin(source, options, include_dirs, name_expression)
         if cubin is None or not mangled:
             raise CudaBuildError(f"NVRTC could not compile the kernel {name_expression!r}: {exc}") from None
         mod = cp.RawModule(path=cubin)
@@ -150,7 +150,10 @@ def _compile_cupy(cp, source: str, name_expression: str, mangled: str | None, op
     return _MODULES[key]
 
 
-def _nvcc_cubin(source: str, options: tuple[str, ...], include_dirs: tuple[str, ...]) -> str | None:
+def _nvcc_cubin(source: str, options: tuple[str, ...], include_dirs: tuple[str, ...],
+                name_expression: str | None = None) -> str | None:
+    """Compile with nvcc (host code included) to a cubin; taking the kernel's address makes nvcc
+    instantiate a template kernel that the file itself never launches."""
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         return None
@@ -159,6 +162,8 @@ def _nvcc_cubin(source: str, options: tuple[str, ...], include_dirs: tuple[str, 
     out = os.path.join(tmp, "kernel.cubin")
     with open(src, "w") as fh:
         fh.write(source)
+        if name_expression:
+            fh.write(f"\nvoid *__simu_instantiate_kernel = (void *)&({name_expression});\n")
     arch = _arch()
     argv = [nvcc, "-cubin", f"-arch=sm_{arch}", "-o", out, src] + [f"-I{d}" for d in include_dirs] + \
         [o for o in options if o.startswith(("-D", "-I", "-std"))]
@@ -197,7 +202,8 @@ def run_on_cuda(source: str, name_expression: str, params: list[CudaParam], grid
                          tuple(options), inc)
     b = _bindings()
     if b is not None:
-        return _run_bindings(b, source, name_expression, params, grid, block, args, dynamic_shared, tuple(options), inc)
+        return _run_bindings(b, source, name_expression, params, grid, block, args, dynamic_shared, tuple(options), inc,
+                             mangled)
     raise CudaUnavailableError(NO_CUDA)
 
 
@@ -238,24 +244,39 @@ def _check(result, what: str):
     return rest[0] if len(rest) == 1 else rest
 
 
-def _run_bindings(b, source, name_expression, params, grid, block, args, dynamic_shared, options, inc):
+def _nvrtc_cubin(nvrtc, source: str, name_expression: str, options, inc) -> tuple[bytes, bytes]:
+    """(cubin, lowered name) from NVRTC, or CudaBuildError with the log."""
+    prog = _check(nvrtc.nvrtcCreateProgram(source.encode(), b"kernel.cu", 0, [], []), "nvrtcCreateProgram")
+    _check(nvrtc.nvrtcAddNameExpression(prog, name_expression.encode()), "nvrtcAddNameExpression")
+    opts = [o.encode() for o in options] + [f"-I{d}".encode() for d in inc] + \
+        [f"--gpu-architecture=sm_{_arch()}".encode()]
+    err, = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+    if int(err) != 0:
+        _, size = nvrtc.nvrtcGetProgramLogSize(prog)
+        log = b" " * size
+        nvrtc.nvrtcGetProgramLog(prog, log)
+        raise CudaBuildError(f"NVRTC could not compile the kernel {name_expression!r}:\n"
+                             f"{log.decode(errors='replace').rstrip(chr(0))}")
+    lowered = _check(nvrtc.nvrtcGetLoweredName(prog, name_expression.encode()), "nvrtcGetLoweredName")
+    size = _check(nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
+    cubin = b" " * size
+    _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
+    return cubin, lowered if isinstance(lowered, bytes) else str(lowered).encode()
+
+
+def _run_bindings(b, source, name_expression, params, grid, block, args, dynamic_shared, options, inc, mangled=None):
     driver, nvrtc = b
     key = ("bindings", source, name_expression, options, inc)
     if key not in _MODULES:
-        prog = _check(nvrtc.nvrtcCreateProgram(source.encode(), b"kernel.cu", 0, [], []), "nvrtcCreateProgram")
-        _check(nvrtc.nvrtcAddNameExpression(prog, name_expression.encode()), "nvrtcAddNameExpression")
-        opts = [o.encode() for o in options] + [f"-I{d}".encode() for d in inc] + \
-            [f"--gpu-architecture=sm_{_arch()}".encode()]
-        err, = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
-        if int(err) != 0:
-            _, size = nvrtc.nvrtcGetProgramLogSize(prog)
-            log = b" " * size
-            nvrtc.nvrtcGetProgramLog(prog, log)
-            raise CudaBuildError(f"NVRTC could not compile the kernel {name_expression!r}:\n{log.decode(errors='replace')}")
-        lowered = _check(nvrtc.nvrtcGetLoweredName(prog, name_expression.encode()), "nvrtcGetLoweredName")
-        size = _check(nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
-        cubin = b" " * size
-        _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
+        try:
+            cubin, lowered = _nvrtc_cubin(nvrtc, source, name_expression, options, inc)
+        except CudaBuildError:
+            path = _nvcc_cubin(source, options, inc, name_expression)  # host code NVRTC cannot take
+            if path is None or not mangled:
+                raise
+            with open(path, "rb") as fh:
+                cubin = fh.read()
+            lowered = mangled.encode()
         _, dev = driver.cuDeviceGet(0)
         ctx = _check(driver.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
         _check(driver.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
