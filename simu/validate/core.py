@@ -44,7 +44,7 @@ from simu.detect.finding import Finding, LaunchRecord
 from simu.errors import SimuError
 from simu.frontend import CompileOptions
 from simu.interp import Limits, run
-from simu.interp.launch import Launch, LocalBuffer, Schedule
+from simu.interp.launch import Launch, Schedule
 from simu.validate import amplify
 from simu.validate.compare import DEFAULT_TOLERANCE, Difference, Tolerance, first_difference, group_outcomes, majority
 from simu.validate.devices import Device, KernelInfo, OpenCLDevice, open_devices

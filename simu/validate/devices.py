@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from simu.errors import SimuError
-from simu.interp.launch import Launch, LocalBuffer, Schedule
+from simu.interp.launch import Launch, Schedule
 from simu.validate import amplify
 from simu.validate.cuda_runner import NO_CUDA, CudaParam, cuda_available, cuda_device_name, run_on_cuda
 from simu.validate.opencl_runner import OpenCLBuildError, OpenCLUnavailableError, run_on_opencl

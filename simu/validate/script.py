@@ -9,7 +9,6 @@ output buffers.  OpenCL scripts need numpy and pyopencl; CUDA scripts numpy and 
 from __future__ import annotations
 
 import hashlib
-import json
 import pprint
 from dataclasses import asdict
 from pathlib import Path
