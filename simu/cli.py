@@ -213,6 +213,8 @@ def check_cmd(file: Path,
               population: Annotated[int, typer.Option(help="Search population size.")] = 6,
               generations: Annotated[int, typer.Option(help="Search generations.")] = 8,
               fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text",
+              validate: Annotated[bool, typer.Option("--validate", help="Replay each finding on an OpenCL/CUDA device "
+                                                                    "and add its verdict.")] = False,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Run a kernel's launches and report races, barrier problems and memory errors."""
@@ -260,6 +262,8 @@ def check_cmd(file: Path,
             progress.add_task(k.display_name)
             reports.append(search_kernel(module, k, settings, constraints, search_budget, seed=seed))
     findings = [f for r in reports for f in r.findings]
+    if validate:
+        _validate_findings(findings, file, options)
     if fmt == "json":
         payload = {"version": __version__, "file": str(file),
                    "kernels": [{"kernel": r.kernel, "status": r.status, "reason": r.reason, "launches": r.launches,
@@ -272,6 +276,23 @@ def check_cmd(file: Path,
         render(console, findings)
     if any(f.severity == "error" for f in findings):
         raise typer.Exit(1)
+
+
+def _validate_findings(findings, file: Path, options) -> None:
+    """Add a device verdict to each finding (detail['validation'] and the message)."""
+    from simu.validate import validate_finding
+
+    for f in findings:
+        if f.launch is None or f.kind in ("redundant-barrier",):
+            continue
+        try:
+            v = validate_finding(f, file, options=options)
+            verdict = f.detail.get("validation", {}).get("verdict") or getattr(v, "verdict", "")
+        except SimuError as exc:
+            f.detail["validation"] = {"verdict": "not-run", "details": str(exc)}
+            verdict = "not-run"
+        if verdict:
+            f.message += f" [validation: {verdict}]"
 
 
 def _parse_budget(text: str, population: int, generations: int):
@@ -320,6 +341,8 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(help="Files o
              no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyse everything again; store nothing.")] = False,
              changed: Annotated[bool, typer.Option("--changed", help="Only kernels staged in git (or including a staged header).")] = False,
              config: Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: searched upward).")] = None,
+             validate: Annotated[bool, typer.Option("--validate", help="Replay each finding on an OpenCL/CUDA device "
+                                                                   "and add its verdict.")] = False,
              debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks and full compiler output.")] = False) -> None:
     """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel."""
     from simu.config import ConfigError
@@ -347,6 +370,11 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(help="Files o
         fail(str(exc))
     if not result.files and not result.note:
         fail(f"no kernel sources (.cu, .cl) under {', '.join(str(p) for p in options.paths)}")
+    if validate:
+        for fr in result.files:
+            findings = [f for k in fr.kernels for f in k.findings]
+            if findings:
+                _validate_findings(findings, fr.path, CompileOptions())
     if fmt == "json":
         from simu.report.jsonreport import render_json
 
@@ -399,6 +427,29 @@ def hook_uninstall() -> None:
         console.print(uninstall(Path.cwd()), highlight=False)
     except HookError as exc:
         fail(str(exc))
+
+
+@app.command("validate")
+def validate_cmd(target: Path,
+                 device: Annotated[Optional[list[str]], typer.Option(
+                     "--device", help="OpenCL/CUDA device by name substring (repeatable; 'all' for every one).")] = None,
+                 runs: Annotated[int, typer.Option(help="Runs per schedule on each device.")] = 3,
+                 schedules: Annotated[int, typer.Option(help="Permuted work-group schedules besides the original.")] = 4,
+                 fmt: Annotated[str, typer.Option("--format", help="text or json")] = "text") -> None:
+    """Replay a kernel file's launches or a findings.json on real devices and give each finding a verdict."""
+    from simu.validate.commands import validate_command
+
+    raise typer.Exit(validate_command(target, device, runs, schedules, fmt))
+
+
+@app.command("replay")
+def replay_cmd(findings: Path,
+               emit: Annotated[str, typer.Option(help="pyopencl (write a standalone script) or run (replay now).")] = "pyopencl",
+               output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Where to write the script.")] = None) -> None:
+    """Reproduce a finding's launch: a standalone pyopencl script for a bug report, or a replay now."""
+    from simu.validate.commands import replay_command
+
+    raise typer.Exit(replay_command(findings, "script" if emit == "pyopencl" else emit, output))
 
 
 @app.command("bench")

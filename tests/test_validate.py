@@ -617,3 +617,20 @@ def test_cuda_replay_matches_simu(name):
     report = validate_kernel(CORPUS / "cuda" / name, runs=2, schedules=0)
     for r in report.results:
         assert r.verdict == "match", (r.details, [str(m) for m in r.mismatches])
+
+
+def test_check_validate_flag_adds_verdicts_to_json(tmp_path):
+    """`simu check --validate --format json` carries each finding's device verdict."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from simu.cli import app
+
+    src = Path(__file__).resolve().parent.parent / "corpus" / "opencl" / "labelled" / "counter_nonatomic.cl"
+    res = CliRunner().invoke(app, ["check", str(src), "--validate", "--format", "json", "--budget", "12"])
+    assert res.exit_code == 1, res.output
+    data = json.loads(res.stdout)
+    verdicts = [f["detail"]["validation"]["verdict"] for k in data["kernels"] for f in k["findings"]
+                if "validation" in f["detail"]]
+    assert verdicts and all(v in ("confirmed-on-hardware", "confirmed-in-model", "not-observed") for v in verdicts)

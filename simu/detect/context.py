@@ -71,17 +71,22 @@ class Context:
         return SPACE_NAMES[a.space], a.name, elem
 
     def launch_record(self) -> LaunchRecord:
+        """The replayable launch (computed once per run): scalars plus a buffer spec that rebuilds
+        each buffer exactly (its fill and seed, or its bytes when small)."""
+        cached = getattr(self, "_launch_record", None)
+        if cached is not None:
+            return cached
+        from simu.launchspec import buffer_specs
+
         scalars: dict[str, Any] = {}
-        buffers: dict[str, dict[str, Any]] = {}
         for name, v in self.launch.args.items():
-            if isinstance(v, LocalBuffer):
-                buffers[name] = {"local_bytes": v.nbytes}
-            elif isinstance(v, np.ndarray) and v.ndim > 0:
-                buffers[name] = {"dtype": str(v.dtype), "length": int(v.size)}
-            else:
-                scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
-        return LaunchRecord(self.launch.grid, self.launch.block, scalars, buffers, self.launch.seed,
-                            self.launch.warp_size, self.launch.dynamic_shared)
+            if isinstance(v, LocalBuffer) or (isinstance(v, np.ndarray) and v.ndim > 0):
+                continue
+            scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
+        record = LaunchRecord(self.launch.grid, self.launch.block, scalars, buffer_specs(self.launch),
+                              self.launch.seed, self.launch.warp_size, self.launch.dynamic_shared)
+        self._launch_record = record
+        return record
 
 
 def _is_shim(path: str) -> bool:
