@@ -378,9 +378,11 @@ class Machine:
 
 def _count_divergent(st: State, iid: int, a: np.ndarray, b: np.ndarray) -> None:
     """Count warps whose lanes took both sides of a branch (for the divergent-branch check)."""
-    split = np.intersect1d(np.unique(st.warp_of[a]), np.unique(st.warp_of[b]), assume_unique=True)
-    if len(split):
-        st.divergent_branches[iid] = st.divergent_branches.get(iid, 0) + len(split)
+    wa = np.bincount(st.warp_of[a], minlength=st.nwarps) > 0
+    wb = np.bincount(st.warp_of[b], minlength=st.nwarps) > 0
+    n = int(np.count_nonzero(wa & wb))
+    if n:
+        st.divergent_branches[iid] = st.divergent_branches.get(iid, 0) + n
 
 
 def _own(v):
