@@ -102,6 +102,10 @@ class Search:
         return (self.stats.evaluations >= self.budget.evaluations
                 or time.perf_counter() - self.t0 > self.budget.seconds)
 
+    def out_of_time(self, factor: float = 1.6) -> bool:
+        """The refutation and shrinking phases may use part of a second budget, never more."""
+        return time.perf_counter() - self.t0 > factor * self.budget.seconds
+
     def evaluate(self, genes: list[float]) -> Evaluation:
         launch = self.layout.launch(genes)
         key = _launch_key(launch)
@@ -196,7 +200,7 @@ class Search:
         if self.mode != "full" or "barriers" not in self.settings.checks:
             return
         for _ in range(extra):
-            if not self._redundant_candidates():
+            if not self._redundant_candidates() or self.out_of_time(1.3):
                 return
             base_genes = self.layout.initial(self.rng)
             variant = list(base_genes)
@@ -217,7 +221,7 @@ class Search:
             best = list(genes)
             tries = 0
             improved = True
-            while improved and tries < per_finding:
+            while improved and tries < per_finding and not self.out_of_time():
                 improved = False
                 for cand in _smaller(best, len(self.layout.scalars)):
                     tries += 1
