@@ -125,14 +125,19 @@ def kernels_cmd(paths: list[Path], fmt: Annotated[str, typer.Option("--format", 
         raise typer.Exit(1)
 
 
-def _load_kernel(file: Path, kernel: str | None, options: CompileOptions):
+def _load_module(file: Path, options: CompileOptions):
+    """Compile and decode a file, or print clang's diagnostics and exit 2."""
     from simu.api import load_file
 
     try:
-        module = load_file(file, options)
+        return load_file(file, options)
     except CompileError as exc:
         show_compile_error(exc)
         raise typer.Exit(2)
+
+
+def _load_kernel(file: Path, kernel: str | None, options: CompileOptions):
+    module = _load_module(file, options)
     try:
         return module, module.kernel(kernel)
     except KeyError as exc:
@@ -218,8 +223,7 @@ def check_cmd(file: Path,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Run a kernel's launches and report races, barrier problems and memory errors."""
-    from simu.api import load_file
-    from simu.check import CheckSettings, check_kernel, default_launches
+    from simu.check import CheckSettings, check_kernel
     from simu.detect import CHECKS, DetectOptions
     from simu.launchspec import build_launch
     from simu.report.terminal import render
@@ -231,11 +235,7 @@ def check_cmd(file: Path,
     unknown = [c for c in selected if c not in CHECKS]
     if unknown:
         fail(f"unknown check(s) {', '.join(unknown)}; available: {', '.join(CHECKS)}")
-    try:
-        module = load_file(file, options)
-    except CompileError as exc:
-        show_compile_error(exc)
-        raise typer.Exit(2)
+    module = _load_module(file, options)
     try:
         kernels = [module.kernel(kernel)] if kernel else module.kernels
     except KeyError as exc:
