@@ -587,6 +587,9 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                     else:
                         (pending if task.kind == "analyse" else compiles).appendleft(tid)
                     continue
+                except KernelTimeout:  # the worker's alarm fired again while it was returning
+                    fail_task(task, "timeout", "analysis ran past its CPU-time limit")
+                    continue
                 except Exception as exc:  # noqa: BLE001 - e.g. a result that cannot be pickled
                     fail_task(task, "error", f"{type(exc).__name__}: {exc}")
                     continue

@@ -145,6 +145,8 @@ def analyse(task_id: int, path: str, module_src: dict[str, Any], kernel: str, se
         out.update(status=report.status, reason=report.reason, launches=report.launches,
                    findings=[f.to_dict() for f in report.findings])
     except KernelTimeout:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
         out.update(status="timeout", reason=f"analysis used more than {hard_limit:g} s of CPU (2x the budget)")
         _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
     except UnsupportedError as exc:
