@@ -32,6 +32,7 @@ from queue import Empty
 from typing import Any
 
 from simu.config import FAIL_ON, WARP_MODELS, Config, ConfigError, find_config, load_config
+from simu.scan_worker import KernelTimeout
 from simu.detect.finding import SEVERITY_RANK, Finding
 from simu.project import (GitError, HeaderIndex, IgnoreRules, changed_sources, find_kernel_sources, find_root,
                           resolve_includes, staged_files)
