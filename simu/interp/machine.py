@@ -329,11 +329,14 @@ class Machine:
         count = np.bincount(blk, minlength=nb)
         # Every thread of the block must wait at this one barrier; a thread that has exited
         # (returned early) or waits elsewhere makes it barrier divergence.
-        lo = np.full(nb, np.iinfo(np.int64).max)
-        hi = np.full(nb, -1)
-        np.minimum.at(lo, blk, ids)
-        np.maximum.at(hi, blk, ids)
-        bad = (count > 0) & ((count != st.tpb) | (lo != hi))
+        if len(entries) == 1:  # the usual case: every waiting lane is at one barrier
+            bad = (count > 0) & (count != st.tpb)
+        else:
+            lo = np.full(nb, np.iinfo(np.int64).max)
+            hi = np.full(nb, -1)
+            np.minimum.at(lo, blk, ids)
+            np.maximum.at(hi, blk, ids)
+            bad = (count > 0) & ((count != st.tpb) | (lo != hi))
         for b in np.flatnonzero(bad):
             in_b = blk == b
             waiting_at: dict[int, list[int]] = {}

@@ -106,6 +106,9 @@ class State:
                 rel = o - ln * inst
             else:
                 rel = o
+            if len(rel) and rel.min() >= 0 and rel.max() + size <= inst:
+                out.append((alloc, o, ln, m))  # all in bounds (the common case: two reductions)
+                continue
             bad = (rel < 0) | (rel + size > inst)
             if bad.any():
                 self._fault("out-of-bounds", instr, ln[bad], rel[bad], size, alloc, action)
