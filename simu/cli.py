@@ -310,7 +310,7 @@ def _parse_budget(text: str, population: int, generations: int):
 
 def _cli_constraints(args: list[str] | None, warp_size: int, shared: int):
     """--arg n=64 fixes an argument; --arg n=1:4096 bounds it (the search varies it inside)."""
-    from types import SimpleNamespace
+    from simu.config import KernelConstraints
 
     fixed, ranges = {}, {}
     for a in args or []:
@@ -320,8 +320,7 @@ def _cli_constraints(args: list[str] | None, warp_size: int, shared: int):
             ranges[name] = (float(lo), float(hi))
         elif value:
             fixed[name] = int(value, 0) if value.lstrip("-").isdigit() or value.startswith("0x") else float(value)
-    return SimpleNamespace(args=fixed, arg_ranges=ranges, warp_size=warp_size,
-                           dynamic_shared=shared or None, grid=None, block=None, buffer_lengths={})
+    return KernelConstraints(args=fixed, arg_ranges=ranges, warp_size=warp_size, dynamic_shared=shared or None)
 
 
 @app.command("scan")

@@ -40,6 +40,7 @@ class KernelConstraints:
     args: dict[str, int | float] = field(default_factory=dict)
     arg_ranges: dict[str, tuple[int | float, int | float]] = field(default_factory=dict)
     buffer_lengths: dict[str, str] = field(default_factory=dict)
+    fills: dict[str, str] = field(default_factory=dict)  # buffer -> random | ramp | zeros | ones | small
     warp_size: int | None = None
     dynamic_shared: int | None = None
 
@@ -48,6 +49,7 @@ class KernelConstraints:
         return {"grid": self.grid, "block": self.block, "args": dict(sorted(self.args.items())),
                 "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
                 "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
+                "fills": dict(sorted(self.fills.items())),
                 "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared}
 
 
@@ -395,6 +397,16 @@ def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "ker
                 c.buffer_lengths[name] = v.strip()
             else:
                 raise at.err(key, f"expected a number, a range \"lo:hi\" or a buffer length expression, got {v!r}")
+    fills = t.get("fills")
+    if fills is not None:
+        from simu.evolve.genome import FILLS
+
+        ft = _Table(fills, file, t.sub("fills"))
+        for key in list(ft.data):
+            ft.seen.add(key)
+            if ft.data[key] not in FILLS:
+                raise ft.err(key, f"expected one of {', '.join(FILLS)}, got {ft.data[key]!r}")
+            c.fills[ft.raw[key]] = ft.data[key]
     t.finish()
     return c
 

@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simu.config import KernelConstraints, parse_dim
 from simu.detect import Finding
 
 CONFIGS = (("O0", "lockstep"), ("O1", "lockstep"), ("O0", "independent"))
@@ -73,7 +74,7 @@ class CorpusFile:
     launches: list[LaunchLine]
     kernel: str | None
     clean: bool
-    constraints: "Constraints | None" = None
+    constraints: KernelConstraints | None = None
 
     def expected(self, opt: str, model: str) -> list[Expectation]:
         return [e for e in self.expectations if e.applies(opt, model)]
@@ -109,22 +110,9 @@ def parse(path: Path) -> CorpusFile:
     return CorpusFile(path, exps, launches, kernel, clean, constraints)
 
 
-@dataclass
-class Constraints:
-    """Launch constraints for the search (the same fields as simu.toml's per-kernel tables)."""
-
-    grid: str | None = None
-    block: str | None = None
-    args: dict = field(default_factory=dict)
-    arg_ranges: dict = field(default_factory=dict)
-    buffer_lengths: dict = field(default_factory=dict)
-    fills: dict = field(default_factory=dict)
-    warp_size: int | None = None
-    dynamic_shared: int | None = None
-
-
-def parse_constraints(text: str) -> Constraints:
-    c = Constraints()
+def parse_constraints(text: str) -> KernelConstraints:
+    """A `// constrain:` line, read into the same object as a `[tool.simu.kernels.NAME]` table."""
+    c = KernelConstraints()
     for tok in text.split():
         name, _, value = tok.partition("=")
         if name.startswith("len:"):

@@ -49,6 +49,13 @@ def test_constraints_parse():
     assert parse_config({}).constraints_for("k") is None
 
 
+def test_constraint_fills_parse_and_are_checked():
+    cfg = parse_config({"kernels": {"spmv": {"fills": {"row_ptr": "ramp", "col": "small"}}}})
+    assert cfg.kernels["spmv"].fills == {"row_ptr": "ramp", "col": "small"}
+    with pytest.raises(ConfigError, match="row_ptr"):
+        parse_config({"kernels": {"spmv": {"fills": {"row_ptr": "sorted"}}}})
+
+
 @pytest.mark.parametrize("table, key", [
     ({"bugdet": 3}, "bugdet"),
     ({"severity": {"data-race": "info"}}, "data-race"),

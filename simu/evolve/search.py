@@ -268,15 +268,14 @@ def run_search(module, kernel, settings, constraints=None, budget: Budget | None
 
 
 def _layout(module, kernel, constraints, settings) -> Layout:
+    from simu.config import KernelConstraints
+
+    c = constraints or KernelConstraints()
     shape = kernel_shape(module, kernel)
-    fixed = dict(getattr(constraints, "args", None) or {})
-    ranges = dict(getattr(constraints, "arg_ranges", None) or {})
-    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in fixed]
-    warp = getattr(constraints, "warp_size", None) or 32
-    return Layout(kernel, shape, scalars, fixed, ranges, _dim(getattr(constraints, "grid", None)),
-                  _dim(getattr(constraints, "block", None)), dict(getattr(constraints, "buffer_lengths", None) or {}),
-                  dict(getattr(constraints, "fills", None) or {}), warp, getattr(constraints, "max_total_threads", None) or 4096,
-                  getattr(constraints, "dynamic_shared", None))
+    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args]
+    return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
+                  dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
+                  fixed_dynamic_shared=c.dynamic_shared)
 
 
 def _dim(v):
