@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from simu.detect import DEFAULT_CHECKS, Context, DetectOptions, Finding, barrier_use, deduplicate, detect
-from simu.detect.barriers import BarrierUse, redundant_findings
+from simu.detect.barriers import BarrierUse, check_divergence, redundant_findings
 from simu.errors import SimuError
 from simu.frontend import CompileOptions
 from simu.interp import Launch, Limits, run
@@ -53,8 +53,6 @@ def check_kernel(module: Module, kernel: Kernel, launches: list[Launch],
         ctx = Context(module, kernel, launch, result, settings.detect)
         findings += detect(ctx, per_launch)
         if "barriers" in checks:
-            from simu.detect.barriers import check_divergence
-
             findings += check_divergence(ctx)
             use.merge(barrier_use(ctx))
             last_ctx = ctx

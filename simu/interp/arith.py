@@ -179,11 +179,5 @@ def _float_to_int(x, dt):
 
 
 def _uint_to_float(x, dt):
-    x = np.asarray(x)
-    u = unsigned(x)
-    if u.dtype == np.uint64 and dt == np.float32:
-        # numpy converts uint64 -> float32 through float64 (double rounding); go exact.
-        hi = (u >> np.uint64(11)).astype(np.float64) * 2048.0
-        lo = (u & np.uint64(2047)).astype(np.float64)
-        return (hi + lo).astype(dt)  # exact sum in float64 for < 2**64, then one rounding
-    return u.astype(dt)
+    """Unsigned integer -> float: reinterpret the bits as unsigned, then one correctly rounded cast."""
+    return unsigned(np.asarray(x)).astype(dt)

@@ -128,10 +128,9 @@ def compile_instr(c: Compiler, ins: Instr):
     if op == "insertvalue":
         a, b = g
         idx = ins.attrs["indices"]
-        agg_t = ins.type
 
         def insertvalue(st, lanes, sel):
-            v = _deep_copy(a(st, sel), agg_t)
+            v = _copy_structure(a(st, sel))
             node = v
             for k in idx[:-1]:
                 node = node[k]
@@ -193,9 +192,10 @@ def _copy(v):
     return np.array(v, copy=True)
 
 
-def _deep_copy(v, t):
+def _copy_structure(v):
+    """Copy an aggregate's lists (not its lane arrays), so insertvalue leaves its operand intact."""
     if isinstance(v, list):
-        return [_deep_copy(x, None) for x in v]
+        return [_copy_structure(x) for x in v]
     return v
 
 

@@ -98,7 +98,6 @@ class Machine:
         # private allocas: one instance per lane
         st.alloca_base = []
         for _, iid, nbytes in prog.allocas:
-            ins = prog.instrs.get(iid)
             a = st.mem.allocate(f"local@{iid}", SPACE_PRIVATE, nbytes, T)
             st.alloca_base.append(a.base + st.lane * nbytes)
         # parameters

@@ -297,8 +297,7 @@ _INTEGER = {
     "mad_hi": lambda u, dt, a, b, c: (_mul_hi(u, dt, a, b) + c).astype(dt),
     "mad_sat": lambda u, dt, a, b, c: _sat(lambda x, y: x + y)(u, dt, (a.astype(np.int64) * b).astype(np.int64), c),
     "upsample": lambda u, dt, hi, lo: ((hi.astype(dt) << (dt.itemsize * 4)) | arith.unsigned(lo).astype(dt)),
-    "select": lambda u, dt, a, b, c: np.where(c if c.ndim == 0 or c.dtype.kind != "i" or a.ndim < 2 else c < 0, b, a).astype(dt)
-    if False else np.where((c < 0) if (a.ndim >= 2 and c.dtype.kind in "iu") else (c != 0), b, a).astype(dt),
+    "select": lambda u, dt, a, b, c: np.where(_select_condition(a, c), b, a).astype(dt),
     "bitselect": lambda u, dt, a, b, c: ((a & ~c) | (b & c)).astype(dt),
 }
 
@@ -307,9 +306,13 @@ def _f(fdt, x):
     return np.asarray(x, np.float64)
 
 
+def _select_condition(a, c):
+    """OpenCL select: vectors test the most significant bit of c, scalars test c != 0."""
+    return (c < 0) if (np.ndim(a) >= 2 and c.dtype.kind in "iu") else (c != 0)
+
+
 def _select_float(fdt, dt, a, b, c):
-    cond = (c < 0) if (np.ndim(a) >= 2 and c.dtype.kind in "iu") else (c != 0)
-    return np.where(cond, b, a).astype(dt)
+    return np.where(_select_condition(a, c), b, a).astype(dt)
 
 
 def _rel(op, vector_true=-1):

@@ -69,10 +69,9 @@ class State:
         """Write ``val`` for the selected lanes; ``proto`` builds a fresh full register."""
         if isinstance(proto, list):
             cur = self.r[slot]
-            if cur is None or sel is not FULL:
-                if cur is None:
-                    cur = [None] * len(proto)
-                    self.r[slot] = cur
+            if cur is None:
+                cur = [None] * len(proto)
+                self.r[slot] = cur
             for k, sub in enumerate(proto):
                 _put_component(cur, k, sel, val[k], sub, self.T)
             return
