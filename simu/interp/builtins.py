@@ -84,7 +84,7 @@ def _nvvm(c, ins, name, args, dst, proto):
     if "barrier" in name or name.startswith("llvm.nvvm.bar."):
         if "warp.sync" in name:
             def syncwarp(st, lanes, sel):
-                st.warp_epoch[lanes] += 1
+                st.bump_warp_epoch(lanes)
             return syncwarp
         red = next((r for r in ("popc", "and", "or") if f".{r}" in name), None)
         iid = ins.id
@@ -189,6 +189,8 @@ def _llvm_intrinsic(c, ins, name, args, dst, proto):
         return _put(dst, proto, lambda st, lanes, sel: np.abs(a(st, sel)))
     if base in ("fma", "fmuladd"):
         a, b, cc = args
+        if dt == np.float32:
+            return _put(dst, proto, lambda st, lanes, sel: mathlib.fma32(a(st, sel), b(st, sel), cc(st, sel)))
         return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(mathlib.fma, (a(st, sel), b(st, sel), cc(st, sel)), dt))
     if base in ("ctpop", "ctlz", "cttz", "bswap", "bitreverse"):
         return _bitop(base, ins, args, dst, proto)

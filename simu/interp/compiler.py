@@ -47,6 +47,8 @@ class CBlock:
     ops: list[Callable]
     instr_ids: list[int]
     term: Terminator
+    weights: list[int] = field(default_factory=list)  # IR instructions each op stands for (fusion)
+    term_weight: int = 1
 
 
 @dataclass
@@ -82,6 +84,9 @@ class Compiler:
         self.global_slots: dict[GlobalRef, int] = {}
         self.global_refs: list[GlobalRef] = []  # per-launch address arrays live in State.g
         self.allocas: list[tuple[int, int, int]] = []
+        self.value_fns: dict[str, Getter] = {}  # pure instructions' value functions
+        self.fusible: set[str] = set()  # values whose one use follows in the same block
+        self.fused: set[str] = set()  # values computed inside their consumer, never stored
 
     def slot(self, name: str) -> int:
         s = self.slots.get(name)
@@ -91,6 +96,8 @@ class Compiler:
         return s
 
     def getter(self, op: Operand, ins: Instr | None = None) -> Getter:
+        if op.kind == "reg" and op.value in self.fused:
+            return self.value_fns[op.value]
         if op.kind == "reg":
             s = self.slot(op.value)
             return lambda st, sel: st.r[s][sel] if not isinstance(st.r[s], list) else _sel_agg(st.r[s], sel)
@@ -126,8 +133,10 @@ class Compiler:
         blocks: list[CBlock] = []
         instrs: dict[int, Instr] = {}
         phis: dict[tuple[int, int], list] = {}
+        self.fusible = _fusible_values(fn)
         for bi, b in enumerate(fn.blocks):
-            ops, ids = [], []
+            ops, ids, weights = [], [], []
+            carry = 0  # fused instructions not yet counted
             for ins in b.instrs[:-1]:
                 instrs[ins.id] = ins
                 if ins.opcode == "phi":
@@ -136,12 +145,18 @@ class Compiler:
                         phis.setdefault((index[pred], bi), []).append((dst, self.getter(val, ins), proto_of(ins.type)))
                     continue
                 op = compile_instr(self, ins)
+                if ins.name in self.fusible and ins.name in self.value_fns:
+                    self.fused.add(ins.name)  # its consumer computes it
+                    carry += 1
+                    continue
                 if op is not None:
                     ops.append(op)
                     ids.append(ins.id)
+                    weights.append(1 + carry)
+                    carry = 0
             term_ins = b.instrs[-1]
             instrs[term_ins.id] = term_ins
-            blocks.append(CBlock(b.name, ops, ids, self.terminator(term_ins, index)))
+            blocks.append(CBlock(b.name, ops, ids, self.terminator(term_ins, index), weights, 1 + carry))
         # Phi sources that read other phis of the same block must see the old values: the
         # machine evaluates all getters of an edge before writing any destination.
         rpo_pos = [0] * len(fn.blocks)
@@ -169,6 +184,33 @@ class Compiler:
         if op == "unreachable":
             return Terminator("unreachable", ins)
         raise UnsupportedError(f"terminator '{op}'", _where(ins))
+
+
+def _fusible_values(fn: Function) -> set[str]:
+    """Values of pure instructions used exactly once, by a later non-phi instruction of the same block.
+
+    Such a value can be computed inside its consumer instead of being stored in a register: SSA
+    guarantees its operands do not change in between, so the result is the same.
+    """
+    from simu.interp.instructions import PURE_OPCODES
+
+    uses: dict[str, int] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for o in ins.ops:
+                if o.kind == "reg":
+                    uses[o.value] = uses.get(o.value, 0) + 1
+    out = set()
+    for b in fn.blocks:
+        defined_here: set[str] = set()
+        for ins in b.instrs:
+            if ins.opcode != "phi":
+                for o in ins.ops:
+                    if o.kind == "reg" and o.value in defined_here and uses.get(o.value) == 1:
+                        out.add(o.value)
+            if ins.name and ins.opcode in PURE_OPCODES:
+                defined_here.add(ins.name)
+    return out
 
 
 def _sel_agg(v, sel):

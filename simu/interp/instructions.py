@@ -26,6 +26,19 @@ def _bits(t) -> int:
     return t.size * 8
 
 
+# Integer operations that cannot fault: their values may be computed where they are used.
+PURE_INT_BINOPS = INT_BINOPS - {"sdiv", "udiv", "srem", "urem"}
+# Opcodes whose single use in the same block may compute the value in place (Compiler.compile).
+PURE_OPCODES = PURE_INT_BINOPS | set(arith.FLOAT_BINARY) | CASTS | {"fneg", "icmp", "fcmp", "select",
+                                                                   "getelementptr", "alloca"}
+
+
+def _pure(c: Compiler, ins: Instr, dst, proto, val):
+    """An op that only computes ``val``; the compiler may fuse it into its single consumer."""
+    c.value_fns[ins.name] = val
+    return lambda st, lanes, sel: st.put(dst, sel, val(st, sel), proto)
+
+
 def compile_instr(c: Compiler, ins: Instr):
     op = ins.opcode
     dst = c.slot(ins.name) if ins.name else None
@@ -35,38 +48,38 @@ def compile_instr(c: Compiler, ins: Instr):
     if op in INT_BINOPS:
         f = arith.binary(op, _bits(ins.type))
         a, b = g
+        val = lambda st, sel: f(a(st, sel), b(st, sel))
+        if op in PURE_INT_BINOPS:
+            return _pure(c, ins, dst, proto, val)
 
         def binop(st, lanes, sel):
-            st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+            st.put(dst, sel, val(st, sel), proto)
         return binop
 
     if op in arith.FLOAT_BINARY:
         f = arith.FLOAT_BINARY[op]
         a, b = g
-
-        def fbinop(st, lanes, sel):
-            st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
-        return fbinop
+        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
     if op == "fneg":
         a = g[0]
-        return lambda st, lanes, sel: st.put(dst, sel, -a(st, sel), proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: -a(st, sel))
 
     if op == "icmp":
         f = arith.icmp(ins.attrs["pred"])
         a, b = g
-        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
     if op == "fcmp":
         f = arith.fcmp(ins.attrs["pred"])
         a, b = g
-        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel), b(st, sel)), proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
     if op in CASTS:
         src_t = ins.ops[0].type
         f = arith.cast(op, scalar_dtype(src_t), scalar_dtype(ins.type), _bits(src_t), _bits(ins.type))
         a = g[0]
-        return lambda st, lanes, sel: st.put(dst, sel, f(a(st, sel)), proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel)))
 
     if op == "bitcast":
         return _bitcast(ins, g[0], dst, proto)
@@ -84,7 +97,7 @@ def compile_instr(c: Compiler, ins: Instr):
             return lambda st, lanes, sel: st.put(dst, sel, np.where(np.asarray(cnd(st, sel))[..., None]
                                                                     if np.ndim(cnd(st, sel)) else cnd(st, sel),
                                                                     a(st, sel), b(st, sel)), proto)
-        return lambda st, lanes, sel: st.put(dst, sel, np.where(cnd(st, sel), a(st, sel), b(st, sel)), proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: np.where(cnd(st, sel), a(st, sel), b(st, sel)))
 
     if op == "getelementptr":
         return _gep(c, ins, g, dst, proto)
@@ -97,7 +110,7 @@ def compile_instr(c: Compiler, ins: Instr):
         nbytes = (nbytes + 15) // 16 * 16
         k = len(c.allocas)
         c.allocas.append((k, ins.id, nbytes))
-        return lambda st, lanes, sel: st.put(dst, sel, st.alloca_base[k][sel], proto)
+        return _pure(c, ins, dst, proto, lambda st, sel: st.alloca_base[k][sel])
 
     if op == "load":
         return _load(ins, g[0], dst, proto)
@@ -250,18 +263,24 @@ def _gep(c: Compiler, ins: Instr, g, dst, proto):
         raise UnsupportedError("vector getelementptr", _where(ins))
     off = np.int64(const_off)
     if not dyn:
-        return lambda st, lanes, sel: st.put(dst, sel, base(st, sel) + off, proto)
-    if len(dyn) == 1:
+        val = base if const_off == 0 else (lambda st, sel: base(st, sel) + off)
+    elif len(dyn) == 1:
         (gi, sc), = dyn
-        sc = np.int64(sc)
-        return lambda st, lanes, sel: st.put(dst, sel, base(st, sel) + off + np.asarray(gi(st, sel)).astype(np.int64) * sc, proto)
-
-    def gep(st, lanes, sel):
-        p = base(st, sel) + off
-        for gi, sc in dyn:
-            p = p + np.asarray(gi(st, sel)).astype(np.int64) * np.int64(sc)
-        st.put(dst, sel, p, proto)
-    return gep
+        if sc == 1 and const_off == 0:
+            val = lambda st, sel: base(st, sel) + np.asarray(gi(st, sel)).astype(np.int64, copy=False)
+        elif sc & (sc - 1) == 0 and const_off == 0:
+            sh = np.int64(sc.bit_length() - 1)
+            val = lambda st, sel: base(st, sel) + (np.asarray(gi(st, sel)).astype(np.int64, copy=False) << sh)
+        else:
+            sc = np.int64(sc)
+            val = lambda st, sel: base(st, sel) + off + np.asarray(gi(st, sel)).astype(np.int64, copy=False) * sc
+    else:
+        def val(st, sel):
+            p = base(st, sel) + off
+            for gi, sc in dyn:
+                p = p + np.asarray(gi(st, sel)).astype(np.int64, copy=False) * np.int64(sc)
+            return p
+    return _pure(c, ins, dst, proto, val)
 
 
 def _mem_layout(t):
@@ -299,7 +318,7 @@ def _load(ins, ptr, dst, proto):
         is_bool = isinstance(t, IntType) and t.bits == 1
 
         def load(st, lanes, sel):
-            v = st.load(lanes, ptr(st, sel), dt, n, iid)
+            v = st.load(lanes, ptr(st, sel), dt, n, iid, sel)
             st.put(dst, sel, (v != 0) if is_bool else v, proto)
         return load
     leaves = list(_fields(t))
@@ -321,7 +340,8 @@ def _store(ins, val, ptr):
     lay = _mem_layout(t)
     if lay is not None:
         dt, n = lay
-        return lambda st, lanes, sel: st.store(lanes, ptr(st, sel), np.asarray(val(st, sel)).astype(dt, copy=False), dt, n, iid)
+        return lambda st, lanes, sel: st.store(lanes, ptr(st, sel), np.asarray(val(st, sel)).astype(dt, copy=False), dt, n, iid,
+                                               sel)
     leaves = list(_fields(t))
 
     def store_agg(st, lanes, sel):

@@ -238,10 +238,11 @@ class Machine:
             ops = cb.ops
             n = len(lanes)
             stopped = False
+            weights = cb.weights
             while k < len(ops):
                 res = ops[k](st, lanes, sel)
                 st.step += 1
-                st.thread_instructions += n
+                st.thread_instructions += n * weights[k]
                 k += 1
                 if res is not None:
                     wkey = (bi, k, res.instr)
@@ -267,7 +268,7 @@ class Machine:
             if stopped:
                 continue
             st.step += 1
-            st.thread_instructions += n
+            st.thread_instructions += n * cb.term_weight
             term = cb.term
             kind = term.kind
             if kind == "br":
@@ -320,22 +321,26 @@ class Machine:
     def _release(self, st: State, waiting, pending) -> None:
         """All runnable groups are waiting: check each block's barrier, advance epochs, resume."""
         entries = list(waiting.items())
-        lane_parts = [lanes for _, (lanes, _) in entries]
-        ids = np.concatenate([np.full(len(l), w.instr, np.int64) for (_, (l, w)) in entries])
-        all_lanes = np.concatenate(lane_parts)
-        blk = st.block_of[all_lanes]
         nb = st.nblocks
-        count = np.bincount(blk, minlength=nb)
-        # Every thread of the block must wait at this one barrier; a thread that has exited
-        # (returned early) or waits elsewhere makes it barrier divergence.
-        if len(entries) == 1:  # the usual case: every waiting lane is at one barrier
-            bad = (count > 0) & (count != st.tpb)
+        if len(entries) == 1 and len(entries[0][1][0]) == st.T:
+            # the usual case: every lane of the launch waits at one barrier
+            count = np.full(nb, st.tpb, np.int64)
+            bad = np.zeros(nb, bool)
         else:
-            lo = np.full(nb, np.iinfo(np.int64).max)
-            hi = np.full(nb, -1)
-            np.minimum.at(lo, blk, ids)
-            np.maximum.at(hi, blk, ids)
-            bad = (count > 0) & ((count != st.tpb) | (lo != hi))
+            ids = np.concatenate([np.full(len(l), w.instr, np.int64) for (_, (l, w)) in entries])
+            all_lanes = np.concatenate([lanes for _, (lanes, _) in entries])
+            blk = st.block_of[all_lanes]
+            count = np.bincount(blk, minlength=nb)
+            # Every thread of the block must wait at this one barrier; a thread that has exited
+            # (returned early) or waits elsewhere makes it barrier divergence.
+            if len(entries) == 1:
+                bad = (count > 0) & (count != st.tpb)
+            else:
+                lo = np.full(nb, np.iinfo(np.int64).max)
+                hi = np.full(nb, -1)
+                np.minimum.at(lo, blk, ids)
+                np.maximum.at(hi, blk, ids)
+                bad = (count > 0) & ((count != st.tpb) | (lo != hi))
         for b in np.flatnonzero(bad):
             in_b = blk == b
             waiting_at: dict[int, list[int]] = {}
@@ -344,11 +349,16 @@ class Machine:
             exited = st.local[np.flatnonzero(st.exited & (st.block_of == b))].tolist()
             st.divergences.append(BarrierDivergence(int(b), sorted(waiting_at), waiting_at, exited))
         multiwarp = st.tpb > st.ws
+        spaces_moved: set[int] = set()
         for (bi, k, iid), (lanes, w) in entries:
-            blocks_here = np.unique(st.block_of[lanes])
+            if len(entries) == 1:
+                blocks_here = np.flatnonzero(count)
+            else:
+                blocks_here = np.flatnonzero(np.bincount(st.block_of[lanes], minlength=nb))
             for space in w.spaces:
                 st.epoch[space][blocks_here] += 1
                 st.releases.append((blocks_here, space, iid))
+                spaces_moved.add(space)
             st.barriers_reached[iid] = st.barriers_reached.get(iid, 0) + 1
             st.barrier_multiwarp[iid] = st.barrier_multiwarp.get(iid, False) or multiwarp
             if w.reduce is not None:
@@ -363,6 +373,8 @@ class Machine:
             key = (self.program.rpo_pos[bi], k)
             prev = pending.get(key)
             pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        for space in spaces_moved:  # a new array: trace chunks may hold views of the old one
+            st.lane_epoch[space] = st.epoch[space][st.block_of]
 
     def _reduce(self, st: State, lanes, w: Wait) -> None:
         kind, dst, pred = w.reduce
@@ -397,17 +409,29 @@ def _own(v):
 
 def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:
     """Record the step at which lanes run together with every live lane of their warp."""
-    if sel is FULL and not st.any_exited:
-        st.last_full[:] = st.step
-        return
+    if not st.any_exited:
+        if sel is FULL:
+            st.set_last_full(FULL, st.step)
+            return
+        if isinstance(sel, slice):  # contiguous lanes: the warps wholly inside [a, b)
+            a, b = sel.start, sel.stop
+            lo = int(st.warp_of[a])
+            hi = int(st.warp_of[b - 1])
+            if st.warp_first[lo] != a:
+                lo += 1
+            if st.warp_end[hi] != b:
+                hi -= 1
+            if lo <= hi:
+                st.set_last_full(slice(int(st.warp_first[lo]), int(st.warp_end[hi])), st.step)
+            return
     warps = st.warp_of[lanes]
     present = np.bincount(warps, minlength=st.nwarps)
     full = (present == st.live_per_warp) & (present > 0)
     ok = full[warps]
     if ok.all():
-        st.last_full[lanes] = st.step
+        st.set_last_full(lanes, st.step)
     elif ok.any():
-        st.last_full[lanes[ok]] = st.step
+        st.set_last_full(lanes[ok], st.step)
 
 
 class _Stop(Exception):

@@ -102,6 +102,34 @@ def fma(a, b, c):
     return np.where(np.isfinite(r) & np.isfinite(p), r, a * b + c)
 
 
+def fma32(a, b, c):
+    """Single-precision a*b+c with one rounding.
+
+    The float64 product of two floats is exact, so only the float64 sum is rounded before the final
+    rounding to float32.  That double rounding can differ from one rounding only when the sum lands
+    exactly on a float32 midpoint (or in the float32 subnormal range); those lanes are redone with
+    the sum rounded to odd, which makes the second rounding correct (53 >= 24 + 2 bits).
+    """
+    scalar = all(np.ndim(x) == 0 for x in (a, b, c))
+    a, b, c = (np.atleast_1d(np.asarray(x, np.float64)) for x in (a, b, c))
+    p = a * b
+    s = p + c
+    suspect = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 2.0 ** -125)
+    if suspect.any():
+        idx = np.flatnonzero(suspect)
+        pi = np.broadcast_to(p, s.shape)[idx]
+        ci = np.broadcast_to(c, s.shape)[idx]
+        si = s[idx]
+        bb = si - pi
+        es = (pi - (si - bb)) + (ci - bb)  # p + c = s + es exactly
+        inexact = (es != 0) & np.isfinite(si)
+        away = inexact & ((es < 0) != (si < 0))  # s was rounded away from zero
+        s = s.copy() if s.base is not None else s
+        s[idx] = ((si.view(np.int64) - away) | inexact).view(np.float64)  # truncate, set the sticky bit
+    r = s.astype(np.float32)
+    return r[0] if scalar else r
+
+
 TERNARY = {"fma": fma, "fmuladd": fma}
 
 # exact in any precision (or defined on the value's own format): evaluated in the value's dtype

@@ -154,7 +154,7 @@ def _sub_group(ins, base, ptypes, args, dst, proto, dt):
         return _put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), st.warps_per_block, dt))
     if base == "sub_group_barrier":
         def sub_group_barrier(st, lanes, sel):
-            st.warp_epoch[lanes] += 1
+            st.bump_warp_epoch(lanes)
         return sub_group_barrier
     unsigned = bool(ptypes) and is_unsigned(ptypes[0])
     m = re.fullmatch(r"sub_group_(reduce|scan_inclusive|scan_exclusive)_(add|min|max)", base)

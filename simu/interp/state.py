@@ -52,10 +52,18 @@ class State:
         self.r: list = [None] * nslots
         self.mem = Memory()
         self.epoch = np.zeros((2, self.nblocks), np.int32)  # [global, shared] per block
+        # The per-lane arrays below are replaced, never written in place, once the trace may hold
+        # views of them (see _record): a converged group's trace columns are then slices, not copies.
+        self.lane_epoch = [np.zeros(T, np.int32), np.zeros(T, np.int32)]  # epoch[space][block_of]
         self.warp_epoch = np.zeros(T, np.int32)
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
         self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
+        self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
+        first = np.r_[True, self.warp_of[1:] != self.warp_of[:-1]]
+        self.warp_first = np.flatnonzero(first)  # first lane of each warp
+        self.warp_end = np.r_[self.warp_first[1:], T]  # one past its last lane
+        self._instance_base: dict[tuple[int, int], np.ndarray] = {}
         self.releases: list[tuple[np.ndarray, int, int, int]] = []
         self.trace = TraceBuilder()
         self.step = 0
@@ -77,7 +85,53 @@ class State:
             return
         _put_component(self.r, slot, sel, val, proto, self.T)
 
+    def bump_warp_epoch(self, lanes: np.ndarray) -> None:
+        """One more ``__syncwarp`` for ``lanes`` (a new array: the trace may hold views of the old)."""
+        we = self.warp_epoch.copy()
+        we[lanes] += 1
+        self.warp_epoch = we
+
+    def set_last_full(self, sel, step: int) -> None:
+        if sel is FULL:
+            self.last_full = np.full(self.T, step, np.int64)
+            self.last_full_shared = False
+            return
+        if self.last_full_shared:
+            self.last_full = self.last_full.copy()
+            self.last_full_shared = False
+        self.last_full[sel] = step
+
     # -- memory -----------------------------------------------------------------------
+    def _fast_resolve(self, sel, addrs: np.ndarray, size: int):
+        """(allocation, byte offsets) when every lane hits one allocation in bounds, else None.
+
+        Two reductions (min and max of the pointers) settle both questions for global and constant
+        memory; shared and private instances need the lane's own instance base.
+        """
+        lo = int(addrs.min())
+        hi = int(addrs.max())
+        a = lo >> OFFSET_BITS
+        allocs = self.mem.allocs
+        if a != hi >> OFFSET_BITS or not 0 < a < len(allocs):
+            return None
+        alloc = allocs[a]
+        base = alloc.base
+        inst = alloc.instance_size
+        if alloc.instances > 1 and alloc.space in (SPACE_SHARED, SPACE_PRIVATE):
+            key = (alloc.space, inst)
+            ib = self._instance_base.get(key)
+            if ib is None:
+                ib = (self.block_of if alloc.space == SPACE_SHARED else self.lane) * inst
+                self._instance_base[key] = ib
+            off = addrs - base
+            rel = off - ib[sel]
+            if rel.min() < 0 or rel.max() + size > inst:
+                return None
+            return alloc, off
+        if lo - base < 0 or hi - base + size > inst:
+            return None
+        return alloc, addrs - base
+
     def _resolve(self, lanes: np.ndarray, addrs: np.ndarray, size: int, instr: int, action: int):
         """Split addresses into (alloc, offsets, ok-mask); record faults for bad lanes."""
         addrs = np.asarray(addrs, np.int64)
@@ -130,24 +184,37 @@ class State:
                 kind, instr, int(ln), int(o), size, alloc.name if alloc else "", SPACE_NAMES[alloc.space] if alloc else "",
                 int(o), alloc.instance_size if alloc else 0, ("read", "write", "atomic")[action]))
 
-    def _record(self, lanes, alloc, off, size, instr, action, values) -> None:
+    def _record(self, lanes, alloc, off, size, instr, action, values, sel=None) -> None:
+        """Append one trace chunk.  ``sel`` (a slice for converged groups) makes the per-lane
+        columns views instead of gathers; the arrays viewed are replaced, not mutated, later."""
         if not self.record:
             return
         space = alloc.space
-        if space == SPACE_SHARED:
-            ep = self.epoch[1][self.block_of[lanes]]
-        elif space == SPACE_PRIVATE:
+        if space == SPACE_PRIVATE:
             return  # private memory cannot race
-        else:
-            ep = self.epoch[0][self.block_of[lanes]]
-        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, self.warp_epoch[lanes], action,
+        idx = lanes if sel is None else sel
+        ep = self.lane_epoch[1 if space == SPACE_SHARED else 0][idx]
+        self.last_full_shared = True
+        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, self.warp_epoch[idx], action,
                        instr, self.step, to_bits(values) if values is not None else None,
-                       self.last_full[lanes])
+                       self.last_full[idx])
 
-    def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int):
-        """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors)."""
+    def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int, sel=None):
+        """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors).
+
+        ``sel`` is the group's register selector (FULL, a slice or ``lanes``), when known."""
         esize = dtype.itemsize if dtype != np.bool_ else 1
         size = esize * count
+        addrs = np.asarray(addrs, np.int64)
+        if addrs.ndim == 0:
+            addrs = np.broadcast_to(addrs, lanes.shape)
+        if len(lanes):
+            fast = self._fast_resolve(lanes if sel is None else sel, addrs, size)
+            if fast is not None:
+                alloc, off = fast
+                vals = _gather(alloc.data, off, dtype, esize, count)
+                self._record(lanes, alloc, off, size, instr, READ, None, sel)
+                return vals
         shape = (len(lanes),) if count == 1 else (len(lanes), count)
         parts = self._resolve(lanes, addrs, size, instr, READ)
         if len(parts) == 1 and parts[0][3] is None:
@@ -161,13 +228,23 @@ class State:
             self._record(ln, alloc, off, size, instr, READ, None)
         return out
 
-    def store(self, lanes, addrs, vals, dtype: np.dtype, count: int, instr: int) -> None:
+    def store(self, lanes, addrs, vals, dtype: np.dtype, count: int, instr: int, sel=None) -> None:
         esize = dtype.itemsize if dtype != np.bool_ else 1
         size = esize * count
         vals = np.asarray(vals, dtype)
         shape = (len(lanes),) if count == 1 else (len(lanes), count)
         if vals.shape != shape:
             vals = np.broadcast_to(vals, shape)
+        addrs = np.asarray(addrs, np.int64)
+        if addrs.ndim == 0:
+            addrs = np.broadcast_to(addrs, lanes.shape)
+        if len(lanes):
+            fast = self._fast_resolve(lanes if sel is None else sel, addrs, size)
+            if fast is not None:
+                alloc, off = fast
+                _scatter(alloc.data, off, vals, dtype, esize, count)
+                self._record(lanes, alloc, off, size, instr, WRITE, vals, sel)
+                return
         for alloc, off, ln, m in self._resolve(lanes, addrs, size, instr, WRITE):
             v = vals if m is None else vals[m]
             _scatter(alloc.data, off, v, dtype, esize, count)
@@ -234,11 +311,17 @@ def _put_component(container, k, sel, val, proto, T) -> None:
     cur[sel] = val
 
 
+def _aligned(off: np.ndarray, esize: int) -> bool:
+    if esize == 1:
+        return True
+    return esize & (esize - 1) == 0 and not int(np.bitwise_or.reduce(off)) & (esize - 1) if len(off) else True
+
+
 def _gather(data: np.ndarray, off: np.ndarray, dtype: np.dtype, esize: int, count: int) -> np.ndarray:
-    if esize & (esize - 1) == 0 and not (off & (esize - 1)).any():
+    if _aligned(off, esize):
         n = (len(data) // esize) * esize
         view = data[:n].view(dtype)
-        q = off // esize
+        q = off >> (esize.bit_length() - 1)
         if count == 1:
             return view[q]
         return view[q[:, None] + np.arange(count)]
@@ -249,10 +332,10 @@ def _gather(data: np.ndarray, off: np.ndarray, dtype: np.dtype, esize: int, coun
 
 
 def _scatter(data: np.ndarray, off: np.ndarray, vals: np.ndarray, dtype: np.dtype, esize: int, count: int) -> None:
-    if esize & (esize - 1) == 0 and not (off & (esize - 1)).any():
+    if _aligned(off, esize):
         n = (len(data) // esize) * esize
         view = data[:n].view(dtype)
-        q = off // esize
+        q = off >> (esize.bit_length() - 1)
         if count == 1:
             view[q] = vals
         else:
