@@ -23,6 +23,51 @@ class RuntimeFault(Exception):
         self.instr = instr
 
 
+class _Geometry:
+    """Lane ids of one launch shape (grid, block, warp size): read-only, shared by every run."""
+
+    def __init__(self, grid, block, ws: int):
+        tpb = block[0] * block[1] * block[2]
+        nblocks = grid[0] * grid[1] * grid[2]
+        T = tpb * nblocks
+        lane = np.arange(T, dtype=np.int64)
+        self.lane = lane
+        self.block_of = lane // tpb
+        local = lane % tpb
+        self.local = local
+        bx, by, _ = block
+        gx, gy, _ = grid
+        self.tid = [(local % bx).astype(np.int32), ((local // bx) % by).astype(np.int32),
+                    (local // (bx * by)).astype(np.int32)]
+        b = self.block_of
+        self.ctaid = [(b % gx).astype(np.int32), ((b // gx) % gy).astype(np.int32), (b // (gx * gy)).astype(np.int32)]
+        self.lane_in_warp = local % ws
+        self.warps_per_block = -(-tpb // ws)
+        self.warp_of = self.block_of * self.warps_per_block + local // ws
+        self.warp_base = lane - self.lane_in_warp
+        self.nwarps = nblocks * self.warps_per_block
+        self.warp_size_of = np.bincount(self.warp_of, minlength=self.nwarps)
+        self.warp_first = np.flatnonzero(np.r_[True, self.warp_of[1:] != self.warp_of[:-1]])
+        self.warp_end = np.r_[self.warp_first[1:], T]
+        for v in vars(self).values():
+            for a in (v if isinstance(v, list) else [v]):
+                if isinstance(a, np.ndarray):
+                    a.flags.writeable = False
+
+
+_GEOMETRY: dict[tuple, _Geometry] = {}
+
+
+def _geometry(grid, block, ws: int) -> _Geometry:
+    key = (tuple(grid), tuple(block), ws)
+    geo = _GEOMETRY.get(key)
+    if geo is None:
+        if len(_GEOMETRY) >= 16:
+            _GEOMETRY.pop(next(iter(_GEOMETRY)))
+        geo = _GEOMETRY[key] = _Geometry(grid, block, ws)
+    return geo
+
+
 class State:
     def __init__(self, launch: Launch, nslots: int):
         self.launch = launch
@@ -31,23 +76,20 @@ class State:
         self.T = self.tpb * self.nblocks
         self.ws = launch.warp_size
         T = self.T
-        lane = np.arange(T, dtype=np.int64)
-        self.lane = lane
-        self.block_of = (lane // self.tpb).astype(np.int64)
-        local = lane % self.tpb
-        self.local = local
-        bx, by, _ = launch.block
-        gx, gy, _ = launch.grid
-        self.tid = [(local % bx).astype(np.int32), ((local // bx) % by).astype(np.int32),
-                    (local // (bx * by)).astype(np.int32)]
-        b = self.block_of
-        self.ctaid = [(b % gx).astype(np.int32), ((b // gx) % gy).astype(np.int32), (b // (gx * gy)).astype(np.int32)]
-        self.lane_in_warp = (local % self.ws).astype(np.int64)
-        self.warps_per_block = -(-self.tpb // self.ws)
-        self.warp_of = self.block_of * self.warps_per_block + local // self.ws
-        self.warp_base = lane - self.lane_in_warp
-        self.nwarps = self.nblocks * self.warps_per_block
-        self.live_per_warp = np.bincount(self.warp_of, minlength=self.nwarps)
+        geo = _geometry(launch.grid, launch.block, self.ws)
+        self.lane = geo.lane
+        self.block_of = geo.block_of
+        self.local = geo.local
+        self.tid = geo.tid
+        self.ctaid = geo.ctaid
+        self.lane_in_warp = geo.lane_in_warp
+        self.warps_per_block = geo.warps_per_block
+        self.warp_of = geo.warp_of
+        self.warp_base = geo.warp_base
+        self.nwarps = geo.nwarps
+        self.live_per_warp = geo.warp_size_of  # replaced (never written in place) when lanes exit
+        self.warp_first = geo.warp_first  # first lane of each warp
+        self.warp_end = geo.warp_end  # one past its last lane
         self.any_exited = False
         self.r: list = [None] * nslots
         self.mem = Memory()
@@ -60,9 +102,6 @@ class State:
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
         self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
         self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
-        first = np.r_[True, self.warp_of[1:] != self.warp_of[:-1]]
-        self.warp_first = np.flatnonzero(first)  # first lane of each warp
-        self.warp_end = np.r_[self.warp_first[1:], T]  # one past its last lane
         self._instance_base: dict[tuple[int, int], np.ndarray] = {}
         self.releases: list[tuple[np.ndarray, int, int, int]] = []
         self.trace = TraceBuilder()
@@ -268,6 +307,9 @@ class State:
             rank = np.empty(len(so), np.int64)
             rank[order] = np.arange(len(so)) - seg_start
             old = np.zeros(len(off), dtype)
+            if c is None and (fn is np.add or fn is np.subtract) and dtype.kind in "iu" and len(off):
+                old[order] = _ordered_add(alloc.data, so, first, seg_start, np.asarray(v, dtype)[order], fn, dtype)
+                rank = rank[:0]  # done: no lane-by-lane rounds
             for r in range(int(rank.max()) + 1 if len(rank) else 0):
                 k = rank == r
                 o = off[k]
@@ -281,6 +323,21 @@ class State:
                 old_all[m] = old
             self._record(ln, alloc, off, esize, instr, ATOMIC, v)
         return old_all
+
+
+def _ordered_add(data, so, first, seg_start, vs, fn, dtype):
+    """Integer atomic add/sub applied in lane order, vectorised: each lane's old value is the
+    word's value plus the (wrapping) sum of the earlier lanes' operands at the same address."""
+    cs = np.cumsum(vs, dtype=dtype)
+    excl = cs - vs
+    excl = excl - excl[seg_start]  # exclusive prefix within each address
+    starts = np.flatnonzero(first)
+    init = _gather(data, so[starts], dtype, dtype.itemsize, 1)
+    seg = np.cumsum(first) - 1
+    old = fn(init[seg], excl).astype(dtype, copy=False)
+    total = np.add.reduceat(vs, starts, dtype=dtype)
+    _scatter(data, so[starts], fn(init, total).astype(dtype, copy=False), dtype, dtype.itemsize, 1)
+    return old
 
 
 def _put_component(container, k, sel, val, proto, T) -> None:

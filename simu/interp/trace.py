@@ -97,10 +97,13 @@ class TraceBuilder:
             return np.repeat(np.fromiter((c[k] for c in chunks), dtype, len(chunks)), lens)
 
         def cat(k: int, dtype) -> np.ndarray:
-            return np.concatenate([c[k] for c in chunks]).astype(dtype, copy=False)
+            return np.concatenate([c[k] for c in chunks], dtype=dtype, casting="unsafe")
 
-        values = np.concatenate([c[10] if c[10] is not None else np.zeros(len(c[0]), np.uint64)
-                                 for c in chunks]).astype(np.uint64, copy=False)
+        values = np.zeros(n, np.uint64)  # reads leave 0
+        ends = np.cumsum(lens)
+        for c, end in zip(chunks, ends.tolist()):
+            if c[10] is not None:
+                values[end - len(c[0]):end] = c[10]
         trace = Trace(
             addr=cat(1, np.int64), size=rep(2, np.uint8), space=rep(3, np.uint8), lane=cat(0, np.int32),
             epoch=cat(4, np.int32), warp_epoch=cat(5, np.int32), action=rep(6, np.uint8), instr=rep(7, np.int32),
