@@ -454,7 +454,7 @@ def replay_cmd(findings: Path,
 
 @app.command("bench")
 def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
-              repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 3,
+              repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 5,
               scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
               suite: Annotated[str, typer.Option(help="machine (interpreter speed), detect (10M-access trace) or "
                                                      "search (random vs Simulee vs simu search on the corpus).")] = "machine",

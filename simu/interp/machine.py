@@ -375,6 +375,7 @@ class Machine:
             pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
         for space in spaces_moved:  # a new array: trace chunks may hold views of the old one
             st.lane_epoch[space] = st.epoch[space][st.block_of]
+            st.epoch_moved[space] = True
 
     def _reduce(self, st: State, lanes, w: Wait) -> None:
         kind, dst, pred = w.reduce

@@ -98,6 +98,8 @@ class State:
         # views of them (see _record): a converged group's trace columns are then slices, not copies.
         self.lane_epoch = [np.zeros(T, np.int32), np.zeros(T, np.int32)]  # epoch[space][block_of]
         self.warp_epoch = np.zeros(T, np.int32)
+        self.epoch_moved = [False, False]  # until a barrier releases, every lane's epoch is 0
+        self.any_syncwarp = False
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
         self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
@@ -129,6 +131,7 @@ class State:
         we = self.warp_epoch.copy()
         we[lanes] += 1
         self.warp_epoch = we
+        self.any_syncwarp = True
 
     def set_last_full(self, sel, step: int) -> None:
         if sel is FULL:
@@ -232,9 +235,11 @@ class State:
         if space == SPACE_PRIVATE:
             return  # private memory cannot race
         idx = lanes if sel is None else sel
-        ep = self.lane_epoch[1 if space == SPACE_SHARED else 0][idx]
+        k = 1 if space == SPACE_SHARED else 0
+        ep = self.lane_epoch[k][idx] if self.epoch_moved[k] else 0
+        we = self.warp_epoch[idx] if self.any_syncwarp else 0
         self.last_full_shared = True
-        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, self.warp_epoch[idx], action,
+        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, we, action,
                        instr, self.step, to_bits(values) if values is not None else None,
                        self.last_full[idx])
 

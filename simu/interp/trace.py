@@ -77,8 +77,6 @@ class TraceBuilder:
     def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: np.ndarray | int, epoch: np.ndarray,
             warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None,
             conv_step: np.ndarray | int = 0) -> None:
-        if np.ndim(conv_step) == 0:
-            conv_step = np.full(len(lanes), conv_step, np.int64)
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
                             self.group_id(lanes), value, conv_step))
         self.count += len(lanes)
@@ -97,7 +95,12 @@ class TraceBuilder:
             return np.repeat(np.fromiter((c[k] for c in chunks), dtype, len(chunks)), lens)
 
         def cat(k: int, dtype) -> np.ndarray:
-            return np.concatenate([c[k] for c in chunks], dtype=dtype, casting="unsafe")
+            """Concatenate column ``k``; a chunk may give one scalar for all its lanes."""
+            parts = [c[k] for c in chunks]
+            if all(np.ndim(p) == 0 for p in parts):
+                return rep(k, dtype)
+            parts = [p if np.ndim(p) else np.full(len(c[0]), p, dtype) for p, c in zip(parts, chunks)]
+            return np.concatenate(parts, dtype=dtype, casting="unsafe")
 
         values = np.zeros(n, np.uint64)  # reads leave 0
         ends = np.cumsum(lens)
