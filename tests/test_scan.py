@@ -45,8 +45,6 @@ def test_examples_histogram_race_on_bins(examples_scan):
     assert all(f.first.line == 10 for f in races)
 
 
-@pytest.mark.xfail(strict=False, reason="needs the launch search (simu/evolve): the race shows only with "
-                                        "more than 64 threads per block")
 def test_examples_block_sum_race_on_partial(examples_scan):
     result, _, _ = examples_scan
     _, k = by_kernel(result)["block_sum"]
