@@ -460,7 +460,10 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")
                                                      "search (random vs Simulee vs simu search on the corpus).")] = "machine",
               evaluations: Annotated[int, typer.Option(help="Evaluations per kernel for --suite search.")] = 40,
               jobs: Annotated[int, typer.Option("-j", "--jobs", help="Processes for --suite search.")] = 2,
-              accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000) -> None:
+              accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000,
+              corpus: Annotated[Optional[list[Path]], typer.Option(
+                  help="Corpus folders or files for --suite search (default: corpus/).")] = None,
+              seed: Annotated[int, typer.Option(help="Search seed for --suite search.")] = 0) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from simu.bench import median_rate, run_benchmarks
 
@@ -469,16 +472,18 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")
 
         from simu.bench.search import compare_modes
 
-        files = sorted(p for p in _P("corpus").rglob("*") if p.suffix in (".cu", ".cl"))
+        roots = corpus or [_P("corpus")]
+        files = sorted({p for r in roots for p in ([r] if r.is_file() else r.rglob("*")) if p.suffix in (".cu", ".cl")})
         if not files:
-            fail("no corpus/ folder here: run from the repository root")
-        summary, _ = compare_modes(files, evaluations=evaluations, jobs=jobs)
+            fail("no corpus files found (run from the repository root, or give --corpus)")
+        summary, _ = compare_modes(files, evaluations=evaluations, jobs=jobs, seed=seed)
         if fmt == "json":
             sys.stdout.write(json.dumps({"version": __version__, "search": summary}, indent=2) + "\n")
             return
         table = Table(title=f"search modes over {len(files)} corpus files (launch lines ignored, equal evaluation budgets)")
         cols = ["bugs_found", "bugs_expected", "files_fully_found", "files_with_bugs", "false_positives",
-                "median_evaluations_to_first_finding", "median_seconds_to_first_finding", "median_seconds_per_file"]
+                "median_evaluations_to_first_finding", "mean_evaluations_to_first_finding",
+                "p90_evaluations_to_first_finding", "median_seconds_to_first_finding", "median_seconds_per_file"]
         table.add_column("mode")
         for c in cols:
             table.add_column(c.replace("_", " "), justify="right")

@@ -16,12 +16,7 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".cu", ".cl"))
 
 # Known gaps of the search, each a real limitation written down rather than hidden.
-KNOWN = {
-    "cuda/labelled/nearest_neighbor_fixed.cu":
-        "the barrier at line 43 is only needed for reference counts the search does not reach",
-    "opencl/labelled/benign_local_flag.cl":
-        "launches with a zero flag make the flag write look like a plain race; the benign class is not kept",
-}
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPUS)))

@@ -85,7 +85,16 @@ def compare_modes(files: list[Path], evaluations: int = 40, modes=("random", "si
             "bugs_found": sum(r.found for r in buggy), "files_fully_found": len(found_all),
             "false_positives": sum(r.false_positives for r in rs),
             "median_evaluations_to_first_finding": statistics.median(firsts) if firsts else None,
+            "mean_evaluations_to_first_finding": statistics.fmean(firsts) if firsts else None,
+            "p90_evaluations_to_first_finding": _quantile(firsts, 0.9),
             "median_seconds_to_first_finding": statistics.median(first_s) if first_s else None,
             "median_seconds_per_file": statistics.median(r.seconds for r in rs) if rs else None,
         }
     return summary, rows
+
+
+def _quantile(values: list, q: float):
+    if not values:
+        return None
+    v = sorted(values)
+    return v[min(len(v) - 1, int(round(q * (len(v) - 1))))]

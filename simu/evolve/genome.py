@@ -20,7 +20,7 @@ from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launchspec import element_type, make_buffer
 
-FILLS = ("random", "ramp", "zeros", "ones", "small")
+FILLS = ("random", "ramp", "zeros", "ones", "small", "signed")
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
 
@@ -162,6 +162,8 @@ class Layout:
             if rng.random() < 0.2:  # sometimes the other guess: sizes are not always what they seem
                 side = threads if two_d else int(round(math.sqrt(threads)))
             return float(max(1, side + rng.choice([0, 0, -1, 1, -3, 5])))
+        if rng.random() < 0.15:  # an unrecognised name may still be a size or a count
+            return float(max(1, threads + rng.choice([0, -1, 1])))
         return float(rng.choice([0, 1, 2, 3, 4, 8, 16, 32]))
 
     def decode(self, genes: list[float]) -> tuple[tuple[int, int, int], tuple[int, int, int], dict[str, Any], int, int]:
@@ -258,6 +260,12 @@ def _fill(dtype: np.dtype, n: int, fill: str, rng: np.random.Generator, threads:
         return (np.arange(n) % max(threads, 1)).astype(dtype)
     if fill == "random" and dtype.kind in "iu":  # keep integers usable as indices in small buffers
         return rng.integers(0, max(threads, 2), n).astype(dtype)
+    if fill == "signed":  # negative values too: branches on a value's sign
+        if dtype.kind == "i":
+            return rng.integers(-max(threads, 2), max(threads, 2), n).astype(dtype)
+        if dtype.kind == "u":
+            return rng.integers(0, max(threads, 2), n).astype(dtype)
+        return make_buffer(dtype, n, "random", rng)
     return make_buffer(dtype, n, fill, rng)
 
 

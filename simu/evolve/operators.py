@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import random
 
+from simu.evolve.genome import FILLS
+
 
 def _step(rng: random.Random, cauchy: bool) -> float:
     if cauchy:
@@ -26,7 +28,7 @@ def mutate(genes: list[float], rng: random.Random, cauchy: bool, n_scalars: int,
             scale = max(1.0, abs(out[i]) / 4.0)
             out[i] = out[i] + max(min(s, 8.0), -8.0) * scale
         elif i == len(out) - 2:
-            out[i] = float(rng.randrange(5))
+            out[i] = float(rng.randrange(len(FILLS)))
         else:
             out[i] = float(rng.randrange(1 << 16))
     return out

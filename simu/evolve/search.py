@@ -25,7 +25,7 @@ from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redu
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import SimuError
 from simu.evolve.fitness import collision_ratio, coverage_of
-from simu.evolve.genome import Layout, kernel_shape
+from simu.evolve.genome import FILLS, Layout, kernel_shape
 from simu.evolve.operators import mutate
 from simu.interp import Launch, run
 
@@ -106,7 +106,10 @@ class Search:
         """The refutation and shrinking phases may use part of a second budget, never more."""
         return time.perf_counter() - self.t0 > factor * self.budget.seconds
 
-    def evaluate(self, genes: list[float]) -> Evaluation:
+    def evaluate(self, genes: list[float], guessed_buffers_ok: bool = True) -> Evaluation:
+        """Run the launch the genes describe (cached).  With ``guessed_buffers_ok=False`` a launch
+        that reads or writes a global buffer past its end counts as invalid: the buffer lengths
+        are the search's guess, and a probe that scaled arguments up may simply outgrow them."""
         launch = self.layout.launch(genes)
         key = _launch_key(launch)
         if key in self.cache:
@@ -114,6 +117,9 @@ class Search:
             return self.cache[key]
         self.stats.evaluations += 1
         ev = self._run(launch)
+        if not guessed_buffers_ok and ev.valid and any(
+                f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
+            ev = Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, "arguments outgrow the guessed buffers")
         self.cache[key] = ev
         if ev.valid:
             new = False
@@ -195,18 +201,26 @@ class Search:
     def _acceptable(self) -> bool:
         return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations
 
-    def refute_redundant(self, extra: int = 6) -> None:
-        """Try launches that could make a seemingly redundant barrier necessary."""
+    def refute_redundant(self, extra: int = 8) -> None:
+        """Try launches that could make a seemingly redundant barrier necessary: more threads per
+        block and more blocks (so conflicts cross warps), larger integer arguments (so loops and
+        data reach other threads' elements) and other buffer contents."""
         if self.mode != "full" or "barriers" not in self.settings.checks:
             return
-        for _ in range(extra):
+        n_scalars = len(self.layout.scalars)
+        for i in range(extra):
             if not self._redundant_candidates() or self.out_of_time(1.3):
                 return
-            base_genes = self.layout.initial(self.rng)
-            variant = list(base_genes)
+            variant = self.layout.initial(self.rng)
             variant[3] = min(variant[3] + self.rng.choice([1, 2]), 10)  # more threads per block
             variant[0] = min(variant[0] + self.rng.choice([0, 1]), 3)
-            self.evaluate(variant)
+            if i % 2:
+                threads = 2 ** (variant[0] + variant[3])
+                for j in range(6, 6 + n_scalars):
+                    if self.rng.random() < 0.6:
+                        variant[j] = max(abs(variant[j]) * self.rng.choice([2, 4, 8]), threads)
+                variant[-2] = float(self.rng.randrange(len(FILLS)))
+            self.evaluate(variant, guessed_buffers_ok=False)
 
     def _redundant_candidates(self) -> list[int]:
         return [b for b, mw in self.use.executed.items() if mw and self.use.needed.get(b) != "inter-warp"]

@@ -1,5 +1,6 @@
-// expect: barrier-divergence line 43
+// expect: barrier-divergence line 44
 // launch: grid=3 block=128 nref=300 queries=float32:9 refs=float32:900
+// constrain: len:queries=blocks*3 len:refs=nref*3
 // Brute-force nearest neighbour in 3-D, one block per query: each thread scans a strided
 // share of the reference points, then the block reduces (distance, index) pairs in shared
 // memory and thread 0 writes the winner.
