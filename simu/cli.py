@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from simu import __version__
@@ -35,15 +36,14 @@ def compile_options(include: list[str] | None, define: list[str] | None, clang_a
 
 
 def fail(message: str, code: int = 2) -> None:
-    from rich.markup import escape
 
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 
 def show_compile_error(exc: CompileError) -> None:
-    err_console.print(f"[bold red]error:[/] {exc.path}: does not compile", highlight=False)
-    err_console.print(exc.diagnostics, highlight=False, markup=False)
+    err_console.print(f"[bold red]error:[/] {escape(str(exc.path))}: does not compile", highlight=False, soft_wrap=True)
+    err_console.print(exc.diagnostics, highlight=False, markup=False, soft_wrap=True)
 
 
 def version_callback(value: bool) -> None:
@@ -118,7 +118,8 @@ def kernels_cmd(paths: list[Path], fmt: Annotated[str, typer.Option("--format", 
             table.add_row(f"{r['file']}:{r['line']}", r["kernel"], r["language"], params)
         console.print(table)
         for fl in failures:
-            err_console.print(f"[bold red]error:[/] {fl['file']}: does not compile: {fl['error']}", highlight=False)
+            err_console.print(f"[bold red]error:[/] {escape(fl['file'])}: does not compile: {escape(fl['error'])}",
+                              highlight=False, soft_wrap=True)
     if failures and not rows:
         raise typer.Exit(2)
     if failures:

@@ -410,20 +410,27 @@ def _own(v):
 
 def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:
     """Record the step at which lanes run together with every live lane of their warp."""
+    st.group_full_step = None
     if not st.any_exited:
         if sel is FULL:
             st.set_last_full(FULL, st.step)
+            st.group_full_step = st.step
             return
         if isinstance(sel, slice):  # contiguous lanes: the warps wholly inside [a, b)
             a, b = sel.start, sel.stop
             lo = int(st.warp_of[a])
             hi = int(st.warp_of[b - 1])
+            whole = True
             if st.warp_first[lo] != a:
                 lo += 1
+                whole = False
             if st.warp_end[hi] != b:
                 hi -= 1
+                whole = False
             if lo <= hi:
                 st.set_last_full(slice(int(st.warp_first[lo]), int(st.warp_end[hi])), st.step)
+                if whole:
+                    st.group_full_step = st.step
             return
     warps = st.warp_of[lanes]
     present = np.bincount(warps, minlength=st.nwarps)
@@ -431,6 +438,7 @@ def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:
     ok = full[warps]
     if ok.all():
         st.set_last_full(lanes, st.step)
+        st.group_full_step = st.step
     elif ok.any():
         st.set_last_full(lanes[ok], st.step)
 

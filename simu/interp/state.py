@@ -104,6 +104,9 @@ class State:
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
         self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
         self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
+        # the step at which the running group was scheduled, when every one of its lanes was then
+        # with its whole live warp (so last_full is that step for all of them); else None
+        self.group_full_step: int | None = None
         self._instance_base: dict[tuple[int, int], np.ndarray] = {}
         self.releases: list[tuple[np.ndarray, int, int, int]] = []
         self.trace = TraceBuilder()
@@ -238,10 +241,13 @@ class State:
         k = 1 if space == SPACE_SHARED else 0
         ep = self.lane_epoch[k][idx] if self.epoch_moved[k] else 0
         we = self.warp_epoch[idx] if self.any_syncwarp else 0
-        self.last_full_shared = True
+        if sel is not None and self.group_full_step is not None:
+            conv = self.group_full_step  # the whole group ran with full warps since it was scheduled
+        else:
+            conv = self.last_full[idx]
+            self.last_full_shared = True
         self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, we, action,
-                       instr, self.step, to_bits(values) if values is not None else None,
-                       self.last_full[idx])
+                       instr, self.step, to_bits(values) if values is not None else None, conv)
 
     def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int, sel=None):
         """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors).
@@ -300,34 +306,50 @@ class State:
         vals = np.broadcast_to(np.asarray(vals, dtype), lanes.shape)
         if cmp is not None:
             cmp = np.broadcast_to(np.asarray(cmp, dtype), lanes.shape)
+        addrs = np.asarray(addrs, np.int64)
+        if addrs.ndim == 0:
+            addrs = np.broadcast_to(addrs, lanes.shape)
+        fast = self._fast_resolve(lanes, addrs, esize) if len(lanes) else None
+        parts = [(fast[0], fast[1], lanes, None)] if fast is not None else \
+            self._resolve(lanes, addrs, esize, instr, ATOMIC)
         old_all = np.zeros(lanes.shape, dtype)
-        for alloc, off, ln, m in self._resolve(lanes, addrs, esize, instr, ATOMIC):
+        for alloc, off, ln, m in parts:
             v = vals if m is None else vals[m]
             c = None if cmp is None else (cmp if m is None else cmp[m])
-            order = np.argsort(off, kind="stable")
-            so = off[order]
-            first = np.ones(len(so), bool)
-            first[1:] = so[1:] != so[:-1]
-            seg_start = np.maximum.accumulate(np.where(first, np.arange(len(so)), 0))
-            rank = np.empty(len(so), np.int64)
-            rank[order] = np.arange(len(so)) - seg_start
-            old = np.zeros(len(off), dtype)
-            if c is None and (fn is np.add or fn is np.subtract) and dtype.kind in "iu" and len(off):
-                old[order] = _ordered_add(alloc.data, so, first, seg_start, np.asarray(v, dtype)[order], fn, dtype)
-                rank = rank[:0]  # done: no lane-by-lane rounds
-            for r in range(int(rank.max()) + 1 if len(rank) else 0):
-                k = rank == r
-                o = off[k]
-                cur = _gather(alloc.data, o, dtype, esize, 1)
-                old[k] = cur
-                new = fn(cur, v[k]) if c is None else fn(cur, v[k], c[k])
-                _scatter(alloc.data, o, np.asarray(new, dtype), dtype, esize, 1)
+            old = _apply_in_lane_order(alloc.data, off, fn, v, c, dtype)
             if m is None:
                 old_all = old
             else:
                 old_all[m] = old
             self._record(ln, alloc, off, esize, instr, ATOMIC, v)
         return old_all
+
+
+def _apply_in_lane_order(data, off, fn, v, c, dtype):
+    """Atomics of one step on one allocation: lanes hitting the same word go one after another
+    in lane order (rounds of one lane per word); integer add/sub is one vectorised scan."""
+    n = len(off)
+    esize = dtype.itemsize
+    # sort by (offset, lane position): one packed key, so a fast unstable sort keeps lane order
+    order = np.argsort(off * (1 << 21) + np.arange(n)) if n < (1 << 21) else np.argsort(off, kind="stable")
+    so = off[order]
+    first = np.ones(n, bool)
+    first[1:] = so[1:] != so[:-1]
+    seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    old = np.zeros(n, dtype)
+    if c is None and (fn is np.add or fn is np.subtract) and dtype.kind in "iu" and n:
+        old[order] = _ordered_add(data, so, first, seg_start, np.asarray(v, dtype)[order], fn, dtype)
+        return old
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n) - seg_start
+    for r in range(int(rank.max()) + 1 if n else 0):
+        k = rank == r
+        o = off[k]
+        cur = _gather(data, o, dtype, esize, 1)
+        old[k] = cur
+        new = fn(cur, v[k]) if c is None else fn(cur, v[k], c[k])
+        _scatter(data, o, np.asarray(new, dtype), dtype, esize, 1)
+    return old
 
 
 def _ordered_add(data, so, first, seg_start, vs, fn, dtype):

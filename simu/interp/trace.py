@@ -92,15 +92,25 @@ class TraceBuilder:
         lens = np.fromiter((len(c[0]) for c in chunks), np.int64, len(chunks))
 
         def rep(k: int, dtype) -> np.ndarray:
-            return np.repeat(np.fromiter((c[k] for c in chunks), dtype, len(chunks)), lens)
+            per_chunk = np.fromiter((c[k] for c in chunks), dtype, len(chunks))
+            if (per_chunk == per_chunk[0]).all():
+                return np.full(n, per_chunk[0], dtype)
+            return np.repeat(per_chunk, lens)
 
         def cat(k: int, dtype) -> np.ndarray:
             """Concatenate column ``k``; a chunk may give one scalar for all its lanes."""
             parts = [c[k] for c in chunks]
-            if all(np.ndim(p) == 0 for p in parts):
+            scalar = [np.ndim(p) == 0 for p in parts]
+            if all(scalar):
                 return rep(k, dtype)
-            parts = [p if np.ndim(p) else np.full(len(c[0]), p, dtype) for p, c in zip(parts, chunks)]
-            return np.concatenate(parts, dtype=dtype, casting="unsafe")
+            if not any(scalar):
+                return np.concatenate(parts, dtype=dtype, casting="unsafe")
+            out = np.empty(n, dtype)
+            start = 0
+            for p, ln in zip(parts, lens.tolist()):
+                out[start:start + ln] = p
+                start += ln
+            return out
 
         values = np.zeros(n, np.uint64)  # reads leave 0
         ends = np.cumsum(lens)
