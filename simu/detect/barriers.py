@@ -95,13 +95,9 @@ def barrier_use(ctx: Context) -> BarrierUse:
     has_a = np.bincount(sid, weights=(act == ATOMIC), minlength=n) > 0
     ln = lane[order]
     wp = warp[order]
-    big = np.iinfo(np.int64).max
-    lmin, lmax = np.full(n, big), np.full(n, -1)
-    np.minimum.at(lmin, sid, ln)
-    np.maximum.at(lmax, sid, ln)
-    wmin, wmax = np.full(n, big), np.full(n, -1)
-    np.minimum.at(wmin, sid, wp)
-    np.maximum.at(wmax, sid, wp)
+    starts = np.flatnonzero(start)  # rows are sorted by segment: reduce each run
+    lmin, lmax = np.minimum.reduceat(ln, starts), np.maximum.reduceat(ln, starts)
+    wmin, wmax = np.minimum.reduceat(wp, starts), np.maximum.reduceat(wp, starts)
     sw, sb, se = w[start], b[start], e[start]
     sspace = space[order][start]
     # neighbouring summaries of the same (word, block): the accesses of epoch e and the next epoch

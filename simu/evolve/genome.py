@@ -125,6 +125,7 @@ class Layout:
     warp_size: int = 32
     max_total_threads: int = 4096
     fixed_dynamic_shared: int | None = None
+    dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
 
     # gene positions: 0..2 grid (log2), 3..5 block (log2), then one per scalar, then fill, seed
     @property
@@ -155,6 +156,9 @@ class Layout:
             return rng.uniform(lo, hi)
         if isinstance(p.type, FloatType):
             return rng.choice([0.5, 1.0, 1.5, 2.0, -1.0])
+        words = self.dictionary.get(p.name)
+        if words and rng.random() < (0.1 if SIZE_NAMES.match(p.name) else 0.35):
+            return float(rng.choice(words))
         if SIZE_NAMES.match(p.name):
             two_d = self.shape.grid_dims >= 2 or (self.shape.reqd_block[1] > 1 if self.shape.reqd_block
                                                   else self.shape.block_dims >= 2)

@@ -16,7 +16,10 @@ def _step(rng: random.Random, cauchy: bool) -> float:
     return rng.gauss(0.0, 1.0)
 
 
-def mutate(genes: list[float], rng: random.Random, cauchy: bool, n_scalars: int, rate: float = 0.5) -> list[float]:
+def mutate(genes: list[float], rng: random.Random, cauchy: bool, n_scalars: int, rate: float = 0.5,
+           dictionary: list[list[int]] | None = None) -> list[float]:
+    """``dictionary[j]``, when given, lists values the kernel compares scalar ``j`` with: a mutated
+    scalar gene sometimes jumps to one of them instead of taking a step."""
     out = list(genes)
     for i in range(len(out)):
         if rng.random() > rate:
@@ -24,6 +27,8 @@ def mutate(genes: list[float], rng: random.Random, cauchy: bool, n_scalars: int,
         s = _step(rng, cauchy)
         if i < 6:  # dimensions: small integer steps in log2 space (x2, /2, or +-1 thread via rounding)
             out[i] = min(max(out[i] + 0.5 * max(min(s, 4.0), -4.0), 0.0), 10.0)
+        elif i < 6 + n_scalars and dictionary and dictionary[i - 6] and rng.random() < 0.3:
+            out[i] = float(rng.choice(dictionary[i - 6]))
         elif i < 6 + n_scalars:
             scale = max(1.0, abs(out[i]) / 4.0)
             out[i] = out[i] + max(min(s, 8.0), -8.0) * scale

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -24,8 +25,9 @@ from simu.detect import Context, detect
 from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redundant_findings
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import SimuError
+from simu.evolve.dictionary import argument_constants
 from simu.evolve.fitness import collision_ratio, coverage_of
-from simu.evolve.genome import FILLS, Layout, kernel_shape
+from simu.evolve.genome import FILLS, SIZE_NAMES, Layout, kernel_shape
 from simu.evolve.operators import mutate
 from simu.interp import Launch, run
 
@@ -33,6 +35,10 @@ if not hasattr(creator, "SimuFitness"):
     # conflicts (max), new coverage (max), collision ratio (min), address range (min)
     creator.create("SimuFitness", base.Fitness, weights=(1.0, 1.0, -1.0, -1.0))
     creator.create("SimuGenome", list, fitness=creator.SimuFitness)
+
+
+MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
+CONFLICTS_ENOUGH = 64  # conflicting pairs beyond which a launch is no fitter
 
 
 @dataclass
@@ -85,6 +91,8 @@ class Search:
         self.rng = random.Random(seed)
         self.layout = _layout(module, kernel, constraints, settings)
         self.cache: dict[tuple, Evaluation] = {}
+        # a probe launch larger than this many accesses costs more to judge than it can teach
+        self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE))
         self.coverage: set = set()
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.use = BarrierUse()
@@ -92,9 +100,14 @@ class Search:
         self.stats = SearchStats()
         self.t0 = time.perf_counter()
         self.status, self.reason = "analysed", ""
+        words = None
+        if mode == "full":  # simu's search reads the constants the kernel compares its arguments with
+            self.layout.dictionary = argument_constants(kernel)[0]
+            words = [self.layout.dictionary.get(p.name, []) for p in self.layout.scalars]
         self.toolbox = base.Toolbox()
-        self.toolbox.register("mutate_normal", mutate, rng=self.rng, cauchy=False, n_scalars=len(self.layout.scalars))
-        self.toolbox.register("mutate_cauchy", mutate, rng=self.rng, cauchy=True, n_scalars=len(self.layout.scalars))
+        n = len(self.layout.scalars)
+        self.toolbox.register("mutate_normal", mutate, rng=self.rng, cauchy=False, n_scalars=n, dictionary=words)
+        self.toolbox.register("mutate_cauchy", mutate, rng=self.rng, cauchy=True, n_scalars=n, dictionary=words)
         self.toolbox.register("select", tools.selBest)
 
     # -- evaluation ----------------------------------------------------------------------
@@ -139,7 +152,7 @@ class Search:
 
     def _run(self, launch: Launch) -> Evaluation:
         try:
-            result = run(self.module, self.kernel, launch, self.settings.limits)
+            result = run(self.module, self.kernel, launch, self._limits)
         except SimuError as exc:
             self.status = "unsupported" if "unsupported" in str(exc) else "error"
             self.reason = str(exc)
@@ -165,7 +178,8 @@ class Search:
         if self.mode == "simulee":
             fit = (0.0, 0.0, primary, secondary)
         else:
-            fit = (float(min(conflicts, 1_000_000)), float(new_cov), primary, secondary)
+            # conflicts count up to a point: past it, bigger launches only cost more to judge
+            fit = (float(min(conflicts, CONFLICTS_ENOUGH)), float(new_cov), primary, secondary)
         for f in findings:
             f.detail.setdefault("search", {})
         return Evaluation(launch, findings, use, ctx, fit)
@@ -184,6 +198,12 @@ class Search:
             ind.fitness.values = self.evaluate(ind).fitness
             if self.out_of_budget():
                 return
+        if self.mode == "full":
+            swept = self._dictionary_sweep(tools.selBest(pop, 2))
+            pop = self.toolbox.select(pop + swept, b.population)
+            if self.out_of_budget():
+                return
+        stale = 0  # generations in a row that found nothing new
         for _ in range(b.generations):
             before = len(self.found)
             children = []
@@ -195,8 +215,28 @@ class Search:
                     if self.out_of_budget():
                         return
             pop = self.toolbox.select(pop + children, b.population)
-            if self._acceptable() and len(self.found) == before:
+            stale = stale + 1 if len(self.found) == before else 0
+            if self._acceptable() and stale >= 2:
                 return
+
+    def _dictionary_sweep(self, bases, limit: int = 16) -> list:
+        """The deterministic stage of a fuzzer: the best launches so far, with each argument set in
+        turn to each constant the kernel compares it with (the values behind `mode == 5`)."""
+        out = []
+        size_like = [SIZE_NAMES.match(p.name) is not None for p in self.layout.scalars]
+        order = sorted(range(len(self.layout.scalars)), key=lambda j: size_like[j])  # flags and modes first
+        for j in order:
+            for w in self.layout.dictionary.get(self.layout.scalars[j].name, []):
+                for best in bases:
+                    if len(out) >= limit or self.out_of_budget():
+                        return out
+                    if int(round(best[6 + j])) == w:
+                        continue
+                    child = creator.SimuGenome(list(best))
+                    child[6 + j] = float(w)
+                    child.fitness.values = self.evaluate(child).fitness
+                    out.append(child)
+        return out
 
     def _acceptable(self) -> bool:
         return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations

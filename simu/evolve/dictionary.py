@@ -1,0 +1,74 @@
+"""Argument values worth trying, read off the kernel's own comparisons (a fuzzer's dictionary).
+
+A bug behind `if (mode == 5)`, `switch (op)`, `if (flags & 64)` or `if (shift < 0)` sits behind a
+branch whose condition compares a scalar argument with a constant.  Random values rarely hit such
+a constant; the IR says it outright.  For every comparison, switch and bit mask that involves an
+integer argument (directly, through casts, or plus/minus a constant) the constant is collected,
+with its neighbours for ordered comparisons; the search seeds and mutates argument genes with them.
+"""
+
+from __future__ import annotations
+
+from simu.ir import Kernel
+from simu.ir.types import IntType
+
+_CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
+_MAX_VALUE = 1 << 20  # genes are clamped to this range anyway
+
+
+def _const_int(op) -> int | None:
+    if op.kind != "const" or isinstance(op.value, (list, tuple)) or not isinstance(op.type, IntType):
+        return None
+    try:
+        return int(op.value)
+    except (TypeError, ValueError):
+        return None
+
+
+def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]:
+    """(values per integer parameter, every integer constant compared anywhere in the kernel)."""
+    fn = kernel.function
+    origin: dict[str, tuple[str, int]] = {}  # SSA value -> (parameter, constant added to it)
+    for (ir_name, _), p in zip(fn.args, kernel.params):
+        if isinstance(p.type, IntType) and p.type.bits > 1:
+            origin[ir_name] = (p.name, 0)
+    per: dict[str, set[int]] = {}
+    pool: set[int] = set()
+
+    def add(param_off, k: int, ordered: bool) -> None:
+        pool.add(k)
+        if param_off is None:
+            return
+        name, off = param_off
+        base = k - off
+        for v in ((base - 1, base, base + 1) if ordered else (base,)):
+            if abs(v) <= _MAX_VALUE:
+                per.setdefault(name, set()).add(v)
+
+    for b in fn.blocks:
+        for ins in b.instrs:
+            ops = ins.ops
+            src = origin.get(ops[0].value) if ops and ops[0].kind == "reg" else None
+            if ins.opcode in _CASTS and src is not None and ins.name:
+                origin[ins.name] = src
+            elif ins.opcode in ("add", "sub") and ins.name and len(ops) == 2:
+                k = _const_int(ops[1])
+                if src is not None and k is not None:
+                    origin[ins.name] = (src[0], src[1] + (k if ins.opcode == "add" else -k))
+            elif ins.opcode == "icmp" and len(ops) == 2:
+                for a, c in ((ops[0], ops[1]), (ops[1], ops[0])):
+                    k = _const_int(c)
+                    if k is not None:
+                        pred = ins.attrs.get("pred", "eq")
+                        add(origin.get(a.value) if a.kind == "reg" else None, k, pred not in ("eq", "ne"))
+            elif ins.opcode == "switch":
+                for v, _ in ins.attrs.get("cases", []):
+                    add(src, int(v), False)
+            elif ins.opcode in ("and", "or", "xor") and len(ops) == 2:
+                for a, c in ((ops[0], ops[1]), (ops[1], ops[0])):
+                    k = _const_int(c)
+                    if k is not None and a.kind == "reg" and a.value in origin and 0 < abs(k) <= _MAX_VALUE:
+                        per.setdefault(origin[a.value][0], set()).add(k)
+                        pool.add(k)
+    pool = {v for v in pool if abs(v) <= _MAX_VALUE}
+    return {k: sorted(v) for k, v in per.items()}, sorted(pool)
