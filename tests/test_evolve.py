@@ -1,0 +1,119 @@
+"""The launch search (simu/evolve): dictionary, operators, decoding, determinism, cache,
+constraints, shrinking, and the gated bugs only the full search reaches."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from simu.api import load_source
+from simu.check import CheckSettings
+from simu.config import KernelConstraints
+from simu.evolve import Budget, run_search
+from simu.evolve.dictionary import argument_constants
+from simu.evolve.genome import FILLS
+from simu.evolve.operators import mutate
+from simu.evolve.search import Search
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus"
+
+GATED_CUDA = r"""
+#define BLOCK 128
+__global__ void __launch_bounds__(BLOCK) gated(const int *in, int *out, int n, int mode, int flags, int shift) {
+  __shared__ int tile[BLOCK];
+  int t = threadIdx.x;
+  int g = blockIdx.x * blockDim.x + t;
+  tile[t] = g < n ? in[g] : 0;
+  if (mode == 5) {
+    out[g % n] = tile[(t + 1) % BLOCK];  // reads a neighbour's slot with no barrier: a race
+    return;
+  }
+  __syncthreads();
+  switch (flags) { case 12: case 40: out[g % n] = 1; break; default: break; }
+  if ((flags & 64) && shift + 3 < 0) out[0] = tile[0];
+  out[g % n] = tile[(t + 1) % BLOCK];
+}
+"""
+
+
+def _module(src=GATED_CUDA, lang="cuda"):
+    return load_source(src, lang)
+
+
+def test_dictionary_reads_the_constants_each_argument_is_compared_with():
+    m = _module()
+    per, pool = argument_constants(m.kernels[0])
+    assert 5 in per["mode"]  # mode == 5 (equality: the constant itself)
+    assert {12, 40, 64} <= set(per["flags"])  # switch cases and the bit mask
+    assert {-4, -3, -2} <= set(per["shift"])  # shift + 3 < 0: the bound, moved back by the +3, and its neighbours
+    assert {5, 12, 40, 64} <= set(pool)
+
+
+def test_mutation_steps_dimensions_in_range_and_jumps_to_dictionary_words():
+    rng = random.Random(1)
+    genes = [1.0, 0.0, 0.0, 7.0, 0.0, 0.0, 4.0, 3.0, 0.0]
+    seen = set()
+    for cauchy in (False, True):
+        for _ in range(300):
+            child = mutate(genes, rng, cauchy, n_scalars=1, rate=1.0, dictionary=[[5]])
+            assert all(0.0 <= g <= 10.0 for g in child[:6])
+            assert 0 <= int(child[-2]) < len(FILLS)
+            seen.add(child[6])
+    assert 5.0 in seen  # the dictionary word
+    assert len(seen) > 20  # and ordinary normal/Cauchy steps
+
+
+def test_search_is_deterministic_under_a_seed_and_caches_launches():
+    m = _module()
+    k = m.kernels[0]
+    a = run_search(m, k, CheckSettings(), None, Budget(evaluations=24, seconds=60), "full", seed=3)
+    b = run_search(m, k, CheckSettings(), None, Budget(evaluations=24, seconds=60), "full", seed=3)
+    assert [f.key for f in a.findings] == [f.key for f in b.findings]
+    assert a.stats.evaluations == b.stats.evaluations
+    s = Search(m, k, CheckSettings(), None, Budget(evaluations=10, seconds=60), "full", seed=0)
+    genes = s.layout.initial(s.rng)
+    s.evaluate(genes)
+    s.evaluate(list(genes))
+    assert s.stats.evaluations == 1 and s.stats.cache_hits == 1
+
+
+def test_full_search_reaches_the_gated_race_and_shrinks_its_witness():
+    m = _module()
+    res = run_search(m, m.kernels[0], CheckSettings(), None, Budget(evaluations=40, seconds=60), "full", seed=0)
+    races = [f for f in res.findings if f.kind == "race"]
+    assert races, [f.kind for f in res.findings]
+    assert res.stats.first_finding_eval is not None and res.stats.first_finding_eval <= 20
+    race = races[0]
+    assert {race.first.line, race.second.line} == {7, 9}  # tile[t] = ... and the neighbour's read
+    assert race.launch is not None
+    # shrinking: the witness is no larger than the launch that first showed the race
+    s = Search(m, m.kernels[0], CheckSettings(), None, Budget(evaluations=40, seconds=60), "full", seed=0)
+    s.evolve()
+    before = {key: s.layout.launch(genes).total_threads for key, (_, genes) in s.found.items()}
+    s.shrink()
+    after = {key: s.layout.launch(genes).total_threads for key, (_, genes) in s.found.items()}
+    assert all(after[k] <= before[k] for k in before) and any(after[k] < before[k] for k in before)
+
+
+def test_constraints_fix_the_block_and_bound_arguments():
+    m = _module()
+    c = KernelConstraints(block=(64, 1, 1), arg_ranges={"mode": (0, 3)}, args={"flags": 0})
+    s = Search(m, m.kernels[0], CheckSettings(), c, Budget(evaluations=12, seconds=60), "full", seed=0)
+    s.evolve()
+    assert s.cache
+    for ev in s.cache.values():
+        assert ev.launch.block == (64, 1, 1)
+        assert 0 <= ev.launch.args["mode"] <= 3
+        assert ev.launch.args["flags"] == 0
+
+
+@pytest.mark.parametrize("rel", ["cuda/gated/scan_suffix_mode_race.cu", "opencl/gated/softmax_mode_race.cl"])
+def test_gated_bugs_need_the_full_search(rel):
+    """Random launches from the same prior miss a bug behind `mode == 5`; the full search reads
+    the constant off the kernel and finds it within the same budget."""
+    from simu.bench.search import search_corpus_file
+
+    full = search_corpus_file(CORPUS / rel, "full", evaluations=40, seed=0)
+    rand = search_corpus_file(CORPUS / rel, "random", evaluations=40, seed=0)
+    assert full.found == full.expected and not full.unexpected
+    assert rand.found < rand.expected
