@@ -298,13 +298,14 @@ def _validate_findings(findings, file: Path, options) -> None:
 
 def _parse_budget(text: str, population: int, generations: int):
     from simu.evolve import Budget
+    from simu.evolve.search import CHECK_GUARD_SECONDS
 
     try:
         if text.endswith("s"):
             return Budget(evaluations=1_000_000, seconds=float(text[:-1]), population=population,
                           generations=generations)
-        # an evaluation budget still stops after 20 s, so that one heavy kernel cannot stall a check
-        return Budget(evaluations=int(text), seconds=20.0, population=population, generations=generations)
+        # an evaluation budget still stops after CHECK_GUARD_SECONDS, so that one heavy kernel cannot stall a check
+        return Budget(evaluations=int(text), seconds=CHECK_GUARD_SECONDS, population=population, generations=generations)
     except ValueError:
         fail(f"bad --budget '{text}': give evaluations (40) or seconds (2s)")
 

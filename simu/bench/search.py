@@ -33,6 +33,7 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     from simu.api import load_file
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
+    from simu.evolve.search import CHECK_GUARD_SECONDS
 
     cf = parse(path)
     cache = cache if cache is not None else {}
@@ -43,7 +44,7 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     t0 = time.perf_counter()
     findings, evals, first_eval, first_s = [], 0, None, None
     for k in kernels:
-        rep = search_kernel(module, k, CheckSettings(), cf.constraints, Budget(evaluations=evaluations, seconds=60.0),
+        rep = search_kernel(module, k, CheckSettings(), cf.constraints, Budget(evaluations=evaluations, seconds=CHECK_GUARD_SECONDS),
                             mode, seed)
         findings += rep.findings
         st = rep.search

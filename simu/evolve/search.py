@@ -37,7 +37,9 @@ if not hasattr(creator, "SimuFitness"):
     creator.create("SimuGenome", list, fitness=creator.SimuFitness)
 
 
+CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
+MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 CONFLICTS_ENOUGH = 64  # conflicting pairs beyond which a launch is no fitter
 
 
@@ -92,7 +94,8 @@ class Search:
         self.layout = _layout(module, kernel, constraints, settings)
         self.cache: dict[tuple, Evaluation] = {}
         # a probe launch larger than this many accesses costs more to judge than it can teach
-        self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE))
+        self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
+                                           max_seconds=min(settings.limits.max_seconds, MAX_PROBE_SECONDS))
         self.coverage: set = set()
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.use = BarrierUse()
