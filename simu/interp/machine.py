@@ -217,7 +217,7 @@ class Machine:
         phis = prog.phis
         T = st.T
         waiting: dict[tuple[int, int, int], tuple[np.ndarray, Wait]] = {}
-        max_steps = limits.max_steps
+        max_steps = min(limits.max_steps, (1 << 31) - 2)  # trace steps are 32-bit
         deadline = t0 + limits.max_seconds
         check_every = 64
         while True:

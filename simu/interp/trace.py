@@ -32,9 +32,9 @@ class Trace:
     warp_epoch: np.ndarray  # int32 count of __syncwarp the lane executed
     action: np.ndarray  # uint8 READ/WRITE/ATOMIC
     instr: np.ndarray  # int32 static instruction id
-    step: np.ndarray  # int64 machine step
+    step: np.ndarray  # int32 machine step
     group: np.ndarray  # int32 index into ``groups`` (lanes executing together at that step)
-    conv_step: np.ndarray  # int64 last step (<= step) at which the lane ran with its whole live warp
+    conv_step: np.ndarray  # int32 last step (<= step) at which the lane ran with its whole live warp
     value: np.ndarray  # uint64 raw bits of the value written (0 for reads)
     groups: list[np.ndarray] = field(default_factory=list)
     divergences: list[BarrierDivergence] = field(default_factory=list)
@@ -86,8 +86,8 @@ class TraceBuilder:
         if not self.chunks:
             e = np.zeros(0, np.int64)
             return Trace(e, e.astype(np.uint8), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
-                         e.astype(np.int32), e.astype(np.uint8), e.astype(np.int32), e, e.astype(np.int32),
-                         e.astype(np.uint64), e, self.groups)
+                         e.astype(np.int32), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
+                         e.astype(np.int32), e.astype(np.uint64), e.astype(np.int32), self.groups)
         chunks = self.chunks
         lens = np.fromiter((len(c[0]) for c in chunks), np.int64, len(chunks))
 
@@ -120,7 +120,7 @@ class TraceBuilder:
         trace = Trace(
             addr=cat(1, np.int64), size=rep(2, np.uint8), space=rep(3, np.uint8), lane=cat(0, np.int32),
             epoch=cat(4, np.int32), warp_epoch=cat(5, np.int32), action=rep(6, np.uint8), instr=rep(7, np.int32),
-            step=rep(8, np.int64), group=rep(9, np.int32), value=values, conv_step=cat(11, np.int64),
+            step=rep(8, np.int32), group=rep(9, np.int32), value=values, conv_step=cat(11, np.int32),
             groups=self.groups)
         assert len(trace) == n
         return trace
