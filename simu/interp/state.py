@@ -249,33 +249,33 @@ class State:
         self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, we, action,
                        instr, self.step, to_bits(values) if values is not None else None, conv)
 
-    def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int, sel=None):
-        """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors).
-
-        ``sel`` is the group's register selector (FULL, a slice or ``lanes``), when known."""
-        esize = dtype.itemsize if dtype != np.bool_ else 1
-        size = esize * count
+    def _locate(self, lanes, sel, addrs, size: int, instr: int, action: int):
+        """[(allocation, offsets, lanes, mask or None, selector for the trace)], one per allocation hit."""
         addrs = np.asarray(addrs, np.int64)
         if addrs.ndim == 0:
             addrs = np.broadcast_to(addrs, lanes.shape)
         if len(lanes):
             fast = self._fast_resolve(lanes if sel is None else sel, addrs, size)
             if fast is not None:
-                alloc, off = fast
-                vals = _gather(alloc.data, off, dtype, esize, count)
-                self._record(lanes, alloc, off, size, instr, READ, None, sel)
-                return vals
-        shape = (len(lanes),) if count == 1 else (len(lanes), count)
-        parts = self._resolve(lanes, addrs, size, instr, READ)
+                return [(fast[0], fast[1], lanes, None, sel)]
+        return [(a, o, ln, m, None) for a, o, ln, m in self._resolve(lanes, addrs, size, instr, action)]
+
+    def load(self, lanes, addrs, dtype: np.dtype, count: int, instr: int, sel=None):
+        """Gather ``count`` elements of ``dtype`` per lane (count>1 for vectors).
+
+        ``sel`` is the group's register selector (FULL, a slice or ``lanes``), when known."""
+        esize = dtype.itemsize if dtype != np.bool_ else 1
+        size = esize * count
+        parts = self._locate(lanes, sel, addrs, size, instr, READ)
         if len(parts) == 1 and parts[0][3] is None:
-            alloc, off, ln, _ = parts[0]
+            alloc, off, ln, _, rsel = parts[0]
             vals = _gather(alloc.data, off, dtype, esize, count)
-            self._record(ln, alloc, off, size, instr, READ, None)
+            self._record(ln, alloc, off, size, instr, READ, None, rsel)
             return vals
-        out = np.zeros(shape, dtype)
-        for alloc, off, ln, m in parts:
+        out = np.zeros((len(lanes),) if count == 1 else (len(lanes), count), dtype)
+        for alloc, off, ln, m, rsel in parts:
             out[m] = _gather(alloc.data, off, dtype, esize, count)
-            self._record(ln, alloc, off, size, instr, READ, None)
+            self._record(ln, alloc, off, size, instr, READ, None, rsel)
         return out
 
     def store(self, lanes, addrs, vals, dtype: np.dtype, count: int, instr: int, sel=None) -> None:
@@ -285,20 +285,10 @@ class State:
         shape = (len(lanes),) if count == 1 else (len(lanes), count)
         if vals.shape != shape:
             vals = np.broadcast_to(vals, shape)
-        addrs = np.asarray(addrs, np.int64)
-        if addrs.ndim == 0:
-            addrs = np.broadcast_to(addrs, lanes.shape)
-        if len(lanes):
-            fast = self._fast_resolve(lanes if sel is None else sel, addrs, size)
-            if fast is not None:
-                alloc, off = fast
-                _scatter(alloc.data, off, vals, dtype, esize, count)
-                self._record(lanes, alloc, off, size, instr, WRITE, vals, sel)
-                return
-        for alloc, off, ln, m in self._resolve(lanes, addrs, size, instr, WRITE):
+        for alloc, off, ln, m, rsel in self._locate(lanes, sel, addrs, size, instr, WRITE):
             v = vals if m is None else vals[m]
             _scatter(alloc.data, off, v, dtype, esize, count)
-            self._record(ln, alloc, off, size, instr, WRITE, v)
+            self._record(ln, alloc, off, size, instr, WRITE, v, rsel)
 
     def atomic(self, lanes, addrs, fn, vals, dtype: np.dtype, instr: int, cmp=None):
         """Apply ``fn(old, val[, cmp]) -> new`` lane by lane in lane order; return old values."""
@@ -306,14 +296,8 @@ class State:
         vals = np.broadcast_to(np.asarray(vals, dtype), lanes.shape)
         if cmp is not None:
             cmp = np.broadcast_to(np.asarray(cmp, dtype), lanes.shape)
-        addrs = np.asarray(addrs, np.int64)
-        if addrs.ndim == 0:
-            addrs = np.broadcast_to(addrs, lanes.shape)
-        fast = self._fast_resolve(lanes, addrs, esize) if len(lanes) else None
-        parts = [(fast[0], fast[1], lanes, None)] if fast is not None else \
-            self._resolve(lanes, addrs, esize, instr, ATOMIC)
         old_all = np.zeros(lanes.shape, dtype)
-        for alloc, off, ln, m in parts:
+        for alloc, off, ln, m, _ in self._locate(lanes, None, addrs, esize, instr, ATOMIC):
             v = vals if m is None else vals[m]
             c = None if cmp is None else (cmp if m is None else cmp[m])
             old = _apply_in_lane_order(alloc.data, off, fn, v, c, dtype)
