@@ -88,16 +88,23 @@ def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
     """Bitmask of the lanes of each access's warp that were in its group at that step."""
     tpb = ctx.launch.threads_per_block
     ws = ctx.launch.warp_size
-    nwarps = ctx.launch.num_blocks * (-(-tpb // ws))
+    wpb = -(-tpb // ws)
     out = np.zeros(len(idx), np.uint64)
+    if len(idx) == 0:
+        return out
     groups = rows.group[idx]
-    for g in np.unique(groups):
-        lanes = ctx.trace.groups[int(g)]
-        warp = (lanes // tpb) * (-(-tpb // ws)) + (lanes % tpb) // ws
-        acc = np.zeros(nwarps, np.uint64)
-        np.bitwise_or.at(acc, warp, np.left_shift(np.uint64(1), ((lanes % tpb) % ws).astype(np.uint64)))
-        sel = groups == g
-        out[sel] = acc[rows.warp[idx[sel]]]
+    order = np.argsort(groups, kind="stable")
+    sg = groups[order]
+    starts = np.flatnonzero(np.r_[True, sg[1:] != sg[:-1]])
+    ends = np.r_[starts[1:], len(sg)]
+    for s0, e0 in zip(starts.tolist(), ends.tolist()):
+        lanes = ctx.trace.groups[int(sg[s0])]  # sorted lane ids: each warp's lanes are one run
+        warp = (lanes // tpb) * wpb + (lanes % tpb) // ws
+        bits = np.left_shift(np.uint64(1), ((lanes % tpb) % ws).astype(np.uint64))
+        first = np.flatnonzero(np.r_[True, warp[1:] != warp[:-1]])
+        masks = np.bitwise_or.reduceat(bits, first)
+        at = order[s0:e0]
+        out[at] = masks[np.searchsorted(warp[first], rows.warp[idx[at]])]
     return out
 
 
