@@ -157,8 +157,8 @@ class Layout:
         if isinstance(p.type, FloatType):
             return rng.choice([0.5, 1.0, 1.5, 2.0, -1.0])
         words = self.dictionary.get(p.name)
-        if words and rng.random() < (0.1 if SIZE_NAMES.match(p.name) else 0.35):
-            return float(rng.choice(words))
+        if words and not SIZE_NAMES.match(p.name) and rng.random() < 0.35:
+            return float(rng.choice(words))  # sizes start near the thread count; the sweep tries their words
         if SIZE_NAMES.match(p.name):
             two_d = self.shape.grid_dims >= 2 or (self.shape.reqd_block[1] > 1 if self.shape.reqd_block
                                                   else self.shape.block_dims >= 2)

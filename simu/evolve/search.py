@@ -175,14 +175,16 @@ class Search:
             return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, "launch outside the kernel's contract")
         primary, secondary = collision_ratio(result.trace)
         cov = coverage_of(result.trace)
-        new_cov = len(cov - self.coverage)
         self.coverage |= cov
         conflicts = sum(f.count for f in findings if f.severity in ("error", "warning"))
         if self.mode == "simulee":
             fit = (0.0, 0.0, primary, secondary)
         else:
             # conflicts count up to a point: past it, bigger launches only cost more to judge
-            fit = (float(min(conflicts, CONFLICTS_ENOUGH)), float(new_cov), primary, secondary)
+            # then branch edges and barriers this launch reaches: a launch that enters more of the
+            # kernel's code is a better parent (a count "new at evaluation time" would favour
+            # whichever launch happened to run first, for ever)
+            fit = (float(min(conflicts, CONFLICTS_ENOUGH)), float(len(cov)), primary, secondary)
         for f in findings:
             f.detail.setdefault("search", {})
         return Evaluation(launch, findings, use, ctx, fit)
@@ -202,7 +204,7 @@ class Search:
             if self.out_of_budget():
                 return
         if self.mode == "full":
-            swept = self._dictionary_sweep(tools.selBest(pop, 2))
+            swept = self._dictionary_sweep(_distinct(tools.selBest(pop, len(pop)))[:3])
             pop = self.toolbox.select(pop + swept, b.population)
             if self.out_of_budget():
                 return
@@ -222,7 +224,7 @@ class Search:
             if self._acceptable() and stale >= 2:
                 return
 
-    def _dictionary_sweep(self, bases, limit: int = 16) -> list:
+    def _dictionary_sweep(self, bases, limit: int = 18) -> list:
         """The deterministic stage of a fuzzer: the best launches so far, with each argument set in
         turn to each constant the kernel compares it with (the values behind `mode == 5`)."""
         out = []
@@ -307,6 +309,16 @@ class Search:
             if status == "analysed":
                 status, reason = "incomplete", next((e.error for e in self.cache.values() if e.error), "no valid launch")
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache))
+
+
+def _distinct(individuals: list) -> list:
+    out, seen = [], set()
+    for ind in individuals:
+        key = tuple(ind[:-1])  # the seed gene alone does not make a different launch
+        if key not in seen:
+            seen.add(key)
+            out.append(ind)
+    return out
 
 
 def _pair(f: Finding) -> tuple:
