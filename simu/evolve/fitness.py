@@ -3,21 +3,10 @@ conflict-aware score and branch/barrier coverage."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import Trace
-
-
-@dataclass
-class Score:
-    primary: float = 1.0  # distinct addresses / sum of threads per address (lower = more sharing)
-    secondary: float = 0.0  # accessed address range in bytes (lower is better)
-    conflicts: int = 0  # unordered conflicting access pairs the detectors reported
-    coverage: int = 0  # new branch edges and barriers this launch reached
-    edges: set = field(default_factory=set)
 
 
 def collision_ratio(trace: Trace, max_rows: int = 1_000_000) -> tuple[float, float]:

@@ -32,7 +32,7 @@ from simu.evolve.operators import mutate
 from simu.interp import Launch, run
 
 if not hasattr(creator, "SimuFitness"):
-    # conflicts (max), new coverage (max), collision ratio (min), address range (min)
+    # conflicts (max), coverage reached (max), collision ratio (min), address range (min)
     creator.create("SimuFitness", base.Fitness, weights=(1.0, 1.0, -1.0, -1.0))
     creator.create("SimuGenome", list, fitness=creator.SimuFitness)
 
