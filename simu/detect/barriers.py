@@ -75,11 +75,9 @@ def barrier_use(ctx: Context) -> BarrierUse:
     keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
     rid, word, mask = expand_words(t.addr[keep], t.size[keep])
     row = keep[rid]
-    tpb = ctx.launch.threads_per_block
-    ws = ctx.launch.warp_size
     lane = t.lane[row].astype(np.int64)
-    block = lane // tpb
-    warp = (lane % tpb) // ws
+    block = lane // ctx.launch.threads_per_block
+    warp = ctx.warp_of(lane)
     space = t.space[row].astype(np.int64)
     epoch = t.epoch[row].astype(np.int64)
     action = t.action[row]

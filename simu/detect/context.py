@@ -49,6 +49,15 @@ class Context:
             loc = loc.inlined_at
         return SourceLocation(loc.file, loc.line, loc.col, source_line(loc.file, loc.line), loc.function)
 
+    def warp_of(self, lane: np.ndarray) -> np.ndarray:
+        """Launch-wide warp index of each lane (a block's last warp may be partial)."""
+        tpb, ws = self.launch.threads_per_block, self.launch.warp_size
+        return (lane // tpb) * (-(-tpb // ws)) + (lane % tpb) // ws
+
+    def lane_in_warp(self, lane: np.ndarray) -> np.ndarray:
+        tpb, ws = self.launch.threads_per_block, self.launch.warp_size
+        return (lane % tpb) % ws
+
     def thread(self, lane: int, action: str = "") -> ThreadRef:
         tpb = self.launch.threads_per_block
         b, t = divmod(int(lane), tpb)

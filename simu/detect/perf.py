@@ -15,18 +15,13 @@ SECTOR = 32
 UNCOALESCED_RATIO = 2.0  # report when warps touch more than twice the minimum number of sectors
 
 
-def _warp_of(ctx: Context, lane: np.ndarray) -> np.ndarray:
-    tpb, ws = ctx.launch.threads_per_block, ctx.launch.warp_size
-    return (lane // tpb) * (-(-tpb // ws)) + (lane % tpb) // ws
-
-
 def check_bank_conflicts(ctx: Context) -> list[Finding]:
     t = ctx.trace
     rows = np.flatnonzero(t.space == SPACE_SHARED)
     if len(rows) == 0:
         return []
     lane = t.lane[rows].astype(np.int64)
-    warp = _warp_of(ctx, lane)
+    warp = ctx.warp_of(lane)
     word = (t.addr[rows] & OFFSET_MASK) >> 2
     bank = word % BANKS
     step = t.step[rows]
@@ -60,7 +55,7 @@ def check_uncoalesced(ctx: Context) -> list[Finding]:
     if len(rows) == 0:
         return []
     lane = t.lane[rows].astype(np.int64)
-    warp = _warp_of(ctx, lane)
+    warp = ctx.warp_of(lane)
     step = t.step[rows]
     sector = t.addr[rows] // SECTOR
     order = np.lexsort((sector, warp, step))

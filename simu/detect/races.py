@@ -37,13 +37,11 @@ class _Rows:
         self.word = word[sub]
         self.mask = mask[sub]
         del row, word, mask, sub
-        tpb = ctx.launch.threads_per_block
-        ws = ctx.launch.warp_size
         lane = t.lane[self.row].astype(np.int64)
         self.lane = lane
-        self.block = lane // tpb
-        self.warp = self.block * (-(-tpb // ws)) + (lane % tpb) // ws
-        self.lane_in_warp = (lane % tpb) % ws
+        self.block = lane // ctx.launch.threads_per_block
+        self.warp = ctx.warp_of(lane)
+        self.lane_in_warp = ctx.lane_in_warp(lane)
         self.action = t.action[self.row]
         self.space = t.space[self.row]
         self.epoch = t.epoch[self.row]
@@ -86,9 +84,6 @@ def _dense_words(word: np.ndarray, allocations, n: int) -> np.ndarray | None:
 
 def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
     """Bitmask of the lanes of each access's warp that were in its group at that step."""
-    tpb = ctx.launch.threads_per_block
-    ws = ctx.launch.warp_size
-    wpb = -(-tpb // ws)
     out = np.zeros(len(idx), np.uint64)
     if len(idx) == 0:
         return out
@@ -99,8 +94,8 @@ def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
     ends = np.r_[starts[1:], len(sg)]
     for s0, e0 in zip(starts.tolist(), ends.tolist()):
         lanes = ctx.trace.groups[int(sg[s0])]  # sorted lane ids: each warp's lanes are one run
-        warp = (lanes // tpb) * wpb + (lanes % tpb) // ws
-        bits = np.left_shift(np.uint64(1), ((lanes % tpb) % ws).astype(np.uint64))
+        warp = ctx.warp_of(lanes)
+        bits = np.left_shift(np.uint64(1), ctx.lane_in_warp(lanes).astype(np.uint64))
         first = np.flatnonzero(np.r_[True, warp[1:] != warp[:-1]])
         masks = np.bitwise_or.reduceat(bits, first)
         at = order[s0:e0]

@@ -62,6 +62,11 @@ class Evaluation:
     valid: bool = True
     error: str = ""
 
+    @classmethod
+    def invalid(cls, launch: Launch, reason: str) -> "Evaluation":
+        """A launch that taught nothing: worst fitness, no findings."""
+        return cls(launch, [], None, None, (0, 0, 1.0, 0.0), False, reason)
+
 
 @dataclass
 class SearchStats:
@@ -135,7 +140,7 @@ class Search:
         ev = self._run(launch)
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
-            ev = Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, "arguments outgrow the guessed buffers")
+            ev = Evaluation.invalid(launch, "arguments outgrow the guessed buffers")
         self.cache[key] = ev
         if ev.valid:
             new = False
@@ -159,11 +164,11 @@ class Search:
         except SimuError as exc:
             self.status = "unsupported" if "unsupported" in str(exc) else "error"
             self.reason = str(exc)
-            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, str(exc))
+            return Evaluation.invalid(launch, str(exc))
         if not result.outcome.completed:
             if result.outcome.status == "error":
                 self.status, self.reason = "error", str(result.outcome)
-            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, str(result.outcome))
+            return Evaluation.invalid(launch, str(result.outcome))
         ctx = Context(self.module, self.kernel, launch, result, self.settings.detect)
         checks = tuple(c for c in self.settings.checks if c != "barriers")
         findings = detect(ctx, checks)
@@ -172,7 +177,7 @@ class Search:
             findings += check_divergence(ctx)
             use = barrier_use(ctx)
         if _violates_contract(ctx, findings):
-            return Evaluation(launch, [], None, None, (0, 0, 1.0, 0.0), False, "launch outside the kernel's contract")
+            return Evaluation.invalid(launch, "launch outside the kernel's contract")
         primary, secondary = collision_ratio(result.trace)
         cov = coverage_of(result.trace)
         self.coverage |= cov

@@ -147,6 +147,18 @@ class State:
         self.last_full[sel] = step
 
     # -- memory -----------------------------------------------------------------------
+    def _instance_base_of(self, alloc) -> np.ndarray | None:
+        """Per lane, the byte offset of the lane's own instance of a per-block (shared) or per-lane
+        (private) allocation; None for allocations with one instance."""
+        if alloc.instances <= 1 or alloc.space not in (SPACE_SHARED, SPACE_PRIVATE):
+            return None
+        key = (alloc.space, alloc.instance_size)
+        ib = self._instance_base.get(key)
+        if ib is None:
+            ib = (self.block_of if alloc.space == SPACE_SHARED else self.lane) * alloc.instance_size
+            self._instance_base[key] = ib
+        return ib
+
     def _fast_resolve(self, sel, addrs: np.ndarray, size: int):
         """(allocation, byte offsets) when every lane hits one allocation in bounds, else None.
 
@@ -162,12 +174,8 @@ class State:
         alloc = allocs[a]
         base = alloc.base
         inst = alloc.instance_size
-        if alloc.instances > 1 and alloc.space in (SPACE_SHARED, SPACE_PRIVATE):
-            key = (alloc.space, inst)
-            ib = self._instance_base.get(key)
-            if ib is None:
-                ib = (self.block_of if alloc.space == SPACE_SHARED else self.lane) * inst
-                self._instance_base[key] = ib
+        ib = self._instance_base_of(alloc)
+        if ib is not None:
             off = addrs - base
             rel = off - ib[sel]
             if rel.min() < 0 or rel.max() + size > inst:
@@ -198,12 +206,8 @@ class State:
                 self._fault("null" if a == 0 else "invalid-pointer", instr, ln, o + POINTER_BIAS, size, None, action)
                 continue
             inst = alloc.instance_size
-            if alloc.space == SPACE_SHARED and alloc.instances > 1:
-                rel = o - self.block_of[ln] * inst
-            elif alloc.space == SPACE_PRIVATE and alloc.instances > 1:
-                rel = o - ln * inst
-            else:
-                rel = o
+            ib = self._instance_base_of(alloc)
+            rel = o if ib is None else o - ib[ln]
             if len(rel) and rel.min() >= 0 and rel.max() + size <= inst:
                 out.append((alloc, o, ln, m))  # all in bounds (the common case: two reductions)
                 continue
