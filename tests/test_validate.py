@@ -435,17 +435,19 @@ def test_race_free_corpus_kernel_matches_pocl(path):
             assert dev["schedules_run"] == 2 and dev["outcomes"] == 1
 
 
-# Confirmed on PoCL by the work-group/warp permutations themselves (deterministic); the other five
-# are confirmed in the model (PoCL's output is one of simu's schedules' outputs).
+# Confirmed on PoCL by the work-group/warp permutations themselves (deterministic); for the others
+# only the model's verdict is deterministic.  counter_nonatomic is one of those: its lost updates
+# across work-groups depend on how the OS schedules PoCL's worker threads (one outcome in six runs
+# on a loaded 2-core machine), which no permutation of simu's controls.
 ON_HARDWARE = {"reduce_missing_barrier", "stencil_tile_missing_barrier", "scan_missing_barrier",
-               "reverse_inplace_across_groups", "flag_across_groups", "counter_nonatomic", "chained_scan_across_groups",
+               "reverse_inplace_across_groups", "flag_across_groups", "chained_scan_across_groups",
                "smooth_inplace_global", "first_match_last_writer", "wavefront64_assumption"}
 
 
 @pytest.mark.parametrize("name", RACY)
 def test_racy_corpus_kernel_is_confirmed(name):
-    """With amplification on PoCL, the racy corpus kernels' races change their outputs (at least
-    ten on the device itself, so at least 8 of the 15 are always confirmed)."""
+    """With amplification on PoCL, the racy corpus kernels' races change their outputs (nine on the
+    device itself, deterministically; the model shows several outcomes for every one)."""
     from simu.validate import validate_kernel
 
     _pocl()
