@@ -48,10 +48,16 @@ def prepare(out_dir: Path, corpus: Path, schedules: int) -> list[dict]:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from simu.corpus import parse
+    from simu.bench.corpus import parse
+    from simu.launch.spec import build_launch
     from simu.validate import amplify
-    from simu.validate.core import _detect, load_target, model_schedules, simulate, uses_atomics
-    from simu.launchspec import build_launch
+    from simu.validate.core import (
+        _detect,
+        load_target,
+        model_schedules,
+        simulate,
+        uses_atomics,
+    )
     from simu.validate.replay import record_of
     from simu.validate.script import script_for_launch
 

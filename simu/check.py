@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from simu.detect import DEFAULT_CHECKS, Context, DetectOptions, Finding, barrier_use, deduplicate, detect
+from simu.detect import (
+    DEFAULT_CHECKS,
+    Context,
+    DetectOptions,
+    Finding,
+    barrier_use,
+    deduplicate,
+    detect,
+)
 from simu.detect.barriers import BarrierUse, check_divergence, redundant_findings
 from simu.errors import SimuError
-from simu.frontend import CompileOptions
-from simu.interp import Launch, Limits, run
+from simu.interp import Limits, run
 from simu.ir import Kernel, Module
+from simu.launch import Launch
 
 
 @dataclass
@@ -64,7 +71,7 @@ def check_kernel(module: Module, kernel: Kernel, launches: list[Launch],
 
 def default_launches(kernel: Kernel) -> list[Launch]:
     """A small fixed plan used when no launch is given (the search replaces it)."""
-    from simu.launchspec import build_launch
+    from simu.launch.spec import build_launch
 
     out = []
     for grid, block in ((2, 64),):

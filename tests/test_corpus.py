@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from simu.corpus import CONFIGS, check_corpus_file, parse
+from simu.bench.corpus import CONFIGS, check_corpus_file, parse
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".cu", ".cl"))

@@ -186,7 +186,7 @@ def _runner_available():
 
 
 def test_runner_scalar_types_and_geometry():
-    from simu.interp.launch import Launch
+    from simu.launch.model import Launch
 
     params = _runner_available()
     assert [p.name for p in params][:3] == ["out", "c", "uc"]
@@ -200,7 +200,7 @@ def test_runner_scalar_types_and_geometry():
 
 
 def test_runner_local_buffers_and_shapes():
-    from simu.interp.launch import Launch, LocalBuffer
+    from simu.launch.model import Launch, LocalBuffer
 
     _runner_available()
     data = np.arange(24, dtype=np.int32).reshape(4, 6)
@@ -214,7 +214,7 @@ def test_runner_local_buffers_and_shapes():
 
 def test_runner_errors():
     from simu.errors import CompileError, LaunchError, SimuError
-    from simu.interp.launch import Launch, LocalBuffer
+    from simu.launch.model import Launch, LocalBuffer
     from simu.validate.opencl_runner import OpenCLBuildError
 
     _runner_available()

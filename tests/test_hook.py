@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import EXAMPLES, ROOT
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
@@ -89,7 +88,7 @@ def test_changed_follows_headers(repo):
 
 
 def test_foreign_hook_is_respected(repo):
-    from simu.hook import HookError, install, uninstall
+    from simu.cli.hook import HookError, install, uninstall
 
     hook = repo / ".git" / "hooks" / "pre-commit"
     hook.parent.mkdir(parents=True, exist_ok=True)

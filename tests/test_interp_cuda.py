@@ -19,7 +19,8 @@ import numpy as np
 import pytest
 
 from simu.api import load_source
-from simu.interp import Launch, Limits, run
+from simu.interp import Limits, run
+from simu.launch import Launch
 
 KERNELS = Path(__file__).resolve().parent / "cuda_kernels"
 FULL = 0xFFFFFFFF
@@ -530,7 +531,7 @@ def _int_inputs(n, seed):
 
 def _c_div(x, y):
     x, y = x.astype(object), y.astype(object)
-    q = np.array([abs(p) // abs(d) * (1 if (p >= 0) == (d > 0) else -1) for p, d in zip(x, y)], object)
+    q = np.array([abs(p) // abs(d) * (1 if (p >= 0) == (d > 0) else -1) for p, d in zip(x, y, strict=False)], object)
     return q, x - q * y
 
 
@@ -631,7 +632,7 @@ def test_fma_double_single_rounding():
     b = np.array([1 - e, 1 - e, 0.1], np.float64)
     c = np.array([-1.0, 0.0, -0.3], np.float64)
     # one rounding of the exact a*b+c (float(Fraction) rounds to nearest)
-    exp = np.array([float(Fraction(p) * Fraction(q) + Fraction(s)) for p, q, s in zip(a, b, c)])
+    exp = np.array([float(Fraction(p) * Fraction(q) + Fraction(s)) for p, q, s in zip(a, b, c, strict=False)])
     assert exp[0] == -2.0 ** -60
     for grid, block in ((1, 3), (1, 32)):
         r = _run(m, "fma_double", grid, block, {"a": a, "b": b, "c": c, "o": np.zeros(3), "n": 3})
@@ -642,9 +643,9 @@ def test_mul64hi():
     m = _module("misc.cu")
     x = np.array([2**64 - 1, 2**63 + 5, 12345, 2**40 + 7], np.uint64)
     y = np.array([2**64 - 1, 2**62 + 3, 2**63, 2**40 + 9], np.uint64)
-    exp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(x, y)], np.uint64)
+    exp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(x, y, strict=False)], np.uint64)
     xs, ys = x.view(np.int64), y.view(np.int64)
-    sexp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(xs, ys)], np.int64)
+    sexp = np.array([(int(p) * int(q)) >> 64 for p, q in zip(xs, ys, strict=False)], np.int64)
     for block in (4, 32):
         r = _run(m, "mul64hi", 1, block, {"x": x, "y": y, "hi": np.zeros(4, np.uint64), "shi": np.zeros(4, np.int64),
                                           "n": 4})

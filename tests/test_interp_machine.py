@@ -7,8 +7,9 @@ from typer.testing import CliRunner
 from simu.api import load_source
 from simu.cli import app
 from simu.errors import UnsupportedError
-from simu.interp import Launch, Limits, LocalBuffer, run
+from simu.interp import Limits, run
 from simu.interp.trace import ATOMIC, READ, WRITE
+from simu.launch import Launch, LocalBuffer
 
 BARRIERS = r"""
 __global__ void conditional(int *a) {          // line 2

@@ -72,7 +72,7 @@ def test_sarif_is_valid_for_code_scanning(examples_scan):
 
     results = run["results"]
     assert len(results) == len(result.findings) > 0
-    for res, f in zip(results, result.findings):
+    for res, f in zip(results, result.findings, strict=False):
         assert res["ruleId"] == f.kind and driver["rules"][res["ruleIndex"]]["id"] == f.kind
         assert res["level"] == {"error": "error", "warning": "warning"}.get(f.severity, "note")
         loc = res["locations"][0]["physicalLocation"]

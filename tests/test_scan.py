@@ -4,15 +4,20 @@ import shutil
 import threading
 
 import pytest
+from conftest import EXAMPLES, copy_examples
 from rich.console import Console
 from typer.testing import CliRunner
 
-from conftest import EXAMPLES, copy_examples
 from simu.cli import app
 from simu.frontend import CompileOptions
-from simu.project import HeaderIndex, IgnoreRules, find_kernel_sources, resolve_includes
 from simu.report.scanterm import render_scan
 from simu.scan import ScanOverrides, resolve_options, scan
+from simu.scan.sources import (
+    HeaderIndex,
+    IgnoreRules,
+    find_kernel_sources,
+    resolve_includes,
+)
 
 runner = CliRunner()
 FAST = ["--budget", "0.5", "-j", "2"]
@@ -162,7 +167,7 @@ def _module_src(path):
 
 
 def test_worker_records_a_crash_as_data():
-    from simu.scan_worker import analyse
+    from simu.scan.worker import analyse
 
     class Broken:  # settings whose every attribute access fails: a crash inside the analysis
         def __getattr__(self, name):
@@ -182,7 +187,7 @@ def test_worker_records_a_crash_as_data():
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="alarm needs the main thread")
 def test_worker_stops_a_kernel_at_its_hard_limit():
     from simu.check import CheckSettings
-    from simu.scan_worker import _module_from_ir, analyse
+    from simu.scan.worker import _module_from_ir, analyse
 
     path = EXAMPLES / "opencl" / "blur.cl"
     src = _module_src(path)

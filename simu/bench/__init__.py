@@ -9,7 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simu.interp import Launch, Limits, run
+from simu.interp import Limits, run
+from simu.launch import Launch
 
 KERNELS = Path(__file__).with_name("kernels.cl")
 

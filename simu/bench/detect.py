@@ -9,10 +9,10 @@ from types import SimpleNamespace
 import numpy as np
 
 from simu.detect import Context, DetectOptions, detect
-from simu.interp.launch import Launch
 from simu.interp.memory import OFFSET_BITS, SPACE_GLOBAL, SPACE_SHARED, Memory
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.trace import READ, WRITE, TraceBuilder
+from simu.launch.model import Launch
 
 
 @dataclass

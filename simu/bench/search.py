@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simu.corpus import evaluate, parse
+from simu.bench.corpus import evaluate, parse
 
 
 @dataclass

@@ -119,7 +119,7 @@ def barrier_use(ctx: Context) -> BarrierUse:
     # epochs name it exactly; for longer spans prefer a barrier already needed, else the last
     spans = {}
     for blk, sp, e0, e1, iw in zip(sb[q].tolist(), sspace[q].tolist(), se[p].tolist(), se[q].tolist(),
-                                   inter_warp.tolist()):
+                                   inter_warp.tolist(), strict=False):
         key = (blk, sp, e0, e1)
         spans[key] = spans.get(key, False) or iw
     how_of = lambda iw: "inter-warp" if iw or ctx.options.warp_model == "independent" else "intra-warp"

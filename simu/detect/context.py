@@ -10,10 +10,16 @@ from typing import Any
 import numpy as np
 
 from simu.detect.finding import LaunchRecord, SourceLocation, ThreadRef
-from simu.interp.launch import Launch, LocalBuffer
-from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED
+from simu.interp.memory import (
+    OFFSET_BITS,
+    OFFSET_MASK,
+    SPACE_NAMES,
+    SPACE_PRIVATE,
+    SPACE_SHARED,
+)
 from simu.interp.outcome import RunResult
 from simu.ir import Instr, Kernel, Module
+from simu.launch.model import Launch, LocalBuffer
 
 
 @dataclass
@@ -85,7 +91,7 @@ class Context:
         cached = getattr(self, "_launch_record", None)
         if cached is not None:
             return cached
-        from simu.launchspec import buffer_specs
+        from simu.launch.spec import buffer_specs
 
         scalars: dict[str, Any] = {}
         for name, v in self.launch.args.items():

@@ -6,7 +6,7 @@ import numpy as np
 
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import expand_words, segment_ids, segment_starts
+from simu.detect.pairs import expand_words
 from simu.interp.memory import SPACE_SHARED
 from simu.interp.trace import READ
 

@@ -12,7 +12,13 @@ import numpy as np
 
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
+from simu.detect.pairs import (
+    expand_words,
+    pairs_within_segments,
+    rank_in_segment,
+    segment_ids,
+    segment_starts,
+)
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 
@@ -92,7 +98,7 @@ def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
     sg = groups[order]
     starts = np.flatnonzero(np.r_[True, sg[1:] != sg[:-1]])
     ends = np.r_[starts[1:], len(sg)]
-    for s0, e0 in zip(starts.tolist(), ends.tolist()):
+    for s0, e0 in zip(starts.tolist(), ends.tolist(), strict=False):
         lanes = ctx.trace.groups[int(sg[s0])]  # sorted lane ids: each warp's lanes are one run
         warp = ctx.warp_of(lanes)
         bits = np.left_shift(np.uint64(1), ctx.lane_in_warp(lanes).astype(np.uint64))

@@ -29,7 +29,7 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
     """(values per integer parameter, every integer constant compared anywhere in the kernel)."""
     fn = kernel.function
     origin: dict[str, tuple[str, int]] = {}  # SSA value -> (parameter, constant added to it)
-    for (ir_name, _), p in zip(fn.args, kernel.params):
+    for (ir_name, _), p in zip(fn.args, kernel.params, strict=False):
         if isinstance(p.type, IntType) and p.type.bits > 1:
             origin[ir_name] = (p.name, 0)
     per: dict[str, set[int]] = {}

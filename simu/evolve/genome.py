@@ -15,10 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from simu.interp.launch import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
-from simu.launchspec import element_type, make_buffer
+from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
+from simu.launch.spec import element_type, make_buffer
 
 FILLS = ("random", "ramp", "zeros", "ones", "small", "signed")
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
@@ -193,7 +193,7 @@ class Layout:
             k = int(np.argmax(grid))
             grid[k] = max(1, grid[k] // 2)
         values: dict[str, Any] = {}
-        for p, g in zip(self.scalars, genes[6:6 + len(self.scalars)]):
+        for p, g in zip(self.scalars, genes[6:6 + len(self.scalars)], strict=False):
             values[p.name] = self._scalar_value(p, g)
         values.update(self.fixed)
         fill = int(genes[-2]) % len(FILLS)

@@ -16,20 +16,26 @@ import dataclasses
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from deap import base, creator, tools
 
 from simu.detect import Context, detect
-from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redundant_findings
+from simu.detect.barriers import (
+    BarrierUse,
+    barrier_use,
+    check_divergence,
+    redundant_findings,
+)
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import SimuError
 from simu.evolve.dictionary import argument_constants
 from simu.evolve.fitness import collision_ratio, coverage_of
 from simu.evolve.genome import FILLS, SIZE_NAMES, Layout, kernel_shape
 from simu.evolve.operators import mutate
-from simu.interp import Launch, run
+from simu.interp import run
+from simu.launch import Launch
 
 if not hasattr(creator, "SimuFitness"):
     # conflicts (max), coverage reached (max), collision ratio (min), address range (min)
@@ -355,7 +361,7 @@ def _layout(module, kernel, constraints, settings) -> Layout:
 def _dim(v):
     if v is None:
         return None
-    from simu.interp.launch import as_dim3
+    from simu.launch.model import as_dim3
 
     return as_dim3(v)
 

@@ -11,13 +11,13 @@ import re
 import numpy as np
 
 from simu.errors import UnsupportedError
-from simu.ir import Instr
-from simu.ir.types import IntType, VectorType
 from simu.interp import arith, mathlib
 from simu.interp.compiler import Compiler, Wait, _where
-from simu.interp.mangle import demangle_builtin, is_unsigned
+from simu.interp.mangle import demangle_builtin
 from simu.interp.state import RuntimeFault
 from simu.interp.values import scalar_dtype
+from simu.ir import Instr
+from simu.ir.types import IntType, VectorType
 
 NOOPS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
          "llvm.nvvm.membar", "llvm.nvvm.fence", "llvm.invariant.", "llvm.donothing", "llvm.sideeffect",

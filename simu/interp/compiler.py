@@ -11,14 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
 from simu.errors import UnsupportedError
+from simu.interp.values import constant, lane_shape, scalar_dtype
 from simu.ir import Function, Instr, Kernel, Module, Operand
-from simu.ir.constants import GlobalRef, Undef
-from simu.ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VectorType, alloc_size
-from simu.interp import arith
-from simu.interp.values import constant, is_aggregate, lane_shape, scalar_dtype
+from simu.ir.constants import GlobalRef
+from simu.ir.types import (
+    ArrayType,
+    StructType,
+    Type,
+)
 
 Getter = Callable[[Any, Any], Any]
 
@@ -141,7 +142,7 @@ class Compiler:
                 instrs[ins.id] = ins
                 if ins.opcode == "phi":
                     dst = self.slot(ins.name)
-                    for val, pred in zip(ins.ops, ins.attrs["incoming"]):
+                    for val, pred in zip(ins.ops, ins.attrs["incoming"], strict=False):
                         phis.setdefault((index[pred], bi), []).append((dst, self.getter(val, ins), proto_of(ins.type)))
                     continue
                 op = compile_instr(self, ins)

@@ -5,11 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from simu.errors import UnsupportedError
-from simu.ir import Instr
-from simu.ir.types import ArrayType, FloatType, IntType, PtrType, StructType, VectorType, alloc_size
 from simu.interp import arith
 from simu.interp.compiler import Compiler, _where, proto_of
 from simu.interp.values import scalar_dtype
+from simu.ir import Instr
+from simu.ir.types import (
+    ArrayType,
+    IntType,
+    PtrType,
+    StructType,
+    VectorType,
+    alloc_size,
+)
 
 INT_BINOPS = {"add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or", "xor"}
 CASTS = {"trunc", "zext", "sext", "fptrunc", "fpext", "fptosi", "fptoui", "sitofp", "uitofp",
@@ -214,7 +221,7 @@ def _copy_structure(v):
 
 def _select_agg(c, a, b):
     if isinstance(a, list):
-        return [_select_agg(c, x, y) for x, y in zip(a, b)]
+        return [_select_agg(c, x, y) for x, y in zip(a, b, strict=False)]
     return np.where(c, a, b)
 
 
@@ -297,7 +304,7 @@ def _mem_layout(t):
 def _fields(t, base=0):
     """Flatten an aggregate into (offset, leaf type, path) triples."""
     if isinstance(t, StructType):
-        for off, f, k in zip(t.offsets, t.fields, range(len(t.fields))):
+        for off, f, k in zip(t.offsets, t.fields, range(len(t.fields)), strict=False):
             for o, lt, path in _fields(f, base + off):
                 yield o, lt, (k,) + path
     elif isinstance(t, ArrayType):

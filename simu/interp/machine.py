@@ -14,17 +14,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simu.errors import LaunchError, SimuError, UnsupportedError
-from simu.ir import Kernel, Module
-from simu.ir.constants import GlobalRef
-from simu.ir.types import PtrType, VectorType, alloc_size
+from simu.errors import LaunchError, UnsupportedError
 from simu.interp.compiler import Program, Wait, compile_kernel, proto_of
-from simu.interp.launch import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer, Schedule
-from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
+from simu.interp.memory import (
+    OFFSET_BITS,
+    SPACE_CONSTANT,
+    SPACE_GLOBAL,
+    SPACE_PRIVATE,
+    SPACE_SHARED,
+)
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence
-from simu.interp.values import constant, flatten_constant, global_refs, scalar_dtype
+from simu.interp.values import constant, flatten_constant, global_refs
+from simu.ir import Kernel, Module
+from simu.ir.types import PtrType, alloc_size
+from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer, Schedule
 
 
 @dataclass
@@ -42,7 +47,7 @@ def run(module: Module, kernel: Kernel | str | None, launch: Launch, limits: Lim
     """Execute one launch and return buffers, outcome and trace.
 
     ``schedule`` (or ``limits.schedule``) serialises blocks and warps in a given order; see
-    :class:`~simu.interp.launch.Schedule`.  Without one the machine runs as it always has.
+    :class:`~simu.launch.model.Schedule`.  Without one the machine runs as it always has.
     """
     k = kernel if isinstance(kernel, Kernel) else module.kernel(kernel)
     return Machine(module, k).run(launch, limits or Limits(), schedule)
@@ -101,7 +106,7 @@ class Machine:
             a = st.mem.allocate(f"local@{iid}", SPACE_PRIVATE, nbytes, T)
             st.alloca_base.append(a.base + st.lane * nbytes)
         # parameters
-        for p, slot in zip(self.kernel.params, prog.arg_slots):
+        for p, slot in zip(self.kernel.params, prog.arg_slots, strict=False):
             if p.name not in launch.args:
                 raise LaunchError(f"no value for parameter '{p.name}' of kernel {self.kernel.display_name}")
             v = launch.args[p.name]
@@ -185,7 +190,7 @@ class Machine:
             return
         # Scheduled: every lane gets a rank; the pending key's position is offset by
         # rank * (number of IR blocks), so groups of different ranks never merge and the lowest
-        # rank always runs first (DESIGN.md §3; simu.interp.launch.Schedule).
+        # rank always runs first (DESIGN.md §3; simu.launch.model.Schedule).
         npos = len(prog.by_pos)
         by_pos = _RankedPositions(prog.by_pos, npos)
         block_rank = _ranks(schedule.block_order, st.nblocks, "block_order")
@@ -312,7 +317,7 @@ class Machine:
         if moves:
             # parallel copy: read every incoming value before writing any phi (copy views of registers)
             vals = [_own(get(st, sel)) for _, get, _ in moves]
-            for (slot, _, proto), v in zip(moves, vals):
+            for (slot, _, proto), v in zip(moves, vals, strict=False):
                 st.put(slot, sel, v, proto)
         key = (self.program.rpo_pos[dst] + base, 0)
         prev = pending.get(key)

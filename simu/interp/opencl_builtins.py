@@ -7,14 +7,13 @@ import re
 import numpy as np
 
 from simu.errors import UnsupportedError
-from simu.ir import Instr
-from simu.ir.types import FloatType, IntType, VectorType
 from simu.interp import arith, mathlib
 from simu.interp.builtins import _lanes_attr, _math_op, _put
 from simu.interp.compiler import Compiler, Wait, _where
 from simu.interp.mangle import is_unsigned
-from simu.interp.state import FULL, RuntimeFault
 from simu.interp.values import UNSIGNED, scalar_dtype
+from simu.ir import Instr
+from simu.ir.types import VectorType
 
 WORK_ITEM = {"get_local_id": "tid", "get_group_id": "ctaid", "get_local_size": "ntid", "get_num_groups": "nctaid",
              "get_global_id": "gid", "get_global_size": "gsize", "get_enqueued_local_size": "ntid"}

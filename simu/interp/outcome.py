@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from simu.ir.debuginfo import Loc
 from simu.interp.trace import Trace
+from simu.ir.debuginfo import Loc
 
 
 @dataclass

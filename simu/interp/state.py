@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from simu.interp.launch import Launch
-from simu.interp.memory import (OFFSET_BITS, OFFSET_MASK, POINTER_BIAS, SPACE_GLOBAL, SPACE_NAMES, SPACE_PRIVATE,
-                                SPACE_SHARED, Memory)
+from simu.interp.memory import (
+    OFFSET_BITS,
+    OFFSET_MASK,
+    POINTER_BIAS,
+    SPACE_NAMES,
+    SPACE_PRIVATE,
+    SPACE_SHARED,
+    Memory,
+)
 from simu.interp.outcome import MemoryError_
 from simu.interp.trace import ATOMIC, READ, WRITE, TraceBuilder
 from simu.interp.values import to_bits
+from simu.launch.model import Launch
 
 FULL = slice(None)
 MAX_MEMORY_ERRORS = 1000
@@ -226,7 +233,7 @@ class State:
         return out
 
     def _fault(self, kind, instr, lanes, offs, size, alloc, action) -> None:
-        for ln, o in zip(lanes[:4], offs[:4]):
+        for ln, o in zip(lanes[:4], offs[:4], strict=False):
             if len(self.memory_errors) >= MAX_MEMORY_ERRORS:
                 return
             self.memory_errors.append(MemoryError_(

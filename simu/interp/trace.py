@@ -107,14 +107,14 @@ class TraceBuilder:
                 return np.concatenate(parts, dtype=dtype, casting="unsafe")
             out = np.empty(n, dtype)
             start = 0
-            for p, ln in zip(parts, lens.tolist()):
+            for p, ln in zip(parts, lens.tolist(), strict=False):
                 out[start:start + ln] = p
                 start += ln
             return out
 
         values = np.zeros(n, np.uint64)  # reads leave 0
         ends = np.cumsum(lens)
-        for c, end in zip(chunks, ends.tolist()):
+        for c, end in zip(chunks, ends.tolist(), strict=False):
             if c[10] is not None:
                 values[end - len(c[0]):end] = c[10]
         trace = Trace(

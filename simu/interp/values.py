@@ -7,7 +7,15 @@ from typing import Any
 import numpy as np
 
 from simu.ir.constants import GlobalRef, Undef
-from simu.ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VectorType
+from simu.ir.types import (
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructType,
+    Type,
+    VectorType,
+)
 
 UNSIGNED = {np.dtype(np.int8): np.dtype(np.uint8), np.dtype(np.int16): np.dtype(np.uint16),
             np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dtype(np.uint64),
@@ -52,7 +60,7 @@ def constant(t: Type, v: Any) -> Any:
         raise TypeError("global references are resolved per launch")
     if isinstance(t, StructType):
         vals = v if isinstance(v, list) else [None] * len(t.fields)
-        return [constant(f, x if not isinstance(v, Undef) else 0) for f, x in zip(t.fields, vals)]
+        return [constant(f, x if not isinstance(v, Undef) else 0) for f, x in zip(t.fields, vals, strict=False)]
     if isinstance(t, ArrayType):
         vals = v if isinstance(v, list) else [0] * t.count
         return [constant(t.elem, x) for x in vals]
@@ -92,7 +100,7 @@ def global_refs(t: Type, v: Any, base: int = 0) -> list[tuple[int, GlobalRef]]:
         return [(base, v)]
     out: list[tuple[int, GlobalRef]] = []
     if isinstance(t, StructType) and isinstance(v, list):
-        for off, f, x in zip(t.offsets, t.fields, v):
+        for off, f, x in zip(t.offsets, t.fields, v, strict=False):
             out += global_refs(f, x, base + off)
     elif isinstance(t, (ArrayType, VectorType)) and isinstance(v, list):
         es = _alloc_size(t.elem)
@@ -111,7 +119,7 @@ def _write_const(out: bytearray, off: int, t: Type, v: Any) -> None:
     if isinstance(v, (Undef, GlobalRef)) or v is None:
         return
     if isinstance(t, StructType):
-        for fo, f, x in zip(t.offsets, t.fields, v):
+        for fo, f, x in zip(t.offsets, t.fields, v, strict=False):
             _write_const(out, off + fo, f, x)
     elif isinstance(t, (ArrayType, VectorType)):
         es = _alloc_size(t.elem)

@@ -12,8 +12,18 @@ import struct
 from dataclasses import dataclass
 from typing import Any
 
-from simu.ir.types import (ArrayType, FloatType, IntType, PtrType, StructType, Type, TypeParser,
-                           VectorType, _name_end, alloc_size)
+from simu.ir.types import (
+    ArrayType,
+    FloatType,
+    IntType,
+    PtrType,
+    StructType,
+    Type,
+    TypeParser,
+    VectorType,
+    _name_end,
+    alloc_size,
+)
 
 
 @dataclass(frozen=True)

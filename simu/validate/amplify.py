@@ -6,7 +6,7 @@ them roughly in id order over its worker threads).  The rewritten kernel gives e
 group a *logical* group id through a permutation, so the logical groups run in the permuted
 order, and likewise permutes warp-sized chunks of work-items inside each group (PoCL runs the
 work-items of a group one chunk after another between barriers).  The same
-:class:`~simu.interp.launch.Schedule` drives simu's machine, so both sides see "block 3 first,
+:class:`~simu.launch.model.Schedule` drives simu's machine, so both sides see "block 3 first,
 then block 0, ..." for the same schedule.
 
 The rewrite is textual and small:
@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simu.interp.launch import Launch, Schedule
+from simu.launch.model import Launch, Schedule
 
 PERM_PARAM = "__simu_perm"
 HEADER_WORDS = 2  # perm[0] = number of groups, perm[1] = warp size (0: work-items not permuted)

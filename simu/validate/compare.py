@@ -127,7 +127,7 @@ def majority(implementations: dict[str, Outputs], tol: Tolerance = DEFAULT_TOLER
     names = list(implementations)
     ids = group_outcomes([implementations[n] for n in names], tol)
     groups: list[list[str]] = [[] for _ in range(max(ids) + 1 if ids else 0)]
-    for n, i in zip(names, ids):
+    for n, i in zip(names, ids, strict=False):
         groups[i].append(n)
     groups.sort(key=len, reverse=True)
     result: dict[str, Any] = {"groups": groups, "majority": None, "wrong": []}

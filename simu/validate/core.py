@@ -4,7 +4,7 @@ For one launch of one kernel:
 
 1. simu runs the launch as usual (the *default* outcome).  When the launch has a
    schedule-sensitive finding (race, benign race, warp race, barrier divergence), simu also runs
-   it under the amplification schedules (:class:`~simu.interp.launch.Schedule`: blocks and warps
+   it under the amplification schedules (:class:`~simu.launch.model.Schedule`: blocks and warps
    serialised in permuted orders, plus one phased and, for OpenCL code without sub-groups, one
    thread-by-thread schedule as a CPU device runs it).
 2. Every device runs the launch ``runs`` times unchanged and ``runs`` times under each of
@@ -44,11 +44,23 @@ from simu.detect.finding import Finding, LaunchRecord
 from simu.errors import SimuError
 from simu.frontend import CompileOptions
 from simu.interp import Limits, run
-from simu.interp.launch import Launch, Schedule
+from simu.launch.model import Launch, Schedule
 from simu.validate import amplify
-from simu.validate.compare import DEFAULT_TOLERANCE, Difference, Tolerance, first_difference, group_outcomes, majority
+from simu.validate.compare import (
+    DEFAULT_TOLERANCE,
+    Difference,
+    Tolerance,
+    first_difference,
+    group_outcomes,
+    majority,
+)
 from simu.validate.devices import Device, KernelInfo, OpenCLDevice, open_devices
-from simu.validate.replay import launch_from_record, param_table, record_of, record_with_specs
+from simu.validate.replay import (
+    launch_from_record,
+    param_table,
+    record_of,
+    record_with_specs,
+)
 
 SCHEDULE_KINDS = frozenset({"race", "benign-race", "warp-race", "barrier-divergence"})
 UB_KINDS = frozenset({"out-of-bounds", "null", "invalid-pointer", "uninitialized"})
@@ -339,12 +351,12 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
         base = ids[0]
         first_of_label: dict[str, int] = {}
         run_to_run = 0
-        for label, i in zip(dr.labels, ids):
+        for label, i in zip(dr.labels, ids, strict=False):
             if label in first_of_label and i != first_of_label[label]:
                 run_to_run += 1
             first_of_label.setdefault(label, i)
         entry["differing_runs"] = run_to_run
-        entry["differing_schedules"] = len({label for label, i in zip(dr.labels, ids)
+        entry["differing_schedules"] = len({label for label, i in zip(dr.labels, ids, strict=False)
                                             if label != "original" and i != base})
         entry["schedules_run"] = len({label for label in dr.labels if label != "original"})
         if entry["outcomes"] > 1:
@@ -358,7 +370,7 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
                 entry["first_difference"] = dd
         if racy:
             reps = {}
-            for out, i in zip(dr.outputs, ids):
+            for out, i in zip(dr.outputs, ids, strict=False):
                 reps.setdefault(i, out)
             matched = None
             for out in reps.values():
@@ -415,7 +427,7 @@ def validate_launch(target: Target, launch: Launch, findings: list[Finding], dev
     for dr in ran:
         bad = 0
         first: Difference | None = None
-        for label, r, out in zip(dr.labels, dr.indices, dr.outputs):
+        for label, r, out in zip(dr.labels, dr.indices, dr.outputs, strict=False):
             d = first_difference(out, default, tolerance)
             if d is not None and any(first_difference(out, o, tolerance) is None for o in explained[1:]):
                 per_device[dr.device.name]["matches_model"] = True
@@ -526,9 +538,9 @@ def _detect(target: Target, launch: Launch, warp_model: str = "lockstep") -> lis
 
 
 def _file_launches(target: Target) -> list[Launch]:
+    from simu.bench.corpus import parse
     from simu.check import default_launches
-    from simu.corpus import parse
-    from simu.launchspec import build_launch
+    from simu.launch.spec import build_launch
 
     cf = parse(Path(target.path))
     if cf.launches and (cf.kernel is None or cf.kernel == target.kernel.display_name):
@@ -598,7 +610,7 @@ def validate_file(path: str | Path, devices: list[str] | None = None, runs: int 
     if path.suffix == ".json":
         return _validate_findings_file(path, devices, runs, schedules, seed, options, tolerance)
     from simu.api import load_file
-    from simu.corpus import parse
+    from simu.bench.corpus import parse
 
     report = ValidationReport(str(path))
     key = (str(path.resolve()), options.key())

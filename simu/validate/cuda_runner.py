@@ -63,7 +63,8 @@ def _bindings():
         from cuda.bindings import driver, nvrtc  # type: ignore
     except Exception:  # noqa: BLE001
         try:
-            from cuda import cuda as driver, nvrtc  # type: ignore  # older cuda-python layout
+            from cuda import cuda as driver  # type: ignore  # older cuda-python layout
+            from cuda import nvrtc
         except Exception:  # noqa: BLE001
             return None
     try:

@@ -1,7 +1,7 @@
 """Run one OpenCL kernel launch on a real OpenCL implementation (PoCL by default).
 
 This is the reference side of simu's differential fidelity tests: the same
-:class:`~simu.interp.launch.Launch` that simu interprets is run through pyopencl and the
+:class:`~simu.launch.model.Launch` that simu interprets is run through pyopencl and the
 final contents of every buffer argument come back as numpy arrays.
 
 * ``launch.grid`` counts work-groups and ``launch.block`` is the local size (CUDA-style), so
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from simu.errors import CompileError, LaunchError, SimuError
-from simu.interp.launch import Launch, LocalBuffer
+from simu.launch.model import Launch, LocalBuffer
 
 __all__ = [
     "OpenCLBuildError",
@@ -301,7 +301,7 @@ def _scalar_value(param: KernelParam, value: Any, source: str, kernel_name: str)
         if values.size != len(lane_names):
             raise LaunchError(f"{where}: expected {len(lane_names)} components, got {values.size}")
         arr = np.zeros((), dtype)
-        for lane, v in zip(lane_names, values):
+        for lane, v in zip(lane_names, values, strict=False):
             arr[lane] = v
         return arr
     if isinstance(value, np.ndarray):
@@ -367,7 +367,7 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     extra = [n for n in given if n not in names]
     if missing and len(given) == len(params) and not any(n in given for n in names):
         # Argument info without names (or renamed parameters): fall back to positional order.
-        given = dict(zip(names, launch.args.values()))
+        given = dict(zip(names, launch.args.values(), strict=False))
         missing, extra = [], []
     if missing or extra:
         parts = []
@@ -387,7 +387,7 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     mf = cl.mem_flags
     cl_args: list[Any] = []
     outputs: list[tuple[str, np.ndarray, Any]] = []
-    for param, pname in zip(params, names):
+    for param, pname in zip(params, names, strict=False):
         value = given[pname]
         where = f"kernel {kernel_name!r} parameter {param.name!r} ({param.type_name})"
         if param.space == "local":

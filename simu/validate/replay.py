@@ -2,9 +2,9 @@
 
 A finding's :class:`~simu.detect.finding.LaunchRecord` holds the grid, block, scalar values,
 warp size, dynamic shared memory, the seed and, per buffer, ``{dtype, length}`` plus (when the
-launch came from :func:`simu.launchspec.build_launch` or went through
+launch came from :func:`simu.launch.spec.build_launch` or went through
 :func:`record_with_specs`) the fill spec that regenerates its initial contents
-(:func:`simu.launchspec.buffer_from_spec`).  A record without fill specs is rebuilt the way
+(:func:`simu.launch.spec.buffer_from_spec`).  A record without fill specs is rebuilt the way
 ``build_launch`` fills unspecified buffers (one ``default_rng(seed)`` drawn in parameter order,
 "random" fill) and is marked inexact.
 """
@@ -18,8 +18,8 @@ import numpy as np
 
 from simu.detect.finding import Finding, LaunchRecord
 from simu.errors import LaunchError
-from simu.interp.launch import Launch, LocalBuffer, as_dim3
-from simu.launchspec import buffer_from_spec, buffer_specs, draw_buffer
+from simu.launch.model import Launch, LocalBuffer, as_dim3
+from simu.launch.spec import buffer_from_spec, buffer_specs, draw_buffer
 
 __all__ = ["ReplayLaunch", "launch_from_record", "record_of", "record_with_specs", "param_table"]
 
@@ -100,7 +100,7 @@ def record_with_specs(finding: Finding, launch: Launch) -> Finding:
 
 def _scalar_dtype(p) -> str | None:
     from simu.ir.types import FloatType, IntType, VectorType
-    from simu.launchspec import C_TYPES
+    from simu.launch.spec import C_TYPES
 
     c = (p.c_type or "").replace("const ", "").replace("volatile ", "").strip()
     if c in C_TYPES:

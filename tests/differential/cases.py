@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from simu.interp.launch import Launch, LocalBuffer
+from simu.launch.model import Launch, LocalBuffer
 
 KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
 FP_PRAGMA = "#pragma OPENCL FP_CONTRACT OFF\n"
@@ -132,7 +132,7 @@ def assert_same(expected: np.ndarray, actual: np.ndarray, mode: str = "exact", *
         if bad.size:
             idx = np.argwhere(~nan_e)[bad[:5]]
             details = ", ".join(f"{tuple(int(v) for v in i)}: expected {e[b]!r} got {a[b]!r}"
-                                for i, b in zip(idx, bad[:5]))
+                                for i, b in zip(idx, bad[:5], strict=False))
             raise AssertionError(f"{name}: {bad.size} of {e.size} values differ bitwise ({details})")
     elif mode == "ulp":
         np.testing.assert_array_max_ulp(a, e, maxulp=maxulp, dtype=dtype)
@@ -1353,7 +1353,7 @@ def _gcd_launch(seed: int, n: int, block: int) -> Launch:
 
 def _ref_gcd(a, launch):
     g, l = [], []
-    for x, y in zip(a["a"].tolist(), a["b"].tolist()):
+    for x, y in zip(a["a"].tolist(), a["b"].tolist(), strict=False):
         d = math.gcd(x, y)
         g.append(d)
         l.append(0 if d == 0 else abs(int(x / d) * y))
@@ -1515,7 +1515,7 @@ def _s64(v: int) -> int:
 def _ref_wrap64(a, launch):
     M = (1 << 64) - 1
     u, sl = [], []
-    for x, y, k in zip(a["a"].tolist(), a["b"].tolist(), a["s"].tolist()):
+    for x, y, k in zip(a["a"].tolist(), a["b"].tolist(), a["s"].tolist(), strict=False):
         k &= 63
         u += [(x * y) & M, (x + y) & M, (x - ((y << 7) & M)) & M, (x << k) & M, x >> k, (x * y) >> 64]
         lx, ly = _s64(x), _s64(y)
@@ -1553,7 +1553,7 @@ def _ref_divmod(a, launch):
     ux, uy = a["a"].view(np.uint32), a["b"].view(np.uint32)
     uq = np.stack([ux // uy, ux % uy], axis=1)
     lq = []
-    for u, v in zip(a["la"].tolist(), a["lb"].tolist()):
+    for u, v in zip(a["la"].tolist(), a["lb"].tolist(), strict=False):
         d = abs(u) // abs(v)
         d = -d if (u < 0) != (v < 0) else d
         lq += [d, u - d * v]
@@ -1641,7 +1641,7 @@ def _ref_convert(a, launch):
     lsat = [LMAX if v >= 2.0**63 else (LMIN if v <= -2.0**63 else int(v)) for v in f64.tolist()]
     ol = np.stack([np.array(lsat, np.int64), np.trunc(g64).astype(np.int64) * 3], axis=1)
     of = []
-    for m, L in zip(a["ii"].tolist(), a["ll"].tolist()):
+    for m, L in zip(a["ii"].tolist(), a["ll"].tolist(), strict=False):
         of += [round_int_to_f32(m, "rte"), f32_round_toward_zero(np.array([float(m)]))[0], round_int_to_f32(L, "rte"),
                round_int_to_f32(m & 0xFFFFFFFF, "rte"), round_int_to_f32(L, "rtp")]
     return {"oi": oi.reshape(-1), "ou": ou.reshape(-1), "o8": o8, "o16": o16, "ol": ol.reshape(-1),
@@ -1664,7 +1664,7 @@ def _bitops_launch(seed: int, n: int, block: int) -> Launch:
 
 def _ref_bitops(a, launch):
     rows = []
-    for x, y in zip(a["a"].tolist(), a["b"].tolist()):
+    for x, y in zip(a["a"].tolist(), a["b"].tolist(), strict=False):
         sx = x - (1 << 32) if x >> 31 else x
         sy = y - (1 << 32) if y >> 31 else y
         r = y & 31
@@ -1967,7 +1967,7 @@ def _f64_launch(seed: int, n: int, block: int) -> Launch:
 
 def _ref_f64(a, launch):
     x, y = a["a"], a["b"]
-    fma = np.array([float(Fraction(u) * Fraction(v) - 1) for u, v in zip(x.tolist(), y.tolist())])
+    fma = np.array([float(Fraction(u) * Fraction(v) - 1) for u, v in zip(x.tolist(), y.tolist(), strict=False)])
     o = np.stack([np.sqrt(np.abs(x)), x / y, fma, np.floor(x * 1000.0) + x * y,
                   x.astype(np.float32).astype(np.float64) - x], axis=1)
     return {"o": o.reshape(-1), "narrowed": (x * y).astype(np.float32)}

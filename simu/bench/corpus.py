@@ -21,7 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simu.config import KernelConstraints, parse_dim
+from simu.config import KernelConstraints
 from simu.detect import Finding
 
 CONFIGS = (("O0", "lockstep"), ("O1", "lockstep"), ("O0", "independent"))
@@ -209,7 +209,7 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep", modu
     from simu.check import CheckSettings, check_kernel
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
-    from simu.launchspec import build_launch
+    from simu.launch.spec import build_launch
 
     cf = parse(path)
     key = (str(path), opt)
@@ -230,7 +230,7 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep", modu
 
 
 def main(argv: list[str]) -> int:
-    """`python -m simu.corpus [files or dirs]`: print every mismatch between labels and findings."""
+    """`python -m simu.bench.corpus [files or dirs]`: print every mismatch between labels and findings."""
     from simu.frontend.discover import find_sources
 
     files = find_sources(argv or ["corpus"])

@@ -31,11 +31,26 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
-from simu.config import FAIL_ON, WARP_MODELS, Config, ConfigError, find_config, load_config
-from simu.scan_worker import KernelTimeout
+from simu.config import (
+    FAIL_ON,
+    WARP_MODELS,
+    Config,
+    ConfigError,
+    find_config,
+    load_config,
+)
 from simu.detect.finding import SEVERITY_RANK, Finding
-from simu.project import (GitError, HeaderIndex, IgnoreRules, changed_sources, find_kernel_sources, find_root,
-                          resolve_includes, staged_files)
+from simu.scan.sources import (
+    GitError,
+    HeaderIndex,
+    IgnoreRules,
+    changed_sources,
+    find_kernel_sources,
+    find_root,
+    resolve_includes,
+    staged_files,
+)
+from simu.scan.worker import KernelTimeout
 
 DEFAULT_BUDGET = 5.0
 COMPILE_LIMIT = 120.0  # seconds one file may take to compile before its worker is stopped
@@ -358,7 +373,7 @@ class _Pool:
         self.ctx = mp.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
         if self.ctx.get_start_method() == "forkserver":
             # workers fork from a server that has already imported the analysis code
-            from simu.scan_worker import PRELOAD
+            from simu.scan.worker import PRELOAD
 
             self.ctx.set_forkserver_preload(list(PRELOAD))
         self.jobs = jobs
@@ -368,13 +383,13 @@ class _Pool:
         self._new()
 
     def _new(self) -> None:
-        from simu.scan_worker import init_worker
+        from simu.scan.worker import init_worker
 
         self.ex = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.ctx, initializer=init_worker,
                                       initargs=(self.events, os.getpid()))
 
     def submit(self, task: _Task) -> Future:
-        from simu import scan_worker
+        from simu.scan import worker as scan_worker
 
         fn = scan_worker.list_kernels if task.kind == "list" else scan_worker.analyse
         return self.ex.submit(fn, task.id, *task.args)
@@ -440,11 +455,11 @@ def select_sources(options: ScanOptions) -> tuple[list[Path], IgnoreRules, Heade
 
 def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents | None = None) -> ScanResult:
     """Analyse every kernel under ``options.paths``; see the module docstring."""
-    from simu.cache import ResultCache, kernel_key
     from simu.check import CheckSettings
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
     from simu.interp import Limits
+    from simu.scan.cache import ResultCache, kernel_key
 
     config = config or Config()
     events = events or ScanEvents()

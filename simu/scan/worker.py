@@ -21,7 +21,7 @@ class KernelTimeout(BaseException):
     """Raised by the alarm inside a worker when one kernel's analysis runs past its hard limit."""
 
 
-PRELOAD = ("simu.scan_worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir")
+PRELOAD = ("simu.scan.worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir")
 
 
 def init_worker(events, parent_pid: int | None = None) -> None:

@@ -27,7 +27,7 @@ import numpy as np
 from simu.errors import LaunchError
 from simu.ir import Kernel, Param
 from simu.ir.types import FloatType, IntType, VectorType
-from simu.interp.launch import Launch, LocalBuffer, as_dim3
+from simu.launch.model import Launch, LocalBuffer, as_dim3
 
 C_TYPES = {
     "float": np.float32, "double": np.float64, "half": np.float16, "__half": np.float16,

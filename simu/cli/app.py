@@ -165,7 +165,7 @@ def run_cmd(file: Path,
     import numpy as np
 
     from simu.interp import Limits, run
-    from simu.launchspec import build_launch
+    from simu.launch.spec import build_launch
 
     module, k = _load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3))
     loaded = None
@@ -226,7 +226,7 @@ def check_cmd(file: Path,
     """Run a kernel's launches and report races, barrier problems and memory errors."""
     from simu.check import CheckSettings, check_kernel
     from simu.detect import CHECKS, DetectOptions
-    from simu.launchspec import build_launch
+    from simu.launch.spec import build_launch
     from simu.report.terminal import render
 
     options = compile_options(include, define, clang_arg, o1, o2, o3)
@@ -412,7 +412,7 @@ app.add_typer(hook_app, name="hook")
 @hook_app.command("install")
 def hook_install(force: Annotated[bool, typer.Option("--force", help="Replace a hook that is not simu's.")] = False) -> None:
     """Write .git/hooks/pre-commit running `simu scan --changed`."""
-    from simu.hook import HookError, install
+    from simu.cli.hook import HookError, install
 
     try:
         console.print(install(Path.cwd(), force), highlight=False)
@@ -423,7 +423,7 @@ def hook_install(force: Annotated[bool, typer.Option("--force", help="Replace a 
 @hook_app.command("uninstall")
 def hook_uninstall() -> None:
     """Remove simu's pre-commit hook (never a foreign one)."""
-    from simu.hook import HookError, uninstall
+    from simu.cli.hook import HookError, uninstall
 
     try:
         console.print(uninstall(Path.cwd()), highlight=False)
