@@ -5,15 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simu.detect import (
-    DEFAULT_CHECKS,
-    Context,
-    DetectOptions,
-    Finding,
-    barrier_use,
-    deduplicate,
-    detect,
-)
+from simu.detect import DEFAULT_CHECKS, Context, DetectOptions, Finding, barrier_use, deduplicate, detect
 from simu.detect.barriers import BarrierUse, check_divergence, redundant_findings
 from simu.errors import SimuError
 from simu.interp import Limits, run

@@ -9,13 +9,7 @@ from conftest import ROOT
 from typer.testing import CliRunner
 
 from simu.cli import app
-from simu.config import (
-    ConfigError,
-    KernelConstraints,
-    find_config,
-    load_config,
-    parse_config,
-)
+from simu.config import ConfigError, KernelConstraints, find_config, load_config, parse_config
 from simu.detect.finding import Finding, SourceLocation
 from simu.scan import ScanOverrides, apply_policy, resolve_options
 

@@ -12,12 +12,7 @@ from simu.cli import app
 from simu.frontend import CompileOptions
 from simu.report.scanterm import render_scan
 from simu.scan import ScanOverrides, resolve_options, scan
-from simu.scan.sources import (
-    HeaderIndex,
-    IgnoreRules,
-    find_kernel_sources,
-    resolve_includes,
-)
+from simu.scan.sources import HeaderIndex, IgnoreRules, find_kernel_sources, resolve_includes
 
 runner = CliRunner()
 FAST = ["--budget", "0.5", "-j", "2"]

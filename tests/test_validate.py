@@ -19,13 +19,7 @@ from simu.detect.finding import Finding, LaunchRecord, SourceLocation
 from simu.errors import LaunchError
 from simu.interp import run
 from simu.launch import Launch, LocalBuffer, Schedule
-from simu.launch.spec import (
-    buffer_from_spec,
-    buffer_specs,
-    build_launch,
-    draw_buffer,
-    make_buffer,
-)
+from simu.launch.spec import buffer_from_spec, buffer_specs, build_launch, draw_buffer, make_buffer
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -398,12 +392,7 @@ def test_atomic_order_is_not_a_model_mismatch(tmp_source):
 
 
 def test_majority_and_first_difference():
-    from simu.validate.compare import (
-        Tolerance,
-        first_difference,
-        group_outcomes,
-        majority,
-    )
+    from simu.validate.compare import Tolerance, first_difference, group_outcomes, majority
 
     a = {"x": np.array([1.0, 2.0, 3.0], np.float32)}
     b = {"x": np.array([1.0, 2.0000002, 3.0], np.float32)}

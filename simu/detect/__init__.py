@@ -4,20 +4,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from simu.detect.barriers import (
-    barrier_use,
-    check_barriers,
-    check_divergence,
-    redundant_findings,
-)
+from simu.detect.barriers import barrier_use, check_barriers, check_divergence, redundant_findings
 from simu.detect.context import Context, DetectOptions
-from simu.detect.finding import (
-    Finding,
-    LaunchRecord,
-    SourceLocation,
-    ThreadRef,
-    deduplicate,
-)
+from simu.detect.finding import Finding, LaunchRecord, SourceLocation, ThreadRef, deduplicate
 from simu.detect.memory import check_memory
 from simu.detect.perf import check_perf
 from simu.detect.races import check_races

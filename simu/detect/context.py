@@ -10,13 +10,7 @@ from typing import Any
 import numpy as np
 
 from simu.detect.finding import LaunchRecord, SourceLocation, ThreadRef
-from simu.interp.memory import (
-    OFFSET_BITS,
-    OFFSET_MASK,
-    SPACE_NAMES,
-    SPACE_PRIVATE,
-    SPACE_SHARED,
-)
+from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import RunResult
 from simu.ir import Instr, Kernel, Module
 from simu.launch.model import Launch, LocalBuffer

@@ -12,13 +12,7 @@ import numpy as np
 
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import (
-    expand_words,
-    pairs_within_segments,
-    rank_in_segment,
-    segment_ids,
-    segment_starts,
-)
+from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 

@@ -22,12 +22,7 @@ from typing import Any
 from deap import base, creator, tools
 
 from simu.detect import Context, detect
-from simu.detect.barriers import (
-    BarrierUse,
-    barrier_use,
-    check_divergence,
-    redundant_findings,
-)
+from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redundant_findings
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import SimuError
 from simu.evolve.dictionary import argument_constants

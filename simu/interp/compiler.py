@@ -15,11 +15,7 @@ from simu.errors import UnsupportedError
 from simu.interp.values import constant, lane_shape, scalar_dtype
 from simu.ir import Function, Instr, Kernel, Module, Operand
 from simu.ir.constants import GlobalRef
-from simu.ir.types import (
-    ArrayType,
-    StructType,
-    Type,
-)
+from simu.ir.types import ArrayType, StructType, Type
 
 Getter = Callable[[Any, Any], Any]
 

@@ -9,14 +9,7 @@ from simu.interp import arith
 from simu.interp.compiler import Compiler, _where, proto_of
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
-from simu.ir.types import (
-    ArrayType,
-    IntType,
-    PtrType,
-    StructType,
-    VectorType,
-    alloc_size,
-)
+from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
 
 INT_BINOPS = {"add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or", "xor"}
 CASTS = {"trunc", "zext", "sext", "fptrunc", "fpext", "fptosi", "fptoui", "sitofp", "uitofp",

@@ -16,13 +16,7 @@ import numpy as np
 
 from simu.errors import LaunchError, UnsupportedError
 from simu.interp.compiler import Program, Wait, compile_kernel, proto_of
-from simu.interp.memory import (
-    OFFSET_BITS,
-    SPACE_CONSTANT,
-    SPACE_GLOBAL,
-    SPACE_PRIVATE,
-    SPACE_SHARED,
-)
+from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence
@@ -174,7 +168,8 @@ class Machine:
         out = {name: st.mem.contents(a).view(np.uint8).copy().view(dt).reshape(shape)
                for name, (a, dt, shape) in buffers.items()}
         return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
-                         st.memory_errors, allocations=st.mem.allocs, launch_state=st)
+                         st.memory_errors, allocations=st.mem.allocs,
+                         instructions=self.program.instrs)
 
     def _execute(self, st: State, limits: Limits, t0: float, schedule: Schedule | None = None) -> None:
         prog = self.program

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from simu.interp.trace import Trace
+from simu.ir import Instr
 from simu.ir.debuginfo import Loc
 
 
@@ -53,4 +55,4 @@ class RunResult:
     memory_errors: list[MemoryError_] = field(default_factory=list)
     shared: dict[str, np.ndarray] = field(default_factory=dict)
     allocations: list[Any] = field(default_factory=list)
-    launch_state: Any = None
+    instructions: Mapping[int, Instr] = field(default_factory=dict)  # the kernel's, by id (for source locations)

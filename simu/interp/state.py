@@ -4,15 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simu.interp.memory import (
-    OFFSET_BITS,
-    OFFSET_MASK,
-    POINTER_BIAS,
-    SPACE_NAMES,
-    SPACE_PRIVATE,
-    SPACE_SHARED,
-    Memory,
-)
+from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, POINTER_BIAS, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED, Memory
 from simu.interp.outcome import MemoryError_
 from simu.interp.trace import ATOMIC, READ, WRITE, TraceBuilder
 from simu.interp.values import to_bits

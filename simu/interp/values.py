@@ -7,15 +7,7 @@ from typing import Any
 import numpy as np
 
 from simu.ir.constants import GlobalRef, Undef
-from simu.ir.types import (
-    ArrayType,
-    FloatType,
-    IntType,
-    PtrType,
-    StructType,
-    Type,
-    VectorType,
-)
+from simu.ir.types import ArrayType, FloatType, IntType, PtrType, StructType, Type, VectorType
 
 UNSIGNED = {np.dtype(np.int8): np.dtype(np.uint8), np.dtype(np.int16): np.dtype(np.uint16),
             np.dtype(np.int32): np.dtype(np.uint32), np.dtype(np.int64): np.dtype(np.uint64),

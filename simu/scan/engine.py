@@ -14,10 +14,8 @@ the cache -> analyse the misses in workers with :func:`simu.check.analyse_kernel
 
 from __future__ import annotations
 
-import fnmatch
 import multiprocessing as mp
 import os
-import re
 import signal
 import sqlite3
 import sys
@@ -31,15 +29,10 @@ from pathlib import Path
 from queue import Empty
 from typing import Any
 
-from simu.config import (
-    FAIL_ON,
-    WARP_MODELS,
-    Config,
-    ConfigError,
-    find_config,
-    load_config,
-)
-from simu.detect.finding import SEVERITY_RANK, Finding
+from simu.config import FAIL_ON, WARP_MODELS, Config, ConfigError, find_config, load_config
+from simu.detect.finding import Finding
+from simu.report.policy import SourceLines, apply_policy, rel_path
+from simu.report.results import FileResult, KernelResult, ScanResult
 from simu.scan.sources import (
     GitError,
     HeaderIndex,
@@ -174,88 +167,6 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
 # results
 
 
-@dataclass
-class KernelResult:
-    name: str
-    mangled: str = ""
-    line: int = 0
-    status: str = "pending"  # analysed | incomplete | unsupported | error | timeout | interrupted
-    reason: str = ""
-    launches: int = 0
-    findings: list[Finding] = field(default_factory=list)
-    suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
-    cached: bool = False
-    seconds: float = 0.0
-    traceback: str = ""
-
-
-@dataclass
-class FileResult:
-    path: Path  # absolute
-    rel: str  # relative to the root, '/'-separated
-    language: str = ""
-    status: str = "pending"  # ok | compile-error | error | timeout | interrupted
-    first: str = ""  # first diagnostic line of a failure
-    diagnostics: str = ""
-    traceback: str = ""
-    kernels: list[KernelResult] = field(default_factory=list)
-
-
-@dataclass
-class ScanStats:
-    files: int = 0
-    kernels: int = 0
-    cache_hits: int = 0
-    analysed: int = 0  # analyses actually run in this scan (cache misses)
-    seconds: float = 0.0
-
-
-@dataclass
-class ScanResult:
-    root: Path
-    options: ScanOptions
-    files: list[FileResult] = field(default_factory=list)
-    stats: ScanStats = field(default_factory=ScanStats)
-    interrupted: bool = False
-    note: str = ""  # e.g. "no changed kernel files"
-    warnings: list[str] = field(default_factory=list)  # e.g. a cache that could not be opened
-
-    def kernels(self):
-        for f in self.files:
-            for k in f.kernels:
-                yield f, k
-
-    @property
-    def findings(self) -> list[Finding]:
-        return [x for _, k in self.kernels() for x in k.findings]
-
-    @property
-    def suppressed_count(self) -> int:
-        return sum(len(k.suppressed) for _, k in self.kernels())
-
-    def analysed_count(self) -> int:
-        return sum(1 for _, k in self.kernels() if k.status in ANALYSED_STATES)
-
-    def failed(self) -> bool:
-        return any(f.status not in ("ok", "pending") for f in self.files) or \
-            any(k.status not in ANALYSED_STATES for _, k in self.kernels())
-
-    def exit_code(self, fail_on: str | None = None) -> int:
-        """0: nothing at or above ``fail_on``; 1: findings at or above it; 2: nothing could be analysed;
-        130: interrupted."""
-        if self.interrupted:
-            return 130
-        fail_on = fail_on or self.options.fail_on
-        if not self.files:
-            return 0 if self.options.changed else 2
-        if self.analysed_count() == 0 and self.failed():
-            return 2
-        if fail_on == "never":
-            return 0
-        threshold = SEVERITY_RANK[fail_on]
-        return 1 if any(SEVERITY_RANK.get(f.severity, 0) >= threshold for f in self.findings) else 0
-
-
 class ScanEvents:
     """Progress callbacks (the command shows a progress bar with them); every method is optional."""
 
@@ -267,85 +178,6 @@ class ScanEvents:
 
 # ---------------------------------------------------------------------------------------------------------
 # post-processing: severity overrides and suppressions
-
-_IGNORE = re.compile(r"simu:\s*ignore(?:\[([^\]]*)\])?")
-
-
-class _SourceLines:
-    def __init__(self):
-        self._cache: dict[str, list[str]] = {}
-
-    def line(self, file: str, n: int) -> str:
-        if file not in self._cache:
-            try:
-                self._cache[file] = Path(file).read_text(errors="replace").splitlines()
-            except OSError:
-                self._cache[file] = []
-        lines = self._cache[file]
-        return lines[n - 1] if 0 < n <= len(lines) else ""
-
-
-def rel_path(file: str, root: Path) -> str:
-    p = Path(file)
-    if not p.is_absolute():
-        return p.as_posix()
-    try:
-        return p.resolve().relative_to(root).as_posix()
-    except (ValueError, OSError):
-        return p.as_posix()
-
-
-def _inline_suppression(f: Finding, lines: _SourceLines) -> str | None:
-    for loc in (f.first, f.second):
-        if loc is None:
-            continue
-        m = _IGNORE.search(lines.line(loc.file, loc.line))
-        if m is None:
-            continue
-        kinds = {k.strip() for k in (m.group(1) or "").split(",") if k.strip()}
-        if not kinds or f.kind in kinds:
-            return f"inline comment at line {loc.line}"
-    return None
-
-
-def _config_suppression(f: Finding, config: Config, root: Path) -> str | None:
-    for s in config.suppress:
-        if s.kind is not None and s.kind != f.kind:
-            continue
-        if s.kernel is not None and s.kernel != f.kernel and s.kernel != f.kernel.split("<")[0]:
-            continue
-        locs = [l for l in (f.first, f.second) if l is not None]
-        if s.file is not None:
-            base = config.root or root
-            locs = [l for l in locs if fnmatch.fnmatch(rel_path(l.file, base), s.file)]
-            if not locs:
-                continue
-        if s.line is not None and not any(l.line == s.line for l in locs):
-            continue
-        return "configuration" + (f": {s.reason}" if s.reason else "")
-    return None
-
-
-def apply_policy(findings: list[Finding], config: Config, root: Path,
-                 lines: _SourceLines | None = None) -> tuple[list[Finding], list[tuple[Finding, str]]]:
-    """Severity overrides (``off`` drops a kind), then configured and inline suppressions."""
-    lines = lines or _SourceLines()
-    kept: list[Finding] = []
-    suppressed: list[tuple[Finding, str]] = []
-    for f in findings:
-        sev = config.severity.get(f.kind)
-        if sev == "off":
-            continue
-        if sev is not None:
-            f.severity = sev
-        why = _config_suppression(f, config, root) or _inline_suppression(f, lines)
-        if why:
-            suppressed.append((f, why))
-        else:
-            kept.append(f)
-    kept.sort(key=lambda f: (-SEVERITY_RANK.get(f.severity, 0), f.first.line if f.first else 0, f.kind))
-    return kept, suppressed
-
 
 # ---------------------------------------------------------------------------------------------------------
 # the worker pool
@@ -482,7 +314,7 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                                                                   strict_warp=options.strict_warp),
                              Limits(max_seconds=options.budget))
     hard_limit = 2 * options.budget
-    lines = _SourceLines()
+    lines = SourceLines()
 
     tasks: dict[int, _Task] = {}
     pending: deque[int] = deque()  # analyses first (they finish files), then compiles

@@ -46,21 +46,9 @@ from simu.frontend import CompileOptions
 from simu.interp import Limits, run
 from simu.launch.model import Launch, Schedule
 from simu.validate import amplify
-from simu.validate.compare import (
-    DEFAULT_TOLERANCE,
-    Difference,
-    Tolerance,
-    first_difference,
-    group_outcomes,
-    majority,
-)
+from simu.validate.compare import DEFAULT_TOLERANCE, Difference, Tolerance, first_difference, group_outcomes, majority
 from simu.validate.devices import Device, KernelInfo, OpenCLDevice, open_devices
-from simu.validate.replay import (
-    launch_from_record,
-    param_table,
-    record_of,
-    record_with_specs,
-)
+from simu.validate.replay import launch_from_record, param_table, record_of, record_with_specs
 
 SCHEDULE_KINDS = frozenset({"race", "benign-race", "warp-race", "barrier-divergence"})
 UB_KINDS = frozenset({"out-of-bounds", "null", "invalid-pointer", "uninitialized"})

@@ -12,18 +12,8 @@ import numpy as np
 from simu.errors import SimuError
 from simu.launch.model import Launch, Schedule
 from simu.validate import amplify
-from simu.validate.cuda_runner import (
-    NO_CUDA,
-    CudaParam,
-    cuda_available,
-    cuda_device_name,
-    run_on_cuda,
-)
-from simu.validate.opencl_runner import (
-    OpenCLBuildError,
-    OpenCLUnavailableError,
-    run_on_opencl,
-)
+from simu.validate.cuda_runner import NO_CUDA, CudaParam, cuda_available, cuda_device_name, run_on_cuda
+from simu.validate.opencl_runner import OpenCLBuildError, OpenCLUnavailableError, run_on_opencl
 
 Outputs = dict[str, np.ndarray]
 GUARD_BYTES = 4096  # zero padding after every buffer, so that out-of-bounds accesses stay in our memory
