@@ -51,13 +51,7 @@ def prepare(out_dir: Path, corpus: Path, schedules: int) -> list[dict]:
     from simu.bench.corpus import parse
     from simu.launch.spec import build_launch
     from simu.validate import amplify
-    from simu.validate.core import (
-        _detect,
-        load_target,
-        model_schedules,
-        simulate,
-        uses_atomics,
-    )
+    from simu.validate.core import _detect, load_target, model_schedules, simulate, uses_atomics
     from simu.validate.replay import record_of
     from simu.validate.script import script_for_launch
 

@@ -1,83 +1,47 @@
-"""`simu check`: run launches of a file's kernels and the detectors; the library behind the command."""
+"""One file's kernels, judged with given launches or searched ones: the library behind `simu check`.
+
+A check is a scan of one file done in this process: the same statuses, the same policy (severity
+overrides and suppressions from the configuration) and the same report model, so every formatter
+of :mod:`simu.report` renders it.
+"""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from simu.detect import DEFAULT_CHECKS, Context, DetectOptions, Finding, barrier_use, deduplicate, detect
-from simu.detect.barriers import BarrierUse, check_divergence, redundant_findings
+from simu import codes
+from simu.config import Config
 from simu.errors import SimuError
-from simu.interp import Limits, run
+from simu.evolve import Budget, search_kernel
 from simu.ir import Kernel, Module
+from simu.ir.types import FloatType, VectorType
 from simu.launch import Launch
+from simu.launch.spec import build_launch
+from simu.pipeline import CheckSettings, KernelReport, check_launches, status_of
+from simu.report.policy import SourceLines, apply_policy, rel_path
+from simu.report.results import FileResult, KernelResult, ScanResult
 
 
-@dataclass
-class KernelReport:
-    kernel: str
-    status: str = "analysed"  # analysed | incomplete | error | unsupported
-    reason: str = ""
-    findings: list[Finding] = field(default_factory=list)
-    launches: int = 0
+def analyse_kernel(module: Module, kernel: Kernel, settings: CheckSettings = CheckSettings(),
+                   constraints: Any = None, budget: Any = None, seed: int = 0) -> KernelReport:
+    """Analyse one kernel without user launches: search the launch space, then detect.
 
-
-@dataclass
-class CheckSettings:
-    checks: tuple[str, ...] = DEFAULT_CHECKS
-    detect: DetectOptions = field(default_factory=DetectOptions)
-    limits: Limits = field(default_factory=Limits)
-
-
-def check_kernel(module: Module, kernel: Kernel, launches: list[Launch],
-                 settings: CheckSettings = CheckSettings()) -> KernelReport:
-    """Run each launch, collect findings; redundant barriers are judged over all launches together."""
-    report = KernelReport(kernel.display_name)
-    findings: list[Finding] = []
-    use = BarrierUse()
-    last_ctx = None
-    checks = tuple(c for c in settings.checks)
-    per_launch = tuple(c for c in checks if c != "barriers")
-    for launch in launches:
-        try:
-            result = run(module, kernel, launch, settings.limits)
-        except SimuError as exc:
-            report.status = "unsupported" if "unsupported" in str(exc) else "error"
-            report.reason = str(exc)
-            break
-        report.launches += 1
-        if not result.outcome.completed:
-            report.status = "incomplete" if result.outcome.status == "incomplete" else "error"
-            report.reason = str(result.outcome)
-        ctx = Context(module, kernel, launch, result, settings.detect)
-        findings += detect(ctx, per_launch)
-        if "barriers" in checks:
-            findings += check_divergence(ctx)
-            use.merge(barrier_use(ctx))
-            last_ctx = ctx
-    if last_ctx is not None and "barriers" in checks and report.status == "analysed":
-        findings += redundant_findings(last_ctx, use)
-    report.findings = deduplicate(findings)
-    return report
+    ``constraints`` fixes or bounds genes (:class:`~simu.launch.constraints.KernelConstraints`);
+    ``budget`` limits the search (a :class:`~simu.evolve.Budget`, or seconds)."""
+    return search_kernel(module, kernel, settings, constraints, budget, seed=seed)
 
 
 def default_launches(kernel: Kernel) -> list[Launch]:
-    """A small fixed plan used when no launch is given (the search replaces it)."""
-    from simu.launch.spec import build_launch
-
-    out = []
-    for grid, block in ((2, 64),):
-        args = []
-        for p in kernel.params:
-            if not p.is_pointer:
-                args.append(f"{p.name}={_default_scalar(p, grid * block)}")
-        out.append(build_launch(kernel, (grid, 1, 1), (block, 1, 1), args))
-    return out
+    """A small fixed launch used when nothing better is known (validation's fallback)."""
+    grid, block = 2, 64
+    args = [f"{p.name}={_default_scalar(p, grid * block)}" for p in kernel.params if not p.is_pointer]
+    return [build_launch(kernel, (grid, 1, 1), (block, 1, 1), args)]
 
 
-def _default_scalar(p, threads: int) -> Any:
-    from simu.ir.types import FloatType, VectorType
-
+def _default_scalar(p, threads: int) -> str:
     if isinstance(p.type, FloatType):
         return "1.5"
     if isinstance(p.type, VectorType):
@@ -85,12 +49,66 @@ def _default_scalar(p, threads: int) -> Any:
     return str(threads)
 
 
-def analyse_kernel(module: Module, kernel: Kernel, settings: CheckSettings = CheckSettings(),
-                   constraints: Any = None, budget: Any = None) -> KernelReport:
-    """Analyse one kernel without user launches: search the launch space, then detect.
+@dataclass
+class CheckRequest:
+    """What `simu check` was asked: a given launch (``launch_args``) or a searched one."""
 
-    ``constraints`` fixes or bounds genes (see :mod:`simu.evolve`); ``budget`` limits the search.
-    """
-    from simu.evolve import search_kernel
+    kernel: str | None = None  # one kernel by name, else all of the file
+    launch_args: dict[str, Any] | None = None  # build_launch keyword arguments, or None to search
+    constraints: Any = None
+    budget: Budget = field(default_factory=Budget)
+    seed: int = 0
 
-    return search_kernel(module, kernel, settings, constraints, budget)
+
+def check_file(path: Path, module: Module, settings: CheckSettings, request: CheckRequest,
+               options: CheckOptions | None = None, config: Config | None = None, root: Path | None = None,
+               on_kernel=None) -> ScanResult:
+    """Judge the kernels of one compiled file and apply the configuration's policy: the result of a
+    scan of this one file.  ``on_kernel(name)`` is called before each kernel (progress)."""
+    config = config or Config()
+    root = (root or Path.cwd()).resolve()
+    t0 = time.perf_counter()
+    file_result = FileResult(path.resolve(), rel_path(str(path.resolve()), root), module.language, codes.FILE_OK)
+    kernels = [module.kernel(request.kernel)] if request.kernel else module.kernels
+    lines = SourceLines()
+    for k in kernels:
+        if on_kernel is not None:
+            on_kernel(k.display_name)
+        k0 = time.perf_counter()
+        report = _judge(module, k, settings, request, config)
+        result = KernelResult(k.display_name, k.name, k.line, report.status, report.reason, report.launches,
+                              seconds=time.perf_counter() - k0)
+        result.findings, result.suppressed = apply_policy(list(report.findings), config, root, lines)
+        file_result.kernels.append(result)
+    scan = ScanResult(root, options or CheckOptions([path]), [file_result])
+    scan.stats.files, scan.stats.kernels, scan.stats.analysed = 1, len(kernels), len(kernels)
+    scan.stats.seconds = time.perf_counter() - t0
+    return scan
+
+
+@dataclass
+class CheckOptions:
+    """The options a check's report shows and its exit code follows (read like a scan's options)."""
+
+    paths: list[Path] = field(default_factory=list)
+    checks: tuple[str, ...] = codes.DEFAULT_CHECKS
+    warp_model: str = "lockstep"
+    budget: float | str = 0
+    jobs: int = 1
+    fail_on: str = codes.ERROR
+    opt_level: int = 0
+    changed: bool = False
+
+
+def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: CheckRequest,
+           config: Config) -> KernelReport:
+    if request.launch_args is not None:
+        try:
+            launch = build_launch(kernel, **request.launch_args)
+        except SimuError as exc:
+            return KernelReport(kernel.display_name, status_of(exc), str(exc))
+        return check_launches(module, kernel, [launch], settings)
+    constraints = request.constraints
+    if constraints is None:
+        constraints = config.constraints_for(kernel.display_name, kernel.name)
+    return analyse_kernel(module, kernel, settings, constraints, request.budget, request.seed)

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from simu.codes import CHECK_NAMES, FAIL_ON, KIND_IDS, SEVERITY_CHOICES
 from simu.errors import SimuError
 
-FAIL_ON = ("error", "warning", "performance", "info", "never")
 WARP_MODELS = ("lockstep", "independent")
-SEVERITY_CHOICES = ("error", "warning", "performance", "info", "off")
 SCALAR = (int, float)
 
 
@@ -243,9 +242,6 @@ class _Table:
 
 def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.simu") -> Config:
     """Validate a ``[tool.simu]`` table (or the top level of ``simu.toml``: ``name=""``) into a :class:`Config`."""
-    from simu.detect import CHECKS
-    from simu.report.rules import KNOWN_KINDS
-
     t = _Table(table, file, name)
     cfg = Config()
     cfg.include = t.strings("include")
@@ -259,8 +255,8 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     if t.get("checks") is not None:
         cfg.checks = t.strings("checks")
         for c in cfg.checks:
-            if c not in CHECKS:
-                raise t.err("checks", f"unknown check '{c}' (available: {', '.join(CHECKS)})")
+            if c not in CHECK_NAMES:
+                raise t.err("checks", f"unknown check '{c}' (available: {', '.join(CHECK_NAMES)})")
     cfg.budget = t.num("budget")
     cfg.jobs = t.int_("jobs", 1)
     cfg.fail_on = t.str_("fail-on", FAIL_ON)
@@ -270,8 +266,8 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     if sev is not None:
         st = _Table(sev, file, t.sub("severity"))
         for kind in list(st.data):
-            if kind not in KNOWN_KINDS:
-                raise ConfigError(f"{st.where}: unknown key '{st.raw[kind]}' (finding kinds: {', '.join(KNOWN_KINDS)})")
+            if kind not in KIND_IDS:
+                raise ConfigError(f"{st.where}: unknown key '{st.raw[kind]}' (finding kinds: {', '.join(KIND_IDS)})")
             cfg.severity[kind] = st.str_(kind, SEVERITY_CHOICES)  # type: ignore[assignment]
         st.finish()
 
@@ -282,7 +278,7 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
         if not isinstance(sup, list):
             raise t.err("suppress", f"expected an array of tables ([[{t.sub('suppress')}]])")
         for i, entry in enumerate(sup):
-            cfg.suppress.append(_suppression(_Table(entry, file, f"{t.sub('suppress')}.{i}"), KNOWN_KINDS))
+            cfg.suppress.append(_suppression(_Table(entry, file, f"{t.sub('suppress')}.{i}"), KIND_IDS))
 
     kernels = t.get("kernels")
     if kernels is not None:

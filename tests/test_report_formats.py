@@ -1,15 +1,16 @@
 """`simu scan --format json|sarif`: the documented JSON schema, SARIF 2.1.0 for GitHub code scanning."""
 
 import json
+from dataclasses import replace
 
 import jsonschema
 import pytest
 from typer.testing import CliRunner
 
 from simu.cli import app
+from simu.codes import KIND_IDS as KNOWN_KINDS
 from simu.detect.finding import Finding
 from simu.report.jsonreport import render_json, schema
-from simu.report.rules import KNOWN_KINDS
 from simu.report.sarif import fingerprint, render_sarif
 
 runner = CliRunner()
@@ -98,13 +99,10 @@ def test_sarif_is_valid_for_code_scanning(examples_scan):
 def test_sarif_fingerprints_survive_line_shifts(examples_scan, tmp_path):
     result, root, _ = examples_scan
     f = result.findings[0]
-    moved = Finding.from_dict(f.to_dict())
-    moved.first.line += 7
-    if moved.second is not None:
-        moved.second.line += 7
+    moved = replace(f, first=replace(f.first, line=f.first.line + 7),
+                    second=replace(f.second, line=f.second.line + 7) if f.second is not None else None)
     assert fingerprint(moved, root) == fingerprint(f, root)
-    other = Finding.from_dict(f.to_dict())
-    other.kind = "warp-race"
+    other = replace(f, kind="warp-race")
     assert fingerprint(other, root) != fingerprint(f, root)
 
 

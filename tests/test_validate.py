@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 
 from simu.bench.corpus import parse
-from simu.detect.finding import Finding, LaunchRecord, SourceLocation
+from simu.detect.finding import Finding, SourceLocation
 from simu.errors import LaunchError
 from simu.interp import run
 from simu.launch import Launch, LocalBuffer, Schedule
+from simu.launch.record import LaunchRecord
 from simu.launch.spec import buffer_from_spec, buffer_specs, build_launch, draw_buffer, make_buffer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +103,8 @@ def test_buffer_specs_cover_every_fill():
 
 def test_launch_record_round_trip_and_legacy_records():
     from simu.api import load_file
-    from simu.validate.replay import launch_from_record, record_of
+    from simu.launch.record import record_of
+    from simu.validate.replay import launch_from_record
 
     path = LABELLED / "histogram_local_nonatomic.cl"
     module = load_file(path)
@@ -483,12 +485,12 @@ def test_fixed_versions_are_never_confirmed():
 def _finding_for(path: Path):
     """A finding-shaped record of the corpus launch of ``path`` (the kernel need not be racy)."""
     from simu.api import load_file
-    from simu.validate.replay import record_of
+    from simu.launch.record import record_of
 
     module = load_file(path)
     k, launch = _corpus_launch(path, module)
-    f = Finding("race", "error", k.display_name, "replay test", SourceLocation(str(path), 1, 1), None)
-    f.launch = record_of(launch)
+    f = Finding("race", "error", k.display_name, "replay test", SourceLocation(str(path), 1, 1), None,
+                launch=record_of(launch))
     return f, module, k, launch
 
 
@@ -581,8 +583,7 @@ def test_validate_command_on_a_source_file(capsys):
 def test_scan_json_findings_are_found(tmp_path):
     from simu.validate.core import load_findings
 
-    f = Finding("race", "error", "k", "m", SourceLocation("a.cl", 3, 1), None)
-    f.launch = LaunchRecord((1, 1, 1), (32, 1, 1))
+    f = Finding("race", "error", "k", "m", SourceLocation("a.cl", 3, 1), None, launch=LaunchRecord((1, 1, 1), (32, 1, 1)))
     doc = {"schema_version": 1, "root": str(tmp_path),
            "files": [{"path": "a.cl", "kernels": [{"name": "k", "findings": [f.to_dict()],
                                                     "suppressed": [{"finding": f.to_dict(), "reason": "x"}]}]}]}
@@ -634,6 +635,6 @@ def test_check_validate_flag_adds_verdicts_to_json(tmp_path):
     res = CliRunner().invoke(app, ["check", str(src), "--validate", "--format", "json", "--budget", "12"])
     assert res.exit_code == 1, res.output
     data = json.loads(res.stdout)
-    verdicts = [f["detail"]["validation"]["verdict"] for k in data["kernels"] for f in k["findings"]
-                if "validation" in f["detail"]]
+    verdicts = [f["detail"]["validation"]["verdict"] for fr in data["files"] for k in fr["kernels"]
+                for f in k["findings"] if "validation" in f["detail"]]
     assert verdicts and all(v in ("confirmed-on-hardware", "confirmed-in-model", "not-observed") for v in verdicts)

@@ -206,10 +206,10 @@ def evaluate(cf: CorpusFile, opt: str = "O0", model: str = "lockstep", findings:
 def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep", module_cache: dict | None = None) -> Verdict:
     """Compile (cached per mode), run the file's launches and compare with its labels."""
     from simu.api import load_file
-    from simu.check import CheckSettings, check_kernel
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
     from simu.launch.spec import build_launch
+    from simu.pipeline import CheckSettings, check_launches
 
     cf = parse(path)
     key = (str(path), opt)
@@ -222,7 +222,7 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep", modu
     status, reason = "analysed", ""
     for k in kernels:
         launches = [build_launch(k, L.grid, L.block, L.args, L.buffers, L.seed, L.warp, L.shared) for L in cf.launches]
-        rep = check_kernel(module, k, launches, CheckSettings(detect=DetectOptions(warp_model=model)))
+        rep = check_launches(module, k, launches, CheckSettings(detect=DetectOptions(warp_model=model)))
         findings += rep.findings
         if rep.status != "analysed":
             status, reason = rep.status, rep.reason

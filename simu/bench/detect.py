@@ -60,8 +60,8 @@ def synthetic_trace(accesses: int = 10_000_000, seed: int = 0):
 def run_detect_bench(accesses: int = 10_000_000) -> DetectBench:
     launch, mem, trace = synthetic_trace(accesses)
     result = RunResult(Outcome("completed"), {}, trace, allocations=mem.allocs)
-    kernel = SimpleNamespace(display_name="synthetic", _program=SimpleNamespace(instrs={}))
-    ctx = Context(None, kernel, launch, result, DetectOptions())  # type: ignore[arg-type]
+    kernel = SimpleNamespace(display_name="synthetic")
+    ctx = Context(kernel, launch, result, DetectOptions())  # type: ignore[arg-type]
     import tracemalloc
 
     t0 = time.perf_counter()

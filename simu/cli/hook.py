@@ -12,6 +12,11 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from simu.cli.common import console, fail
 
 MARKER = "# simu-pre-commit-hook: managed by `simu hook install`; remove with `simu hook uninstall`"
 BACKUP = "pre-commit.simu-backup"
@@ -87,3 +92,20 @@ def uninstall(cwd: Path) -> str:
         os.replace(backup, hook)
         return f"removed simu's hook; restored the previous hook {hook}"
     return f"removed {hook}"
+
+
+def install_cmd(force: Annotated[bool, typer.Option("--force", help="Replace a hook that is not simu's.")] = False
+                ) -> None:
+    """Write .git/hooks/pre-commit running `simu scan --changed`."""
+    try:
+        console.print(install(Path.cwd(), force), highlight=False)
+    except HookError as exc:
+        fail(str(exc))
+
+
+def uninstall_cmd() -> None:
+    """Remove simu's pre-commit hook (never a foreign one)."""
+    try:
+        console.print(uninstall(Path.cwd()), highlight=False)
+    except HookError as exc:
+        fail(str(exc))

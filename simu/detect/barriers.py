@@ -6,11 +6,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simu.codes import BARRIERS, severity_of
+from simu.detect.check import Check
 from simu.detect.context import Context
-from simu.detect.finding import Finding
+from simu.detect.finding import Finding, SourceLocation
 from simu.detect.pairs import expand_words, segment_ids, segment_starts
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
+from simu.launch.record import LaunchRecord
 
 
 def check_divergence(ctx: Context) -> list[Finding]:
@@ -38,8 +41,8 @@ def check_divergence(ctx: Context) -> list[Finding]:
         msg = (f"barrier divergence: {len(waiting)} thread(s) of block {block} such as thread "
                f"{'(' + ','.join(str(x) for x in t1.thread) + ')'} wait here "
                f"while {why}")
-        out.append(Finding("barrier-divergence", "error", ctx.kernel.display_name, msg, loc, second, "", "", None,
-                           [t1, t2], {"waiting": len(waiting), "exited": len(d.exited)}, ctx.launch_record()))
+        out.append(Finding("barrier-divergence", severity_of("barrier-divergence"), ctx.kernel.display_name, msg,
+                           loc, second, "", "", None, (t1, t2), {"waiting": len(waiting), "exited": len(d.exited)}, ctx.record))
     return out
 
 
@@ -139,38 +142,75 @@ def barrier_use(ctx: Context) -> BarrierUse:
     return use
 
 
-def redundant_findings(ctx: Context, use: BarrierUse) -> list[Finding]:
+@dataclass(frozen=True)
+class BarrierObservation:
+    """What the kernel phase keeps of one launch: barrier use, where each barrier is, the launch."""
+
+    kernel: str
+    use: BarrierUse
+    locations: dict[int, SourceLocation | None]
+    record: LaunchRecord
+
+
+class BarrierCheck(Check):
+    """Barrier divergence per launch; redundant barriers once per kernel, over every launch."""
+
+    name = BARRIERS
+
+    def on_launch(self, ctx: Context) -> list[Finding]:
+        return check_divergence(ctx)
+
+    def observe(self, ctx: Context) -> BarrierObservation:
+        use = barrier_use(ctx)
+        return BarrierObservation(ctx.kernel.display_name, use, {b: ctx.location(b) for b in use.executed}, ctx.record)
+
+    def on_kernel_end(self, observations: list[BarrierObservation]) -> list[Finding]:
+        if not observations:
+            return []
+        use, locations = _merged(observations)
+        last = observations[-1]
+        return redundant_findings(last.kernel, use, locations, last.record)
+
+    def unsettled(self, observations: list[BarrierObservation]) -> bool:
+        use, _ = _merged(observations)
+        return any(mw and use.needed.get(b) != "inter-warp" for b, mw in use.executed.items())
+
+
+def _merged(observations: list[BarrierObservation]) -> tuple[BarrierUse, dict[int, SourceLocation | None]]:
+    use = BarrierUse()
+    locations: dict[int, SourceLocation | None] = {}
+    for o in observations:
+        use.merge(o.use)
+        locations.update(o.locations)
+    return use, locations
+
+
+def redundant_findings(kernel: str, use: BarrierUse, locations: dict[int, SourceLocation | None],
+                       record: LaunchRecord) -> list[Finding]:
     """Barriers that ran with several warps per block and never separated a conflict.
 
     Judged per source location: an unrolled loop has several static copies of one barrier, and
     the barrier is only redundant when no copy was needed."""
     by_loc: dict[tuple, list[int]] = {}
     for bid in use.executed:
-        loc = ctx.location(bid)
+        loc = locations.get(bid)
         by_loc.setdefault((loc.file, loc.line, loc.column) if loc else ("?", bid, 0), []).append(bid)
     out = []
-    for key, bids in sorted(by_loc.items(), key=lambda kv: str(kv[0])):
+    for _, bids in sorted(by_loc.items(), key=lambda kv: str(kv[0])):
         if not any(use.executed[b] for b in bids):
             continue
         hows = {use.needed.get(b) for b in bids}
         how = "inter-warp" if "inter-warp" in hows else ("intra-warp" if "intra-warp" in hows else None)
         if how == "inter-warp":
             continue
-        bid = min(bids)
-        loc = ctx.location(bid)
+        loc = locations.get(min(bids))
         if how == "intra-warp":
             msg = ("barrier only orders accesses within single warps; under the lockstep warp model "
                    "it could be __syncwarp()")
-            kind = "redundant-barrier"
             detail = {"could_be": "__syncwarp"}
         else:
             msg = "redundant barrier: no execution needed it to order conflicting accesses"
-            kind = "redundant-barrier"
             detail = {}
-        out.append(Finding(kind, "warning", ctx.kernel.display_name, msg, loc, None, "", "", None, [], detail,
-                           ctx.launch_record()))
+        out.append(Finding("redundant-barrier", severity_of("redundant-barrier"), kernel, msg, loc, None, "", "",
+                           None, (), detail, record))
     return out
-
-
-def check_barriers(ctx: Context) -> list[Finding]:
-    return check_divergence(ctx) + redundant_findings(ctx, barrier_use(ctx))

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from simu.detect.finding import LaunchRecord, SourceLocation, ThreadRef
+from simu.detect.finding import SourceLocation, ThreadRef
 from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import RunResult
-from simu.ir import Instr, Kernel, Module
-from simu.launch.model import Launch, LocalBuffer
+from simu.ir import Instr, Kernel
+from simu.launch.model import Launch
+from simu.launch.record import LaunchRecord, record_of
 
 
 @dataclass
@@ -25,7 +25,8 @@ class DetectOptions:
 
 @dataclass
 class Context:
-    module: Module
+    """One completed (or stopped) launch as the checks see it; lives only while they run."""
+
     kernel: Kernel
     launch: Launch
     result: RunResult
@@ -36,7 +37,7 @@ class Context:
         return self.result.trace
 
     def instr(self, iid: int) -> Instr | None:
-        return self.kernel._program.instrs.get(int(iid))  # type: ignore[attr-defined]
+        return self.result.instructions.get(int(iid))
 
     def location(self, iid: int) -> SourceLocation | None:
         """Source position of an instruction, in the user's code: code inlined from simu's own
@@ -79,23 +80,13 @@ class Context:
         elem = off // max(int(size), 1)
         return SPACE_NAMES[a.space], a.name, elem
 
-    def launch_record(self) -> LaunchRecord:
-        """The replayable launch (computed once per run): scalars plus a buffer spec that rebuilds
-        each buffer exactly (its fill and seed, or its bytes when small)."""
-        cached = getattr(self, "_launch_record", None)
-        if cached is not None:
-            return cached
-        from simu.launch.spec import buffer_specs
+    @cached_property
+    def record(self) -> LaunchRecord:
+        """The replayable launch, computed once per run."""
+        return record_of(self.launch)
 
-        scalars: dict[str, Any] = {}
-        for name, v in self.launch.args.items():
-            if isinstance(v, LocalBuffer) or (isinstance(v, np.ndarray) and v.ndim > 0):
-                continue
-            scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
-        record = LaunchRecord(self.launch.grid, self.launch.block, scalars, buffer_specs(self.launch),
-                              self.launch.seed, self.launch.warp_size, self.launch.dynamic_shared)
-        self._launch_record = record
-        return record
+    def launch_record(self) -> LaunchRecord:
+        return self.record
 
 
 def _is_shim(path: str) -> bool:

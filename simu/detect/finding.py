@@ -1,15 +1,20 @@
-"""The Finding model: one reportable problem, JSON-serialisable, replayable."""
+"""The Finding model: one reportable problem, frozen, JSON-serialisable, replayable.
+
+Findings are values: a later stage (policy, validation) makes a new one with
+:func:`dataclasses.replace`, never changes one in place.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import re
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-SEVERITIES = ("error", "warning", "performance", "info")
-SEVERITY_RANK = {"error": 3, "warning": 2, "performance": 1, "info": 0}
+from simu.codes import SEVERITY_RANK
+from simu.launch.record import LaunchRecord
 
 
-@dataclass
+@dataclass(frozen=True)
 class SourceLocation:
     file: str
     line: int
@@ -21,7 +26,7 @@ class SourceLocation:
         return f"{self.file}:{self.line}:{self.column}"
 
 
-@dataclass
+@dataclass(frozen=True)
 class ThreadRef:
     block: tuple[int, int, int]
     thread: tuple[int, int, int]
@@ -35,22 +40,12 @@ def _dim(t: tuple[int, int, int]) -> str:
     return "(" + ",".join(str(x) for x in t) + ")"
 
 
-@dataclass
-class LaunchRecord:
-    """Everything needed to replay the launch that showed a finding."""
-
-    grid: tuple[int, int, int]
-    block: tuple[int, int, int]
-    scalars: dict[str, Any] = field(default_factory=dict)
-    buffers: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {dtype, length, fill?}
-    seed: int = 0
-    warp_size: int = 32
-    dynamic_shared: int = 0
+_IGNORE = re.compile(r"simu:\s*ignore(?:\[([^\]]*)\])?")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Finding:
-    kind: str  # race | benign-race | warp-race | barrier-divergence | redundant-barrier | out-of-bounds | ...
+    kind: str  # an id of simu.codes.KINDS
     severity: str
     kernel: str
     message: str
@@ -59,7 +54,7 @@ class Finding:
     space: str = ""  # shared | global | constant | private
     variable: str = ""
     element: int | None = None
-    threads: list[ThreadRef] = field(default_factory=list)
+    threads: tuple[ThreadRef, ...] = ()
     detail: dict[str, Any] = field(default_factory=dict)  # e.g. {"access": "write-write", "scope": "inter-warp"}
     launch: LaunchRecord | None = None
     count: int = 1
@@ -67,36 +62,55 @@ class Finding:
     @property
     def key(self) -> tuple:
         """De-duplication key: kind, the (unordered) pair of source locations and the access class."""
-        locs = sorted(((l.file, l.line, l.column) for l in (self.first, self.second) if l is not None))
+        locs = sorted(((loc.file, loc.line, loc.column) for loc in self.locations))
         return (self.kind, self.kernel, tuple(locs), self.detail.get("access", ""))
+
+    @property
+    def locations(self) -> tuple[SourceLocation, ...]:
+        return tuple(loc for loc in (self.first, self.second) if loc is not None)
+
+    def inline_suppression(self, line_text) -> str | None:
+        """Why a `// simu: ignore[kind]` comment on either line hides this finding, or None.
+        ``line_text(file, line)`` returns a source line."""
+        for loc in self.locations:
+            m = _IGNORE.search(line_text(loc.file, loc.line))
+            if m is None:
+                continue
+            kinds = {k.strip() for k in (m.group(1) or "").split(",") if k.strip()}
+            if not kinds or self.kind in kinds:
+                return f"inline comment at line {loc.line}"
+        return None
+
+    def with_detail(self, **extra: Any) -> Finding:
+        return replace(self, detail={**self.detail, **extra})
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @staticmethod
-    def from_dict(d: dict[str, Any]) -> "Finding":
+    def from_dict(d: dict[str, Any]) -> Finding:
         def loc(x):
             return SourceLocation(**x) if x else None
 
         launch = d.get("launch")
-        lr = None
-        if launch:
-            lr = LaunchRecord(**{**launch, "grid": tuple(launch["grid"]), "block": tuple(launch["block"])})
         return Finding(
             kind=d["kind"], severity=d["severity"], kernel=d["kernel"], message=d["message"],
             first=loc(d.get("first")), second=loc(d.get("second")), space=d.get("space", ""),
             variable=d.get("variable", ""), element=d.get("element"),
-            threads=[ThreadRef(tuple(t["block"]), tuple(t["thread"]), t.get("action", "")) for t in d.get("threads", [])],
-            detail=d.get("detail", {}), launch=lr, count=d.get("count", 1))
+            threads=tuple(ThreadRef(tuple(t["block"]), tuple(t["thread"]), t.get("action", ""))
+                          for t in d.get("threads", [])),
+            detail=d.get("detail", {}), launch=LaunchRecord.from_dict(launch) if launch else None,
+            count=d.get("count", 1))
+
+
+def sort_key(f: Finding) -> tuple:
+    return (-SEVERITY_RANK.get(f.severity, 0), f.first.line if f.first else 0, f.kind)
 
 
 def deduplicate(findings: list[Finding]) -> list[Finding]:
-    """Merge findings with the same key, summing their dynamic counts (first one kept)."""
+    """Merge findings with the same key, summing their dynamic counts (the first one's details kept)."""
     seen: dict[tuple, Finding] = {}
     for f in findings:
         prev = seen.get(f.key)
-        if prev is None:
-            seen[f.key] = f
-        else:
-            prev.count += f.count
-    return sorted(seen.values(), key=lambda f: (-SEVERITY_RANK[f.severity], f.first.line if f.first else 0, f.kind))
+        seen[f.key] = f if prev is None else replace(prev, count=prev.count + f.count)
+    return sorted(seen.values(), key=sort_key)

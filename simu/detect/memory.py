@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simu.codes import MEMORY, severity_of
+from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import expand_words
@@ -21,9 +23,9 @@ def check_memory(ctx: Context) -> list[Finding]:
                    f"'{e.alloc}' ({e.alloc_size} bytes) by {th}")
         else:
             msg = f"{e.kind} {e.action} of {e.size} bytes by {th}"
-        out.append(Finding(e.kind, "error", ctx.kernel.display_name, msg, loc, None, e.space, e.alloc,
-                           e.offset // max(e.size, 1), [th], {"offset": e.offset, "size": e.size},
-                           ctx.launch_record()))
+        out.append(Finding(e.kind, severity_of(e.kind), ctx.kernel.display_name, msg, loc, None, e.space, e.alloc,
+                           e.offset // max(e.size, 1), (th,), {"offset": e.offset, "size": e.size},
+                           ctx.record))
     out += _uninitialised_shared(ctx)
     return out
 
@@ -59,6 +61,15 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
         th = ctx.thread(int(t.lane[r]), "read")
         count = int((instrs == iid).sum())
         msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
-        out.append(Finding("uninitialized", "warning", ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "shared", var, elem, [th], {}, ctx.launch_record(), count))
+        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+                           "shared", var, elem, (th,), {}, ctx.record, count))
     return out
+
+
+class MemoryCheck(Check):
+    """Out-of-bounds, null and invalid-pointer accesses, and reads of never-written shared memory."""
+
+    name = MEMORY
+
+    def on_launch(self, ctx: Context) -> list[Finding]:
+        return check_memory(ctx)

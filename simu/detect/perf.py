@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simu.codes import PERF, severity_of
+from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import segment_ids, segment_starts
@@ -43,9 +45,9 @@ def check_bank_conflicts(ctx: Context) -> list[Finding]:
         n = int((d > 1).sum())
         msg = (f"{worst}-way shared-memory bank conflict ({n} of {len(d)} warp accesses conflict, "
                f"mean degree {d.mean():.1f})")
-        out.append(Finding("bank-conflict", "performance", ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "shared", "", None, [], {"degree": worst, "conflicting": n, "accesses": len(d)},
-                           ctx.launch_record(), n))
+        out.append(Finding("bank-conflict", severity_of("bank-conflict"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+                           "shared", "", None, (), {"degree": worst, "conflicting": n, "accesses": len(d)},
+                           ctx.record, n))
     return out
 
 
@@ -75,8 +77,8 @@ def check_uncoalesced(ctx: Context) -> list[Finding]:
             continue
         msg = (f"uncoalesced global access: {sectors[k].mean():.1f} sectors of 32 bytes per warp access on "
                f"average, {minimum[k].mean():.1f} needed ({r.mean():.1f}x)")
-        out.append(Finding("uncoalesced", "performance", ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "global", "", None, [], {"ratio": round(float(r.mean()), 2)}, ctx.launch_record(),
+        out.append(Finding("uncoalesced", severity_of("uncoalesced"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+                           "global", "", None, (), {"ratio": round(float(r.mean()), 2)}, ctx.record,
                            int(k.sum())))
     return out
 
@@ -85,10 +87,19 @@ def check_divergent_branches(ctx: Context) -> list[Finding]:
     out = []
     for iid, n in sorted(ctx.trace.divergent_branches.items()):
         msg = f"warp-divergent branch: {n} warp execution(s) split between both sides"
-        out.append(Finding("divergent-branch", "performance", ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "", "", None, [], {"warps": n}, ctx.launch_record(), n))
+        out.append(Finding("divergent-branch", severity_of("divergent-branch"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+                           "", "", None, (), {"warps": n}, ctx.record, n))
     return out
 
 
 def check_perf(ctx: Context) -> list[Finding]:
     return check_bank_conflicts(ctx) + check_uncoalesced(ctx) + check_divergent_branches(ctx)
+
+
+class PerfCheck(Check):
+    """GKLEE's performance findings: bank conflicts, uncoalesced accesses, divergent branches."""
+
+    name = PERF
+
+    def on_launch(self, ctx: Context) -> list[Finding]:
+        return check_perf(ctx)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simu.codes import RACES, severity_of
+from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
@@ -277,16 +279,25 @@ def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, b
     ty = ctx.thread(rows.lane[y], ACTIONS[rows.action[y]])
     scope_name = SCOPES[scope]
     if kind == 1:
-        fkind, severity = "warp-race", "warning"
+        fkind = "warp-race"
         what = "warp-synchronous race (no __syncwarp between the accesses)"
     elif benign and ww:
-        fkind, severity = "benign-race", "info"
+        fkind = "benign-race"
         what = "benign write-write race (all writers store the same value)"
     else:
-        fkind, severity = "race", "error"
+        fkind = "race"
         what = f"{access} race"
     elem_text = f"[{elem}]" if elem is not None else ""
     msg = (f"{what} on {space} {var}{elem_text} between {tx} ({tx.action}) and {ty} ({ty.action}), {scope_name}")
-    return Finding(fkind, severity, ctx.kernel.display_name, msg, first, second, space, var, elem, [tx, ty],
+    return Finding(fkind, severity_of(fkind), ctx.kernel.display_name, msg, first, second, space, var, elem, (tx, ty),
                    {"access": access, "scope": scope_name, "warp_model": ctx.options.warp_model},
-                   ctx.launch_record(), count)
+                   ctx.record, count)
+
+
+class RaceCheck(Check):
+    """Data races within each launch (DESIGN: sort and group the trace, never pair by pair)."""
+
+    name = RACES
+
+    def on_launch(self, ctx: Context) -> list[Finding]:
+        return check_races(ctx)

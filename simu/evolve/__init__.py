@@ -5,20 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 from simu.evolve.search import Budget, SearchResult, run_search
+from simu.pipeline import CheckSettings, KernelReport
 
 
-def search_kernel(module, kernel, settings, constraints: Any = None, budget: Any = None, mode: str = "full",
-                  seed: int = 0):
-    """Search launches for one kernel and return a :class:`simu.check.KernelReport`."""
-    from simu.check import KernelReport
-
+def search_kernel(module, kernel, settings: CheckSettings, constraints: Any = None, budget: Any = None,
+                  mode: str = "full", seed: int = 0) -> KernelReport:
+    """Search launches for one kernel; a number as ``budget`` is seconds."""
     b = budget if isinstance(budget, Budget) else Budget()
     if isinstance(budget, (int, float)) and not isinstance(budget, bool):
         b = Budget(evaluations=10_000, seconds=float(budget))
     res = run_search(module, kernel, settings, constraints, b, mode, seed)
-    report = KernelReport(kernel.display_name, res.status, res.reason, res.findings, res.launches)
-    report.search = res.stats  # type: ignore[attr-defined]
-    return report
+    return KernelReport(kernel.display_name, res.status, res.reason, tuple(res.findings), res.launches, res.stats)
 
 
 __all__ = ["Budget", "SearchResult", "run_search", "search_kernel"]

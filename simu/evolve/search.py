@@ -21,16 +21,15 @@ from typing import Any
 
 from deap import base, creator, tools
 
-from simu.detect import Context, detect
-from simu.detect.barriers import BarrierUse, barrier_use, check_divergence, redundant_findings
+from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import SimuError
 from simu.evolve.dictionary import argument_constants
 from simu.evolve.fitness import collision_ratio, coverage_of
 from simu.evolve.genome import FILLS, SIZE_NAMES, Layout, kernel_shape
 from simu.evolve.operators import mutate
-from simu.interp import run
 from simu.launch import Launch
+from simu.pipeline import KernelAnalysis, LaunchRun, status_of
 
 if not hasattr(creator, "SimuFitness"):
     # conflicts (max), coverage reached (max), collision ratio (min), address range (min)
@@ -55,18 +54,19 @@ class Budget:
 
 @dataclass
 class Evaluation:
+    """What the search keeps of one launch (never its trace or machine state)."""
+
     launch: Launch
     findings: list[Finding]
-    use: BarrierUse | None
-    ctx: Context | None
+    observations: list[Any]  # for the checks' kernel phase
     fitness: tuple[float, float, float, float]
     valid: bool = True
     error: str = ""
 
     @classmethod
-    def invalid(cls, launch: Launch, reason: str) -> "Evaluation":
+    def invalid(cls, launch: Launch, reason: str) -> Evaluation:
         """A launch that taught nothing: worst fitness, no findings."""
-        return cls(launch, [], None, None, (0, 0, 1.0, 0.0), False, reason)
+        return cls(launch, [], [], (0, 0, 1.0, 0.0), False, reason)
 
 
 @dataclass
@@ -104,8 +104,7 @@ class Search:
                                            max_seconds=min(settings.limits.max_seconds, MAX_PROBE_SECONDS))
         self.coverage: set = set()
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
-        self.use = BarrierUse()
-        self.last_ctx: Context | None = None
+        self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
         self.t0 = time.perf_counter()
         self.status, self.reason = "analysed", ""
@@ -152,32 +151,24 @@ class Search:
             if new and self.stats.first_finding_eval is None:
                 self.stats.first_finding_eval = self.stats.evaluations
                 self.stats.first_finding_seconds = time.perf_counter() - self.t0
-            if ev.use is not None:
-                self.use.merge(ev.use)
-                self.last_ctx = ev.ctx
+            self.analysis.accept(ev.observations)
         else:
             self.stats.invalid += 1
         return ev
 
     def _run(self, launch: Launch) -> Evaluation:
         try:
-            result = run(self.module, self.kernel, launch, self._limits)
+            launch_run = self.analysis.run_launch(launch, self._limits, judge_incomplete=False)
         except SimuError as exc:
-            self.status = "unsupported" if "unsupported" in str(exc) else "error"
-            self.reason = str(exc)
+            self.status, self.reason = status_of(exc), str(exc)
             return Evaluation.invalid(launch, str(exc))
+        result = launch_run.result
         if not result.outcome.completed:
-            if result.outcome.status == "error":
-                self.status, self.reason = "error", str(result.outcome)
+            if result.outcome.status == codes.FAILED:
+                self.status, self.reason = codes.FAILED, str(result.outcome)
             return Evaluation.invalid(launch, str(result.outcome))
-        ctx = Context(self.module, self.kernel, launch, result, self.settings.detect)
-        checks = tuple(c for c in self.settings.checks if c != "barriers")
-        findings = detect(ctx, checks)
-        use = None
-        if "barriers" in self.settings.checks:
-            findings += check_divergence(ctx)
-            use = barrier_use(ctx)
-        if _violates_contract(ctx, findings):
+        findings = launch_run.findings
+        if _violates_contract(launch_run, findings):
             return Evaluation.invalid(launch, "launch outside the kernel's contract")
         primary, secondary = collision_ratio(result.trace)
         cov = coverage_of(result.trace)
@@ -191,9 +182,7 @@ class Search:
             # kernel's code is a better parent (a count "new at evaluation time" would favour
             # whichever launch happened to run first, for ever)
             fit = (float(min(conflicts, CONFLICTS_ENOUGH)), float(len(cov)), primary, secondary)
-        for f in findings:
-            f.detail.setdefault("search", {})
-        return Evaluation(launch, findings, use, ctx, fit)
+        return Evaluation(launch, findings, launch_run.observations, fit)
 
     # -- phases ----------------------------------------------------------------------------
     def evolve(self) -> None:
@@ -260,7 +249,7 @@ class Search:
             return
         n_scalars = len(self.layout.scalars)
         for i in range(extra):
-            if not self._redundant_candidates() or self.out_of_time(1.3):
+            if not self.analysis.unsettled() or self.out_of_time(1.3):
                 return
             variant = self.layout.initial(self.rng)
             variant[3] = min(variant[3] + self.rng.choice([1, 2]), 10)  # more threads per block
@@ -272,9 +261,6 @@ class Search:
                         variant[j] = max(abs(variant[j]) * self.rng.choice([2, 4, 8]), threads)
                 variant[-2] = float(self.rng.randrange(len(FILLS)))
             self.evaluate(variant, guessed_buffers_ok=False)
-
-    def _redundant_candidates(self) -> list[int]:
-        return [b for b, mw in self.use.executed.items() if mw and self.use.needed.get(b) != "inter-warp"]
 
     def shrink(self, per_finding: int = 10) -> None:
         """Make each finding's witness launch as small as the search can while it persists."""
@@ -305,10 +291,9 @@ class Search:
         # equal values in one launch do not make benign what another launch shows racing
         racing = {_pair(f) for f in findings if f.kind == "race"}
         findings = [f for f in findings if not (f.kind == "benign-race" and _pair(f) in racing)]
-        if self.last_ctx is not None and "barriers" in self.settings.checks:
-            findings += redundant_findings(self.last_ctx, self.use)
-        for f in findings:
-            f.detail["search"] = {"evaluations": self.stats.evaluations, "mode": self.mode}
+        findings += self.analysis.finish()
+        findings = [f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode})
+                    for f in findings]
         self.stats.seconds = time.perf_counter() - self.t0
         status, reason = self.status, self.reason
         if not self.cache or all(not e.valid for e in self.cache.values()):
@@ -373,14 +358,14 @@ def _launch_key(launch: Launch) -> tuple:
     return tuple(parts)
 
 
-def _violates_contract(ctx: Context, findings: list[Finding]) -> bool:
+def _violates_contract(launch_run: LaunchRun, findings: list[Finding]) -> bool:
     """A shared array smaller than the block, indexed past its end, means the kernel was written
     for smaller blocks: the launch is outside its contract, not a bug to report."""
-    tpb = ctx.launch.threads_per_block
+    tpb = launch_run.launch.threads_per_block
     for f in findings:
         if f.kind == "out-of-bounds" and f.space == "shared" and f.element is not None:
             size = f.detail.get("size", 4)
-            alloc = next((a for a in ctx.result.allocations if a is not None and a.name == f.variable), None)
+            alloc = next((a for a in launch_run.result.allocations if a is not None and a.name == f.variable), None)
             if alloc is not None and alloc.instance_size // max(size, 1) < tpb:
                 return True
     return False

@@ -7,7 +7,7 @@ from importlib import resources
 from typing import Any
 
 from simu import __version__
-from simu.detect.finding import SEVERITIES
+from simu.codes import SEVERITIES
 
 SCHEMA_VERSION = 1
 

@@ -1,6 +1,6 @@
 """`simu scan --format sarif`: SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
 
-One rule per finding kind (:mod:`simu.report.rules`); one result per finding with the first access as
+One rule per finding kind (:mod:`simu.codes`); one result per finding with the first access as
 its location and the second as a related location; ``partialFingerprints`` built from the kind,
 the kernel, the files and the *text* of both source lines (not line numbers), so an alert survives
 edits elsewhere in the file; the witness launch and the two threads under ``properties``.
@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from simu import __version__
+from simu.codes import KINDS, Kind, kind
 from simu.detect.finding import Finding, SourceLocation
-from simu.report.rules import RULES, Rule, rule_for
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -39,7 +39,7 @@ def information_uri() -> str:
     return FALLBACK_URI
 
 
-def _rule(r: Rule) -> dict[str, Any]:
+def _rule(r: Kind) -> dict[str, Any]:
     return {
         "id": r.id,
         "name": r.name,
@@ -136,11 +136,11 @@ def scan_to_sarif(result) -> dict[str, Any]:
     """The SARIF log (a dict) of a :class:`simu.scan.ScanResult`."""
     root = Path(result.root)
     findings = result.findings
-    rules = list(RULES)
+    rules = list(KINDS)
     known = {r.id for r in rules}
     for f in findings:
         if f.kind not in known:
-            rules.append(rule_for(f.kind))
+            rules.append(kind(f.kind))
             known.add(f.kind)
     rule_index = {r.id: i for i, r in enumerate(rules)}
     results = [finding_result(f, root, rule_index) for f in findings]

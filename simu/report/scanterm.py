@@ -137,7 +137,7 @@ def closing_line(result) -> str:
 
 
 def _rank(sev: str) -> int:
-    from simu.detect.finding import SEVERITY_RANK
+    from simu.codes import SEVERITY_RANK
 
     return SEVERITY_RANK.get(sev, 0)
 

@@ -173,7 +173,8 @@ def replay_command(finding_json: Path, emit: str, output: Path | None) -> int:
 
     try:
         if emit == "launch":
-            from simu.validate.replay import launch_from_record, record_of
+            from simu.launch.record import record_of
+            from simu.validate.replay import launch_from_record
 
             docs = []
             for f, src in items:

@@ -40,15 +40,16 @@ from typing import Any
 
 import numpy as np
 
-from simu.detect.finding import Finding, LaunchRecord
+from simu.detect.finding import Finding
 from simu.errors import SimuError
 from simu.frontend import CompileOptions
 from simu.interp import Limits, run
 from simu.launch.model import Launch, Schedule
+from simu.launch.record import LaunchRecord, record_of
 from simu.validate import amplify
 from simu.validate.compare import DEFAULT_TOLERANCE, Difference, Tolerance, first_difference, group_outcomes, majority
 from simu.validate.devices import Device, KernelInfo, OpenCLDevice, open_devices
-from simu.validate.replay import launch_from_record, param_table, record_of, record_with_specs
+from simu.validate.replay import launch_from_record, param_table, record_with_specs
 
 SCHEDULE_KINDS = frozenset({"race", "benign-race", "warp-race", "barrier-divergence"})
 UB_KINDS = frozenset({"out-of-bounds", "null", "invalid-pointer", "uninitialized"})
@@ -509,20 +510,19 @@ def validate_kernel(path: str | Path, kernel: Any = None, launch: Launch | Launc
         launches = [(launch, True, [])]
     for l, exact, lnotes in launches:
         fs = findings if findings is not None else _detect(target, l, warp_model)
-        for f in fs:
-            record_with_specs(f, l)
+        fs = [record_with_specs(f, l) for f in fs]
         report.results.append(validate_launch(target, l, fs, devs, runs, schedules, seed=seed, tolerance=tolerance,
                                               notes=lnotes, exact=exact))
     return report
 
 
 def _detect(target: Target, launch: Launch, warp_model: str = "lockstep") -> list[Finding]:
-    from simu.check import CheckSettings, check_kernel
     from simu.detect import DetectOptions
+    from simu.pipeline import CheckSettings, check_launches
 
-    rep = check_kernel(target.module, target.kernel, [_copy_launch(launch)],
-                       CheckSettings(detect=DetectOptions(warp_model=warp_model)))
-    return rep.findings
+    rep = check_launches(target.module, target.kernel, [_copy_launch(launch)],
+                         CheckSettings(detect=DetectOptions(warp_model=warp_model)))
+    return list(rep.findings)
 
 
 def _file_launches(target: Target) -> list[Launch]:
@@ -636,8 +636,7 @@ def _validate_analysed(path, module, k, devices, runs, schedules, seed, options,
     if not groups:
         for l in default_launches(k):
             fs = _detect(target, l)
-            for f in fs:
-                record_with_specs(f, l)
+            fs = [record_with_specs(f, l) for f in fs]
             report.results.append(validate_launch(target, l, fs, devs, runs, schedules, seed=seed, tolerance=tolerance))
         return report
     for fs in groups.values():

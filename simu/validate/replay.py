@@ -11,14 +11,15 @@ launch came from :func:`simu.launch.spec.build_launch` or went through
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
-from simu.detect.finding import Finding, LaunchRecord
+from simu.detect.finding import Finding
 from simu.errors import LaunchError
 from simu.launch.model import Launch, LocalBuffer, as_dim3
+from simu.launch.record import LaunchRecord, record_of
 from simu.launch.spec import buffer_from_spec, buffer_specs, draw_buffer
 
 __all__ = ["ReplayLaunch", "launch_from_record", "record_of", "record_with_specs", "param_table"]
@@ -74,28 +75,16 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
     return ReplayLaunch(launch, exact, notes)
 
 
-def record_of(launch: Launch) -> LaunchRecord:
-    """A launch record with fill specs for every buffer (base64 data for small unexplained ones)."""
-    scalars: dict[str, Any] = {}
-    for name, v in launch.args.items():
-        if isinstance(v, LocalBuffer) or (isinstance(v, np.ndarray) and v.ndim > 0):
-            continue
-        scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
-    return LaunchRecord(tuple(launch.grid), tuple(launch.block), scalars, buffer_specs(launch), launch.seed,
-                        launch.warp_size, launch.dynamic_shared)
-
-
 def record_with_specs(finding: Finding, launch: Launch) -> Finding:
-    """Add the fill specs of ``launch`` (the launch that produced the finding) to its record."""
-    specs = buffer_specs(launch)
+    """The finding with the fill specs of ``launch`` (the launch that produced it) in its record."""
     if finding.launch is None:
-        finding.launch = record_of(launch)
-        return finding
-    for name, spec in specs.items():
-        cur = finding.launch.buffers.get(name)
+        return replace(finding, launch=record_of(launch))
+    buffers = dict(finding.launch.buffers)
+    for name, spec in buffer_specs(launch).items():
+        cur = buffers.get(name)
         if cur is None or "fill" not in cur:
-            finding.launch.buffers[name] = {**(cur or {}), **spec}
-    return finding
+            buffers[name] = {**(cur or {}), **spec}
+    return replace(finding, launch=replace(finding.launch, buffers=buffers))
 
 
 def _scalar_dtype(p) -> str | None:

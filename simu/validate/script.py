@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from simu.detect.finding import Finding, LaunchRecord
+from simu.detect.finding import Finding
+from simu.launch.record import LaunchRecord
 
 __all__ = ["emit_replay_script", "script_for_launch"]
 
@@ -45,8 +46,9 @@ def emit_replay_script(finding: Finding | dict[str, Any], source_path: str | Pat
     script also carries the SHA-256 of simu's own output buffers for the launch, and says
     whether the device reproduced them.
     """
+    from simu.launch.record import record_of
     from simu.validate.core import load_target, simulate
-    from simu.validate.replay import launch_from_record, record_of
+    from simu.validate.replay import launch_from_record
 
     f = Finding.from_dict(finding) if isinstance(finding, dict) else finding
     path = Path(source_path or (f.first.file if f.first else ""))

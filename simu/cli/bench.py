@@ -1,0 +1,86 @@
+"""`simu bench`: interpreter, detector and search benchmarks."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from simu import __version__
+from simu.cli.common import console, fail
+
+
+def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+              repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 5,
+              scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
+              suite: Annotated[str, typer.Option(help="machine (interpreter speed), detect (10M-access trace) or "
+                                                     "search (random vs Simulee vs simu search on the corpus).")] = "machine",
+              evaluations: Annotated[int, typer.Option(help="Evaluations per kernel for --suite search.")] = 40,
+              jobs: Annotated[int, typer.Option("-j", "--jobs", help="Processes for --suite search.")] = 2,
+              accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000,
+              corpus: Annotated[Optional[list[Path]], typer.Option(
+                  help="Corpus folders or files for --suite search (default: corpus/).")] = None,
+              seed: Annotated[int, typer.Option(help="Search seed for --suite search.")] = 0) -> None:
+    """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
+    from simu.bench import median_rate, run_benchmarks
+
+    if suite == "search":
+        from pathlib import Path as _P
+
+        from simu.bench.search import compare_modes
+
+        roots = corpus or [_P("corpus")]
+        files = sorted({p for r in roots for p in ([r] if r.is_file() else r.rglob("*")) if p.suffix in (".cu", ".cl")})
+        if not files:
+            fail("no corpus files found (run from the repository root, or give --corpus)")
+        summary, _ = compare_modes(files, evaluations=evaluations, jobs=jobs, seed=seed)
+        if fmt == "json":
+            sys.stdout.write(json.dumps({"version": __version__, "search": summary}, indent=2) + "\n")
+            return
+        table = Table(title=f"search modes over {len(files)} corpus files (launch lines ignored, equal evaluation budgets)")
+        cols = ["bugs_found", "bugs_expected", "files_fully_found", "files_with_bugs", "false_positives",
+                "median_evaluations_to_first_finding", "mean_evaluations_to_first_finding",
+                "p90_evaluations_to_first_finding", "median_seconds_to_first_finding", "median_seconds_per_file"]
+        table.add_column("mode")
+        for c in cols:
+            table.add_column(c.replace("_", " "), justify="right")
+        for mode, row in summary.items():
+            table.add_row(mode, *[f"{row[c]:.3g}" if isinstance(row[c], float) else str(row[c]) for c in cols])
+        console.print(table)
+        return
+    if suite == "detect":
+        from simu.bench.detect import run_detect_bench
+
+        b = run_detect_bench(accesses)
+        row = {"accesses": b.accesses, "seconds": b.seconds, "trace_bytes": b.trace_bytes,
+               "detector_peak_bytes": b.peak_bytes, "findings": b.findings}
+        if fmt == "json":
+            sys.stdout.write(json.dumps({"version": __version__, "detect": row}, indent=2) + "\n")
+        else:
+            console.print(f"detection over {b.accesses:,} accesses: {b.seconds:.2f} s, trace {b.trace_bytes / 2**20:.0f} MiB, "
+                          f"detector peak memory {b.peak_bytes / 2**20:.0f} MiB, {b.findings} findings")
+        return
+
+    results = run_benchmarks(repeat, scale)
+    med = median_rate(results)
+    if fmt == "json":
+        rows = [{"kernel": r.kernel, "threads": r.threads, "steps": r.steps,
+                 "thread_instructions": r.thread_instructions, "accesses": r.accesses,
+                 "seconds": r.seconds, "thread_instructions_per_second": r.rate} for r in results]
+        sys.stdout.write(json.dumps({"version": __version__, "results": rows,
+                                     "median_thread_instructions_per_second": med}, indent=2) + "\n")
+        return
+    table = Table(title="simu bench (thread-instructions per second)")
+    for col in ("kernel", "threads", "steps", "thread-instr", "accesses", "seconds", "Minstr/s"):
+        table.add_column(col, justify="right")
+    for r in results:
+        table.add_row(r.kernel, str(r.threads), str(r.steps), str(r.thread_instructions), str(r.accesses),
+                      f"{r.seconds:.4f}", f"{r.rate / 1e6:.1f}")
+    console.print(table)
+    console.print(f"median: {med / 1e6:.1f} million thread-instructions/s")
+
+

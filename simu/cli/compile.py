@@ -1,0 +1,31 @@
+"""`simu compile`: a source file to LLVM IR with line tables."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, show_compile_error
+from simu.errors import CompileError
+from simu.frontend import compile_file
+
+
+def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o", "--output")] = None,
+                include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+                o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+    """Compile a .cu/.cl/.ll file to LLVM IR (device side, with line tables)."""
+    try:
+        module = compile_file(file, compile_options(include, define, clang_arg, o1, o2, o3))
+    except CompileError as exc:
+        show_compile_error(exc)
+        raise typer.Exit(2)
+    if output:
+        output.write_text(module.ir)
+        console.print(f"wrote {output} ({module.options.mode})")
+    else:
+        sys.stdout.write(module.ir)
+
+

@@ -1,0 +1,68 @@
+"""`simu kernels`: every kernel of files or folders with its parameters."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from simu import __version__
+from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, err_console, fail
+from simu.errors import CompileError, SimuError
+
+
+def kernels_cmd(paths: list[Path], fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+                include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+                o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+    """List every kernel with its parameters in files or directories."""
+    from simu.api import load_file
+    from simu.frontend.discover import find_sources
+
+    options = compile_options(include, define, clang_arg, o1, o2, o3)
+    try:
+        files = find_sources(list(paths))
+    except FileNotFoundError as exc:
+        fail(f"no such file or directory: {exc}")
+    rows: list[dict] = []
+    failures: list[dict] = []
+    for f in files:
+        try:
+            module = load_file(f, options)
+        except CompileError as exc:
+            failures.append({"file": str(f), "error": exc.first, "diagnostics": exc.diagnostics})
+            continue
+        except SimuError as exc:
+            failures.append({"file": str(f), "error": str(exc), "diagnostics": ""})
+            continue
+        for k in module.kernels:
+            rows.append({
+                "file": str(f), "kernel": k.display_name, "mangled": k.name, "language": k.language,
+                "line": k.line,
+                "params": [{"name": p.name, "type": p.c_type or str(p.type), "llvm_type": str(p.type),
+                            "address_space": p.addrspace if p.is_pointer else None,
+                            "pointer": p.is_pointer, "const": p.is_const} for p in k.params],
+            })
+    if fmt == "json":
+        sys.stdout.write(json.dumps({"version": __version__, "kernels": rows, "failures": failures}, indent=2) + "\n")
+    else:
+        table = Table(title=f"{len(rows)} kernels in {len(files) - len(failures)} files")
+        for col in ("file", "kernel", "lang", "parameters"):
+            table.add_column(col)
+        for r in rows:
+            params = ", ".join(f"{p['type']} {p['name']}" for p in r["params"])
+            table.add_row(f"{r['file']}:{r['line']}", r["kernel"], r["language"], params)
+        console.print(table)
+        for fl in failures:
+            err_console.print(f"[bold red]error:[/] {escape(fl['file'])}: does not compile: {escape(fl['error'])}",
+                              highlight=False, soft_wrap=True)
+    if failures and not rows:
+        raise typer.Exit(2)
+    if failures:
+        raise typer.Exit(1)
+
+

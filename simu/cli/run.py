@@ -1,0 +1,71 @@
+"""`simu run`: execute one launch on the machine model and summarise it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, fail, load_kernel
+from simu.errors import SimuError
+
+
+def run_cmd(file: Path,
+            kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="Kernel name.")] = None,
+            grid: Annotated[str, typer.Option(help="Blocks per grid, e.g. 4 or 4,2,1.")] = "1",
+            block: Annotated[str, typer.Option(help="Threads per block, e.g. 64 or 16,16.")] = "32",
+            arg: Annotated[Optional[list[str]], typer.Option("--arg", help="Scalar argument name=value.")] = None,
+            buffer: Annotated[Optional[list[str]], typer.Option(
+                "--buffer", help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES.")] = None,
+            warp_size: Annotated[int, typer.Option(help="Threads per warp (32, 64 or 1).")] = 32,
+            shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
+            seed: Annotated[int, typer.Option(help="Seed for random buffer contents.")] = 0,
+            save: Annotated[Optional[Path], typer.Option(help="Write initial/final buffers (.npz: NAME.in, NAME.out).")] = None,
+            load: Annotated[Optional[Path], typer.Option(help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
+            max_seconds: Annotated[float, typer.Option(help="Time limit of the run.")] = 5.0,
+            include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+            o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+    """Execute one launch of a kernel on the machine model and print a summary."""
+    import numpy as np
+
+    from simu.interp import Limits, run
+    from simu.launch.spec import build_launch
+
+    module, k = load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3))
+    loaded = None
+    if load is not None:
+        with np.load(load) as data:
+            loaded = {name.removesuffix(".in"): data[name] for name in data.files}
+    try:
+        launch = build_launch(k, grid, block, arg, buffer, seed, warp_size, shared, loaded)
+        result = run(module, k, launch, Limits(max_seconds=max_seconds))
+    except SimuError as exc:
+        fail(f"{file}: {k.display_name}: {exc}")
+    initial = {name: np.asarray(v).copy() for name, v in launch.args.items() if isinstance(v, np.ndarray)}
+    table = Table(title=f"{k.display_name} grid={launch.grid} block={launch.block}", show_header=True)
+    for col in ("buffer", "dtype", "elements", "changed", "first values"):
+        table.add_column(col)
+    for name, out in result.buffers.items():
+        changed = int(np.count_nonzero(out.view(np.uint8) != initial[name].view(np.uint8)))
+        table.add_row(name, str(out.dtype), str(out.size), str(changed), np.array2string(out.ravel()[:6], precision=4))
+    console.print(table)
+    console.print(f"outcome: [bold]{result.outcome}[/]  steps: {result.steps}  thread-instructions: "
+                  f"{result.thread_instructions}  accesses: {len(result.trace)}  time: {result.seconds:.3f} s",
+                  highlight=False)
+    for d in result.trace.divergences:
+        console.print(f"[yellow]barrier divergence[/] in block {d.block}: waiting {d.waiting}, exited {d.exited[:8]}",
+                      highlight=False)
+    for e in result.memory_errors[:10]:
+        console.print(f"[red]{e.kind}[/] {e.action} of {e.size} bytes at offset {e.offset} of {e.alloc} "
+                      f"({e.alloc_size} bytes) by lane {e.lane}", highlight=False)
+    if save is not None:
+        arrays = {f"{n}.in": v for n, v in initial.items()}
+        arrays.update({f"{n}.out": v for n, v in result.buffers.items()})
+        np.savez(save, **arrays)
+        console.print(f"wrote {save}")
+    if not result.outcome.completed:
+        raise typer.Exit(1)
+
+

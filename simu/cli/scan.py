@@ -1,0 +1,95 @@
+"""`simu scan`: every kernel of a project, in parallel, cached, never stopping on one bad kernel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from simu.cli.common import (
+    O1,
+    O2,
+    O3,
+    ClangArgOpt,
+    DefineOpt,
+    IncludeOpt,
+    check_output_path,
+    console,
+    err_console,
+    fail,
+    opt_level,
+    validate_result,
+)
+
+ChecksOpt = Annotated[Optional[str], typer.Option(help="Comma-separated checks: races, barriers, memory, perf "
+                                                       "[default: races,barriers,memory].")]
+WarpModelOpt = Annotated[Optional[str], typer.Option(help="lockstep (pre-Volta) or independent (Volta+) "
+                                                          "[default: lockstep].")]
+FailOnOpt = Annotated[Optional[str], typer.Option(help="Exit 1 on findings at or above: error, warning, performance, "
+                                                       "info or never [default: error].")]
+FormatOpt = Annotated[str, typer.Option("--format", help="text, json or sarif.")]
+OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to a file.")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file [default: searched upward].")]
+ValidateOpt = Annotated[bool, typer.Option("--validate", help="Replay each finding on an OpenCL/CUDA device and add "
+                                                              "its verdict.")]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks and full compiler output.")]
+
+
+def split_checks(checks: str | None) -> list[str] | None:
+    return [c.strip() for c in checks.split(",") if c.strip()] if checks is not None else None
+
+
+def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders [default: .].")] = None,
+             include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+             o1: O1 = False, o2: O2 = False, o3: O3 = False,
+             exclude: Annotated[Optional[list[str]], typer.Option(
+                 "--exclude", help="Skip paths matching a .gitignore-style glob (repeatable).")] = None,
+             budget: Annotated[Optional[float], typer.Option(help="Seconds of search per kernel [default: 5].")] = None,
+             jobs: Annotated[Optional[int], typer.Option("-j", "--jobs", help="Worker processes [default: cores].")
+                             ] = None,
+             checks: ChecksOpt = None, warp_model: WarpModelOpt = None, fail_on: FailOnOpt = None,
+             fmt: FormatOpt = "text", output: OutputOpt = None,
+             cache_dir: Annotated[Optional[Path], typer.Option(help="Result cache [default: ROOT/.simu-cache].")
+                                  ] = None,
+             no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyse everything again; store nothing.")
+                                 ] = False,
+             changed: Annotated[bool, typer.Option(
+                 "--changed", help="Only kernels staged in git (or including a staged header).")] = False,
+             config: ConfigOpt = None, validate: ValidateOpt = False, debug: DebugOpt = False) -> None:
+    """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel.
+
+    Exit codes: 0 no finding at or above --fail-on, 1 such findings, 2 usage error or nothing could be
+    analysed, 130 interrupted."""
+    from simu.config import ConfigError
+    from simu.report.formats import FORMATS, write_report
+    from simu.report.scanterm import ProgressEvents, closing_line
+    from simu.scan import ScanError, ScanEvents, ScanOverrides, resolve_options, scan
+
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, not '{fmt}'")
+    check_output_path(output)
+    overrides = ScanOverrides(
+        include=list(include or ()), define=list(define or ()), clang_args=list(clang_arg or ()),
+        exclude=list(exclude or ()), opt_level=opt_level(o1, o2, o3), warp_model=warp_model,
+        checks=split_checks(checks), budget=budget, jobs=jobs, fail_on=fail_on,
+        cache_dir=str(cache_dir) if cache_dir else None, no_cache=no_cache, changed=changed,
+        config=str(config) if config else None)
+    try:
+        options, cfg = resolve_options(list(paths or [Path(".")]), overrides)
+        if err_console.is_terminal and not debug:
+            with ProgressEvents(err_console) as events:
+                result = scan(options, cfg, events)
+        else:
+            result = scan(options, cfg, ScanEvents())
+    except (ConfigError, ScanError) as exc:
+        fail(str(exc))
+    if not result.files and not result.note:
+        fail(f"no kernel sources (.cu, .cl) under {', '.join(str(p) for p in options.paths)}")
+    if validate:
+        validate_result(result)
+    write_report(result, fmt, console, output, debug)
+    if output is not None:
+        err_console.print(f"wrote {output}", highlight=False)
+        err_console.print(closing_line(result), highlight=False)
+    raise typer.Exit(result.exit_code())

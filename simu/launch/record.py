@@ -1,0 +1,40 @@
+"""The replayable record of a launch: what a finding carries so that anyone can run it again."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simu.launch.model import Launch, LocalBuffer
+from simu.launch.spec import buffer_specs
+
+
+@dataclass(frozen=True)
+class LaunchRecord:
+    """Everything needed to replay the launch that showed a finding."""
+
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    scalars: dict[str, Any] = field(default_factory=dict)
+    buffers: dict[str, dict[str, Any]] = field(default_factory=dict)  # name -> {dtype, length, fill?}
+    seed: int = 0
+    warp_size: int = 32
+    dynamic_shared: int = 0
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> LaunchRecord:
+        return LaunchRecord(**{**d, "grid": tuple(d["grid"]), "block": tuple(d["block"])})
+
+
+def record_of(launch: Launch) -> LaunchRecord:
+    """The record of ``launch``: scalar values plus a spec that rebuilds each buffer exactly (its fill
+    and generator state, or its bytes)."""
+    scalars: dict[str, Any] = {}
+    for name, v in launch.args.items():
+        if isinstance(v, LocalBuffer) or (isinstance(v, np.ndarray) and v.ndim > 0):
+            continue
+        scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
+    return LaunchRecord(tuple(launch.grid), tuple(launch.block), scalars, buffer_specs(launch), launch.seed,
+                        launch.warp_size, launch.dynamic_shared)

@@ -1,0 +1,129 @@
+"""One launch -> trace -> findings, and one kernel's analysis over many launches.
+
+Every caller that executes a kernel and judges it goes through :class:`KernelAnalysis`: ``simu
+check`` with the launches a user gave, the search with the launches it proposes, validation with
+a corpus file's launches.  Per launch the machine runs, the selected checks judge the trace, and
+each check keeps a small observation for its kernel phase; the trace and the machine state are
+dropped as soon as the caller is done with the :class:`LaunchRun`.  After the last launch,
+:meth:`KernelAnalysis.finish` runs every check's kernel phase (redundant barriers, say).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from simu import codes
+from simu.detect import Check, Context, DetectOptions, Finding, check_classes, deduplicate
+from simu.errors import SimuError, UnsupportedError
+from simu.interp import Limits, RunResult, run
+from simu.ir import Kernel, Module
+from simu.launch import Launch
+
+
+@dataclass(frozen=True)
+class CheckSettings:
+    """What one kernel's analysis does: which checks, with which rules, within which limits."""
+
+    checks: tuple[str, ...] = codes.DEFAULT_CHECKS
+    detect: DetectOptions = field(default_factory=DetectOptions)
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass
+class LaunchRun:
+    """One executed launch: its findings and the machine's result (the caller reads the trace, e.g.
+    for fitness, then drops the run; nothing else keeps it alive)."""
+
+    launch: Launch
+    result: RunResult
+    findings: list[Finding]
+    observations: list[Any]
+
+    @property
+    def completed(self) -> bool:
+        return self.result.outcome.completed
+
+
+@dataclass(frozen=True)
+class KernelReport:
+    """A kernel's verdict: its status (see :mod:`simu.codes`), why, the findings and how many
+    launches ran; ``search`` holds the search's statistics when launches were searched."""
+
+    kernel: str
+    status: str = codes.ANALYSED
+    reason: str = ""
+    findings: tuple[Finding, ...] = ()
+    launches: int = 0
+    search: Any = None
+
+
+class KernelAnalysis:
+    """The selected checks over any number of launches of one kernel."""
+
+    def __init__(self, module: Module, kernel: Kernel, settings: CheckSettings = CheckSettings()):
+        self.module = module
+        self.kernel = kernel
+        self.settings = settings
+        self.checks: list[Check] = [cls() for cls in check_classes(settings.checks)]
+        self.observations: list[list[Any]] = [[] for _ in self.checks]
+        self.launches = 0
+
+    def run_launch(self, launch: Launch, limits: Limits | None = None, judge_incomplete: bool = True) -> LaunchRun:
+        """Execute ``launch`` and judge it.  A launch the machine could not finish is judged on what
+        it recorded when ``judge_incomplete``, otherwise it gets no findings.  Raises
+        :class:`~simu.errors.UnsupportedError` / :class:`~simu.errors.SimuError` from the machine."""
+        result = run(self.module, self.kernel, launch, limits or self.settings.limits)
+        self.launches += 1
+        if not result.outcome.completed and not judge_incomplete:
+            return LaunchRun(launch, result, [], [None] * len(self.checks))
+        ctx = Context(self.kernel, launch, result, self.settings.detect)
+        findings: list[Finding] = []
+        for check in self.checks:
+            findings += check.on_launch(ctx)
+        return LaunchRun(launch, result, deduplicate(findings), [c.observe(ctx) for c in self.checks])
+
+    def accept(self, observations: list[Any]) -> None:
+        """Keep what the checks observed of a launch (``LaunchRun.observations``) for the kernel phase."""
+        for kept, obs in zip(self.observations, observations, strict=True):
+            if obs is not None:
+                kept.append(obs)
+
+    def unsettled(self) -> bool:
+        """Some check's kernel phase would report something that more launches might refute."""
+        return any(c.unsettled(obs) for c, obs in zip(self.checks, self.observations, strict=True))
+
+    def finish(self) -> list[Finding]:
+        """The kernel phase of every check, over the accepted launches."""
+        findings: list[Finding] = []
+        for check, obs in zip(self.checks, self.observations, strict=True):
+            findings += check.on_kernel_end(obs)
+        return findings
+
+
+def status_of(exc: SimuError) -> str:
+    """The kernel status an error from the machine means (by its type, never its text)."""
+    return codes.UNSUPPORTED if isinstance(exc, UnsupportedError) else codes.FAILED
+
+
+def check_launches(module: Module, kernel: Kernel, launches: list[Launch],
+                   settings: CheckSettings = CheckSettings()) -> KernelReport:
+    """Run each given launch and every check; the kernel phase runs when every launch completed."""
+    analysis = KernelAnalysis(module, kernel, settings)
+    findings: list[Finding] = []
+    status, reason = codes.ANALYSED, ""
+    for launch in launches:
+        try:
+            launch_run = analysis.run_launch(launch)
+        except SimuError as exc:
+            status, reason = status_of(exc), str(exc)
+            break
+        outcome = launch_run.result.outcome
+        if not outcome.completed:
+            status = codes.INCOMPLETE if outcome.status == codes.INCOMPLETE else codes.FAILED
+            reason = str(outcome)
+        findings += launch_run.findings
+        analysis.accept(launch_run.observations)
+    if status == codes.ANALYSED:
+        findings += analysis.finish()
+    return KernelReport(kernel.display_name, status, reason, tuple(deduplicate(findings)), analysis.launches)
