@@ -123,8 +123,8 @@ def _outputs_equal(a, b) -> bool:
             return False
         if x.dtype.kind == "f":
             with np.errstate(all="ignore"):
-                ok = (np.abs(x.astype(np.float64) - y.astype(np.float64)) <= ATOL + RTOL * np.abs(y.astype(np.float64))) \
-                    | (np.isnan(x) & np.isnan(y)) | (x == y)
+                xd, yd = x.astype(np.float64), y.astype(np.float64)
+                ok = (np.abs(xd - yd) <= ATOL + RTOL * np.abs(yd)) | (np.isnan(x) & np.isnan(y)) | (x == y)
             if not ok.all():
                 return False
         elif x.tobytes() != y.tobytes():
@@ -194,7 +194,8 @@ def _run_one(entry: dict, d: Path, runs: int, sanitizer: str | None, timeout: in
             verdict = "nondeterministic"  # the order of atomic operations changes the output
         else:
             verdict = "model-mismatch"
-        res.update(device=f"{differing}/{runs - 1} runs differ; {'= simu' if matches_default else ('= simu ' + matched) if matched else '!= simu'}",
+        model = "= simu" if matches_default else ("= simu " + matched) if matched else "!= simu"
+        res.update(device=f"{differing}/{runs - 1} runs differ; {model}",
                    verdict=verdict, runs_differing=differing, matches_model=matched, model_outcomes=len(outcomes),
                    simu_error=entry.get("simu_error", ""))
     if sanitizer:
@@ -228,7 +229,8 @@ def run_phase(d: Path, runs: int, jobs: int, timeout: int) -> list[dict]:
 def _print_table(results: list[dict]) -> None:
     cols = ("file", "kernel", "expect", "simu", "racecheck", "synccheck", "device", "verdict")
     rows = [[r["file"].replace("corpus/cuda/", ""), r["kernel"], r["expect"], "; ".join(r["simu"]) or "clean",
-             r.get("racecheck", ""), r.get("synccheck", ""), r.get("device", ""), r.get("verdict", "")] for r in results]
+             r.get("racecheck", ""), r.get("synccheck", ""), r.get("device", ""), r.get("verdict", "")]
+            for r in results]
     try:
         from rich.console import Console
         from rich.table import Table

@@ -586,7 +586,8 @@ def test_float_math_within_2ulp(grid, block, n):
     x[0], y[0] = np.nan, 2.0   # fminf ignores a NaN operand
     x[1], y[1] = 3.0, np.nan
     names = ("o_sqrt", "o_exp", "o_sin", "o_fmin", "o_fma", "o_fdiv", "o_log", "o_pow", "o_rsqrt", "o_atan2")
-    r = _run(m, "float_math", grid, block, {"x": x, "y": y, "z": z, **{k: _zeros(n, np.float32) for k in names}, "n": n})
+    r = _run(m, "float_math", grid, block,
+             {"x": x, "y": y, "z": z, **{k: _zeros(n, np.float32) for k in names}, "n": n})
     o = r.buffers
     X, Y, Z = (v.astype(np.float64) for v in (x, y, z))
     f32 = np.float32
@@ -788,7 +789,7 @@ def test_default_width_shuffle_stays_inside_narrow_warp(ws):
 def test_votes_with_warp_size_64():
     m = _module("warp.cu")
     for block in (64, 128):
-        z = lambda dt=np.int32: np.zeros(block, dt)  # noqa: E731
+        z = lambda dt=np.int32, block=block: np.zeros(block, dt)  # noqa: E731
         r = _run(m, "votes_wide", 1, block, {"all_out": z(), "any_out": z(), "bal": z(np.uint32), "act": z(np.uint32)},
                  warp_size=64)
         np.testing.assert_array_equal(r.buffers["all_out"], np.zeros(block))   # lane 0 of each warp votes no

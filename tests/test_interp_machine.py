@@ -164,7 +164,8 @@ def test_ten_million_access_trace_fits_in_one_gib():
 
 def test_run_command_saves_and_loads(tmp_path):
     src = tmp_path / "k.cl"
-    src.write_text("__kernel void twice(__global float *a, int n) { int i = get_global_id(0); if (i < n) a[i] *= 2; }\n")
+    src.write_text("__kernel void twice(__global float *a, int n) "
+                   "{ int i = get_global_id(0); if (i < n) a[i] *= 2; }\n")
     out = tmp_path / "run.npz"
     runner = CliRunner()
     res = runner.invoke(app, ["run", str(src), "--grid", "2", "--block", "16", "--arg", "n=20",

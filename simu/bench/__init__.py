@@ -37,9 +37,12 @@ def _cases(rng: np.random.Generator, scale: int) -> list[tuple[str, Launch]]:
     rowptr = np.concatenate([[0], np.cumsum(nnz_per_row)]).astype(np.int32)
     nnz = int(rowptr[-1])
     return [
-        ("reduction", Launch(n // 256, 256, {"in": rng.random(n, np.float32), "out": np.zeros(n // 256, np.float32), "n": n})),
-        ("scan", Launch(n // 256, 256, {"in": rng.integers(0, 10, n).astype(np.int32), "out": np.zeros(n, np.int32), "n": n})),
-        ("matmul", Launch((m // 16, m // 16), (16, 16), {"A": rng.random(m * m, np.float32), "B": rng.random(m * m, np.float32),
+        ("reduction", Launch(n // 256, 256, {"in": rng.random(n, np.float32),
+                                            "out": np.zeros(n // 256, np.float32), "n": n})),
+        ("scan", Launch(n // 256, 256, {"in": rng.integers(0, 10, n).astype(np.int32),
+                                       "out": np.zeros(n, np.int32), "n": n})),
+        ("matmul", Launch((m // 16, m // 16), (16, 16), {"A": rng.random(m * m, np.float32),
+                                                        "B": rng.random(m * m, np.float32),
                                                         "C": np.zeros(m * m, np.float32), "n": m})),
         ("histogram", Launch(n // 256, 256, {"data": rng.integers(0, 1 << 20, 4 * n).astype(np.uint32),
                                             "bins": np.zeros(64, np.uint32), "n": 4 * n})),

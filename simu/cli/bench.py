@@ -17,8 +17,9 @@ from simu.cli.common import console, fail
 def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
               repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 5,
               scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
-              suite: Annotated[str, typer.Option(help="machine (interpreter speed), detect (10M-access trace) or "
-                                                     "search (random vs Simulee vs simu search on the corpus).")] = "machine",
+              suite: Annotated[str, typer.Option(
+                  help="machine (interpreter speed), detect (10M-access trace) or "
+                       "search (random vs Simulee vs simu search on the corpus).")] = "machine",
               evaluations: Annotated[int, typer.Option(help="Evaluations per kernel for --suite search.")] = 40,
               jobs: Annotated[int, typer.Option("-j", "--jobs", help="Processes for --suite search.")] = 2,
               accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000,
@@ -41,7 +42,8 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")
         if fmt == "json":
             sys.stdout.write(json.dumps({"version": __version__, "search": summary}, indent=2) + "\n")
             return
-        table = Table(title=f"search modes over {len(files)} corpus files (launch lines ignored, equal evaluation budgets)")
+        table = Table(title=f"search modes over {len(files)} corpus files "
+                            "(launch lines ignored, equal evaluation budgets)")
         cols = ["bugs_found", "bugs_expected", "files_fully_found", "files_with_bugs", "false_positives",
                 "median_evaluations_to_first_finding", "mean_evaluations_to_first_finding",
                 "p90_evaluations_to_first_finding", "median_seconds_to_first_finding", "median_seconds_per_file"]
@@ -61,7 +63,8 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")
         if fmt == "json":
             sys.stdout.write(json.dumps({"version": __version__, "detect": row}, indent=2) + "\n")
         else:
-            console.print(f"detection over {b.accesses:,} accesses: {b.seconds:.2f} s, trace {b.trace_bytes / 2**20:.0f} MiB, "
+            console.print(f"detection over {b.accesses:,} accesses: {b.seconds:.2f} s, "
+                          f"trace {b.trace_bytes / 2**20:.0f} MiB, "
                           f"detector peak memory {b.peak_bytes / 2**20:.0f} MiB, {b.findings} findings")
         return
 

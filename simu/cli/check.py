@@ -128,7 +128,7 @@ def _parse_budget(text: str, population: int, generations: int):
 
 def _cli_constraints(args: list[str] | None, warp_size: int, shared: int):
     """--arg n=64 fixes an argument; --arg n=1:4096 bounds it (the search varies it inside)."""
-    from simu.config import KernelConstraints
+    from simu.launch.constraints import KernelConstraints
 
     fixed, ranges = {}, {}
     for a in args or []:

@@ -21,7 +21,7 @@ def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o",
         module = compile_file(file, compile_options(include, define, clang_arg, o1, o2, o3))
     except CompileError as exc:
         show_compile_error(exc)
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
     if output:
         output.write_text(module.ir)
         console.print(f"wrote {output} ({module.options.mode})")

@@ -49,7 +49,8 @@ else
 fi
 status=$?
 if [ "$status" -ne 0 ]; then
-    echo "simu: commit blocked (simu scan --changed exited $status); fix the findings above or commit with --no-verify" >&2
+    echo "simu: commit blocked (simu scan --changed exited $status); fix the findings above \
+or commit with --no-verify" >&2
 fi
 exit "$status"
 """

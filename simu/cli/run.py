@@ -18,12 +18,15 @@ def run_cmd(file: Path,
             block: Annotated[str, typer.Option(help="Threads per block, e.g. 64 or 16,16.")] = "32",
             arg: Annotated[Optional[list[str]], typer.Option("--arg", help="Scalar argument name=value.")] = None,
             buffer: Annotated[Optional[list[str]], typer.Option(
-                "--buffer", help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES.")] = None,
+                "--buffer",
+                help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES.")] = None,
             warp_size: Annotated[int, typer.Option(help="Threads per warp (32, 64 or 1).")] = 32,
             shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
             seed: Annotated[int, typer.Option(help="Seed for random buffer contents.")] = 0,
-            save: Annotated[Optional[Path], typer.Option(help="Write initial/final buffers (.npz: NAME.in, NAME.out).")] = None,
-            load: Annotated[Optional[Path], typer.Option(help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
+            save: Annotated[Optional[Path], typer.Option(
+                help="Write initial/final buffers (.npz: NAME.in, NAME.out).")] = None,
+            load: Annotated[Optional[Path], typer.Option(
+                help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
             max_seconds: Annotated[float, typer.Option(help="Time limit of the run.")] = 5.0,
             include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
             o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:

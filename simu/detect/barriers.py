@@ -42,7 +42,8 @@ def check_divergence(ctx: Context) -> list[Finding]:
                f"{'(' + ','.join(str(x) for x in t1.thread) + ')'} wait here "
                f"while {why}")
         out.append(Finding("barrier-divergence", severity_of("barrier-divergence"), ctx.kernel.display_name, msg,
-                           loc, second, "", "", None, (t1, t2), {"waiting": len(waiting), "exited": len(d.exited)}, ctx.record))
+                           loc, second, "", "", None, (t1, t2), {"waiting": len(waiting), "exited": len(d.exited)},
+                           ctx.record))
     return out
 
 

@@ -61,8 +61,8 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
         th = ctx.thread(int(t.lane[r]), "read")
         count = int((instrs == iid).sum())
         msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
-        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "shared", var, elem, (th,), {}, ctx.record, count))
+        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None, "shared", var, elem, (th,), {}, ctx.record, count))
     return out
 
 

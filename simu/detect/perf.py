@@ -45,7 +45,8 @@ def check_bank_conflicts(ctx: Context) -> list[Finding]:
         n = int((d > 1).sum())
         msg = (f"{worst}-way shared-memory bank conflict ({n} of {len(d)} warp accesses conflict, "
                f"mean degree {d.mean():.1f})")
-        out.append(Finding("bank-conflict", severity_of("bank-conflict"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+        out.append(Finding("bank-conflict", severity_of("bank-conflict"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None,
                            "shared", "", None, (), {"degree": worst, "conflicting": n, "accesses": len(d)},
                            ctx.record, n))
     return out
@@ -77,7 +78,8 @@ def check_uncoalesced(ctx: Context) -> list[Finding]:
             continue
         msg = (f"uncoalesced global access: {sectors[k].mean():.1f} sectors of 32 bytes per warp access on "
                f"average, {minimum[k].mean():.1f} needed ({r.mean():.1f}x)")
-        out.append(Finding("uncoalesced", severity_of("uncoalesced"), ctx.kernel.display_name, msg, ctx.location(iid), None,
+        out.append(Finding("uncoalesced", severity_of("uncoalesced"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None,
                            "global", "", None, (), {"ratio": round(float(r.mean()), 2)}, ctx.record,
                            int(k.sum())))
     return out
@@ -87,8 +89,8 @@ def check_divergent_branches(ctx: Context) -> list[Finding]:
     out = []
     for iid, n in sorted(ctx.trace.divergent_branches.items()):
         msg = f"warp-divergent branch: {n} warp execution(s) split between both sides"
-        out.append(Finding("divergent-branch", severity_of("divergent-branch"), ctx.kernel.display_name, msg, ctx.location(iid), None,
-                           "", "", None, (), {"warps": n}, ctx.record, n))
+        out.append(Finding("divergent-branch", severity_of("divergent-branch"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None, "", "", None, (), {"warps": n}, ctx.record, n))
     return out
 
 

@@ -1,4 +1,4 @@
-"""Data races (DESIGN.md §4), computed with sort-and-group on the trace arrays.
+"""Data races (docs/architecture.md, detection rules), computed with sort-and-group on the trace arrays.
 
 Two accesses conflict when they touch overlapping bytes, come from different threads, at least one
 writes and they are not both atomic.  A conflict is a race unless ordered: same block and different
@@ -295,7 +295,7 @@ def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, b
 
 
 class RaceCheck(Check):
-    """Data races within each launch (DESIGN: sort and group the trace, never pair by pair)."""
+    """Data races within each launch (sort and group the trace, never pair by pair)."""
 
     name = RACES
 

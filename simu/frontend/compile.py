@@ -1,6 +1,6 @@
 """Compile .cu / .cl / .ll files to LLVM IR text (device side only, with line tables).
 
-Two modes (DESIGN.md §2):
+Two modes:
 
 * *source-faithful* (``opt_level=0``, the default): clang ``-O0 -Xclang -disable-O0-optnone``,
   then only the always-inliner, SROA and the instruction namer run through llvmlite.  Every

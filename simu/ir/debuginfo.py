@@ -25,7 +25,7 @@ class Loc:
 
 def _split_fields(body: str) -> dict[str, str]:
     fields: dict[str, str] = {}
-    depth, start, key = 0, 0, None
+    depth, start = 0, 0
     in_str = False
     i = 0
     while i <= len(body):
@@ -131,7 +131,7 @@ class DebugInfo:
         out: dict[int, str] = {}
         if not sp_ref:
             return out
-        for nid, (kind, f) in self.nodes.items():
+        for _nid, (kind, f) in self.nodes.items():
             if kind == "DILocalVariable" and isinstance(f, dict) and f.get("scope") == sp_ref and "arg" in f:
                 out[int(f["arg"]) - 1] = _unq(f.get("name", ""))
         return out

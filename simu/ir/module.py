@@ -168,7 +168,8 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     decoder.attr_groups = {m.group(1): m.group(2) for m in re.finditer(r"^attributes #(\d+) = \{(.*)\}$", ir, re.M)}
     decoder.md_tuples = {m.group(1): m.group(2) for m in re.finditer(r"^!(\d+) = !\{(.*)\}$", ir, re.M)}
     # module text (not str(value)) so that type names and metadata numbers are the module's own
-    decoder.global_lines = {m.group(1).strip('"'): m.group(0) for m in re.finditer(r'^@("[^"]+"|[\w.$-]+) = .*$', ir, re.M)}
+    decoder.global_lines = {m.group(1).strip('"'): m.group(0)
+                            for m in re.finditer(r'^@("[^"]+"|[\w.$-]+) = .*$', ir, re.M)}
     globals_ = {}
     for g in mod.global_variables:
         gv = decoder.global_var(g)
@@ -262,7 +263,7 @@ class _Decoder:
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
         params = []
-        for i, (aname, atype) in enumerate(fn.args):
+        for i, (_aname, atype) in enumerate(fn.args):
             space = atype.addrspace if isinstance(atype, PtrType) else 0
             params.append(Param(i, names.get(i) or f"arg{i}", atype, ctypes[i] if i < len(ctypes) else None, space))
         lang = language
@@ -341,11 +342,13 @@ class _Decoder:
             parts = _split_top(tail[len("shufflevector"):])
             mask_text = parts[2].strip()
             mt, mv = self.consts.parse_typed(mask_text)
-            attrs["mask"] = [(-1 if not isinstance(x, int) else x) for x in (mv if isinstance(mv, list) else [mv] * mt.count)]
+            attrs["mask"] = [(-1 if not isinstance(x, int) else x)
+                             for x in (mv if isinstance(mv, list) else [mv] * mt.count)]
         elif opcode == "switch":
             table = text[text.index("[") + 1:text.rindex("]")]
             attrs["cases"] = [(int(v) if v not in ("true", "false") else int(v == "true"), dest.strip('"'))
-                              for v, dest in re.findall(r"i\d+ (-?\d+|true|false), label %(\"[^\"]+\"|[\w.$-]+)", table)]
+                              for v, dest in re.findall(r"i\d+ (-?\d+|true|false), label %(\"[^\"]+\"|[\w.$-]+)",
+                                                        table)]
         elif opcode == "phi":
             attrs["incoming"] = [b.name for b in i.incoming_blocks]
         name = i.name or None

@@ -28,7 +28,7 @@ def render_finding(console: Console, f: Finding) -> None:
     head = f"[bold]{escape(_loc(f.first))}:[/] [{STYLE[f.severity]}]{f.severity}:[/] {escape(f.message)}"
     head += f" [dim]\\[{f.kind}][/]"
     console.print(head, highlight=False)
-    for label, loc in (("", f.first), ("", f.second)):
+    for _label, loc in (("", f.first), ("", f.second)):
         if loc is None or (loc is f.second and f.first and (loc.line, loc.file) == (f.first.line, f.first.file)):
             continue
         prefix = "  " if loc is f.first else f"  {escape(_loc(loc))}: note: other access\n  "

@@ -605,7 +605,8 @@ case("matmul", "matmul.cl", "matmul_rect_f32",
       _matmul_launch(163, 70, 20, 9, (16, 4), tile=(16, 16))],
      _ref_matmul_f32)
 case("matmul", "matmul.cl", "matmul_tiled_u32",
-     [_matmul_launch(171, 30, 20, 25, (8, 8), dtype=np.uint32), _matmul_launch(172, 8, 64, 13, (8, 8), dtype=np.uint32)],
+     [_matmul_launch(171, 30, 20, 25, (8, 8), dtype=np.uint32),
+      _matmul_launch(172, 8, 64, 13, (8, 8), dtype=np.uint32)],
      _ref_matmul_u32)
 
 # ======================================================================================
@@ -1185,7 +1186,8 @@ case("vector_struct", "vectors.cl", "vec_rgba_gray",
 def _wide_launch(seed: int, n: int, block: int) -> Launch:
     rng = rng_for(seed)
     return L1(cdiv(n, block), block, a=ints(rng, -1000, 1000, (n, 8)),
-              s=rng.integers(0, 2**16, (n, 8)).astype(np.uint16), l=rng.integers(-2**30, 2**30, (n, 2)).astype(np.int64),
+              s=rng.integers(0, 2**16, (n, 8)).astype(np.uint16),
+              l=rng.integers(-2**30, 2**30, (n, 2)).astype(np.int64),
               halves=np.zeros((n, 4), np.int32), sw=np.zeros((n, 8), np.uint16), lp=np.zeros((n, 2), np.int64), n=n)
 
 
