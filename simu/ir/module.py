@@ -16,8 +16,6 @@ from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
 from simu.ir.types import VOID, PtrType, Type, TypeParser, alloc_size
 
-ADDRSPACE_NAMES = {0: "generic", 1: "global", 3: "shared", 4: "constant", 5: "private", 2: "constant"}
-
 
 @dataclass
 class Operand:

@@ -16,15 +16,6 @@ class Type:
     size: int = 0
     align: int = 1
 
-    def is_int(self) -> bool:
-        return isinstance(self, IntType)
-
-    def is_float(self) -> bool:
-        return isinstance(self, FloatType)
-
-    def is_ptr(self) -> bool:
-        return isinstance(self, PtrType)
-
 
 @dataclass(frozen=True)
 class VoidType(Type):
@@ -199,7 +190,6 @@ VOID = VoidType()
 I1, I8, I16, I32, I64 = (IntType(b) for b in (1, 8, 16, 32, 64))
 F32 = FloatType("float")
 F64 = FloatType("double")
-PTR = PtrType(0)
 
 
 class TypeParser:
