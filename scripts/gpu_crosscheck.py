@@ -49,11 +49,12 @@ def prepare(out_dir: Path, corpus: Path, schedules: int) -> list[dict]:
     import numpy as np
 
     from simu.bench.corpus import parse
+    from simu.launch.record import record_of
     from simu.launch.spec import build_launch
     from simu.validate import amplify
-    from simu.validate.core import _detect, load_target, model_schedules, simulate, uses_atomics
-    from simu.validate.replay import record_of
+    from simu.validate.core import model_schedules, simulate, uses_atomics
     from simu.validate.script import script_for_launch
+    from simu.validate.targets import detect_findings, load_target
 
     out_dir.mkdir(parents=True, exist_ok=True)
     entries = []
@@ -74,7 +75,7 @@ def prepare(out_dir: Path, corpus: Path, schedules: int) -> list[dict]:
                 ident = f"{len(entries):03d}_{re.sub(r'[^A-Za-z0-9]+', '_', path.stem)}_{li}"
                 try:
                     launch = build_launch(k, L.grid, L.block, L.args, L.buffers, L.seed, L.warp, L.shared)
-                    findings = _detect(target, launch)
+                    findings = detect_findings(target, launch)
                     default, why, steps = simulate(target, launch)
                 except Exception as exc:  # noqa: BLE001
                     print(f"{path}: {k.display_name}: {exc}", file=sys.stderr)

@@ -1,10 +1,31 @@
-"""Errors that reach the user as one clear message (never a traceback)."""
+"""Errors that reach the user as one clear message (never a traceback), with their kind and place.
+
+Every stage raises these; callers decide a status from the exception's type (``UnsupportedError``
+means the machine does not model something: status ``unsupported``), never from its text, and
+read the source position from ``where``.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourcePoint:
+    """A position in a user's source file (column 0: unknown)."""
+
+    file: str
+    line: int
+    column: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}" if self.column else f"{self.file}:{self.line}"
 
 
 class SimuError(Exception):
     """Base class: an error with a message meant for the user."""
+
+    where: SourcePoint | None = None
 
 
 class CompileError(SimuError):
@@ -20,11 +41,10 @@ class CompileError(SimuError):
 class UnsupportedError(SimuError):
     """The IR uses an instruction or built-in the machine does not implement."""
 
-    def __init__(self, what: str, location: str | None = None):
+    def __init__(self, what: str, where: SourcePoint | None = None):
         self.what = what
-        self.location = location
-        where = f"{location}: " if location else ""
-        super().__init__(f"{where}unsupported: {what}")
+        self.where = where
+        super().__init__(f"{where}: unsupported: {what}" if where else f"unsupported: {what}")
 
 
 class LaunchError(SimuError):

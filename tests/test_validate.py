@@ -19,8 +19,9 @@ from simu.detect.finding import Finding, SourceLocation
 from simu.errors import LaunchError
 from simu.interp import run
 from simu.launch import Launch, LocalBuffer, Schedule
+from simu.launch.buffers import buffer_from_spec, buffer_specs, draw_buffer, make_buffer
 from simu.launch.record import LaunchRecord
-from simu.launch.spec import buffer_from_spec, buffer_specs, build_launch, draw_buffer, make_buffer
+from simu.launch.spec import build_launch
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -299,7 +300,7 @@ __kernel void bump(__global int *data, __global int *total)
 
 
 def _synthetic(tmp_source):
-    from simu.validate.core import load_target
+    from simu.validate.targets import load_target
 
     path = tmp_source("bump.cl", SYNTHETIC)
     target = load_target(path, "bump")
@@ -320,8 +321,11 @@ def test_verdicts_on_a_synthetic_case(tmp_source):
 
     v = validate_launch(target, launch, [race], [_FakeDevice("fake-a", target, vary)], runs=2, schedules=1)
     assert v.verdict == "confirmed-on-hardware"
-    assert race.detail["validation"]["verdict"] == "confirmed-on-hardware"
-    assert race.detail["validation"]["device"] == "fake-a" and race.detail["validation"]["runs"] == 2
+    assert "validation" not in race.detail  # the given finding is unchanged; v holds it judged
+    (judged,) = v.findings
+    assert judged.detail["validation"]["verdict"] == "confirmed-on-hardware"
+    assert judged.detail["validation"]["device"] == "fake-a" and judged.detail["validation"]["runs"] == 2
+    assert judged == race.with_detail(validation=judged.detail["validation"])
     dev = v.details["devices"]["fake-a"]
     assert dev["outcomes"] == 4 and dev["first_difference"]["buffer"] == "total"
 
@@ -358,7 +362,8 @@ def test_verdicts_on_a_synthetic_case(tmp_source):
     # a finding kind that outputs cannot confirm
     perf = Finding("bank-conflict", "performance", "bump", "bank conflicts")
     v = validate_launch(target, launch, [perf], [same], runs=1, schedules=0)
-    assert v.verdict == "match" and perf.detail["validation"]["verdict"] == "not-applicable"
+    assert v.verdict == "match" and v.findings[0].detail["validation"]["verdict"] == "not-applicable"
+    assert v.findings[0].detail["validation"]["launch_verdict"] == "match" and not perf.detail
     # no device at all
     v = validate_launch(target, launch, [race], [], runs=1, schedules=1)
     assert v.verdict == "skipped"
@@ -373,7 +378,8 @@ __kernel void take_slots(__global int *next, __global int *slot)
 
 
 def test_atomic_order_is_not_a_model_mismatch(tmp_source):
-    from simu.validate.core import load_target, simulate, validate_launch
+    from simu.validate.core import simulate, validate_launch
+    from simu.validate.targets import load_target
 
     target = load_target(tmp_source("slots.cl", ATOMIC_SLOTS), "take_slots")
     launch = Launch(4, 32, {"next": np.zeros(1, np.int32), "slot": np.zeros(128, np.int32)})
@@ -532,27 +538,35 @@ def test_replay_script_of_a_racy_finding_runs_stand_alone(tmp_path):
 
 
 def _check_json(tmp_path, path: Path, findings: list[Finding]) -> Path:
-    doc = {"version": "test", "file": str(path),
-           "kernels": [{"kernel": findings[0].kernel, "status": "analysed", "reason": "", "launches": 1,
-                        "findings": [f.to_dict() for f in findings]}]}
+    """A ``simu check/scan --format json`` report (scan.schema.json, the fields load_findings reads)."""
+    doc = {"schema_version": 1, "root": str(path.parent),
+           "files": [{"path": path.name, "language": "opencl", "status": "ok",
+                      "kernels": [{"name": findings[0].kernel, "status": "analysed", "reason": "", "launches": 1,
+                                   "findings": [f.to_dict() for f in findings], "suppressed": []}]}]}
     out = tmp_path / "findings.json"
     out.write_text(json.dumps(doc, default=str))
     return out
 
 
 def test_validate_and_replay_commands(tmp_path, capsys):
-    from simu.validate import validate_kernel
+    from dataclasses import replace
+
+    from simu.validate import VERDICTS, validate_kernel, validated_finding
     from simu.validate.commands import replay_command, validate_command
-    from simu.validate.core import load_findings
+    from simu.validate.findings_file import load_findings
 
     _pocl()
     path = LABELLED / "reverse_inplace_across_groups.cl"
     report = validate_kernel(path, runs=1, schedules=1)
-    findings = report.results[0].findings
-    for f in findings:
-        f.detail.pop("validation", None)
+    findings = [replace(f, detail={k: v for k, v in f.detail.items() if k != "validation"})
+                for f in report.results[0].findings]
     doc = _check_json(tmp_path, path, findings)
-    assert len(load_findings(doc)) == len(findings)
+    items = load_findings(doc)
+    assert [(f.kind, f.first, src) for f, src in items] == [(f.kind, f.first, str(path)) for f in findings]
+    # one finding validated: a new finding with the verdict, the given one unchanged
+    judged = validated_finding(items[0][0], path, runs=1, schedules=0)
+    assert "validation" not in items[0][0].detail and judged.detail["validation"]["verdict"] in VERDICTS
+    assert replace(judged, detail=items[0][0].detail) == items[0][0]
     assert validate_command(doc, None, 1, 2, "json") == 0
     out = json.loads(capsys.readouterr().out)
     assert out["results"][0]["verdict"] in ("confirmed-on-hardware", "confirmed-in-model")
@@ -581,16 +595,28 @@ def test_validate_command_on_a_source_file(capsys):
 
 
 def test_scan_json_findings_are_found(tmp_path):
-    from simu.validate.core import load_findings
+    """A scan/check report's findings, with their file under root; suppressed findings are left out;
+    a list of findings and one finding are read too, anything else is refused."""
+    from simu.validate.findings_file import load_findings
 
-    f = Finding("race", "error", "k", "m", SourceLocation("a.cl", 3, 1), None, launch=LaunchRecord((1, 1, 1), (32, 1, 1)))
+    f = Finding("race", "error", "k", "m", SourceLocation("a.cl", 3, 1), None,
+                launch=LaunchRecord((1, 1, 1), (32, 1, 1)))
+    hidden = Finding("race", "error", "k", "hidden", SourceLocation("a.cl", 4, 1))
     doc = {"schema_version": 1, "root": str(tmp_path),
            "files": [{"path": "a.cl", "kernels": [{"name": "k", "findings": [f.to_dict()],
-                                                    "suppressed": [{"finding": f.to_dict(), "reason": "x"}]}]}]}
+                                                    "suppressed": [{"finding": hidden.to_dict(), "reason": "x"}]}]},
+                     {"path": "sub/b.cl", "kernels": []}]}
     p = tmp_path / "scan.json"
     p.write_text(json.dumps(doc))
-    items = load_findings(p)
-    assert len(items) == 1 and items[0][1] == str(tmp_path / "a.cl")
+    assert load_findings(p) == [(f, str(tmp_path / "a.cl"))]
+    p.write_text(json.dumps([f.to_dict(), hidden.to_dict()]))
+    assert load_findings(p) == [(f, None), (hidden, None)]
+    p.write_text(json.dumps(f.to_dict()))
+    assert load_findings(p) == [(f, None)]
+    for bad in ({"results": [{"findings": [f.to_dict()]}]}, [f.to_dict(), {"kind": "race"}], {"files": [{"path": 1}]}):
+        p.write_text(json.dumps(bad))
+        with pytest.raises(ValueError):
+            load_findings(p)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ def validate_result(result, fallback_options: CompileOptions | None = None) -> N
     from dataclasses import replace
 
     from simu.errors import SimuError
-    from simu.validate import validate_finding
+    from simu.validate import validated_finding
 
     for fr in result.files:
         options = fr.compile_options or fallback_options or CompileOptions()
@@ -86,10 +86,9 @@ def validate_result(result, fallback_options: CompileOptions | None = None) -> N
                     judged.append(f)
                     continue
                 try:
-                    validate_finding(f, fr.path, options=options)
-                    verdict = f.detail.get("validation", {}).get("verdict", "")
-                    judged.append(replace(f, message=f.message + (f" [validation: {verdict}]" if verdict else "")))
+                    v = validated_finding(f, fr.path, options=options)
+                    verdict = v.detail["validation"]["verdict"]
                 except SimuError as exc:
-                    judged.append(replace(f.with_detail(validation={"verdict": "not-run", "details": str(exc)}),
-                                          message=f.message + " [validation: not-run]"))
+                    v, verdict = f.with_detail(validation={"verdict": "not-run", "details": str(exc)}), "not-run"
+                judged.append(replace(v, message=f"{f.message} [validation: {verdict}]"))
             k.findings = judged

@@ -44,7 +44,6 @@ import numpy as np
 from simu.launch.model import Launch, Schedule
 
 PERM_PARAM = "__simu_perm"
-HEADER_WORDS = 2  # perm[0] = number of groups, perm[1] = warp size (0: work-items not permuted)
 
 _HELPERS = r"""
 uint __simu_group_linear(void) {

@@ -37,7 +37,7 @@ def validate_command(target: Path, device: list[str] | None, runs: int, schedule
     Exit codes: 0 validated (no model mismatch), 1 a model mismatch, 2 nothing could be replayed,
     simu failed, or bad input.
     """
-    from simu.validate.core import validate_file
+    from simu.validate.kernels import validate_file
 
     out, err = _consoles()
     if fmt not in ("text", "json"):
@@ -122,10 +122,11 @@ def render_report(console: Console, report) -> None:
             matched = [d.get("matches_model") for d in r.details.get("devices", {}).values() if d.get("matches_model")]
             why = f"device output = simu schedule '{matched[0]}'" if matched else ""
         elif r.verdict == "confirmed-on-hardware":
-            diffs = [d.get("first_difference") for d in r.details.get("devices", {}).values() if d.get("first_difference")]
+            diffs = [d["first_difference"] for d in r.details.get("devices", {}).values() if d.get("first_difference")]
             if diffs:
                 d = diffs[0]
-                why = f"{d['buffer']}[{d['index']}]: {d['values'][0]!r} vs {d['values'][1]!r} ({' / '.join(d['between'])})"
+                why = (f"{d['buffer']}[{d['index']}]: {d['values'][0]!r} vs {d['values'][1]!r} "
+                       f"({' / '.join(d['between'])})")
         if r.details.get("notes"):
             why = (why + "\n" if why else "") + "; ".join(r.details["notes"][:2])
         style = VERDICT_STYLE.get(r.verdict, "")
@@ -150,7 +151,7 @@ def replay_command(finding_json: Path, emit: str, output: Path | None) -> int:
     """
     from dataclasses import asdict
 
-    from simu.validate.core import load_findings
+    from simu.validate.findings_file import load_findings
 
     out, err = _consoles()
     if emit not in EMITS:
@@ -158,7 +159,7 @@ def replay_command(finding_json: Path, emit: str, output: Path | None) -> int:
         return 2
     try:
         items = load_findings(finding_json)
-    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
+    except (OSError, ValueError) as exc:
         err.print(f"[bold red]error:[/] {finding_json}: cannot read findings: {exc}", highlight=False)
         return 2
     items = [(f, src) for f, src in items if f.launch is not None]
@@ -224,8 +225,8 @@ def replay_command(finding_json: Path, emit: str, output: Path | None) -> int:
 def _replay_now(items, output, source_of, out: Console, err: Console) -> int:
     import numpy as np
 
-    from simu.validate.core import _cached_devices, load_target
     from simu.validate.replay import launch_from_record
+    from simu.validate.targets import devices_for, load_target
 
     saved = {}
     code = 0
@@ -235,7 +236,7 @@ def _replay_now(items, output, source_of, out: Console, err: Console) -> int:
             err.print(f"[yellow]note:[/] {f.kernel}: no source file; skipped", highlight=False)
             continue
         target = load_target(path, f.kernel)
-        devices, notes = _cached_devices(None, target.language)
+        devices, notes = devices_for(None, target.language)
         for n in notes:
             err.print(f"[yellow]note:[/] {n}", highlight=False)
         if not devices:

@@ -78,7 +78,8 @@ def first_difference(device: Outputs, simu: Outputs, tol: Tolerance = DEFAULT_TO
         a, b = device[name], simu[name]
         if a.shape != b.shape or a.dtype != b.dtype:
             if a.size != b.size or a.dtype.itemsize != b.dtype.itemsize:
-                return Difference(name, 0, f"shape {a.shape} {a.dtype}", f"shape {b.shape} {b.dtype}", max(a.size, b.size))
+                return Difference(name, 0, f"shape {a.shape} {a.dtype}", f"shape {b.shape} {b.dtype}",
+                                  max(a.size, b.size))
             b = b.view(a.dtype).reshape(a.shape)
         bad = _differ(a, b, tol)
         if bad.any():

@@ -35,7 +35,6 @@ __all__ = [
     "KernelParam",
     "run_on_opencl",
     "kernel_params",
-    "clear_cache",
 ]
 
 
@@ -108,14 +107,6 @@ _lock = threading.RLock()
 _devices: dict[str | None, _Device] = {}
 _programs: dict[tuple[str, str, str], Any] = {}
 _kernels: dict[tuple[str, str, str, str], tuple[Any, list[KernelParam]]] = {}
-
-
-def clear_cache() -> None:
-    """Forget every cached context, program and kernel."""
-    with _lock:
-        _kernels.clear()
-        _programs.clear()
-        _devices.clear()
 
 
 def _cl():
@@ -225,7 +216,8 @@ def _kernel(dev: _Device, source: str, options: str, kernel_name: str) -> tuple[
             kernel = cl.Kernel(program, kernel_name)
         except cl.Error as exc:
             names = sorted(k.function_name for k in program.all_kernels())
-            raise LaunchError(f"no kernel named {kernel_name!r} in the program (kernels: {', '.join(names) or 'none'})") from exc
+            raise LaunchError(f"no kernel named {kernel_name!r} in the program "
+                              f"(kernels: {', '.join(names) or 'none'})") from exc
         params = []
         info = cl.kernel_arg_info
         for i in range(kernel.num_args):

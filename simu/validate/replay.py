@@ -4,7 +4,7 @@ A finding's :class:`~simu.detect.finding.LaunchRecord` holds the grid, block, sc
 warp size, dynamic shared memory, the seed and, per buffer, ``{dtype, length}`` plus (when the
 launch came from :func:`simu.launch.spec.build_launch` or went through
 :func:`record_with_specs`) the fill spec that regenerates its initial contents
-(:func:`simu.launch.spec.buffer_from_spec`).  A record without fill specs is rebuilt the way
+(:func:`simu.launch.buffers.buffer_from_spec`).  A record without fill specs is rebuilt the way
 ``build_launch`` fills unspecified buffers (one ``default_rng(seed)`` drawn in parameter order,
 "random" fill) and is marked inexact.
 """
@@ -18,9 +18,9 @@ import numpy as np
 
 from simu.detect.finding import Finding
 from simu.errors import LaunchError
+from simu.launch.buffers import buffer_from_spec, buffer_specs, draw_buffer
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 from simu.launch.record import LaunchRecord, record_of
-from simu.launch.spec import buffer_from_spec, buffer_specs, draw_buffer
 
 __all__ = ["ReplayLaunch", "launch_from_record", "record_of", "record_with_specs", "param_table"]
 
@@ -37,7 +37,7 @@ class ReplayLaunch:
 def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> ReplayLaunch:
     """The :class:`Launch` a record describes (``kernel``, a simu Kernel, orders the arguments)."""
     if isinstance(record, dict):
-        record = LaunchRecord(**{**record, "grid": tuple(record["grid"]), "block": tuple(record["block"])})
+        record = LaunchRecord.from_dict(record)
     launch = Launch(as_dim3(tuple(record.grid)), as_dim3(tuple(record.block)), {}, int(record.warp_size),
                     int(record.dynamic_shared), int(record.seed))
     values: dict[str, Any] = {}
@@ -89,7 +89,7 @@ def record_with_specs(finding: Finding, launch: Launch) -> Finding:
 
 def _scalar_dtype(p) -> str | None:
     from simu.ir.types import FloatType, IntType, VectorType
-    from simu.launch.spec import C_TYPES
+    from simu.launch.buffers import C_TYPES
 
     c = (p.c_type or "").replace("const ", "").replace("volatile ", "").strip()
     if c in C_TYPES:

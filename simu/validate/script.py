@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simu.detect.finding import Finding
-from simu.launch.record import LaunchRecord
+from simu.launch.record import LaunchRecord, record_of
 
 __all__ = ["emit_replay_script", "script_for_launch"]
 
@@ -46,9 +46,9 @@ def emit_replay_script(finding: Finding | dict[str, Any], source_path: str | Pat
     script also carries the SHA-256 of simu's own output buffers for the launch, and says
     whether the device reproduced them.
     """
-    from simu.launch.record import record_of
-    from simu.validate.core import load_target, simulate
+    from simu.validate.core import simulate
     from simu.validate.replay import launch_from_record
+    from simu.validate.targets import load_target
 
     f = Finding.from_dict(finding) if isinstance(finding, dict) else finding
     path = Path(source_path or (f.first.file if f.first else ""))
@@ -216,7 +216,8 @@ def run_opencl(device):
             break
     if chosen is None:
         if device is not None:
-            raise SystemExit(f"no OpenCL device matches {device!r}: " + "; ".join(f"{p.name}: {d.name}" for p, d in found))
+            known = "; ".join(f"{p.name}: {d.name}" for p, d in found)
+            raise SystemExit(f"no OpenCL device matches {device!r}: {known}")
         chosen = found[0]
     platform, dev = chosen
     ctx = cl.Context([dev])
@@ -270,7 +271,9 @@ def run_cuda(device):
         import subprocess
         import tempfile
 
-        nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+        nvcc = shutil.which("nvcc")
+        if nvcc is None and os.path.exists("/usr/local/cuda/bin/nvcc"):
+            nvcc = "/usr/local/cuda/bin/nvcc"
         if nvcc is None or not MANGLED:
             raise SystemExit(f"NVRTC could not compile the kernel and there is no nvcc: {exc}")
         tmp = tempfile.mkdtemp(prefix="simu-replay-")
