@@ -9,8 +9,9 @@ from conftest import ROOT
 from typer.testing import CliRunner
 
 from simu.cli import app
-from simu.config import ConfigError, KernelConstraints, find_config, load_config, parse_config
+from simu.config import ConfigError, find_config, load_config, parse_config
 from simu.detect.finding import Finding, SourceLocation
+from simu.launch.constraints import KernelConstraints
 from simu.scan import ScanOverrides, apply_policy, resolve_options
 
 runner = CliRunner()

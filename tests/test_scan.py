@@ -10,9 +10,10 @@ from typer.testing import CliRunner
 
 from simu.cli import app
 from simu.frontend import CompileOptions
+from simu.frontend.discover import IgnoreRules, find_kernel_sources, find_sources
+from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.report.scanterm import render_scan
 from simu.scan import ScanOverrides, resolve_options, scan
-from simu.scan.sources import HeaderIndex, IgnoreRules, find_kernel_sources, resolve_includes
 
 runner = CliRunner()
 FAST = ["--budget", "0.5", "-j", "2"]
@@ -135,6 +136,8 @@ def test_failures_are_recorded_and_the_scan_goes_on(messy_project):
     assert broken.first.startswith("src/broken.cu:2:")  # the first clang diagnostic, relative
     kernels = by_kernel(result)
     assert kernels["scale"][1].status == "analysed"  # found mylib/util.cuh by itself
+    # the compile options of each file (for --validate) hold the discovered include folder
+    assert str((messy_project / "include").resolve()) in files["src/kern/good.cu"].compile_options.include_dirs
     asm = kernels["lane_asm"][1]
     assert asm.status == "unsupported" and "inline assembly" in asm.reason and ":8:" in asm.reason
     assert kernels["histogram16"][1].findings  # the other kernels still get their findings
@@ -156,12 +159,14 @@ def test_nothing_analysable_exits_2(tmp_path):
 
 def _module_src(path):
     from simu.frontend import compile_file
+    from simu.scan.payloads import ModuleIR
 
     c = compile_file(path)
-    return {"digest": c.digest, "ir": c.ir, "language": c.language, "param_names": c.param_names}
+    return ModuleIR(c.digest, c.ir, c.language, c.param_names)
 
 
 def test_worker_records_a_crash_as_data():
+    from simu.scan.payloads import ModuleIR
     from simu.scan.worker import analyse
 
     class Broken:  # settings whose every attribute access fails: a crash inside the analysis
@@ -170,13 +175,12 @@ def test_worker_records_a_crash_as_data():
 
     path = EXAMPLES / "cuda" / "saxpy.cu"
     out = analyse(0, str(path), _module_src(path), "saxpy", Broken(), None, 1.0, 10.0)
-    assert out["status"] == "error"
-    assert out["reason"] == "RuntimeError: boom"
-    assert "Traceback" in out["traceback"]
+    assert out.status == "error"
+    assert out.reason == "RuntimeError: boom"
+    assert "Traceback" in out.traceback
     # a module that does not load is an error too, never an exception
-    out = analyse(1, "x.cu", {"digest": "bogus", "ir": "not IR", "language": "cuda", "param_names": {}},
-                  "k", None, None, 1.0, 10.0)
-    assert out["status"] == "error" and out["reason"]
+    out = analyse(1, "x.cu", ModuleIR("bogus", "not IR", "cuda", {}), "k", None, None, 1.0, 10.0)
+    assert out.status == "error" and out.reason
 
 
 @pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="alarm needs the main thread")
@@ -186,9 +190,9 @@ def test_worker_stops_a_kernel_at_its_hard_limit():
 
     path = EXAMPLES / "opencl" / "blur.cl"
     src = _module_src(path)
-    _module_from_ir(src["digest"], src["ir"], str(path), src["language"], src["param_names"])  # decoded untimed
+    _module_from_ir(src, str(path))  # decoded untimed
     out = analyse(0, str(path), src, "blur", CheckSettings(), None, 30.0, 0.05)
-    assert out["status"] == "timeout" and "2x the budget" in out["reason"]
+    assert out.status == "timeout" and "2x the budget" in out.reason
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -209,6 +213,9 @@ def test_sources_honour_gitignore_and_excludes(tmp_path):
     # a file named on the command line is taken even if .gitignore'd, but not if --exclude'd
     assert find_kernel_sources([tmp_path / "build" / "gen.cu"], rules)
     assert not find_kernel_sources([tmp_path / "vendor" / "v.cu"], rules)
+    # `simu kernels DIR` walks the same way (it lists .ll files too), keeping the paths as given
+    listed = {p.relative_to(tmp_path).as_posix() for p in find_sources([tmp_path])}
+    assert listed == {"a.cu", "b.cl", "k.ll", "sub/keep.cu", "sub/deep/t_test.cu", "vendor/v.cu"}
 
 
 def test_include_folders_are_discovered(messy_project):
@@ -216,6 +223,23 @@ def test_include_folders_are_discovered(messy_project):
     info = resolve_includes(messy_project / "src" / "kern" / "good.cu", [], HeaderIndex(messy_project, rules))
     assert info.folders == [(messy_project / "include").resolve()]
     assert info.headers == {(messy_project / "include" / "mylib" / "util.cuh").resolve()}
+
+
+def test_cache_drops_rows_of_other_simu_code(tmp_path):
+    from simu.scan.cache import ResultCache
+    from simu.scan.payloads import KernelVerdict
+
+    old = ResultCache(tmp_path / "c", fingerprint="0.0.1+oldcode")
+    old.put("k1", "a.cu", "k", KernelVerdict("analysed", launches=3))
+    assert old.get("k1") == KernelVerdict("analysed", launches=3)
+    old.close()
+    current = ResultCache(tmp_path / "c")
+    current.put("k2", "a.cu", "k", KernelVerdict("analysed"))
+    assert current.get("k1") is None and len(current) == 1
+    current.close()
+    again = ResultCache(tmp_path / "c")  # this code's rows survive a reopening
+    assert again.get("k2") is not None and len(again) == 1
+    again.close()
 
 
 def test_cache_key_changes_with_options(messy_project, tmp_path):

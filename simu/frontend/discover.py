@@ -1,29 +1,165 @@
-"""Finding kernel sources under a path."""
+"""Finding kernel sources on disk: the one walk every command uses (`simu scan`, `simu kernels`).
+
+Folders are walked skipping :data:`SKIP_DIRS` and whatever the tree's ``.gitignore`` files ignore, plus
+``--exclude`` globs; a file named explicitly is always taken unless an exclude glob matches it.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pathspec
 
 from simu.frontend.compile import CUDA_EXTENSIONS, IR_EXTENSIONS, OPENCL_EXTENSIONS
 
-SOURCE_EXTENSIONS = {".cu"} | OPENCL_EXTENSIONS | IR_EXTENSIONS
-SKIP_DIRS = {".git", ".venv", "venv", "__pycache__", "node_modules", ".simu-cache", "build", "dist"}
+KERNEL_EXTENSIONS = {".cu"} | OPENCL_EXTENSIONS  # translation units `simu scan` takes in folders
+SOURCE_EXTENSIONS = KERNEL_EXTENSIONS | IR_EXTENSIONS  # what `simu kernels` lists in folders
+# folders never walked, whatever .gitignore says (tool and environment folders, not build output)
+SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "venv", ".ci-venv", "__pycache__", "node_modules",
+                       ".simu-cache", ".tox", ".mypy_cache", ".pytest_cache"})
+
+
+def enclosing_repository(path: Path) -> Path | None:
+    """The nearest folder at or above ``path`` holding a ``.git`` entry (the root of its .gitignore rules)."""
+    path = path.resolve()
+    start = path if path.is_dir() else path.parent
+    for d in (start, *start.parents):
+        if (d / ".git").exists():
+            return d
+    return None
+
+
+class IgnoreRules:
+    """``.gitignore`` files of the tree (read lazily, per folder) plus ``--exclude`` globs.
+
+    Globs use .gitignore syntax against the path relative to their base folder (the project root for
+    ``--exclude``, the configuration's folder for its ``exclude``): ``third_party/``, ``*_test.cu``,
+    ``/build``.  Deeper ``.gitignore`` files take precedence, as in git.
+    """
+
+    def __init__(self, root: Path, excludes: list[str] | tuple[str, ...] = (), gitignore: bool = True):
+        self.root = root.resolve()
+        self.exclude_sets: list[tuple[Path, pathspec.GitIgnoreSpec]] = []
+        self.add_excludes(self.root, excludes)
+        self.gitignore = gitignore
+        self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+
+    def add_excludes(self, base: Path, patterns: list[str] | tuple[str, ...]) -> None:
+        """Exclude globs anchored at ``base`` (the configuration's folder for its ``exclude`` list)."""
+        if patterns:
+            self.exclude_sets.append((base.resolve(), pathspec.GitIgnoreSpec.from_lines(list(patterns))))
+
+    def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
+        if folder not in self._specs:
+            gi = folder / ".gitignore"
+            spec = None
+            if gi.is_file():
+                try:
+                    spec = pathspec.GitIgnoreSpec.from_lines(gi.read_text(errors="replace").splitlines())
+                except (OSError, ValueError):
+                    spec = None
+            self._specs[folder] = spec
+        return self._specs[folder]
+
+    def _rel(self, path: Path) -> str | None:
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def excluded(self, path: Path, is_dir: bool = False) -> bool:
+        """Whether an exclude glob matches the path (relative to the glob's base folder)."""
+        path = path.resolve()
+        for base, spec in self.exclude_sets:
+            try:
+                rel = path.relative_to(base).as_posix()
+            except ValueError:
+                continue
+            if rel != "." and spec.match_file(rel + "/" if is_dir else rel):
+                return True
+        return False
+
+    def git_ignored(self, path: Path, is_dir: bool = False) -> bool:
+        """Whether a .gitignore between the root and the path ignores it (the path itself only)."""
+        if not self.gitignore:
+            return False
+        path = path.resolve()
+        rel = self._rel(path)
+        if rel is None or rel == ".":
+            return False
+        folders = [self.root]
+        parts = Path(rel).parts
+        for i in range(len(parts) - 1):
+            folders.append(self.root.joinpath(*parts[: i + 1]))
+        for folder in reversed(folders):  # deepest .gitignore decides first
+            spec = self._spec(folder)
+            if spec is None:
+                continue
+            sub = path.relative_to(folder).as_posix()
+            res = spec.check_file(sub + "/" if is_dir else sub)
+            if res.include is not None:
+                return bool(res.include)
+        return False
+
+    def ignored(self, path: Path, is_dir: bool = False) -> bool:
+        return self.excluded(path, is_dir) or self.git_ignored(path, is_dir)
+
+
+def walk(top: Path, rules: IgnoreRules) -> list[Path]:
+    """Every non-ignored file under ``top`` (resolved, sorted), pruning skipped and ignored folders."""
+    out: list[Path] = []
+    top = top.resolve()
+    for dirpath, dirnames, filenames in os.walk(top):
+        d = Path(dirpath)
+        dirnames[:] = sorted(n for n in dirnames if n not in SKIP_DIRS and not rules.ignored(d / n, is_dir=True))
+        for n in sorted(filenames):
+            f = d / n
+            if not rules.ignored(f):
+                out.append(f)
+    return out
+
+
+def find_kernel_sources(paths: list[Path], rules: IgnoreRules,
+                        extensions: set[str] | frozenset[str] = frozenset(KERNEL_EXTENSIONS)) -> list[Path]:
+    """Kernel translation units (``.cu``, ``.cl``) under the paths, resolved, without duplicates.
+
+    A file named on the command line is taken whatever its extension (``.ll`` too) unless an
+    ``--exclude`` glob matches it; folders are walked honouring ``.gitignore`` and excludes.
+    """
+    seen: set[Path] = set()
+    out: list[Path] = []
+    for p in paths:
+        if p.is_file():
+            found = [] if rules.excluded(p) else [p.resolve()]
+        elif p.is_dir():
+            found = [f for f in walk(p, rules) if f.suffix.lower() in extensions]
+        else:
+            raise FileNotFoundError(str(p))
+        for f in found:
+            if f not in seen:
+                seen.add(f)
+                out.append(f)
+    return out
 
 
 def find_sources(paths: list[str | Path]) -> list[Path]:
-    """Kernel translation units (.cu, .cl, .ll) under the given files/directories, sorted."""
+    """Kernel sources (.cu, .cl, .ll) under the given files/folders, for `simu kernels`.
+
+    The scan's walk (same skipped folders, ``.gitignore`` of the enclosing repository honoured); paths
+    keep the form they were given in (a relative folder gives relative paths)."""
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_file():
             out.append(p)
         elif p.is_dir():
-            for f in sorted(p.rglob("*")):
-                if f.is_file() and f.suffix.lower() in SOURCE_EXTENSIONS \
-                        and not any(part in SKIP_DIRS for part in f.relative_to(p).parts[:-1]):
-                    out.append(f)
+            top = p.resolve()
+            rules = IgnoreRules(enclosing_repository(top) or top)
+            out += [p / f.relative_to(top) for f in find_kernel_sources([top], rules, SOURCE_EXTENSIONS)]
         else:
             raise FileNotFoundError(str(p))
     return out
 
 
-__all__ = ["find_sources", "SOURCE_EXTENSIONS", "CUDA_EXTENSIONS"]
+__all__ = ["CUDA_EXTENSIONS", "KERNEL_EXTENSIONS", "SKIP_DIRS", "SOURCE_EXTENSIONS", "IgnoreRules",
+           "enclosing_repository", "find_kernel_sources", "find_sources", "walk"]

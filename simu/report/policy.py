@@ -6,17 +6,16 @@ Findings are frozen: the policy returns new ones and never changes what a check 
 from __future__ import annotations
 
 import fnmatch
-import re
+from dataclasses import replace
 from pathlib import Path
 
-from simu.codes import SEVERITY_RANK
 from simu.config import Config
-from simu.detect.finding import Finding
-
-_IGNORE = re.compile(r"simu:\s*ignore(?:\[([^\]]*)\])?")
+from simu.detect.finding import Finding, sort_key
 
 
 class SourceLines:
+    """Source lines read once per file (for inline `simu: ignore` comments)."""
+
     def __init__(self):
         self._cache: dict[str, list[str]] = {}
 
@@ -38,19 +37,6 @@ def rel_path(file: str, root: Path) -> str:
         return p.resolve().relative_to(root).as_posix()
     except (ValueError, OSError):
         return p.as_posix()
-
-
-def _inline_suppression(f: Finding, lines: SourceLines) -> str | None:
-    for loc in (f.first, f.second):
-        if loc is None:
-            continue
-        m = _IGNORE.search(lines.line(loc.file, loc.line))
-        if m is None:
-            continue
-        kinds = {k.strip() for k in (m.group(1) or "").split(",") if k.strip()}
-        if not kinds or f.kind in kinds:
-            return f"inline comment at line {loc.line}"
-    return None
 
 
 def _config_suppression(f: Finding, config: Config, root: Path) -> str | None:
@@ -82,13 +68,13 @@ def apply_policy(findings: list[Finding], config: Config, root: Path,
         if sev == "off":
             continue
         if sev is not None:
-            f.severity = sev
-        why = _config_suppression(f, config, root) or _inline_suppression(f, lines)
+            f = replace(f, severity=sev)
+        why = _config_suppression(f, config, root) or f.inline_suppression(lines.line)
         if why:
             suppressed.append((f, why))
         else:
             kept.append(f)
-    kept.sort(key=lambda f: (-SEVERITY_RANK.get(f.severity, 0), f.first.line if f.first else 0, f.kind))
+    kept.sort(key=sort_key)
     return kept, suppressed
 
 

@@ -38,6 +38,7 @@ class FileResult:
     diagnostics: str = ""
     traceback: str = ""
     kernels: list[KernelResult] = field(default_factory=list)
+    compile_options: Any = None  # the CompileOptions the file was compiled with (discovered include folders too)
 
 
 @dataclass

@@ -3,7 +3,8 @@
 The key hashes the kernel's module IR text (it holds every inlined header, so a header edit
 changes it), the kernel name, simu's version and code fingerprint, and the analysis options
 (checks, warp model, budget, compile options, constraints).  Severity overrides and suppressions
-are applied after the cache, so changing them never re-analyses.
+are applied after the cache, so changing them never re-analyses.  Rows written by another simu
+version or code are deleted when the cache is opened.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import simu
+from simu.scan.payloads import KernelVerdict
 
-SCHEMA = 1
+SCHEMA = 2  # 2: rows record the code fingerprint that wrote them
 
 
 @lru_cache(maxsize=1)
@@ -42,10 +44,14 @@ def kernel_key(ir_digest: str, kernel: str, options: dict[str, Any]) -> str:
 
 
 class ResultCache:
-    """A small key -> JSON store; ``hits``/``misses``/``stores`` count this session's traffic."""
+    """A small key -> :class:`KernelVerdict` store (JSON rows in SQLite).
 
-    def __init__(self, directory: Path):
+    Every row records the simu version and code fingerprint that wrote it; opening the cache deletes
+    the rows of any other, which no key of this simu can reach any more."""
+
+    def __init__(self, directory: Path, fingerprint: str | None = None):
         self.directory = Path(directory)
+        self.fingerprint = fingerprint or code_fingerprint()
         self.directory.mkdir(parents=True, exist_ok=True)
         gi = self.directory / ".gitignore"
         if not gi.exists():
@@ -55,37 +61,38 @@ class ResultCache:
                 pass
         self.path = self.directory / "results.sqlite3"
         self.conn = sqlite3.connect(str(self.path), timeout=30)
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
-        row = self.conn.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
-        if row is not None and row[0] != str(SCHEMA):
-            self.conn.execute("DROP TABLE IF EXISTS results")
-        self.conn.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, file TEXT, kernel TEXT, "
-                          "created REAL, payload TEXT)")
-        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
-        self.conn.commit()
-        self.hits = 0
-        self.misses = 0
-        self.stores = 0
+        try:
+            self._open()
+        except BaseException:
+            self.conn.close()
+            raise
 
-    def get(self, key: str) -> dict[str, Any] | None:
+    def _open(self) -> None:
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        with self.conn:
+            self.conn.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT)")
+            row = self.conn.execute("SELECT value FROM meta WHERE name='schema'").fetchone()
+            if row is None or row[0] != str(SCHEMA):
+                self.conn.execute("DROP TABLE IF EXISTS results")
+            self.conn.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, file TEXT, kernel TEXT, "
+                              "created REAL, simu TEXT, payload TEXT)")
+            self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+            self.conn.execute("DELETE FROM results WHERE simu IS NOT ?", (self.fingerprint,))
+
+    def get(self, key: str) -> KernelVerdict | None:
         row = self.conn.execute("SELECT payload FROM results WHERE key=?", (key,)).fetchone()
         if row is None:
-            self.misses += 1
             return None
         try:
-            value = json.loads(row[0])
-        except ValueError:
-            self.misses += 1
-            return None
-        self.hits += 1
-        return value
+            return KernelVerdict.from_dict(json.loads(row[0]))
+        except (ValueError, TypeError, KeyError, AttributeError):
+            return None  # a row this code cannot read: analysed again
 
-    def put(self, key: str, file: str, kernel: str, payload: dict[str, Any]) -> None:
+    def put(self, key: str, file: str, kernel: str, verdict: KernelVerdict) -> None:
         with self.conn:
-            self.conn.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                              (key, file, kernel, time.time(), json.dumps(payload, default=str)))
-        self.stores += 1
+            self.conn.execute("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)",
+                              (key, file, kernel, time.time(), self.fingerprint,
+                               json.dumps(verdict.to_dict(), default=str)))
 
     def __len__(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM results").fetchone()[0])

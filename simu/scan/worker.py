@@ -1,8 +1,8 @@
 """What a `simu scan` worker process runs: compile a file and list its kernels, or analyse one kernel.
 
 Workers are started with the 'forkserver'/'spawn' method, ignore Ctrl-C (the parent handles it),
-keep compiled modules per process, and return plain dicts (picklable, JSON-able).  Every failure
-inside one task is returned as data, never raised: the scan goes on.
+keep compiled modules per process, and return the small dataclasses of :mod:`simu.scan.payloads`.
+Every failure inside one task is returned as data, never raised: the scan goes on.
 """
 
 from __future__ import annotations
@@ -11,7 +11,11 @@ import os
 import signal
 import time
 import traceback
+from dataclasses import replace
 from typing import Any
+
+from simu.codes import FAILED, TIMEOUT, UNSUPPORTED
+from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
 _EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
 _MODULES: dict[str, Any] = {}  # IR digest -> decoded module
@@ -72,25 +76,25 @@ def _started(task_id: int) -> None:
         _EVENTS.put(("start", task_id, os.getpid(), time.time()))
 
 
-def _error(exc: BaseException) -> dict[str, Any]:
-    return {"type": type(exc).__name__, "message": str(exc).strip(),
-            "traceback": "".join(traceback.format_exception(exc))}
+def _error(exc: BaseException) -> tuple[str, str]:
+    """``("Type: message", traceback)`` of an exception caught inside a task."""
+    return f"{type(exc).__name__}: {str(exc).strip()}", "".join(traceback.format_exception(exc))
 
 
-def _module_from_ir(digest: str, ir: str, path: str, language: str, param_names) -> Any:
+def _module_from_ir(src: ModuleIR, path: str) -> Any:
     """Decode a module once per worker (keyed by its IR digest)."""
     from simu.ir import load_module
 
-    hit = _MODULES.get(digest)
+    hit = _MODULES.get(src.digest)
     if hit is None:
         if len(_MODULES) > 16:
             _MODULES.clear()
-        hit = _MODULES[digest] = load_module(ir, path, language, param_names)
+        hit = _MODULES[src.digest] = load_module(src.ir, path, src.language, src.param_names)
     return hit
 
 
-def list_kernels(task_id: int, path: str, options) -> dict[str, Any]:
-    """Compile one file; its kernels and IR digest, or why it failed."""
+def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
+    """Compile one file; its kernels and IR, or why it failed."""
     from simu.errors import CompileError
     from simu.frontend import compile_file
 
@@ -98,34 +102,28 @@ def list_kernels(task_id: int, path: str, options) -> dict[str, Any]:
     t0 = time.perf_counter()
     try:
         compiled = compile_file(path, options)
-        module = _module_from_ir(compiled.digest, compiled.ir, path, compiled.language, compiled.param_names)
+        src = ModuleIR(compiled.digest, compiled.ir, compiled.language, compiled.param_names)
+        module = _module_from_ir(src, path)
     except CompileError as exc:
-        return {"ok": False, "status": "compile-error", "first": exc.first, "diagnostics": exc.diagnostics,
-                "seconds": time.perf_counter() - t0}
+        return FileFailure.compile_error(exc.first, exc.diagnostics, time.perf_counter() - t0)
     except Exception as exc:  # noqa: BLE001 - any failure of one file is data
-        err = _error(exc)
-        return {"ok": False, "status": "error", "first": f"{err['type']}: {err['message']}",
-                "diagnostics": "", "traceback": err["traceback"], "seconds": time.perf_counter() - t0}
-    kernels = [{"name": k.display_name, "mangled": k.name, "line": k.line} for k in module.kernels]
-    return {"ok": True, "digest": compiled.digest, "ir": compiled.ir, "language": compiled.language,
-            "param_names": compiled.param_names, "kernels": kernels, "seconds": time.perf_counter() - t0}
+        first, tb = _error(exc)
+        return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
+    kernels = tuple(KernelEntry(k.display_name, k.name, k.line) for k in module.kernels)
+    return FileListing(src, kernels, time.perf_counter() - t0)
 
 
-def analyse(task_id: int, path: str, module_src: dict[str, Any], kernel: str, settings, constraints,
-            budget: float, hard_limit: float) -> dict[str, Any]:
+def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, constraints,
+            budget: float, hard_limit: float) -> KernelVerdict:
     """Analyse one kernel with :func:`simu.check.analyse_kernel`, stopped after ``hard_limit`` CPU seconds.
 
-    ``module_src`` is the file's compiled IR (``digest``, ``ir``, ``language``, ``param_names``) from
-    :func:`list_kernels`, so the analysis sees exactly the module whose digest keys the cache.  The
-    limit counts this process's CPU time (``ITIMER_PROF``), so a loaded machine does not turn a slow
-    analysis into a timeout; the parent still kills a worker that overruns in wall time.
+    ``src`` is the file's compiled IR from :func:`list_kernels`, so the analysis sees exactly the module
+    whose digest keys the cache.  The limit counts this process's CPU time (``ITIMER_PROF``), so a loaded
+    machine does not turn a slow analysis into a timeout; the parent still kills a worker that overruns
+    in wall time.
     """
-    from simu.check import analyse_kernel
-    from simu.errors import SimuError, UnsupportedError
-
     _started(task_id)
     t0 = time.perf_counter()
-    out: dict[str, Any] = {"status": "error", "reason": "", "launches": 0, "findings": []}
     use_alarm = hasattr(signal, "SIGPROF") and hasattr(signal, "setitimer") and hard_limit > 0
 
     def on_alarm(signum, frame):
@@ -136,29 +134,35 @@ def analyse(task_id: int, path: str, module_src: dict[str, Any], kernel: str, se
         if use_alarm:
             # re-fires every 0.1 s: an exception raised inside a __del__ is swallowed by Python
             signal.setitimer(signal.ITIMER_PROF, hard_limit, 0.1)
-        module = _module_from_ir(module_src["digest"], module_src["ir"], path, module_src["language"],
-                                 module_src["param_names"])
-        k = module.kernel(kernel)
-        report = analyse_kernel(module, k, settings, constraints=constraints, budget=budget)
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-        out.update(status=report.status, reason=report.reason, launches=report.launches,
-                   findings=[f.to_dict() for f in report.findings])
-    except KernelTimeout:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
-        out.update(status="timeout", reason=f"analysis used more than {hard_limit:g} s of CPU (2x the budget)")
-        _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
-    except UnsupportedError as exc:
-        out.update(status="unsupported", reason=str(exc))
-    except SimuError as exc:
-        out.update(status="error", reason=str(exc))
-    except Exception as exc:  # noqa: BLE001 - a crash in one kernel is recorded, the scan goes on
-        err = _error(exc)
-        out.update(status="error", reason=f"{err['type']}: {err['message']}", traceback=err["traceback"])
+        verdict = _analyse(path, src, kernel, settings, constraints, budget, hard_limit, use_alarm)
     finally:
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)
             signal.signal(signal.SIGPROF, old)
-    out["seconds"] = time.perf_counter() - t0
-    return out
+    return replace(verdict, seconds=time.perf_counter() - t0)
+
+
+def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budget: float, hard_limit: float,
+             use_alarm: bool) -> KernelVerdict:
+    """The analysis under the alarm; every failure comes back as a verdict."""
+    from simu.check import analyse_kernel
+    from simu.errors import SimuError, UnsupportedError
+
+    try:
+        module = _module_from_ir(src, path)
+        report = analyse_kernel(module, module.kernel(kernel), settings, constraints=constraints, budget=budget)
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        return KernelVerdict(report.status, report.reason, report.launches, tuple(report.findings))
+    except KernelTimeout:
+        if use_alarm:
+            signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
+        _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
+        return KernelVerdict(TIMEOUT, f"analysis used more than {hard_limit:g} s of CPU (2x the budget)")
+    except UnsupportedError as exc:
+        return KernelVerdict(UNSUPPORTED, str(exc))
+    except SimuError as exc:
+        return KernelVerdict(FAILED, str(exc))
+    except Exception as exc:  # noqa: BLE001 - a crash in one kernel is recorded, the scan goes on
+        reason, tb = _error(exc)
+        return KernelVerdict(FAILED, reason, traceback=tb)
