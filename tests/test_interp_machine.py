@@ -195,3 +195,19 @@ def test_opencl_sub_group_collectives_act_per_warp():
     assert (r.buffers["red"] == np.repeat(w.sum(1), 32)).all()
     assert (r.buffers["scan"] == (np.cumsum(w, 1) - w).ravel()).all()
     assert (r.buffers["sid"] == (np.arange(96) // 32) * 100 + np.arange(96) % 32).all()
+
+
+def test_compiled_programs_are_cached_per_kernel_and_released_with_it():
+    import gc
+
+    from simu.interp import compiler
+
+    m = load_source("__global__ void k(int *a) { a[threadIdx.x] = 1; }", "cuda", path="k.cu")
+    k = m.kernel()
+    prog = compiler.compile_kernel(m, k)
+    assert compiler.compile_kernel(m, k) is prog
+    assert not hasattr(k, "_program")
+    n = len(compiler._PROGRAMS)
+    del k, prog, m
+    gc.collect()
+    assert len(compiler._PROGRAMS) == n - 1

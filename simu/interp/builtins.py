@@ -1,7 +1,10 @@
-"""Calls: NVVM intrinsics, LLVM intrinsics, the math library and OpenCL built-ins.
+"""Translators for calls to CUDA-side built-ins: NVVM intrinsics, LLVM intrinsics, the CUDA runtime, libm.
 
-Each supported callee is turned into an ``op(st, lanes, sel)`` closure at compile time; an
-unknown callee is an :class:`UnsupportedError` naming the function and the source line.
+The compiler (compiler.py) looks a callee up, in this order, in BUILTINS (exact names), INTRINSICS
+(``llvm.<base>.*`` by base name) and BUILTIN_PATTERNS (the first that matches); OpenCL built-ins
+are in opencl_builtins.py and :func:`libm` is the last resort.  A translator returns an
+``op(st, lanes, sel)`` closure, or None when it does not handle the call (the compiler then
+reports the callee as unsupported, naming the function and the source line).
 """
 
 from __future__ import annotations
@@ -12,96 +15,64 @@ import numpy as np
 
 from simu.errors import UnsupportedError
 from simu.interp import arith, mathlib
-from simu.interp.compiler import Compiler, Wait, _where
-from simu.interp.mangle import demangle_builtin
+from simu.interp.program import CallTranslator, Wait, ballot, lanes_attr, math_op, put, result_dtype, table, where
 from simu.interp.state import RuntimeFault
 from simu.interp.values import scalar_dtype
-from simu.ir import Instr
 from simu.ir.types import IntType, VectorType
 
+# callee prefixes that need no op
 NOOPS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
          "llvm.nvvm.membar", "llvm.nvvm.fence", "llvm.invariant.", "llvm.donothing", "llvm.sideeffect",
          "llvm.var.annotation", "llvm.ptr.annotation", "llvm.prefetch", "llvm.nvvm.prmt")
 
-SREG = {"tid": "tid", "ntid": "ntid", "ctaid": "ctaid", "nctaid": "nctaid"}
-AXES = {"x": 0, "y": 1, "z": 2}
 BOTH_SPACES = (0, 1)
 
 
-def compile_call(c: Compiler, ins: Instr, g, dst, proto):
-    name = ins.attrs.get("callee")
-    if name is None:
-        if "asm" in ins.attrs:
-            raise UnsupportedError(f"inline assembly `{ins.attrs['asm']}`", _where(ins))
-        raise UnsupportedError("indirect call through a function pointer", _where(ins))
-    args = g[:-1]
-    if any(name.startswith(p) for p in NOOPS):
-        return None
-    fn = c.module.functions.get(name)
-    if fn is not None and not fn.is_declaration:
-        raise UnsupportedError(f"call to '{fn.display_name}' that could not be inlined (recursion?)", _where(ins))
-    for handler in (_nvvm, _llvm_intrinsic, _runtime, _opencl, _libm):
-        op = handler(c, ins, name, args, dst, proto)
-        if op is not None:
-            return op
-    raise UnsupportedError(f"call to unsupported function '{name}'", _where(ins))
+# --- NVVM ----------------------------------------------------------------------------------------
+# NVVM translators get ``dt``, the result's lane dtype (int32 for a void call).
+
+def _nvvm(translate) -> CallTranslator:
+    def translator(ins, name, args, dst, proto):
+        return translate(ins, name, args, dst, proto, scalar_dtype(ins.type) if ins.name else np.int32)
+    return translator
 
 
-def _put(dst, proto, f):
-    return lambda st, lanes, sel: st.put(dst, sel, f(st, lanes, sel), proto)
+def _sreg(kind: str, axis: int) -> CallTranslator:
+    return _nvvm(lambda ins, name, args, dst, proto, dt: put(dst, proto, lanes_attr(kind, axis, dt)))
 
 
-def _lanes_attr(kind: str, axis: int, dtype):
-    if kind == "tid":
-        return lambda st, lanes, sel: st.tid[axis][sel].astype(dtype, copy=False)
-    if kind == "ctaid":
-        return lambda st, lanes, sel: st.ctaid[axis][sel].astype(dtype, copy=False)
-    if kind == "ntid":
-        return lambda st, lanes, sel: np.full(len(lanes), st.launch.block[axis], dtype)
-    if kind == "nctaid":
-        return lambda st, lanes, sel: np.full(len(lanes), st.launch.grid[axis], dtype)
-    if kind == "gid":
-        return lambda st, lanes, sel: (st.ctaid[axis][sel].astype(np.int64) * st.launch.block[axis]
-                                       + st.tid[axis][sel]).astype(dtype)
-    if kind == "gsize":
-        return lambda st, lanes, sel: np.full(len(lanes), st.launch.block[axis] * st.launch.grid[axis], dtype)
-    raise KeyError(kind)
+def _warpsize(ins, name, args, dst, proto, dt):
+    return put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), st.ws, dt))
 
 
-# --- NVVM --------------------------------------------------------------------------------------
+def _laneid(ins, name, args, dst, proto, dt):
+    return put(dst, proto, lambda st, lanes, sel: st.lane_in_warp[sel].astype(dt))
 
-def _nvvm(c, ins, name, args, dst, proto):
-    if not name.startswith("llvm.nvvm."):
-        return None
-    m = re.match(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$", name)
-    dt = scalar_dtype(ins.type) if ins.name else np.int32
-    if m:
-        return _put(dst, proto, _lanes_attr(m.group(1), AXES[m.group(2)], dt))
-    if name == "llvm.nvvm.read.ptx.sreg.warpsize":
-        return _put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), st.ws, dt))
-    if name == "llvm.nvvm.read.ptx.sreg.laneid":
-        return _put(dst, proto, lambda st, lanes, sel: st.lane_in_warp[sel].astype(dt))
-    if "barrier" in name or name.startswith("llvm.nvvm.bar."):
-        if "warp.sync" in name:
-            def syncwarp(st, lanes, sel):
-                st.bump_warp_epoch(lanes)
-            return syncwarp
-        red = next((r for r in ("popc", "and", "or") if f".{r}" in name), None)
-        iid = ins.id
-        if red:
-            pred = args[-1]
-            return lambda st, lanes, sel: Wait(iid, BOTH_SPACES, (red, dst, np.asarray(pred(st, sel)) != 0))
-        return lambda st, lanes, sel: Wait(iid, BOTH_SPACES)
-    if name.startswith("llvm.nvvm.shfl.sync."):
-        mode = name.split(".")[4]
-        return _shfl(mode, args, dst, proto)
-    if name.startswith("llvm.nvvm.vote."):
-        mode = name.split(".")[3]
-        return _vote(mode, args[1], dst, proto)
-    if name == "llvm.nvvm.activemask":
-        return _put(dst, proto, lambda st, lanes, sel: (_ballot(st, lanes, np.ones(len(lanes), bool)) & 0xFFFFFFFF)
-                    .astype(np.uint32).view(np.int32))
-    return None
+
+def _activemask(ins, name, args, dst, proto, dt):
+    return put(dst, proto, lambda st, lanes, sel: (ballot(st, lanes, np.ones(len(lanes), bool)) & 0xFFFFFFFF)
+               .astype(np.uint32).view(np.int32))
+
+
+def _barrier(ins, name, args, dst, proto, dt):
+    if "warp.sync" in name:
+        def syncwarp(st, lanes, sel):
+            st.bump_warp_epoch(lanes)
+        return syncwarp
+    red = next((r for r in ("popc", "and", "or") if f".{r}" in name), None)
+    iid = ins.id
+    if red:
+        pred = args[-1]
+        return lambda st, lanes, sel: Wait(iid, BOTH_SPACES, (red, dst, np.asarray(pred(st, sel)) != 0))
+    return lambda st, lanes, sel: Wait(iid, BOTH_SPACES)
+
+
+def _shfl_sync(ins, name, args, dst, proto, dt):
+    return _shfl(name.split(".")[4], args, dst, proto)
+
+
+def _vote_sync(ins, name, args, dst, proto, dt):
+    return _vote(name.split(".")[3], args[1], dst, proto)
 
 
 def _shfl(mode, args, dst, proto):
@@ -140,23 +111,14 @@ def _shfl(mode, args, dst, proto):
         return v[p]
     if dst is None:
         return None
-    return _put(dst, proto, shfl)
-
-
-def _ballot(st, lanes, pred):
-    """Per-lane ballot of its warp (bit i = lane i of the warp voted), as int64 (up to 64 lanes)."""
-    warp = st.warp_of[lanes]
-    bits = np.where(pred, np.left_shift(np.uint64(1), st.lane_in_warp[lanes].astype(np.uint64)), np.uint64(0))
-    acc = np.zeros(st.nwarps, np.uint64)
-    np.bitwise_or.at(acc, warp, bits.astype(np.uint64))
-    return acc[warp].view(np.int64)
+    return put(dst, proto, shfl)
 
 
 def _vote(mode, pred, dst, proto):
     def vote(st, lanes, sel):
         p = np.broadcast_to(np.asarray(pred(st, sel)) != 0, (len(lanes),))
-        bal = _ballot(st, lanes, p)
-        act = _ballot(st, lanes, np.ones(len(lanes), bool))
+        bal = ballot(st, lanes, p)
+        act = ballot(st, lanes, np.ones(len(lanes), bool))
         if mode == "ballot":
             return (bal & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
         if mode == "any":
@@ -164,99 +126,91 @@ def _vote(mode, pred, dst, proto):
         if mode == "all":
             return bal == act
         return (bal == act) | (bal == 0)
-    return _put(dst, proto, vote)
+    return put(dst, proto, vote)
 
 
 # --- LLVM intrinsics -------------------------------------------------------------------------------
+# Intrinsic translators get the base name (``llvm.<base>.…``) and ``dt``, the result's lane dtype
+# (None for void and aggregate results).
 
-def _llvm_intrinsic(c, ins, name, args, dst, proto):
-    if not name.startswith("llvm."):
-        return None
-    parts = name.split(".")
-    base = parts[1]
-    dt = scalar_dtype(ins.type) if ins.name and not isinstance(proto, list) else None
-    if base in ("memcpy", "memmove", "memset") or name.startswith("llvm.memcpy") or name.startswith("llvm.memset"):
-        return _memop(base, ins, args)
-    if base in ("smin", "smax", "umin", "umax"):
-        f = {"smin": np.minimum, "smax": np.maximum}.get(base)
-        if f is None:
-            g = np.minimum if base == "umin" else np.maximum
-            f = lambda a, b: g(arith.unsigned(a), arith.unsigned(b)).view(np.asarray(a).dtype)
-        a, b = args
-        return _put(dst, proto, lambda st, lanes, sel: f(a(st, sel), b(st, sel)))
-    if base == "abs":
-        a = args[0]
-        return _put(dst, proto, lambda st, lanes, sel: np.abs(a(st, sel)))
-    if base in ("fma", "fmuladd"):
-        a, b, cc = args
-        if dt == np.float32:
-            return _put(dst, proto, lambda st, lanes, sel: mathlib.fma32(a(st, sel), b(st, sel), cc(st, sel)))
-        return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(mathlib.fma, (a(st, sel), b(st, sel), cc(st, sel)), dt))
-    if base in ("ctpop", "ctlz", "cttz", "bswap", "bitreverse"):
-        return _bitop(base, ins, args, dst, proto)
-    if base in ("fshl", "fshr"):
-        bits = ins.type.bits if isinstance(ins.type, IntType) else ins.type.elem.bits
-        a, b, s = args
-
-        def fsh(st, lanes, sel):
-            x = arith.unsigned(a(st, sel)).astype(np.uint64) & np.uint64((1 << bits) - 1)
-            y = arith.unsigned(b(st, sel)).astype(np.uint64) & np.uint64((1 << bits) - 1)
-            k = (np.asarray(s(st, sel)).astype(np.int64) % bits).astype(np.uint64)
-            wide = (x << np.uint64(bits)) | y if bits < 64 else None
-            if bits == 64:
-                raise RuntimeFault("64-bit funnel shift", ins.id)
-            r = (wide << k) >> np.uint64(bits) if base == "fshl" else (wide >> k)
-            r = r & np.uint64((1 << bits) - 1)
-            return arith.normalize(r.astype(np.int64).astype(dt), bits)
-        return _put(dst, proto, fsh)
-    if base.endswith("with") or name.endswith(".with.overflow") or ".with.overflow." in name:
-        return _overflow(name, ins, args, dst, proto)
-    if base in ("sadd", "uadd", "ssub", "usub", "smul", "umul") and "sat" in name:
-        return None
-    if base == "is" and parts[2] == "fpclass":
-        return None
-    if base in ("trap", "ubsantrap", "debugtrap"):
-        iid = ins.id
-
-        def trap(st, lanes, sel):
-            raise RuntimeFault("trap (__trap / __builtin_trap) executed", iid)
-        return trap
-    if base in ("stacksave", "stackrestore"):
-        return _put(dst, proto, lambda st, lanes, sel: np.zeros(len(lanes), np.int64)) if dst is not None else None
-    if base == "expect":
-        a = args[0]
-        return _put(dst, proto, lambda st, lanes, sel: a(st, sel))
-    if base == "powi":
-        a, b = args
-        return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(np.power, (a(st, sel), b(st, sel)), dt))
-    if base in ("lround", "llround", "lrint", "llrint"):
-        a = args[0]
-        f = mathlib.UNARY["round"] if "round" in base else np.rint
-        return _put(dst, proto, lambda st, lanes, sel: f(np.asarray(a(st, sel), np.float64)).astype(dt))
-    if base in ("sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "pow", "floor",
-                "ceil", "trunc", "round", "rint", "nearbyint", "roundeven", "fabs", "copysign", "minnum",
-                "maxnum", "minimum", "maximum", "minimumnum", "maximumnum", "canonicalize", "asin", "acos",
-                "atan", "atan2", "sinh", "cosh", "tanh", "ldexp"):
-        return _math_op(base, args, dt, dst, proto)
-    if name.startswith("llvm.nvvm."):
-        return None
-    return None
+def _intrinsic(translate) -> CallTranslator:
+    def translator(ins, name, args, dst, proto):
+        return translate(ins, name.split(".")[1], args, dst, proto, result_dtype(ins, dst, proto))
+    return translator
 
 
-def _math_op(base, args, dt, dst, proto):
-    found = mathlib.lookup(base)
-    if found is None:
-        return None
-    arity, f = found
-    if base in mathlib.NATIVE:
-        # exact in any precision: stay in the value's own dtype
-        gs = args[:arity]
-        return _put(dst, proto, lambda st, lanes, sel: np.asarray(f(*[g(st, sel) for g in gs])).astype(dt))
-    gs = args[:arity]
-    return _put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(f, [g(st, sel) for g in gs], dt))
+def _minmax(ins, base, args, dst, proto, dt):
+    f = {"smin": np.minimum, "smax": np.maximum}.get(base)
+    if f is None:
+        g = np.minimum if base == "umin" else np.maximum
+        f = lambda a, b: g(arith.unsigned(a), arith.unsigned(b)).view(np.asarray(a).dtype)
+    a, b = args
+    return put(dst, proto, lambda st, lanes, sel: f(a(st, sel), b(st, sel)))
 
 
-def _bitop(base, ins, args, dst, proto):
+def _abs(ins, base, args, dst, proto, dt):
+    a = args[0]
+    return put(dst, proto, lambda st, lanes, sel: np.abs(a(st, sel)))
+
+
+def _fma(ins, base, args, dst, proto, dt):
+    a, b, cc = args
+    if dt == np.float32:
+        return put(dst, proto, lambda st, lanes, sel: mathlib.fma32(a(st, sel), b(st, sel), cc(st, sel)))
+    return put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(mathlib.fma, (a(st, sel), b(st, sel),
+                                                                                 cc(st, sel)), dt))
+
+
+def _funnel_shift(ins, base, args, dst, proto, dt):
+    bits = ins.type.bits if isinstance(ins.type, IntType) else ins.type.elem.bits
+    a, b, s = args
+
+    def fsh(st, lanes, sel):
+        x = arith.unsigned(a(st, sel)).astype(np.uint64) & np.uint64((1 << bits) - 1)
+        y = arith.unsigned(b(st, sel)).astype(np.uint64) & np.uint64((1 << bits) - 1)
+        k = (np.asarray(s(st, sel)).astype(np.int64) % bits).astype(np.uint64)
+        wide = (x << np.uint64(bits)) | y if bits < 64 else None
+        if bits == 64:
+            raise RuntimeFault("64-bit funnel shift", ins.id)
+        r = (wide << k) >> np.uint64(bits) if base == "fshl" else (wide >> k)
+        r = r & np.uint64((1 << bits) - 1)
+        return arith.normalize(r.astype(np.int64).astype(dt), bits)
+    return put(dst, proto, fsh)
+
+
+def _trap(ins, base, args, dst, proto, dt):
+    iid = ins.id
+
+    def trap(st, lanes, sel):
+        raise RuntimeFault("trap (__trap / __builtin_trap) executed", iid)
+    return trap
+
+
+def _stack(ins, base, args, dst, proto, dt):
+    return put(dst, proto, lambda st, lanes, sel: np.zeros(len(lanes), np.int64)) if dst is not None else None
+
+
+def _expect(ins, base, args, dst, proto, dt):
+    a = args[0]
+    return put(dst, proto, lambda st, lanes, sel: a(st, sel))
+
+
+def _powi(ins, base, args, dst, proto, dt):
+    a, b = args
+    return put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(np.power, (a(st, sel), b(st, sel)), dt))
+
+
+def _round_to_int(ins, base, args, dst, proto, dt):
+    a = args[0]
+    f = mathlib.UNARY["round"] if "round" in base else np.rint
+    return put(dst, proto, lambda st, lanes, sel: f(np.asarray(a(st, sel), np.float64)).astype(dt))
+
+
+def _math(ins, base, args, dst, proto, dt):
+    return math_op(base, args, dt, dst, proto)
+
+
+def _bitop(ins, base, args, dst, proto, dt):
     t = ins.type.elem if isinstance(ins.type, VectorType) else ins.type
     bits = t.bits
     dt = scalar_dtype(ins.type)
@@ -270,7 +224,8 @@ def _bitop(base, ins, args, dst, proto):
         return n
 
     def op(st, lanes, sel):
-        u = arith.unsigned(np.asarray(a(st, sel))).astype(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64 else 2**64 - 1)
+        u = arith.unsigned(np.asarray(a(st, sel))).astype(np.uint64) & np.uint64((1 << bits) - 1 if bits < 64
+                                                                                 else 2**64 - 1)
         if base == "ctpop":
             r = np.bitwise_count(u).astype(np.int64) if hasattr(np, "bitwise_count") else popcount(u)
         elif base == "ctlz":
@@ -299,11 +254,11 @@ def _bitop(base, ins, args, dst, proto):
         if bits == 64:
             return r.view(np.int64)
         return arith.normalize(r.astype(np.int64).astype(dt), bits)
-    return _put(dst, proto, op)
+    return put(dst, proto, op)
 
 
-def _overflow(name, ins, args, dst, proto):
-    kind = name.split(".")[1]  # sadd / uadd / ssub / usub / smul / umul
+def _overflow(ins, base, args, dst, proto, dt):
+    kind = base  # sadd / uadd / ssub / usub / smul / umul
     a, b = args
     t = ins.type.fields[0]
     bits = t.bits
@@ -323,10 +278,10 @@ def _overflow(name, ins, args, dst, proto):
         flag = np.asarray((exact < lo) | (exact > hi), bool)
         wrapped = arith.binary(kind[1:], bits)(x.astype(dt), y.astype(dt))
         return [np.asarray(wrapped).astype(dt), np.broadcast_to(flag, np.shape(wrapped)).copy()]
-    return _put(dst, proto, ovf)
+    return put(dst, proto, ovf)
 
 
-def _memop(base, ins, args):
+def _memop(ins, base, args, dst, proto, dt):
     iid = ins.id
     if base == "memset":
         p, v, n = args[:3]
@@ -362,22 +317,26 @@ def _memop(base, ins, args):
 
 # --- CUDA runtime pieces ----------------------------------------------------------------------------
 
-def _runtime(c, ins, name, args, dst, proto):
-    if name == "vprintf" or name == "printf":
-        return _put(dst, proto, lambda st, lanes, sel: np.zeros(len(lanes), np.int32)) if dst is not None else (lambda st, lanes, sel: None)
-    if name in ("__assertfail", "__assert_fail", "__simu_assert_fail"):
-        iid = ins.id
-
-        def assertfail(st, lanes, sel):
-            raise RuntimeFault(f"assertion failed in {len(lanes)} thread(s)", iid)
-        return assertfail
-    if name in ("malloc", "free"):
-        raise UnsupportedError(f"device-side {name}", _where(ins))
-    return None
+def _printf(ins, name, args, dst, proto):
+    if dst is not None:
+        return put(dst, proto, lambda st, lanes, sel: np.zeros(len(lanes), np.int32))
+    return lambda st, lanes, sel: None
 
 
-def _libm(c, ins, name, args, dst, proto):
-    """Plain C math names (CUDA shims): sinf/sin, expf/exp, ..."""
+def _assertfail(ins, name, args, dst, proto):
+    iid = ins.id
+
+    def assertfail(st, lanes, sel):
+        raise RuntimeFault(f"assertion failed in {len(lanes)} thread(s)", iid)
+    return assertfail
+
+
+def _device_heap(ins, name, args, dst, proto):
+    raise UnsupportedError(f"device-side {name}", where(ins))
+
+
+def libm(ins, name, args, dst, proto):
+    """Plain C math names (CUDA shims): sinf/sin, expf/exp, ...; the last resort for any callee."""
     if dst is None:
         return None
     dt = scalar_dtype(ins.type)
@@ -387,15 +346,48 @@ def _libm(c, ins, name, args, dst, proto):
     found = mathlib.lookup(base)
     if found is None:
         return None
-    return _math_op(base, args, dt, dst, proto)
+    return math_op(base, args, dt, dst, proto)
 
 
-# --- OpenCL built-ins -------------------------------------------------------------------------------
+# --- the tables ------------------------------------------------------------------------------------
 
-def _opencl(c, ins, name, args, dst, proto):
-    from simu.interp.opencl_builtins import compile_opencl
+# callee -> translator
+BUILTINS: dict[str, CallTranslator] = table([
+    *((["llvm.nvvm.read.ptx.sreg." + kind + "." + axis], _sreg(kind, a))
+      for kind in ("tid", "ntid", "ctaid", "nctaid") for a, axis in enumerate("xyz")),
+    (["llvm.nvvm.read.ptx.sreg.warpsize"], _nvvm(_warpsize)),
+    (["llvm.nvvm.read.ptx.sreg.laneid"], _nvvm(_laneid)),
+    (["llvm.nvvm.activemask"], _nvvm(_activemask)),
+    (["vprintf", "printf"], _printf),
+    (["__assertfail", "__assert_fail", "__simu_assert_fail"], _assertfail),
+    (["malloc", "free"], _device_heap),
+])
 
-    d = demangle_builtin(name)
-    if d is None:
-        return None
-    return compile_opencl(c, ins, d[0], d[1], args, dst, proto)
+# base of ``llvm.<base>.…`` -> translator
+INTRINSICS: dict[str, CallTranslator] = table([
+    (["memcpy", "memmove", "memset"], _intrinsic(_memop)),
+    (["smin", "smax", "umin", "umax"], _intrinsic(_minmax)),
+    (["abs"], _intrinsic(_abs)),
+    (["fma", "fmuladd"], _intrinsic(_fma)),
+    (["ctpop", "ctlz", "cttz", "bswap", "bitreverse"], _intrinsic(_bitop)),
+    (["fshl", "fshr"], _intrinsic(_funnel_shift)),
+    (["trap", "ubsantrap", "debugtrap"], _intrinsic(_trap)),
+    (["stacksave", "stackrestore"], _intrinsic(_stack)),
+    (["expect"], _intrinsic(_expect)),
+    (["powi"], _intrinsic(_powi)),
+    (["lround", "llround", "lrint", "llrint"], _intrinsic(_round_to_int)),
+    (["sin", "cos", "tan", "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "pow", "floor", "ceil",
+      "trunc", "round", "rint", "nearbyint", "roundeven", "fabs", "copysign", "minnum", "maxnum", "minimum",
+      "maximum", "minimumnum", "maximumnum", "canonicalize", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+      "tanh", "ldexp"], _intrinsic(_math)),
+])
+
+# (pattern matched at the start of the callee, translator), for callees in neither table; first match wins
+BUILTIN_PATTERNS: list[tuple[re.Pattern, CallTranslator]] = [
+    (re.compile(r"llvm\.nvvm\.(?:bar\.|.*barrier)"), _nvvm(_barrier)),
+    (re.compile(r"llvm\.nvvm\.shfl\.sync\."), _nvvm(_shfl_sync)),
+    (re.compile(r"llvm\.nvvm\.vote\."), _nvvm(_vote_sync)),
+    (re.compile(r"llvm\.mem(?:cpy|set)"), _intrinsic(_memop)),
+    # {s,u}{add,sub,mul}.with.overflow
+    (re.compile(r"llvm\.(?:[^.]*with(?:\.|\Z)|.*\.with\.overflow(?:\.|\Z))"), _intrinsic(_overflow)),
+]

@@ -1,81 +1,28 @@
-"""Translating decoded IR instructions into Python closures over lane arrays, once per kernel.
+"""Translating decoded IR instructions into ops (closures over lane arrays), once per kernel.
 
-Each closure has the signature ``op(st, lanes, sel)``: ``st`` is the per-launch :class:`State`,
-``lanes`` the sorted lane ids of the executing group and ``sel`` the selector for register
-arrays (a slice when the lanes are contiguous).  An op returns ``None``, or a :class:`Wait`
-when the group must stop at a barrier.  No string work or llvmlite calls happen at run time.
+The compiler walks the kernel's blocks and looks up a translator for each instruction in the
+tables of instructions.py (by opcode) and, for calls, builtins.py and opencl_builtins.py (by
+callee); program.py holds what it produces.  No string work or llvmlite calls happen at run time.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+import weakref
 
 from simu.errors import UnsupportedError
-from simu.interp.values import constant, lane_shape, scalar_dtype
+from simu.interp.builtins import BUILTIN_PATTERNS, BUILTINS, INTRINSICS, NOOPS, libm
+from simu.interp.instructions import INSTRUCTIONS, PURE_OPCODES
+from simu.interp.mangle import demangle_builtin
+from simu.interp.opencl_builtins import OPENCL_BUILTINS, OPENCL_PATTERNS, opencl_math
+from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, result_dtype, where
+from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
 from simu.ir.constants import GlobalRef
-from simu.ir.types import ArrayType, StructType, Type
-
-Getter = Callable[[Any, Any], Any]
-
-
-@dataclass
-class Wait:
-    """Returned by a barrier op: the group waits; ``spaces`` are the fenced epochs (0 global, 1 shared)."""
-
-    instr: int
-    spaces: tuple[int, ...]
-    reduce: tuple[str, int, Any] | None = None  # (popc|and|or, dst slot, predicate values)
-
-
-@dataclass
-class Terminator:
-    kind: str  # br | cbr | switch | ret | unreachable
-    instr: Instr
-    targets: list[int] = field(default_factory=list)
-    cond: Getter | None = None
-    cases: list[tuple[Any, int]] = field(default_factory=list)
-
-
-@dataclass
-class CBlock:
-    name: str
-    ops: list[Callable]
-    instr_ids: list[int]
-    term: Terminator
-    weights: list[int] = field(default_factory=list)  # IR instructions each op stands for (fusion)
-    term_weight: int = 1
-
-
-@dataclass
-class Program:
-    kernel: Kernel
-    blocks: list[CBlock]
-    rpo_pos: list[int]  # block index -> position in reverse post-order
-    by_pos: list[int]  # position -> block index
-    nslots: int
-    arg_slots: list[int]
-    global_refs: list[GlobalRef]
-    allocas: list[tuple[int, int, int]]  # (alloca ordinal, instr id, bytes per lane)
-    phis: dict[tuple[int, int], list[tuple[int, Getter, Any]]]
-    instrs: dict[int, Instr]
-    uses_dynamic_shared: bool = False
-
-
-def proto_of(t: Type):
-    """What :meth:`State.put` needs to allocate a register of type ``t``."""
-    if isinstance(t, StructType):
-        return [proto_of(f) for f in t.fields]
-    if isinstance(t, ArrayType):
-        return [proto_of(t.elem) for _ in range(t.count)]
-    return (scalar_dtype(t), lane_shape(t))
 
 
 class Compiler:
     def __init__(self, module: Module, kernel: Kernel):
         self.module = module
-        self.kernel = kernel
         self.fn: Function = kernel.function
         self.slots: dict[str, int] = {}
         self.global_slots: dict[GlobalRef, int] = {}
@@ -103,7 +50,7 @@ class Compiler:
             if isinstance(v, GlobalRef) or _has_ref(v):
                 if not isinstance(v, GlobalRef):
                     raise UnsupportedError(f"constant with embedded global address in {ins.opcode if ins else '?'}",
-                                           _where(ins))
+                                           where(ins))
                 k = self.global_slots.get(v)
                 if k is None:
                     k = len(self.global_refs)
@@ -113,15 +60,13 @@ class Compiler:
             try:
                 c = constant(op.type, v)
             except UnsupportedError as exc:
-                raise UnsupportedError(exc.what, _where(ins)) from None
+                raise UnsupportedError(exc.what, where(ins)) from None
             return lambda st, sel: c
         if op.kind == "asm":
-            raise UnsupportedError(f"inline assembly `{op.value}`", _where(ins))
-        raise UnsupportedError(f"operand kind {op.kind}", _where(ins))
+            raise UnsupportedError(f"inline assembly `{op.value}`", where(ins))
+        raise UnsupportedError(f"operand kind {op.kind}", where(ins))
 
     def compile(self) -> Program:
-        from simu.interp.instructions import compile_instr
-
         fn = self.fn
         index = {b.name: i for i, b in enumerate(fn.blocks)}
         for name, _ in fn.args:
@@ -141,7 +86,7 @@ class Compiler:
                     for val, pred in zip(ins.ops, ins.attrs["incoming"], strict=False):
                         phis.setdefault((index[pred], bi), []).append((dst, self.getter(val, ins), proto_of(ins.type)))
                     continue
-                op = compile_instr(self, ins)
+                op = self.instruction(ins)
                 if ins.name in self.fusible and ins.name in self.value_fns:
                     self.fused.add(ins.name)  # its consumer computes it
                     carry += 1
@@ -160,8 +105,54 @@ class Compiler:
         for pos, name in enumerate(fn.rpo):
             rpo_pos[index[name]] = pos
         by_pos = [index[name] for name in fn.rpo]
-        return Program(self.kernel, blocks, rpo_pos, by_pos, len(self.slots), arg_slots,
-                       self.global_refs, self.allocas, phis, instrs)
+        return Program(blocks, rpo_pos, by_pos, len(self.slots), arg_slots, self.global_refs, self.allocas, phis,
+                       instrs)
+
+    def instruction(self, ins: Instr):
+        """The op of a non-terminator, non-phi instruction (None when it needs none)."""
+        op = ins.opcode
+        dst = self.slot(ins.name) if ins.name else None
+        proto = proto_of(ins.type) if ins.name else None
+        g = [self.getter(o, ins) if o.kind in ("reg", "const", "asm") else None for o in ins.ops]
+        if op == "call":
+            return self.call(ins, g, dst, proto)
+        translate = INSTRUCTIONS.get(op)
+        if translate is None:
+            raise UnsupportedError(f"instruction '{op}' (`{ins.text.split(', !dbg')[0]}`)", where(ins))
+        return translate(self, ins, g, dst, proto)
+
+    def call(self, ins: Instr, g, dst, proto):
+        """The op of a call: a built-in looked up by callee (builtins.py, opencl_builtins.py), else the math library."""
+        name = ins.attrs.get("callee")
+        if name is None:
+            if "asm" in ins.attrs:
+                raise UnsupportedError(f"inline assembly `{ins.attrs['asm']}`", where(ins))
+            raise UnsupportedError("indirect call through a function pointer", where(ins))
+        args = g[:-1]
+        if name.startswith(NOOPS):
+            return None
+        fn = self.module.functions.get(name)
+        if fn is not None and not fn.is_declaration:
+            raise UnsupportedError(f"call to '{fn.display_name}' that could not be inlined (recursion?)", where(ins))
+        translate = BUILTINS.get(name)
+        if translate is None and name.startswith("llvm."):
+            translate = INTRINSICS.get(name.split(".")[1])
+        if translate is None:
+            translate = next((t for pattern, t in BUILTIN_PATTERNS if pattern.match(name)), None)
+        op = translate(ins, name, args, dst, proto) if translate is not None else None
+        if op is None:
+            demangled = demangle_builtin(name)
+            if demangled is not None:
+                base, ptypes = demangled
+                translate = OPENCL_BUILTINS.get(base)
+                if translate is None:
+                    translate = next((t for pattern, t in OPENCL_PATTERNS if pattern.fullmatch(base)), opencl_math)
+                op = translate(ins, base, ptypes, args, dst, proto, result_dtype(ins, dst, proto))
+        if op is None:
+            op = libm(ins, name, args, dst, proto)
+        if op is None:
+            raise UnsupportedError(f"call to unsupported function '{name}'", where(ins))
+        return op
 
     def terminator(self, ins: Instr, index: dict[str, int]) -> Terminator:
         op = ins.opcode
@@ -180,7 +171,7 @@ class Compiler:
             return Terminator("ret", ins)
         if op == "unreachable":
             return Terminator("unreachable", ins)
-        raise UnsupportedError(f"terminator '{op}'", _where(ins))
+        raise UnsupportedError(f"terminator '{op}'", where(ins))
 
 
 def _fusible_values(fn: Function) -> set[str]:
@@ -189,8 +180,6 @@ def _fusible_values(fn: Function) -> set[str]:
     Such a value can be computed inside its consumer instead of being stored in a register: SSA
     guarantees its operands do not change in between, so the result is the same.
     """
-    from simu.interp.instructions import PURE_OPCODES
-
     uses: dict[str, int] = {}
     for b in fn.blocks:
         for ins in b.instrs:
@@ -222,16 +211,24 @@ def _has_ref(v) -> bool:
     return False
 
 
-def _where(ins: Instr | None) -> str | None:
-    if ins is None or ins.loc is None:
-        return None
-    return str(ins.loc)
+# id(kernel) -> (weak reference to the kernel, its program).  IR kernels are unhashable dataclasses,
+# so the cache is keyed by identity; the entry goes when the kernel does (the Program holds no
+# reference to the kernel, so caching it does not keep the kernel alive).
+_PROGRAMS: dict[int, tuple[weakref.ref, Program]] = {}
 
 
 def compile_kernel(module: Module, kernel: Kernel) -> Program:
-    """Compile once; the program is cached on the kernel object."""
-    prog = getattr(kernel, "_program", None)
-    if prog is None:
-        prog = Compiler(module, kernel).compile()
-        kernel._program = prog  # type: ignore[attr-defined]
+    """Compile once: the same Kernel object reuses its program."""
+    key = id(kernel)
+    hit = _PROGRAMS.get(key)
+    if hit is not None and hit[0]() is kernel:
+        return hit[1]
+    prog = Compiler(module, kernel).compile()
+    _PROGRAMS[key] = (weakref.ref(kernel, lambda ref, key=key: _forget(key, ref)), prog)
     return prog
+
+
+def _forget(key: int, ref: weakref.ref) -> None:
+    hit = _PROGRAMS.get(key)
+    if hit is not None and hit[0] is ref:
+        del _PROGRAMS[key]

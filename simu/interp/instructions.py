@@ -1,4 +1,9 @@
-"""Closures for the non-terminator, non-phi LLVM instructions (see compiler.py)."""
+"""Translators for the non-terminator, non-phi, non-call LLVM instructions: the table INSTRUCTIONS.
+
+Each translator ``(c, ins, g, dst, proto)`` gets the compiler ``c`` (see program.Translating), the
+instruction, its operands' getters ``g``, the destination register ``dst`` and its ``proto``; it
+returns an op, or None for an instruction that needs none.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,7 @@ import numpy as np
 
 from simu.errors import UnsupportedError
 from simu.interp import arith
-from simu.interp.compiler import Compiler, _where, proto_of
+from simu.interp.program import RMW, InstrTranslator, Translating, table, where
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
 from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
@@ -33,170 +38,154 @@ PURE_OPCODES = PURE_INT_BINOPS | set(arith.FLOAT_BINARY) | CASTS | {"fneg", "icm
                                                                    "getelementptr", "alloca"}
 
 
-def _pure(c: Compiler, ins: Instr, dst, proto, val):
+def _pure(c: Translating, ins: Instr, dst, proto, val):
     """An op that only computes ``val``; the compiler may fuse it into its single consumer."""
     c.value_fns[ins.name] = val
     return lambda st, lanes, sel: st.put(dst, sel, val(st, sel), proto)
 
 
-def compile_instr(c: Compiler, ins: Instr):
+def _int_binop(c, ins, g, dst, proto):
     op = ins.opcode
-    dst = c.slot(ins.name) if ins.name else None
-    proto = proto_of(ins.type) if ins.name else None
-    g = [c.getter(o, ins) if o.kind in ("reg", "const", "asm") else None for o in ins.ops]
+    f = arith.binary(op, _bits(ins.type))
+    a, b = g
+    val = lambda st, sel: f(a(st, sel), b(st, sel))
+    if op in PURE_INT_BINOPS:
+        return _pure(c, ins, dst, proto, val)
 
-    if op in INT_BINOPS:
-        f = arith.binary(op, _bits(ins.type))
-        a, b = g
-        val = lambda st, sel: f(a(st, sel), b(st, sel))
-        if op in PURE_INT_BINOPS:
-            return _pure(c, ins, dst, proto, val)
+    def binop(st, lanes, sel):
+        st.put(dst, sel, val(st, sel), proto)
+    return binop
 
-        def binop(st, lanes, sel):
-            st.put(dst, sel, val(st, sel), proto)
-        return binop
 
-    if op in arith.FLOAT_BINARY:
-        f = arith.FLOAT_BINARY[op]
-        a, b = g
-        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
+def _float_binop(c, ins, g, dst, proto):
+    f = arith.FLOAT_BINARY[ins.opcode]
+    a, b = g
+    return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
-    if op == "fneg":
-        a = g[0]
-        return _pure(c, ins, dst, proto, lambda st, sel: -a(st, sel))
 
-    if op == "icmp":
-        f = arith.icmp(ins.attrs["pred"])
-        a, b = g
-        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
+def _fneg(c, ins, g, dst, proto):
+    a = g[0]
+    return _pure(c, ins, dst, proto, lambda st, sel: -a(st, sel))
 
-    if op == "fcmp":
-        f = arith.fcmp(ins.attrs["pred"])
-        a, b = g
-        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
-    if op in CASTS:
-        src_t = ins.ops[0].type
-        f = arith.cast(op, scalar_dtype(src_t), scalar_dtype(ins.type), _bits(src_t), _bits(ins.type))
-        a = g[0]
-        return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel)))
+def _icmp(c, ins, g, dst, proto):
+    f = arith.icmp(ins.attrs["pred"])
+    a, b = g
+    return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
-    if op == "bitcast":
-        return _bitcast(ins, g[0], dst, proto)
 
-    if op == "freeze":
-        a = g[0]
-        return lambda st, lanes, sel: st.put(dst, sel, _copy(a(st, sel)), proto)
+def _fcmp(c, ins, g, dst, proto):
+    f = arith.fcmp(ins.attrs["pred"])
+    a, b = g
+    return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel), b(st, sel)))
 
-    if op == "select":
-        cnd, a, b = g
-        vec_cond = isinstance(ins.ops[0].type, VectorType)
-        if isinstance(ins.type, (StructType, ArrayType)):
-            return lambda st, lanes, sel: st.put(dst, sel, _select_agg(cnd(st, sel), a(st, sel), b(st, sel)), proto)
-        if isinstance(ins.type, VectorType) and not vec_cond:
-            return lambda st, lanes, sel: st.put(dst, sel, np.where(np.asarray(cnd(st, sel))[..., None]
-                                                                    if np.ndim(cnd(st, sel)) else cnd(st, sel),
-                                                                    a(st, sel), b(st, sel)), proto)
-        return _pure(c, ins, dst, proto, lambda st, sel: np.where(cnd(st, sel), a(st, sel), b(st, sel)))
 
-    if op == "getelementptr":
-        return _gep(c, ins, g, dst, proto)
+def _cast(c, ins, g, dst, proto):
+    src_t = ins.ops[0].type
+    f = arith.cast(ins.opcode, scalar_dtype(src_t), scalar_dtype(ins.type), _bits(src_t), _bits(ins.type))
+    a = g[0]
+    return _pure(c, ins, dst, proto, lambda st, sel: f(a(st, sel)))
 
-    if op == "alloca":
-        count = ins.ops[0]
-        if count.kind != "const":
-            raise UnsupportedError("alloca with a run-time size (variable-length array)", _where(ins))
-        nbytes = alloc_size(ins.attrs["alloc_type"]) * max(int(count.value), 1)
-        nbytes = (nbytes + 15) // 16 * 16
-        k = len(c.allocas)
-        c.allocas.append((k, ins.id, nbytes))
-        return _pure(c, ins, dst, proto, lambda st, sel: st.alloca_base[k][sel])
 
-    if op == "load":
-        return _load(ins, g[0], dst, proto)
+def _freeze(c, ins, g, dst, proto):
+    a = g[0]
+    return lambda st, lanes, sel: st.put(dst, sel, _copy(a(st, sel)), proto)
 
-    if op == "store":
-        return _store(ins, g[0], g[1])
 
-    if op == "atomicrmw":
-        return _atomicrmw(ins, g, dst, proto)
+def _select(c, ins, g, dst, proto):
+    cnd, a, b = g
+    vec_cond = isinstance(ins.ops[0].type, VectorType)
+    if isinstance(ins.type, (StructType, ArrayType)):
+        return lambda st, lanes, sel: st.put(dst, sel, _select_agg(cnd(st, sel), a(st, sel), b(st, sel)), proto)
+    if isinstance(ins.type, VectorType) and not vec_cond:
+        return lambda st, lanes, sel: st.put(dst, sel, np.where(np.asarray(cnd(st, sel))[..., None]
+                                                                if np.ndim(cnd(st, sel)) else cnd(st, sel),
+                                                                a(st, sel), b(st, sel)), proto)
+    return _pure(c, ins, dst, proto, lambda st, sel: np.where(cnd(st, sel), a(st, sel), b(st, sel)))
 
-    if op == "cmpxchg":
-        return _cmpxchg(ins, g, dst, proto)
 
-    if op == "fence":
-        return None
+def _alloca(c, ins, g, dst, proto):
+    count = ins.ops[0]
+    if count.kind != "const":
+        raise UnsupportedError("alloca with a run-time size (variable-length array)", where(ins))
+    nbytes = alloc_size(ins.attrs["alloc_type"]) * max(int(count.value), 1)
+    nbytes = (nbytes + 15) // 16 * 16
+    k = len(c.allocas)
+    c.allocas.append((k, ins.id, nbytes))
+    return _pure(c, ins, dst, proto, lambda st, sel: st.alloca_base[k][sel])
 
-    if op == "extractvalue":
-        a = g[0]
-        idx = ins.attrs["indices"]
 
-        def extractvalue(st, lanes, sel):
-            v = a(st, sel)
-            for k in idx:
-                v = v[k]
-            st.put(dst, sel, _copy(v), proto)
-        return extractvalue
+def _fence(c, ins, g, dst, proto):
+    return None
 
-    if op == "insertvalue":
-        a, b = g
-        idx = ins.attrs["indices"]
 
-        def insertvalue(st, lanes, sel):
-            v = _copy_structure(a(st, sel))
-            node = v
-            for k in idx[:-1]:
-                node = node[k]
-            node[idx[-1]] = b(st, sel)
-            st.put(dst, sel, v, proto)
-        return insertvalue
+def _extractvalue(c, ins, g, dst, proto):
+    a = g[0]
+    idx = ins.attrs["indices"]
 
-    if op == "extractelement":
-        a, i = g
+    def extractvalue(st, lanes, sel):
+        v = a(st, sel)
+        for k in idx:
+            v = v[k]
+        st.put(dst, sel, _copy(v), proto)
+    return extractvalue
 
-        def extractelement(st, lanes, sel):
-            v = np.asarray(a(st, sel))
-            k = np.asarray(i(st, sel))
-            if v.ndim == 1:  # constant vector
-                st.put(dst, sel, v[k], proto)
-            elif k.ndim == 0:
-                st.put(dst, sel, v[:, int(k)].copy(), proto)
-            else:
-                st.put(dst, sel, v[np.arange(v.shape[0]), k], proto)
-        return extractelement
 
-    if op == "insertelement":
-        a, b, i = g
-        n = ins.type.count
+def _insertvalue(c, ins, g, dst, proto):
+    a, b = g
+    idx = ins.attrs["indices"]
 
-        def insertelement(st, lanes, sel):
-            v = np.array(np.broadcast_to(a(st, sel), (len(lanes), n)))
-            k = np.asarray(i(st, sel))
-            if k.ndim == 0:
-                v[:, int(k)] = b(st, sel)
-            else:
-                v[np.arange(len(lanes)), k] = b(st, sel)
-            st.put(dst, sel, v, proto)
-        return insertelement
+    def insertvalue(st, lanes, sel):
+        v = _copy_structure(a(st, sel))
+        node = v
+        for k in idx[:-1]:
+            node = node[k]
+        node[idx[-1]] = b(st, sel)
+        st.put(dst, sel, v, proto)
+    return insertvalue
 
-    if op == "shufflevector":
-        a, b = g
-        mask = np.array([max(m, 0) for m in ins.attrs["mask"]])
-        na = ins.ops[0].type.count
 
-        def shufflevector(st, lanes, sel):
-            va = np.broadcast_to(a(st, sel), (len(lanes), na))
-            vb = np.broadcast_to(b(st, sel), (len(lanes), na))
-            both = np.concatenate([va, vb], axis=1)
-            st.put(dst, sel, both[:, mask], proto)
-        return shufflevector
+def _extractelement(c, ins, g, dst, proto):
+    a, i = g
 
-    if op == "call":
-        from simu.interp.builtins import compile_call
+    def extractelement(st, lanes, sel):
+        v = np.asarray(a(st, sel))
+        k = np.asarray(i(st, sel))
+        if v.ndim == 1:  # constant vector
+            st.put(dst, sel, v[k], proto)
+        elif k.ndim == 0:
+            st.put(dst, sel, v[:, int(k)].copy(), proto)
+        else:
+            st.put(dst, sel, v[np.arange(v.shape[0]), k], proto)
+    return extractelement
 
-        return compile_call(c, ins, g, dst, proto)
 
-    raise UnsupportedError(f"instruction '{op}' (`{ins.text.split(', !dbg')[0]}`)", _where(ins))
+def _insertelement(c, ins, g, dst, proto):
+    a, b, i = g
+    n = ins.type.count
+
+    def insertelement(st, lanes, sel):
+        v = np.array(np.broadcast_to(a(st, sel), (len(lanes), n)))
+        k = np.asarray(i(st, sel))
+        if k.ndim == 0:
+            v[:, int(k)] = b(st, sel)
+        else:
+            v[np.arange(len(lanes)), k] = b(st, sel)
+        st.put(dst, sel, v, proto)
+    return insertelement
+
+
+def _shufflevector(c, ins, g, dst, proto):
+    a, b = g
+    mask = np.array([max(m, 0) for m in ins.attrs["mask"]])
+    na = ins.ops[0].type.count
+
+    def shufflevector(st, lanes, sel):
+        va = np.broadcast_to(a(st, sel), (len(lanes), na))
+        vb = np.broadcast_to(b(st, sel), (len(lanes), na))
+        both = np.concatenate([va, vb], axis=1)
+        st.put(dst, sel, both[:, mask], proto)
+    return shufflevector
 
 
 def _copy(v):
@@ -218,7 +207,8 @@ def _select_agg(c, a, b):
     return np.where(c, a, b)
 
 
-def _bitcast(ins, a, dst, proto):
+def _bitcast(c, ins, g, dst, proto):
+    a = g[0]
     src_t, dst_t = ins.ops[0].type, ins.type
     if isinstance(src_t, PtrType) and isinstance(dst_t, PtrType):
         return lambda st, lanes, sel: st.put(dst, sel, _copy(a(st, sel)), proto)
@@ -226,15 +216,16 @@ def _bitcast(ins, a, dst, proto):
     dn = dst_t.count if isinstance(dst_t, VectorType) else 1
 
     def bitcast(st, lanes, sel):
-        v = np.ascontiguousarray(np.broadcast_to(a(st, sel), (len(lanes),) + ((src_t.count,) if isinstance(src_t, VectorType) else ())))
+        v = np.ascontiguousarray(np.broadcast_to(a(st, sel), (len(lanes),)
+                                                 + ((src_t.count,) if isinstance(src_t, VectorType) else ())))
         if sd == np.bool_ or dd == np.bool_:
-            raise UnsupportedError(f"bitcast of i1 vectors (`{ins.text[:60]}`)", _where(ins))
+            raise UnsupportedError(f"bitcast of i1 vectors (`{ins.text[:60]}`)", where(ins))
         out = v.view(np.uint8).reshape(len(lanes), -1).copy().view(dd)
         st.put(dst, sel, out.reshape(len(lanes)) if dn == 1 else out.reshape(len(lanes), dn), proto)
     return bitcast
 
 
-def _gep(c: Compiler, ins: Instr, g, dst, proto):
+def _gep(c: Translating, ins: Instr, g, dst, proto):
     src = ins.attrs["src"]
     base = g[0]
     const_off = 0
@@ -252,15 +243,15 @@ def _gep(c: Compiler, ins: Instr, g, dst, proto):
             t = t.elem
             scale = alloc_size(t)
         else:
-            raise UnsupportedError(f"getelementptr into {t}", _where(ins))
+            raise UnsupportedError(f"getelementptr into {t}", where(ins))
         if o.kind == "const" and not isinstance(o.value, list):
             const_off += int(o.value) * scale
         else:
             if isinstance(o.type, VectorType):
-                raise UnsupportedError("vector getelementptr", _where(ins))
+                raise UnsupportedError("vector getelementptr", where(ins))
             dyn.append((g[k + 1], scale))
     if isinstance(ins.type, VectorType):
-        raise UnsupportedError("vector getelementptr", _where(ins))
+        raise UnsupportedError("vector getelementptr", where(ins))
     off = np.int64(const_off)
     if not dyn:
         val = base if const_off == 0 else (lambda st, sel: base(st, sel) + off)
@@ -286,7 +277,8 @@ def _gep(c: Compiler, ins: Instr, g, dst, proto):
 def _mem_layout(t):
     """(dtype, count) for a scalar/vector memory type, or None for aggregates."""
     if isinstance(t, VectorType):
-        return scalar_dtype(t.elem) if not (isinstance(t.elem, IntType) and t.elem.bits == 1) else np.dtype(np.uint8), t.count
+        bool_elem = isinstance(t.elem, IntType) and t.elem.bits == 1
+        return (np.dtype(np.uint8) if bool_elem else scalar_dtype(t.elem)), t.count
     if isinstance(t, IntType) and t.bits == 1:
         return np.dtype(np.uint8), 1
     if isinstance(t, (StructType, ArrayType)):
@@ -309,7 +301,8 @@ def _fields(t, base=0):
         yield base, t, ()
 
 
-def _load(ins, ptr, dst, proto):
+def _load(c, ins, g, dst, proto):
+    ptr = g[0]
     t = ins.type
     iid = ins.id
     lay = _mem_layout(t)
@@ -334,14 +327,15 @@ def _load(ins, ptr, dst, proto):
     return load_agg
 
 
-def _store(ins, val, ptr):
+def _store(c, ins, g, dst, proto):
+    val, ptr = g[0], g[1]
     t = ins.ops[0].type
     iid = ins.id
     lay = _mem_layout(t)
     if lay is not None:
         dt, n = lay
-        return lambda st, lanes, sel: st.store(lanes, ptr(st, sel), np.asarray(val(st, sel)).astype(dt, copy=False), dt, n, iid,
-                                               sel)
+        return lambda st, lanes, sel: st.store(lanes, ptr(st, sel), np.asarray(val(st, sel)).astype(dt, copy=False),
+                                               dt, n, iid, sel)
     leaves = list(_fields(t))
 
     def store_agg(st, lanes, sel):
@@ -370,22 +364,11 @@ def _set_path(out, path, v):
     out[path[-1]] = v
 
 
-RMW = {
-    "xchg": lambda o, v: v, "add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
-    "xor": np.bitwise_xor, "nand": lambda o, v: ~(o & v), "max": np.maximum, "min": np.minimum,
-    "umax": lambda o, v: np.maximum(arith.unsigned(o), arith.unsigned(v)).view(o.dtype),
-    "umin": lambda o, v: np.minimum(arith.unsigned(o), arith.unsigned(v)).view(o.dtype),
-    "fadd": np.add, "fsub": np.subtract, "fmax": np.fmax, "fmin": np.fmin,
-    "uinc_wrap": lambda o, v: np.where(arith.unsigned(o) >= arith.unsigned(v), 0, o + 1).astype(o.dtype),
-    "udec_wrap": lambda o, v: np.where((o == 0) | (arith.unsigned(o) > arith.unsigned(v)), v, o - 1).astype(o.dtype),
-}
-
-
-def _atomicrmw(ins, g, dst, proto):
+def _atomicrmw(c, ins, g, dst, proto):
     name = ins.attrs["op"]
     f = RMW.get(name)
     if f is None:
-        raise UnsupportedError(f"atomicrmw {name}", _where(ins))
+        raise UnsupportedError(f"atomicrmw {name}", where(ins))
     ptr, val = g
     dt = scalar_dtype(ins.type)
     iid = ins.id
@@ -396,7 +379,7 @@ def _atomicrmw(ins, g, dst, proto):
     return atomicrmw
 
 
-def _cmpxchg(ins, g, dst, proto):
+def _cmpxchg(c, ins, g, dst, proto):
     ptr, cmp, new = g
     dt = scalar_dtype(ins.ops[1].type)
     iid = ins.id
@@ -409,3 +392,29 @@ def _cmpxchg(ins, g, dst, proto):
         old = st.atomic(lanes, ptr(st, sel), cas, new(st, sel), dt, iid, cmp=c)
         st.put(dst, sel, [old, old == c], proto)
     return cmpxchg
+
+
+# opcode -> translator; "call" is the compiler's (it dispatches on the callee: see compiler.py)
+INSTRUCTIONS: dict[str, InstrTranslator] = table([
+    (sorted(INT_BINOPS), _int_binop),
+    (arith.FLOAT_BINARY, _float_binop),
+    (sorted(CASTS), _cast),
+    (["fneg"], _fneg),
+    (["icmp"], _icmp),
+    (["fcmp"], _fcmp),
+    (["bitcast"], _bitcast),
+    (["freeze"], _freeze),
+    (["select"], _select),
+    (["getelementptr"], _gep),
+    (["alloca"], _alloca),
+    (["load"], _load),
+    (["store"], _store),
+    (["atomicrmw"], _atomicrmw),
+    (["cmpxchg"], _cmpxchg),
+    (["fence"], _fence),
+    (["extractvalue"], _extractvalue),
+    (["insertvalue"], _insertvalue),
+    (["extractelement"], _extractelement),
+    (["insertelement"], _insertelement),
+    (["shufflevector"], _shufflevector),
+])

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from simu.errors import LaunchError, UnsupportedError
-from simu.interp.compiler import Program, Wait, compile_kernel, proto_of
+from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import Outcome, RunResult
+from simu.interp.program import Program, Wait, proto_of
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence
 from simu.interp.values import constant, flatten_constant, global_refs
@@ -154,8 +155,8 @@ class Machine:
         if st.releases:
             rows = []
             for blocks_here, space, iid in st.releases:
-                rows.append(np.stack([blocks_here, np.full(len(blocks_here), space), np.zeros(len(blocks_here), np.int64),
-                                      np.full(len(blocks_here), iid)], axis=1))
+                n = len(blocks_here)
+                rows.append(np.stack([blocks_here, np.full(n, space), np.zeros(n, np.int64), np.full(n, iid)], axis=1))
             rel = np.concatenate(rows).astype(np.int64)
             # epoch after each release = how many releases of that (block, space) came before, plus one
             key = rel[:, 0] * 2 + rel[:, 1]
@@ -327,7 +328,7 @@ class Machine:
             count = np.full(nb, st.tpb, np.int64)
             bad = np.zeros(nb, bool)
         else:
-            ids = np.concatenate([np.full(len(l), w.instr, np.int64) for (_, (l, w)) in entries])
+            ids = np.concatenate([np.full(len(lanes), w.instr, np.int64) for (_, (lanes, w)) in entries])
             all_lanes = np.concatenate([lanes for _, (lanes, _) in entries])
             blk = st.block_of[all_lanes]
             count = np.bincount(blk, minlength=nb)

@@ -9,24 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 
-def _f64(f):
-    def g(*xs):
-        dt = np.result_type(*[np.asarray(x).dtype for x in xs])
-        with np.errstate(all="ignore"):
-            return np.asarray(f(*[np.asarray(x, np.float64) for x in xs])).astype(dt)
-    return g
-
-
 def _rint(x):
     return np.rint(x)
 
 
 def _round_half_away(x):
     return np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5))
-
-
-def _frexp_mant(x):
-    return np.frexp(x)[0]
 
 
 def _erf(x):
@@ -62,11 +50,13 @@ def _tgamma(x):
 UNARY = {
     "sqrt": np.sqrt, "rsqrt": lambda x: 1.0 / np.sqrt(x), "cbrt": np.cbrt,
     "exp": np.exp, "exp2": np.exp2, "exp10": lambda x: np.power(10.0, x), "expm1": np.expm1,
-    "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p, "logb": lambda x: np.floor(np.log2(np.abs(x))),
+    "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
+    "logb": lambda x: np.floor(np.log2(np.abs(x))),
     "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos, "atan": np.arctan,
     "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh, "acosh": np.arccosh, "atanh": np.arctanh,
     "sinpi": lambda x: np.sin(np.pi * x), "cospi": lambda x: np.cos(np.pi * x), "tanpi": lambda x: np.tan(np.pi * x),
-    "asinpi": lambda x: np.arcsin(x) / np.pi, "acospi": lambda x: np.arccos(x) / np.pi, "atanpi": lambda x: np.arctan(x) / np.pi,
+    "asinpi": lambda x: np.arcsin(x) / np.pi, "acospi": lambda x: np.arccos(x) / np.pi,
+    "atanpi": lambda x: np.arctan(x) / np.pi,
     "fabs": np.abs, "floor": np.floor, "ceil": np.ceil, "trunc": np.trunc, "round": _round_half_away,
     "rint": _rint, "nearbyint": _rint, "roundeven": _rint,
     "erf": _erf, "erfc": _erfc, "lgamma": _lgamma, "tgamma": _tgamma,
@@ -84,6 +74,7 @@ BINARY = {
                                    np.power(a, 1.0 / np.asarray(b, np.float64))),
     "divide": np.divide, "atan2pi": lambda a, b: np.arctan2(a, b) / np.pi,
 }
+
 
 def fma(a, b, c):
     """a*b+c with one rounding, for float64 arrays: error-free product and sum (Dekker, Knuth)."""

@@ -6,7 +6,7 @@ import numpy as np
 
 from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, POINTER_BIAS, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED, Memory
 from simu.interp.outcome import MemoryError_
-from simu.interp.trace import ATOMIC, READ, WRITE, TraceBuilder
+from simu.interp.trace import ACTION_NAMES, ATOMIC, READ, WRITE, TraceBuilder
 from simu.interp.values import to_bits
 from simu.launch.model import Launch
 
@@ -229,8 +229,9 @@ class State:
             if len(self.memory_errors) >= MAX_MEMORY_ERRORS:
                 return
             self.memory_errors.append(MemoryError_(
-                kind, instr, int(ln), int(o), size, alloc.name if alloc else "", SPACE_NAMES[alloc.space] if alloc else "",
-                int(o), alloc.instance_size if alloc else 0, ("read", "write", "atomic")[action]))
+                kind, instr, int(ln), int(o), size, alloc.name if alloc else "",
+                SPACE_NAMES[alloc.space] if alloc else "", int(o), alloc.instance_size if alloc else 0,
+                ACTION_NAMES[action]))
 
     def _record(self, lanes, alloc, off, size, instr, action, values, sel=None) -> None:
         """Append one trace chunk.  ``sel`` (a slice for converged groups) makes the per-lane

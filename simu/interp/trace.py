@@ -40,8 +40,8 @@ class Trace:
     divergences: list[BarrierDivergence] = field(default_factory=list)
     barriers_reached: dict[int, int] = field(default_factory=dict)  # instr id -> times released
     barrier_multiwarp: dict[int, bool] = field(default_factory=dict)
-    barrier_reduce: set[int] = field(default_factory=set)
-    divergent_branches: dict[int, int] = field(default_factory=dict)  # branch instr -> warps split  # barriers that also reduce a value (_count/_and/_or)
+    barrier_reduce: set[int] = field(default_factory=set)  # barriers that also reduce a value (_count/_and/_or)
+    divergent_branches: dict[int, int] = field(default_factory=dict)  # branch instr -> warps split
     edges: set[tuple[int, int]] = field(default_factory=set)  # (terminator id, successor index)
     exit_step: np.ndarray | None = None  # per lane, step at which it returned
     # one row per barrier release and block: (block, space, epoch after, barrier instr id)

@@ -30,20 +30,8 @@ def scalar_dtype(t: Type) -> np.dtype:
     raise TypeError(f"no lane dtype for {t}")
 
 
-def is_aggregate(t: Type) -> bool:
-    return isinstance(t, (StructType, ArrayType))
-
-
 def lane_shape(t: Type) -> tuple[int, ...]:
     return (t.count,) if isinstance(t, VectorType) else ()
-
-
-def zeros(t: Type, n: int) -> Any:
-    if isinstance(t, StructType):
-        return [zeros(f, n) for f in t.fields]
-    if isinstance(t, ArrayType):
-        return [zeros(t.elem, n) for _ in range(t.count)]
-    return np.zeros((n,) + lane_shape(t), scalar_dtype(t))
 
 
 def constant(t: Type, v: Any) -> Any:
