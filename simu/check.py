@@ -77,7 +77,7 @@ def check_file(path: Path, module: Module, settings: CheckSettings, request: Che
         k0 = time.perf_counter()
         report = _judge(module, k, settings, request, config)
         result = KernelResult(k.display_name, k.name, k.line, report.status, report.reason, report.launches,
-                              seconds=time.perf_counter() - k0)
+                              seconds=time.perf_counter() - k0, where=report.where)
         result.findings, result.suppressed = apply_policy(list(report.findings), config, root, lines)
         file_result.kernels.append(result)
     scan = ScanResult(root, options or CheckOptions([path]), [file_result])
@@ -93,7 +93,7 @@ class CheckOptions:
     paths: list[Path] = field(default_factory=list)
     checks: tuple[str, ...] = codes.DEFAULT_CHECKS
     warp_model: str = "lockstep"
-    budget: float | str = 0
+    budget: float = 0.0  # seconds the search of one kernel may take at most
     jobs: int = 1
     fail_on: str = codes.ERROR
     opt_level: int = 0
@@ -106,7 +106,7 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
         try:
             launch = build_launch(kernel, **request.launch_args)
         except SimuError as exc:
-            return KernelReport(kernel.display_name, status_of(exc), str(exc))
+            return KernelReport(kernel.display_name, status_of(exc), str(exc), where=exc.where)
         return check_launches(module, kernel, [launch], settings)
     constraints = request.constraints
     if constraints is None:

@@ -7,6 +7,7 @@ read the source position from ``where``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -35,6 +36,7 @@ class CompileError(SimuError):
         self.path = path
         self.diagnostics = diagnostics.rstrip()
         self.first = first or first_error_line(diagnostics) or "compilation failed"
+        self.where, self.message = _diagnostic_parts(self.first)
         super().__init__(f"{path}: compile error: {self.first}")
 
 
@@ -60,3 +62,14 @@ def first_error_line(diagnostics: str) -> str | None:
         if line.strip():
             return line.strip()
     return None
+
+
+_DIAGNOSTIC = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<what>.*)$")
+
+
+def _diagnostic_parts(line: str) -> tuple[SourcePoint | None, str]:
+    """Where a clang diagnostic line points, and its message ("file:line:col: error: message")."""
+    m = _DIAGNOSTIC.match(line.strip())
+    if m is None:
+        return None, line.strip()
+    return SourcePoint(m["file"], int(m["line"]), int(m["col"] or 0)), m["what"].strip()

@@ -15,8 +15,8 @@ from typing import Any
 
 from simu import codes
 from simu.detect import Check, Context, DetectOptions, Finding, check_classes, deduplicate
-from simu.errors import SimuError, UnsupportedError
-from simu.interp import Limits, RunResult, run
+from simu.errors import SimuError, SourcePoint, UnsupportedError
+from simu.interp import Limits, Outcome, RunResult, run
 from simu.ir import Kernel, Module
 from simu.launch import Launch
 
@@ -56,6 +56,7 @@ class KernelReport:
     findings: tuple[Finding, ...] = ()
     launches: int = 0
     search: Any = None
+    where: SourcePoint | None = None  # the source position the reason is about
 
 
 class KernelAnalysis:
@@ -111,19 +112,26 @@ def check_launches(module: Module, kernel: Kernel, launches: list[Launch],
     """Run each given launch and every check; the kernel phase runs when every launch completed."""
     analysis = KernelAnalysis(module, kernel, settings)
     findings: list[Finding] = []
-    status, reason = codes.ANALYSED, ""
+    status, reason, where = codes.ANALYSED, "", None
     for launch in launches:
         try:
             launch_run = analysis.run_launch(launch)
         except SimuError as exc:
-            status, reason = status_of(exc), str(exc)
+            status, reason, where = status_of(exc), str(exc), exc.where
             break
         outcome = launch_run.result.outcome
         if not outcome.completed:
             status = codes.INCOMPLETE if outcome.status == codes.INCOMPLETE else codes.FAILED
-            reason = str(outcome)
+            reason, where = str(outcome), outcome_where(outcome)
         findings += launch_run.findings
         analysis.accept(launch_run.observations)
     if status == codes.ANALYSED:
         findings += analysis.finish()
-    return KernelReport(kernel.display_name, status, reason, tuple(deduplicate(findings)), analysis.launches)
+    return KernelReport(kernel.display_name, status, reason, tuple(deduplicate(findings)), analysis.launches,
+                        where=where)
+
+
+def outcome_where(outcome: Outcome) -> SourcePoint | None:
+    """Where a run stopped (a fault or a bound), if the machine knows."""
+    loc = outcome.loc
+    return SourcePoint(loc.file, loc.line, loc.col) if loc is not None else None

@@ -88,8 +88,8 @@ def check_cmd(file: Path,
                                    warp_size=warp_size, dynamic_shared=shared)
     elif arg or warp_size != 32 or shared:
         request.constraints = _cli_constraints(arg, warp_size, shared)
-    report_options = CheckOptions([file], tuple(options.checks), options.warp_model, budget, 1, options.fail_on,
-                                  options.opt_level)
+    report_options = CheckOptions([file], tuple(options.checks), options.warp_model, request.budget.seconds, 1,
+                                  options.fail_on, options.opt_level)
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     with Progress(SpinnerColumn(), TextColumn("analysing [bold]{task.description}[/]"), TimeElapsedColumn(),

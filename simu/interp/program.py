@@ -16,6 +16,7 @@ from typing import Any, Callable, Protocol
 
 import numpy as np
 
+from simu.errors import SourcePoint
 from simu.interp import arith, mathlib
 from simu.interp.values import lane_shape, scalar_dtype
 from simu.ir import Instr
@@ -93,11 +94,11 @@ def proto_of(t: Type):
     return (scalar_dtype(t), lane_shape(t))
 
 
-def where(ins: Instr | None) -> str | None:
-    """The source location of an instruction, for error messages."""
+def where(ins: Instr | None) -> SourcePoint | None:
+    """The source position of an instruction, carried by the errors it raises."""
     if ins is None or ins.loc is None:
         return None
-    return str(ins.loc)
+    return SourcePoint(ins.loc.file, ins.loc.line, ins.loc.col)
 
 
 def result_dtype(ins: Instr, dst, proto):

@@ -27,12 +27,14 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
     files = []
     for fr in result.files:
         fd: dict[str, Any] = {"path": fr.rel, "language": fr.language, "status": fr.status,
-                              "diagnostic": fr.first, "diagnostics": fr.diagnostics, "kernels": []}
+                              "diagnostic": fr.first, "diagnostics": fr.diagnostics, "kernels": [],
+                              "where": _point(fr.where)}
         if debug and fr.traceback:
             fd["traceback"] = fr.traceback
         for k in fr.kernels:
             kd: dict[str, Any] = {
                 "name": k.name, "mangled": k.mangled, "line": k.line, "status": k.status, "reason": k.reason,
+                "where": _point(k.where),
                 "launches": k.launches, "cached": k.cached, "seconds": round(k.seconds, 4),
                 "findings": [f.to_dict() for f in k.findings],
                 "suppressed": [{"finding": f.to_dict(), "reason": why} for f, why in k.suppressed],
@@ -71,3 +73,7 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
 
 def render_json(result, debug: bool = False) -> str:
     return json.dumps(scan_to_dict(result, debug), indent=2, default=str) + "\n"
+
+
+def _point(where) -> dict[str, Any] | None:
+    return None if where is None else {"file": where.file, "line": where.line, "column": where.column}

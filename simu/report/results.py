@@ -11,6 +11,7 @@ from typing import Any
 
 from simu.codes import ANALYSED_STATES, SEVERITY_RANK
 from simu.detect.finding import Finding
+from simu.errors import SourcePoint
 
 
 @dataclass
@@ -22,6 +23,7 @@ class KernelResult:
     reason: str = ""
     launches: int = 0
     findings: list[Finding] = field(default_factory=list)
+    where: SourcePoint | None = None  # the source position the reason is about
     suppressed: list[tuple[Finding, str]] = field(default_factory=list)  # (finding, why)
     cached: bool = False
     seconds: float = 0.0
@@ -35,6 +37,7 @@ class FileResult:
     language: str = ""
     status: str = "pending"  # ok | compile-error | error | timeout | interrupted
     first: str = ""  # first diagnostic line of a failure
+    where: SourcePoint | None = None  # where that diagnostic points
     diagnostics: str = ""
     traceback: str = ""
     kernels: list[KernelResult] = field(default_factory=list)

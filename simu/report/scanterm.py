@@ -3,7 +3,6 @@ summary table per file and kernel, and a progress bar while the scan runs."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from rich.console import Console
@@ -11,31 +10,33 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from simu.errors import SourcePoint
+from simu.report.policy import rel_path
 from simu.report.terminal import render_finding
 
 STATUS_STYLE = {"analysed": "green", "incomplete": "yellow", "unsupported": "magenta", "error": "red",
                 "timeout": "red", "interrupted": "dim", "pending": "dim", "compile-error": "red", "ok": "green"}
-_LOCATED = re.compile(r"^(?P<file>[^\n]*?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?(?:unsupported|error): "
-                      r"(?P<what>.*)$", re.S)
 
 
-def located(reason: str) -> tuple[int, int, str] | None:
-    """(line, column, message) of a 'file:line:col: unsupported|error: message' text."""
-    m = _LOCATED.match(reason.strip())
-    if m is None:
-        return None
-    return int(m.group("line")), int(m.group("col") or 0), m.group("what").strip()
+def reason_text(status: str, reason: str, where: SourcePoint | None) -> str:
+    """The reason without what the line around it already says: its position and its status word."""
+    text = reason.strip()
+    if where is not None:
+        text = text.removesuffix(f" at {where}")
+        # a diagnostic line names its own position first ("file:line:col: error: ...")
+        head, sep, rest = text.partition(f":{where.line}:")
+        if sep and not any(c.isspace() for c in head):
+            text = rest.lstrip("0123456789:").strip()
+    for word in (status, "unsupported", "error"):
+        text = text.removeprefix(f"{word}: ")
+    return text
 
 
-def short_reason(status: str, reason: str) -> str:
-    """One line for the summary table: a located message as 'line N: what'."""
-    reason = reason.strip()
-    loc = located(reason)
-    if loc is not None:
-        return f"line {loc[0]}: {loc[2].splitlines()[0]}"
-    if reason.startswith("unsupported: "):
-        return reason[len("unsupported: "):]
-    return reason.splitlines()[0] if reason else ""
+def short_reason(status: str, reason: str, where: SourcePoint | None) -> str:
+    """One line for the summary table: 'line N: what' when the position is known."""
+    text = reason_text(status, reason, where)
+    first = text.splitlines()[0] if text else ""
+    return f"line {where.line}: {first}" if where is not None else first
 
 
 def _count_text(findings) -> str:
@@ -64,9 +65,9 @@ def render_scan(console: Console, result, debug: bool = False) -> None:
                 render_finding(console, f)
             if k.status not in ("analysed", "interrupted"):
                 style = STATUS_STYLE.get(k.status, "red")
-                loc = located(k.reason)
-                where = f"{fr.rel}:{loc[0]}:{loc[1]}" if loc and loc[1] else f"{fr.rel}:{loc[0] if loc else k.line}"
-                what = loc[2] if loc else k.reason.strip()
+                pos = k.where or SourcePoint(str(fr.path), k.line)
+                where = str(SourcePoint(rel_path(pos.file, result.root), pos.line, pos.column))
+                what = reason_text(k.status, k.reason, k.where)
                 console.print(f"[bold]{escape(where)}:[/] [{style}]{k.status}:[/] kernel [bold]{escape(k.name)}[/] "
                               f"not fully analysed: {escape(what)}", highlight=False)
                 if debug and k.traceback:
@@ -90,10 +91,10 @@ def summary_table(result) -> Table:
         if fr.status not in ("ok", "pending") or not fr.kernels:
             status = {"ok": "no kernels", "compile-error": "compile error"}.get(fr.status, fr.status)
             table.add_row(escape(fr.rel), "-", f"[{STATUS_STYLE.get(fr.status, 'dim')}]{status}[/]", "-",
-                          escape(short_reason(fr.status, fr.first)))
+                          escape(short_reason(fr.status, fr.first, fr.where)))
             continue
         for k in fr.kernels:
-            note = short_reason(k.status, k.reason) if k.status != "analysed" else ""
+            note = short_reason(k.status, k.reason, k.where) if k.status != "analysed" else ""
             if k.cached:
                 note = (note + "; " if note else "") + "cached"
             if k.suppressed:

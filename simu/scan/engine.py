@@ -188,6 +188,7 @@ class Scheduler:
             fr.first = outcome.first.replace(str(fr.path), fr.rel)
             fr.diagnostics = outcome.diagnostics
             fr.traceback = outcome.traceback
+            fr.where = outcome.where
             self.events.file_done(fr)
             return
         fr.status = FILE_OK
@@ -201,7 +202,7 @@ class Scheduler:
         k = task.kernel
         assert k is not None
         k.status, k.reason, k.launches = verdict.status, verdict.reason, verdict.launches
-        k.seconds, k.traceback, k.cached = verdict.seconds, verdict.traceback, cached
+        k.seconds, k.traceback, k.cached, k.where = verdict.seconds, verdict.traceback, cached, verdict.where
         k.findings, k.suppressed = apply_policy(list(verdict.findings), self.config, self.options.root, self.lines)
         if cached:
             self.result.stats.cache_hits += 1

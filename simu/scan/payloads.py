@@ -6,11 +6,12 @@ A verdict's JSON form (:meth:`KernelVerdict.to_dict`) is the cache's row payload
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
 from simu.codes import COMPILE_ERROR, FAILED
 from simu.detect.finding import Finding
+from simu.errors import SourcePoint
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,12 @@ class FileFailure:
     traceback: str = ""
     seconds: float = 0.0
     language: str = ""
+    where: SourcePoint | None = None  # where the first diagnostic points
 
     @staticmethod
-    def compile_error(first: str, diagnostics: str, seconds: float) -> "FileFailure":
-        return FileFailure(COMPILE_ERROR, first, diagnostics, seconds=seconds)
+    def compile_error(first: str, diagnostics: str, seconds: float, where: SourcePoint | None = None
+                      ) -> FileFailure:
+        return FileFailure(COMPILE_ERROR, first, diagnostics, seconds=seconds, where=where)
 
 
 @dataclass(frozen=True)
@@ -71,12 +74,15 @@ class KernelVerdict:
     findings: tuple[Finding, ...] = ()
     seconds: float = 0.0
     traceback: str = ""  # of a crash inside the analysis
+    where: SourcePoint | None = None  # the source position the reason is about
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"status": self.status, "reason": self.reason, "launches": self.launches,
                                "findings": [f.to_dict() for f in self.findings], "seconds": self.seconds}
         if self.traceback:
             out["traceback"] = self.traceback
+        if self.where is not None:
+            out["where"] = asdict(self.where)
         return out
 
     @staticmethod
@@ -84,4 +90,5 @@ class KernelVerdict:
         return KernelVerdict(status=d.get("status", FAILED), reason=d.get("reason", ""),
                              launches=int(d.get("launches", 0)),
                              findings=tuple(Finding.from_dict(f) for f in d.get("findings", [])),
-                             seconds=float(d.get("seconds", 0.0)), traceback=d.get("traceback", ""))
+                             seconds=float(d.get("seconds", 0.0)), traceback=d.get("traceback", ""),
+                             where=SourcePoint(**d["where"]) if d.get("where") else None)

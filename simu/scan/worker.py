@@ -14,7 +14,7 @@ import traceback
 from dataclasses import replace
 from typing import Any
 
-from simu.codes import FAILED, TIMEOUT, UNSUPPORTED
+from simu.codes import FAILED, TIMEOUT
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
 _EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
@@ -105,7 +105,7 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
         src = ModuleIR(compiled.digest, compiled.ir, compiled.language, compiled.param_names)
         module = _module_from_ir(src, path)
     except CompileError as exc:
-        return FileFailure.compile_error(exc.first, exc.diagnostics, time.perf_counter() - t0)
+        return FileFailure.compile_error(exc.first, exc.diagnostics, time.perf_counter() - t0, exc.where)
     except Exception as exc:  # noqa: BLE001 - any failure of one file is data
         first, tb = _error(exc)
         return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
@@ -146,23 +146,23 @@ def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budge
              use_alarm: bool) -> KernelVerdict:
     """The analysis under the alarm; every failure comes back as a verdict."""
     from simu.check import analyse_kernel
-    from simu.errors import SimuError, UnsupportedError
+    from simu.errors import SimuError
+    from simu.pipeline import status_of
 
     try:
         module = _module_from_ir(src, path)
         report = analyse_kernel(module, module.kernel(kernel), settings, constraints=constraints, budget=budget)
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)
-        return KernelVerdict(report.status, report.reason, report.launches, tuple(report.findings))
+        return KernelVerdict(report.status, report.reason, report.launches, tuple(report.findings),
+                             where=report.where)
     except KernelTimeout:
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
         _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
         return KernelVerdict(TIMEOUT, f"analysis used more than {hard_limit:g} s of CPU (2x the budget)")
-    except UnsupportedError as exc:
-        return KernelVerdict(UNSUPPORTED, str(exc))
     except SimuError as exc:
-        return KernelVerdict(FAILED, str(exc))
+        return KernelVerdict(status_of(exc), str(exc), where=exc.where)
     except Exception as exc:  # noqa: BLE001 - a crash in one kernel is recorded, the scan goes on
         reason, tb = _error(exc)
         return KernelVerdict(FAILED, reason, traceback=tb)
