@@ -8,7 +8,6 @@ Every unknown key is an error that names it.
 
 from __future__ import annotations
 
-import ast
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from simu.codes import CHECK_NAMES, FAIL_ON, KIND_IDS, SEVERITY_CHOICES
 from simu.errors import SimuError
+from simu.launch.constraints import KernelConstraints, check_expression, check_fill, parse_dim
 
 WARP_MODELS = ("lockstep", "independent")
 SCALAR = (int, float)
@@ -24,32 +24,6 @@ SCALAR = (int, float)
 
 class ConfigError(SimuError):
     """The configuration is invalid; the message names the file and the offending key."""
-
-
-@dataclass
-class KernelConstraints:
-    """User bounds on a kernel's launch, read by the launch search (``simu.evolve``).
-
-    ``None`` / empty means "free": the search picks.  ``buffer_lengths`` maps a pointer parameter
-    to an arithmetic expression over scalar parameters (``"n*m"``).
-    """
-
-    grid: tuple[int, int, int] | None = None
-    block: tuple[int, int, int] | None = None
-    args: dict[str, int | float] = field(default_factory=dict)
-    arg_ranges: dict[str, tuple[int | float, int | float]] = field(default_factory=dict)
-    buffer_lengths: dict[str, str] = field(default_factory=dict)
-    fills: dict[str, str] = field(default_factory=dict)  # buffer -> random | ramp | zeros | ones | small
-    warp_size: int | None = None
-    dynamic_shared: int | None = None
-
-    def key(self) -> dict[str, Any]:
-        """A JSON-able form, used in cache keys."""
-        return {"grid": self.grid, "block": self.block, "args": dict(sorted(self.args.items())),
-                "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
-                "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
-                "fills": dict(sorted(self.fills.items())),
-                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared}
 
 
 @dataclass
@@ -311,46 +285,11 @@ def _warp_size(t: _Table, key: str) -> int | None:
 
 
 _RANGE = re.compile(r"^\s*(-?[\d.eE+]+)\s*:\s*(-?[\d.eE+]+)\s*$")
-_EXPR_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub,
-               ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd, ast.LShift, ast.RShift)
-
-
-def parse_dim(value: Any) -> tuple[int, int, int]:
-    """``64``, ``[16, 16]`` or ``"16,16"`` / ``"16x16"`` -> a 3-tuple of positive ints."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected an integer or a list of 1 to 3 integers, got {value!r}")
-    if isinstance(value, int):
-        parts = [value]
-    elif isinstance(value, list):
-        parts = value
-    elif isinstance(value, str):
-        try:
-            parts = [int(p) for p in re.split(r"[,x\s]+", value.strip()) if p]
-        except ValueError:
-            raise ValueError(f"bad dimensions '{value}'") from None
-    else:
-        raise ValueError(f"expected an integer or a list of 1 to 3 integers, got {value!r}")
-    if not 1 <= len(parts) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in parts):
-        raise ValueError(f"expected 1 to 3 positive integers, got {value!r}")
-    return tuple(list(parts) + [1] * (3 - len(parts)))  # type: ignore[return-value]
-
-
 def _number(text: str) -> int | float:
     try:
         return int(text)
     except ValueError:
         return float(text)
-
-
-def check_expression(text: str) -> None:
-    """Accept only arithmetic over names and numbers (a buffer length such as ``n*m+1``)."""
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise ValueError(f"bad expression '{text}'") from None
-    for node in ast.walk(tree):
-        if not isinstance(node, _EXPR_NODES) or (isinstance(node, ast.Constant) and not isinstance(node.value, SCALAR)):
-            raise ValueError(f"bad expression '{text}': only numbers, parameter names and + - * / // % ** << >>")
 
 
 def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "kernel") -> KernelConstraints:
@@ -376,7 +315,8 @@ def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "ker
                 raise at.err(key, "expected a number, a range \"lo:hi\" or a buffer length expression")
             if isinstance(v, SCALAR):
                 c.args[name] = v
-            elif isinstance(v, list) and len(v) == 2 and all(isinstance(x, SCALAR) and not isinstance(x, bool) for x in v):
+            elif isinstance(v, list) and len(v) == 2 and all(isinstance(x, SCALAR) and not isinstance(x, bool)
+                                                             for x in v):
                 c.arg_ranges[name] = _ordered(v[0], v[1], at, key)
             elif isinstance(v, str) and _RANGE.match(v):
                 m = _RANGE.match(v)
@@ -395,14 +335,13 @@ def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "ker
                 raise at.err(key, f"expected a number, a range \"lo:hi\" or a buffer length expression, got {v!r}")
     fills = t.get("fills")
     if fills is not None:
-        from simu.evolve.genome import FILLS
-
         ft = _Table(fills, file, t.sub("fills"))
         for key in list(ft.data):
             ft.seen.add(key)
-            if ft.data[key] not in FILLS:
-                raise ft.err(key, f"expected one of {', '.join(FILLS)}, got {ft.data[key]!r}")
-            c.fills[ft.raw[key]] = ft.data[key]
+            try:
+                c.fills[ft.raw[key]] = check_fill(ft.data[key])
+            except ValueError as exc:
+                raise ft.err(key, str(exc)) from None
     t.finish()
     return c
 

@@ -2,9 +2,10 @@
 expected finding with no false positive (-O0, lockstep).
 
 The budget is exactly `simu check`'s default: 40 evaluations, stopped early after 10 s of search
-(CHECK_GUARD_SECONDS), plus redundant-barrier refutation and witness shrinking.  `constrain:` lines are honoured: they carry what a user would state in simu.toml
-for kernels whose launch contract cannot be read off the code (a transpose with 32x8 blocks over
-32x32 tiles, a CSR row-pointer layout, a pitch that must be at least the width)."""
+(CHECK_GUARD_SECONDS), plus redundant-barrier refutation and witness shrinking.  `constrain:` lines
+are honoured: they carry what a user would state in simu.toml for kernels whose launch contract
+cannot be read off the code (a transpose with 32x8 blocks over 32x32 tiles, a CSR row-pointer
+layout, a pitch that must be at least the width)."""
 
 from pathlib import Path
 

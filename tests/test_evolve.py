@@ -4,16 +4,18 @@ constraints, shrinking, and the gated bugs only the full search reaches."""
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from simu.api import load_source
 from simu.check import CheckSettings
-from simu.config import KernelConstraints
 from simu.evolve import Budget, run_search
 from simu.evolve.dictionary import argument_constants
-from simu.evolve.genome import FILLS
+from simu.evolve.genome import Genes
 from simu.evolve.operators import mutate
 from simu.evolve.search import Search
+from simu.launch.buffers import PLAIN_FILLS, buffer_from_spec
+from simu.launch.constraints import KernelConstraints
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -51,14 +53,16 @@ def test_dictionary_reads_the_constants_each_argument_is_compared_with():
 
 def test_mutation_steps_dimensions_in_range_and_jumps_to_dictionary_words():
     rng = random.Random(1)
+    at = Genes(1)
     genes = [1.0, 0.0, 0.0, 7.0, 0.0, 0.0, 4.0, 3.0, 0.0]
+    assert len(genes) == at.size
     seen = set()
     for cauchy in (False, True):
         for _ in range(300):
-            child = mutate(genes, rng, cauchy, n_scalars=1, rate=1.0, dictionary=[[5]])
-            assert all(0.0 <= g <= 10.0 for g in child[:6])
-            assert 0 <= int(child[-2]) < len(FILLS)
-            seen.add(child[6])
+            child = mutate(genes, rng, cauchy, at, rate=1.0, dictionary=[[5]])
+            assert all(0.0 <= g <= 10.0 for g in child[at.DIMS])
+            assert 0 <= int(child[at.FILL]) < len(PLAIN_FILLS)
+            seen.add(child[at.scalar(0)])
     assert 5.0 in seen  # the dictionary word
     assert len(seen) > 20  # and ordinary normal/Cauchy steps
 
@@ -117,3 +121,33 @@ def test_gated_bugs_need_the_full_search(rel):
     rand = search_corpus_file(CORPUS / rel, "random", evaluations=40, seed=0)
     assert full.found == full.expected and not full.unexpected
     assert rand.found < rand.expected
+
+
+BIG_BUFFER_CUDA = r"""
+__global__ void big(float *a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) a[0] += a[i];  // every thread writes a[0]: a race
+}
+"""
+
+
+def test_witnesses_with_buffers_over_64_kib_replay_exactly():
+    """Every buffer the search draws carries its spec: a witness launch is replayable whatever its size."""
+    m = _module(BIG_BUFFER_CUDA)
+    k = m.kernels[0]
+    c = KernelConstraints(args={"n": 40000}, buffer_lengths={"a": "n"})
+    res = run_search(m, k, CheckSettings(), c, Budget(evaluations=12, seconds=60), "full", seed=0)
+    assert res.findings
+    for f in res.findings:
+        spec = f.launch.buffers["a"]
+        assert spec["fill"] != "unknown" and spec["length"] == 40000
+        assert buffer_from_spec(spec).nbytes > 64 * 1024
+    s = Search(m, k, CheckSettings(), c, Budget(evaluations=12, seconds=60), "full", seed=0)
+    s.evolve()
+    s.shrink()
+    assert s.found
+    for finding, genes in s.found.values():
+        launch = s.layout.launch(genes)
+        spec = finding.launch.buffers["a"]
+        assert spec["fill"] != "unknown"
+        assert np.array_equal(buffer_from_spec(spec), launch.args["a"])

@@ -1,13 +1,12 @@
-"""The labelled corpus (DESIGN.md §6): parsing `// expect:` and `// launch:` headers and checking a file.
+"""The labelled corpus: `// expect:` headers, and checking a file against them.
 
     // expect: race shared write-write line 12
     // expect(independent): warp-race shared line 9      (only under that warp model)
     // expect(O1): race global line 4                    (only in as-compiled -O1 mode)
     // expect: clean
-    // launch: grid=4 block=64 n=100 [warp=32] [shared=BYTES] [buf=float32:1024[:fill]]
-    // kernel: name                                      (when the file has several kernels)
-    // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp
-    //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
+
+The `// launch:`, `// kernel:` and `// constrain:` comments a corpus file also carries are read by
+:mod:`simu.launch.comments` (they are not corpus-specific: simu reads them in any kernel file).
 
 `expect` lines list everything simu must report for the file in a configuration: nothing more and
 nothing less.  A finding matches when its kind is equal, its space and access class equal the ones
@@ -18,17 +17,16 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from simu.config import KernelConstraints
 from simu.detect import Finding
+from simu.launch import comments
+from simu.launch.comments import LaunchLine
+from simu.launch.constraints import KernelConstraints
 
 CONFIGS = (("O0", "lockstep"), ("O1", "lockstep"), ("O0", "independent"))
 _EXPECT = re.compile(r"^\s*//\s*expect(?:\(([^)]*)\))?:\s*(.*?)\s*$")
-_LAUNCH = re.compile(r"^\s*//\s*launch:\s*(.*?)\s*$")
-_KERNEL = re.compile(r"^\s*//\s*kernel:\s*(\S+)")
-_CONSTRAIN = re.compile(r"^\s*//\s*constrain:\s*(.*?)\s*$")
 
 
 @dataclass
@@ -57,17 +55,6 @@ class Expectation:
 
 
 @dataclass
-class LaunchLine:
-    grid: str = "1"
-    block: str = "32"
-    args: list[str] = field(default_factory=list)
-    buffers: list[str] = field(default_factory=list)
-    warp: int = 32
-    shared: int = 0
-    seed: int = 0
-
-
-@dataclass
 class CorpusFile:
     path: Path
     expectations: list[Expectation]
@@ -81,16 +68,10 @@ class CorpusFile:
 
 
 def parse(path: Path) -> CorpusFile:
+    lines = comments.header(path)
     exps: list[Expectation] = []
-    launches: list[LaunchLine] = []
-    kernel = None
     clean = False
-    constraints = None
-    for line in path.read_text().splitlines()[:40]:
-        m = _CONSTRAIN.match(line)
-        if m:
-            constraints = parse_constraints(m.group(1))
-            continue
+    for line in lines:
         m = _EXPECT.match(line)
         if m:
             modes = frozenset(x.strip() for x in (m.group(1) or "").split(",") if x.strip())
@@ -99,44 +80,8 @@ def parse(path: Path) -> CorpusFile:
                 clean = True
                 continue
             exps.append(_parse_expect(body, modes, path))
-            continue
-        m = _LAUNCH.match(line)
-        if m:
-            launches.append(_parse_launch(m.group(1)))
-            continue
-        m = _KERNEL.match(line)
-        if m:
-            kernel = m.group(1)
-    return CorpusFile(path, exps, launches, kernel, clean, constraints)
-
-
-def parse_constraints(text: str) -> KernelConstraints:
-    """A `// constrain:` line, read into the same object as a `[tool.simu.kernels.NAME]` table."""
-    c = KernelConstraints()
-    for tok in text.split():
-        name, _, value = tok.partition("=")
-        if name.startswith("len:"):
-            c.buffer_lengths[name[4:]] = value
-        elif name.startswith("fill:"):
-            c.fills[name[5:]] = value
-        elif name == "grid":
-            c.grid = value
-        elif name == "block":
-            c.block = value
-        elif name == "warp":
-            c.warp_size = int(value)
-        elif name == "shared":
-            c.dynamic_shared = int(value)
-        elif re.fullmatch(r"-?\d+:-?\d+", value):
-            lo, hi = value.split(":")
-            c.arg_ranges[name] = (float(lo), float(hi))
-        elif re.fullmatch(r"-?\d+", value):
-            c.args[name] = int(value)
-        elif re.fullmatch(r"-?\d*\.\d*(e-?\d+)?", value):
-            c.args[name] = float(value)
-        else:
-            raise ValueError(f"cannot read constraint '{tok}'")
-    return c
+    header = comments.parse_lines(lines)
+    return CorpusFile(path, exps, header.launches, header.kernel, clean, header.constraints)
 
 
 def _parse_expect(body: str, modes: frozenset[str], path: Path) -> Expectation:
@@ -158,27 +103,6 @@ def _parse_expect(body: str, modes: frozenset[str], path: Path) -> Expectation:
             raise ValueError(f"{path}: cannot read '{w}' in expect line '{body}'")
         i += 1
     return e
-
-
-def _parse_launch(text: str) -> LaunchLine:
-    L = LaunchLine()
-    for tok in text.split():
-        name, _, value = tok.partition("=")
-        if name == "grid":
-            L.grid = value
-        elif name == "block":
-            L.block = value
-        elif name == "warp":
-            L.warp = int(value)
-        elif name == "shared":
-            L.shared = int(value)
-        elif name == "seed":
-            L.seed = int(value)
-        elif ":" in value:
-            L.buffers.append(tok)
-        else:
-            L.args.append(tok)
-    return L
 
 
 @dataclass
@@ -203,7 +127,8 @@ def evaluate(cf: CorpusFile, opt: str = "O0", model: str = "lockstep", findings:
     return Verdict((opt, model), missing, unexpected, status, reason)
 
 
-def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep", module_cache: dict | None = None) -> Verdict:
+def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
+                      module_cache: dict | None = None) -> Verdict:
     """Compile (cached per mode), run the file's launches and compare with its labels."""
     from simu.api import load_file
     from simu.detect import DetectOptions

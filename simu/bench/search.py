@@ -44,8 +44,8 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     t0 = time.perf_counter()
     findings, evals, first_eval, first_s = [], 0, None, None
     for k in kernels:
-        rep = search_kernel(module, k, CheckSettings(), cf.constraints, Budget(evaluations=evaluations, seconds=CHECK_GUARD_SECONDS),
-                            mode, seed)
+        budget = Budget(evaluations=evaluations, seconds=CHECK_GUARD_SECONDS)
+        rep = search_kernel(module, k, CheckSettings(), cf.constraints, budget, mode, seed)
         findings += rep.findings
         st = rep.search
         evals += st.evaluations

@@ -1,21 +1,30 @@
-"""The evolutionary search over launches (DEAP): genome, operators, fitness, loop."""
+"""The evolutionary search over launches (DEAP).
+
+``shape`` (what the IR says about launches), ``genome`` (named genes -> Launch), ``operators``
+(mutation, fresh genomes, halvings), ``fitness``, ``dictionary`` (the kernel's constants),
+``loop`` (the (mu + lambda) loop), ``phases`` (sweep, refutation, shrinking), ``modes`` (what
+full / simulee / random register) and ``search`` (state, evaluation, :func:`run_search`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from simu.evolve.search import Budget, SearchResult, run_search
+from simu.launch.constraints import KernelConstraints
 from simu.pipeline import CheckSettings, KernelReport
 
 
-def search_kernel(module, kernel, settings: CheckSettings, constraints: Any = None, budget: Any = None,
+def search_kernel(module, kernel, settings: CheckSettings, constraints: KernelConstraints | None = None,
+                  budget: Any = None,
                   mode: str = "full", seed: int = 0) -> KernelReport:
     """Search launches for one kernel; a number as ``budget`` is seconds."""
     b = budget if isinstance(budget, Budget) else Budget()
     if isinstance(budget, (int, float)) and not isinstance(budget, bool):
         b = Budget(evaluations=10_000, seconds=float(budget))
     res = run_search(module, kernel, settings, constraints, b, mode, seed)
-    return KernelReport(kernel.display_name, res.status, res.reason, tuple(res.findings), res.launches, res.stats)
+    return KernelReport(kernel.display_name, res.status, res.reason, tuple(res.findings), res.launches, res.stats,
+                        res.where)
 
 
 __all__ = ["Budget", "SearchResult", "run_search", "search_kernel"]

@@ -33,3 +33,29 @@ def collision_ratio(trace: Trace, max_rows: int = 1_000_000) -> tuple[float, flo
 
 def coverage_of(trace: Trace) -> set:
     return set(trace.edges) | {("barrier", b) for b in trace.barriers_reached}
+
+
+CONFLICTS_ENOUGH = 64  # conflicting pairs beyond which a launch is no fitter
+
+Fitness = tuple[float, float, float, float]  # conflicts (max), coverage (max), collision ratio (min), range (min)
+
+
+def simu_fitness(trace: Trace, findings: list) -> Fitness:
+    """Conflicts count up to a point (past it, bigger launches only cost more to judge), then the
+    branch edges and barriers the launch reaches: a launch that enters more of the kernel's code is
+    a better parent (a count "new at evaluation time" would favour whichever launch happened to run
+    first, for ever), then Simulee's collision ratio and address range."""
+    primary, secondary = collision_ratio(trace)
+    conflicts = sum(f.count for f in findings if f.severity in ("error", "warning"))
+    return float(min(conflicts, CONFLICTS_ENOUGH)), float(len(coverage_of(trace))), primary, secondary
+
+
+def simulee_fitness(trace: Trace, findings: list) -> Fitness:
+    """Simulee's: the collision ratio and address range alone."""
+    primary, secondary = collision_ratio(trace)
+    return 0.0, 0.0, primary, secondary
+
+
+def no_fitness(trace: Trace, findings: list) -> Fitness:
+    """Random search ranks nothing."""
+    return 0.0, 0.0, 0.0, 0.0

@@ -1,8 +1,10 @@
 """The genome of a launch: grid and block dimensions, scalar arguments, buffer fill and a seed.
 
-Genes are floats in one flat list (what DEAP's operators work on); :class:`Layout` names each
-position and turns a genome into a :class:`~simu.interp.Launch` (rounding, clamping and honouring
-the kernel's declared block size and the user's constraints).
+Genes are floats in one flat list (what DEAP's operators work on); :class:`Genes` names each
+position and :class:`Layout` turns a genome into a :class:`~simu.launch.Launch` (rounding,
+clamping and honouring the kernel's declared block size and the user's constraints).  Every
+buffer is drawn by :func:`~simu.launch.buffers.draw_buffer`, so each carries the spec that
+regenerates it: any launch the search reports can be replayed exactly.
 """
 
 from __future__ import annotations
@@ -15,98 +17,54 @@ from typing import Any
 
 import numpy as np
 
+from simu.evolve.shape import Shape
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
+from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
+from simu.launch.constraints import buffer_length
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
-from simu.launch.spec import element_type, make_buffer
 
-FILLS = ("random", "ramp", "zeros", "ones", "small", "signed")
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
 
 
-@dataclass
-class Shape:
-    """What the IR says about a kernel's launch: dimensions used, fixed block, dynamic shared."""
+class Genes:
+    """Named positions in a genome with ``scalars`` scalar-argument genes.
 
-    block_dims: int = 1
-    grid_dims: int = 1
-    reqd_block: tuple[int, int, int] | None = None
-    max_threads: int = MAX_THREADS_PER_BLOCK
-    dynamic_shared: bool = False
+    ``GRID`` and ``BLOCK`` hold the dimensions (log2, x y z), ``SCALARS`` one gene per searched
+    scalar argument (``scalar(j)``), then ``FILL`` (an index into
+    :data:`~simu.launch.buffers.PLAIN_FILLS`) and ``SEED`` (the buffers' generator seed).
+    """
 
+    GRID = slice(0, 3)
+    BLOCK = slice(3, 6)
+    DIMS = slice(GRID.start, BLOCK.stop)  # grid then block
 
-def kernel_shape(module, kernel: Kernel) -> Shape:
-    bdim = gdim = 1
-    for b in kernel.function.blocks:
-        for ins in b.instrs:
-            if ins.opcode != "call":
-                continue
-            name = ins.attrs.get("callee") or ""
-            m = re.match(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$", name)
-            if m:
-                axis = "xyz".index(m.group(2)) + 1
-                if m.group(1) in ("tid", "ntid"):
-                    bdim = max(bdim, axis)
-                else:
-                    gdim = max(gdim, axis)
-                continue
-            m = re.match(r"_Z\d+(get_local_id|get_local_size|get_group_id|get_num_groups|get_global_id|get_global_size)", name)
-            if m and ins.ops and ins.ops[0].kind == "const":
-                axis = int(ins.ops[0].value) + 1
-                if m.group(1) in ("get_local_id", "get_local_size", "get_global_id", "get_global_size"):
-                    bdim = max(bdim, min(axis, 3))
-                if m.group(1) in ("get_group_id", "get_num_groups", "get_global_id", "get_global_size"):
-                    gdim = max(gdim, min(axis, 3))
-    dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
-    reqd = kernel.reqd_block or _block_from_tiles(module, kernel, bdim)
-    return Shape(bdim, gdim, reqd, kernel.max_threads or MAX_THREADS_PER_BLOCK, dyn)
+    def __init__(self, scalars: int):
+        self.scalars = scalars
+        self.SCALARS = slice(self.DIMS.stop, self.DIMS.stop + scalars)
+        self.FILL = self.SCALARS.stop
+        self.SEED = self.FILL + 1
+        self.size = self.SEED + 1
 
+    @classmethod
+    def grid(cls, axis: int) -> int:
+        return cls.GRID.start + axis
 
-def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[int, int, int] | None:
-    """The block a kernel was written for, read off its static shared tiles.
+    @classmethod
+    def block(cls, axis: int) -> int:
+        return cls.BLOCK.start + axis
 
-    Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` assume one
-    thread per tile element; launching other block sizes only shows the kernel outside its
-    contract (indices past the tile, elements nobody loads).  The tile's dimensions, rounded down
-    to powers of two (dropping padding and halos), give the block."""
-    from simu.ir.types import ArrayType
+    def scalar(self, j: int) -> int:
+        return self.SCALARS.start + j
 
-    used = _shared_globals_used(kernel)
-    best = None
-    for g in module.globals.values():
-        if g.addrspace != 3 or g.external or g.name not in used or not isinstance(g.type, ArrayType):
-            continue
-        dims = []
-        t = g.type
-        while isinstance(t, ArrayType):
-            dims.append(t.count)
-            t = t.elem
-        dims = [1 << (d.bit_length() - 1) for d in dims if d > 0]
-        if bdim >= 2 and len(dims) >= 2:
-            cand = (dims[-1], dims[-2], 1)
-        else:
-            cand = (dims[-1], 1, 1)
-        cand = tuple(min(c, 1024) for c in cand)
-        while cand[0] * cand[1] > MAX_THREADS_PER_BLOCK:
-            cand = (cand[0] // 2, cand[1], 1)
-        if best is None or cand[0] * cand[1] > best[0] * best[1]:
-            best = cand
-    if best is not None and best[0] * best[1] >= 32:
-        return best  # type: ignore[return-value]
-    return None
+    def scalar_index(self, i: int) -> int | None:
+        """``j`` when position ``i`` is ``scalar(j)``, else None."""
+        return i - self.SCALARS.start if self.SCALARS.start <= i < self.SCALARS.stop else None
 
-
-def _shared_globals_used(kernel: Kernel) -> set[str]:
-    from simu.ir.constants import GlobalRef
-
-    used = set()
-    for b in kernel.function.blocks:
-        for ins in b.instrs:
-            for op in ins.ops:
-                if isinstance(op.value, GlobalRef):
-                    used.add(op.value.name)
-    return used
+    def launch_part(self, genes: list[float]) -> tuple[float, ...]:
+        """Every gene but the seed (the seed alone does not make a different launch)."""
+        return tuple(genes[:self.SEED])
 
 
 @dataclass
@@ -126,11 +84,10 @@ class Layout:
     max_total_threads: int = 4096
     fixed_dynamic_shared: int | None = None
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
+    at: Genes = field(init=False)  # the named gene positions
 
-    # gene positions: 0..2 grid (log2), 3..5 block (log2), then one per scalar, then fill, seed
-    @property
-    def size(self) -> int:
-        return 6 + len(self.scalars) + 2
+    def __post_init__(self) -> None:
+        self.at = Genes(len(self.scalars))
 
     def initial(self, rng: random.Random) -> list[float]:
         """A start point from typical GPU sizes: warp multiples, powers of two, sizes near the thread count."""
@@ -142,15 +99,18 @@ class Layout:
         else:
             block = (rng.choice([32, 64, 128, 256, 96, 33, 31, 65]), 1, 1)
         grid = tuple(rng.choice([1, 2, 3, 4]) if d < s.grid_dims else 1 for d in range(3))
-        genes = [math.log2(g) for g in grid] + [math.log2(b) for b in block]
+        at = self.at
+        genes = [0.0] * at.size
+        genes[at.GRID] = [math.log2(g) for g in grid]
+        genes[at.BLOCK] = [math.log2(b) for b in block]
         threads = int(np.prod(grid)) * int(np.prod(block))
-        for p in self.scalars:
-            genes.append(self._initial_scalar(p, rng, threads, grid, block))
-        genes.append(float(rng.randrange(len(FILLS))))
-        genes.append(float(rng.randrange(1 << 16)))
+        for j, p in enumerate(self.scalars):
+            genes[at.scalar(j)] = self._initial_scalar(p, rng, threads)
+        genes[at.FILL] = float(rng.randrange(len(PLAIN_FILLS)))
+        genes[at.SEED] = float(rng.randrange(1 << 16))
         return genes
 
-    def _initial_scalar(self, p, rng: random.Random, threads: int, grid, block) -> float:
+    def _initial_scalar(self, p, rng: random.Random, threads: int) -> float:
         if p.name in self.ranges:
             lo, hi = self.ranges[p.name]
             return rng.uniform(lo, hi)
@@ -171,9 +131,9 @@ class Layout:
         return float(rng.choice([0, 1, 2, 3, 4, 8, 16, 32]))
 
     def decode(self, genes: list[float]) -> tuple[tuple[int, int, int], tuple[int, int, int], dict[str, Any], int, int]:
-        s = self.shape
-        grid = [max(1, int(round(2 ** min(max(g, 0.0), 12)))) for g in genes[0:3]]
-        block = [max(1, int(round(2 ** min(max(b, 0.0), 10)))) for b in genes[3:6]]
+        s, at = self.shape, self.at
+        grid = [max(1, int(round(2 ** min(max(g, 0.0), 12)))) for g in genes[at.GRID]]
+        block = [max(1, int(round(2 ** min(max(b, 0.0), 10)))) for b in genes[at.BLOCK]]
         for d in range(3):
             if d >= s.grid_dims:
                 grid[d] = 1
@@ -193,11 +153,11 @@ class Layout:
             k = int(np.argmax(grid))
             grid[k] = max(1, grid[k] // 2)
         values: dict[str, Any] = {}
-        for p, g in zip(self.scalars, genes[6:6 + len(self.scalars)], strict=False):
+        for p, g in zip(self.scalars, genes[at.SCALARS], strict=True):
             values[p.name] = self._scalar_value(p, g)
         values.update(self.fixed)
-        fill = int(genes[-2]) % len(FILLS)
-        seed = int(genes[-1]) & 0xFFFF
+        fill = int(genes[at.FILL]) % len(PLAIN_FILLS)
+        seed = int(genes[at.SEED]) & 0xFFFF
         return tuple(grid), tuple(block), values, fill, seed  # type: ignore[return-value]
 
     def _scalar_value(self, p, g: float) -> Any:
@@ -243,10 +203,11 @@ class Layout:
                 dt, comps = element_type(p.pointee)
                 n = length
                 if p.name in self.buffer_lengths:
-                    n = int(_eval_length(self.buffer_lengths[p.name], values, T, launch.num_blocks))
-                fill_name = self.fills.get(p.name) or (FILLS[fill] if fill < len(FILLS) else "random")
-                arr = _fill(dt, n * comps, fill_name, rng, T)
-                args[p.name] = arr
+                    n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
+                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                # integers bounded by the thread count: values read as indices stay inside the buffers
+                arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)
+                args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             else:
                 args[p.name] = 0
         launch.args = args
@@ -254,31 +215,3 @@ class Layout:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
         return launch
-
-
-def _fill(dtype: np.dtype, n: int, fill: str, rng: np.random.Generator, threads: int) -> np.ndarray:
-    if fill == "small":  # values usable as indices: bounded by the thread count
-        return rng.integers(0, max(threads, 1), n).astype(dtype) if dtype.kind in "iu" else \
-            rng.uniform(0, 1, n).astype(dtype)
-    if fill == "ramp" and dtype.kind in "iu":
-        return (np.arange(n) % max(threads, 1)).astype(dtype)
-    if fill == "random" and dtype.kind in "iu":  # keep integers usable as indices in small buffers
-        return rng.integers(0, max(threads, 2), n).astype(dtype)
-    if fill == "signed":  # negative values too: branches on a value's sign
-        if dtype.kind == "i":
-            return rng.integers(-max(threads, 2), max(threads, 2), n).astype(dtype)
-        if dtype.kind == "u":
-            return rng.integers(0, max(threads, 2), n).astype(dtype)
-        return make_buffer(dtype, n, "random", rng)
-    return make_buffer(dtype, n, fill, rng)
-
-
-def _eval_length(expr: str, values: dict[str, Any], threads: int, blocks: int = 1) -> float:
-    """Evaluate a buffer-length expression such as "n*m" over the argument values
-    (also `threads`, the launch's thread count, and `blocks`, its block count)."""
-    env = {k: v for k, v in values.items() if isinstance(v, (int, float, np.integer, np.floating))}
-    env["threads"] = threads
-    env["blocks"] = blocks
-    if not re.fullmatch(r"[\w\s+\-*/()%]+", expr):
-        raise ValueError(f"bad buffer length expression {expr!r}")
-    return max(1, int(eval(expr, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above

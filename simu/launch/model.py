@@ -49,7 +49,7 @@ class Launch:
     warp_size: int = 32
     dynamic_shared: int = 0
     seed: int = 0
-    # How each buffer argument was generated (see simu.launch.spec.buffer_from_spec), by name:
+    # How each buffer argument was generated (see simu.launch.buffers.buffer_from_spec), by name:
     # lets a finding's launch be rebuilt exactly for replay.  Optional; may be incomplete.
     buffer_specs: dict[str, dict[str, Any]] = field(default_factory=dict)
 

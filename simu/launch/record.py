@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from simu.launch.buffers import buffer_specs
 from simu.launch.model import Launch, LocalBuffer
-from simu.launch.spec import buffer_specs
 
 
 @dataclass(frozen=True)

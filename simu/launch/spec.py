@@ -1,20 +1,6 @@
-"""Building a Launch from user-facing text: `--arg n=100`, `--buffer a=float32:1024:random`, C types.
+"""Building a Launch from user-facing text: `--arg n=100`, `--buffer a=float32:1024:random`.
 
-Every generated buffer has a *spec*, a small JSON-able dict from which :func:`buffer_from_spec`
-rebuilds exactly the same array (it is recorded in ``Launch.buffer_specs`` and, through the
-finding's launch record, lets :mod:`simu.validate` replay a launch on hardware)::
-
-    {"dtype": "float32", "length": 1024, "fill": "random", "low": -1.0, "high": 1.0,
-     "seed": 7, "rng": {"state": "0x...", "inc": "0x...", "has_uint32": 0, "uinteger": 0}}
-    {"dtype": "int32", "length": 64, "fill": "ramp", "modulo": 64}
-    {"dtype": "uint32", "length": 1, "fill": "zeros"}            # also "ones"
-    {"dtype": "float32", "length": 8, "fill": "const", "value": 2.5}
-    {"dtype": "uint8", "length": 16, "fill": "data", "base64": "...", "shape": [4, 4]}
-
-``rng`` is the state of numpy's PCG64 generator (``np.random.default_rng(seed)``) just before the
-buffer was drawn: buffers share one generator per launch, so the state, not the seed alone, says
-where this buffer's numbers start.  Random integers are ``rng.integers(low, high, length)`` and
-random floats ``rng.uniform(low, high, length)``, converted to the dtype.
+Buffers are drawn by :mod:`simu.launch.buffers`, each with the spec that regenerates it.
 """
 
 from __future__ import annotations
@@ -27,33 +13,10 @@ import numpy as np
 from simu.errors import LaunchError
 from simu.ir import Kernel, Param
 from simu.ir.types import FloatType, IntType, VectorType
+from simu.launch.buffers import draw_buffer, element_type
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 
-C_TYPES = {
-    "float": np.float32, "double": np.float64, "half": np.float16, "__half": np.float16,
-    "char": np.int8, "signed char": np.int8, "unsigned char": np.uint8, "uchar": np.uint8, "int8_t": np.int8,
-    "uint8_t": np.uint8, "bool": np.uint8, "_Bool": np.uint8,
-    "short": np.int16, "unsigned short": np.uint16, "ushort": np.uint16, "int16_t": np.int16, "uint16_t": np.uint16,
-    "int": np.int32, "unsigned int": np.uint32, "uint": np.uint32, "unsigned": np.uint32, "int32_t": np.int32,
-    "uint32_t": np.uint32,
-    "long": np.int64, "unsigned long": np.uint64, "ulong": np.uint64, "long long": np.int64,
-    "unsigned long long": np.uint64, "int64_t": np.int64, "uint64_t": np.uint64, "size_t": np.uint64,
-    "ptrdiff_t": np.int64,
-}
-FILLS = ("random", "zeros", "ones", "ramp", "const")
-
-
-def element_type(c_type: str | None) -> tuple[np.dtype, int]:
-    """(numpy dtype, components) for a pointee C type such as "float" or "float4"; bytes if unknown."""
-    if not c_type:
-        return np.dtype(np.uint8), 16
-    name = c_type.replace("const", "").replace("volatile", "").replace("__restrict__", "").strip()
-    if name in C_TYPES:
-        return np.dtype(C_TYPES[name]), 1
-    m = re.fullmatch(r"([a-z]+?)(\d+)", name)
-    if m and m.group(1) in C_TYPES:
-        return np.dtype(C_TYPES[m.group(1)]), int(m.group(2)) if m.group(2) != "3" else 4
-    return np.dtype(np.uint8), 16
+__all__ = ["build_launch", "parse_buffer", "parse_scalar"]
 
 
 def parse_scalar(param: Param, text: str) -> Any:
@@ -73,171 +36,10 @@ def parse_scalar(param: Param, text: str) -> Any:
     raise LaunchError(f"parameter '{param.name}' of type {t} cannot be given with --arg")
 
 
-def make_buffer(dtype: np.dtype, length: int, fill: str, rng: np.random.Generator, value: float = 0) -> np.ndarray:
-    return draw_buffer(dtype, length, fill, rng, value)[0]
-
-
-def default_range(dtype: np.dtype) -> tuple[float, float]:
-    """The [low, high) range of a "random" fill: floats in [-1, 1), unsigned [0, 100), signed [-100, 100)."""
-    dtype = np.dtype(dtype)
-    if dtype.kind == "f":
-        return -1.0, 1.0
-    if dtype.kind == "u":
-        return 0, 100
-    return -100, 100
-
-
-def default_modulo(dtype: np.dtype) -> int:
-    """A "ramp" fill is ``arange(length) % modulo``; by default it wraps only for 1-byte integers."""
-    dtype = np.dtype(dtype)
-    return int(np.iinfo(dtype).max) if dtype.kind in "iu" and dtype.itemsize == 1 else 1 << 62
-
-
-def rng_state(rng: np.random.Generator) -> dict[str, Any]:
-    """The JSON-able state of a PCG64 generator (128-bit numbers as hex strings)."""
-    st = rng.bit_generator.state
-    if st.get("bit_generator") != "PCG64":
-        raise LaunchError(f"cannot record the state of a {st.get('bit_generator')} generator (PCG64 only)")
-    return {"state": hex(st["state"]["state"]), "inc": hex(st["state"]["inc"]),
-            "has_uint32": int(st["has_uint32"]), "uinteger": int(st["uinteger"])}
-
-
-def rng_from_state(state: dict[str, Any]) -> np.random.Generator:
-    """A generator positioned at a state recorded by :func:`rng_state`."""
-    rng = np.random.default_rng(0)
-    rng.bit_generator.state = {"bit_generator": "PCG64",
-                               "state": {"state": int(str(state["state"]), 0), "inc": int(str(state["inc"]), 0)},
-                               "has_uint32": int(state.get("has_uint32", 0)), "uinteger": int(state.get("uinteger", 0))}
-    return rng
-
-
-def draw_buffer(dtype: np.dtype, length: int, fill: str, rng: np.random.Generator | None, value: float = 0,
-                low: float | None = None, high: float | None = None, modulo: int | None = None,
-                seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-    """Generate a buffer and the spec that regenerates it (see the module docstring).
-
-    ``rng`` is advanced exactly as :func:`make_buffer` always did; ``low``/``high`` change the range
-    of a "random" fill and ``modulo`` the period of a "ramp".
-    """
-    dtype = np.dtype(dtype)
-    length = int(length)
-    spec: dict[str, Any] = {"dtype": str(dtype), "length": length, "fill": fill}
-    if fill == "random":
-        if rng is None:
-            raise LaunchError("a random fill needs a generator")
-        lo, hi = default_range(dtype)
-        lo = lo if low is None else low
-        hi = hi if high is None else high
-        spec.update(low=lo, high=hi)
-        if seed is not None:
-            spec["seed"] = int(seed)
-        spec["rng"] = rng_state(rng)
-    elif fill == "const":
-        spec["value"] = value
-    elif fill == "ramp":
-        spec["modulo"] = int(modulo) if modulo is not None else default_modulo(dtype)
-    elif fill not in ("zeros", "ones"):
-        raise LaunchError(f"unknown fill '{fill}' (use one of {', '.join(FILLS)})")
-    return _generate(spec, dtype, length, rng), spec
-
-
-def _generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random.Generator | None) -> np.ndarray:
-    fill = spec.get("fill")
-    if fill == "zeros":
-        return np.zeros(length, dtype)
-    if fill == "ones":
-        return np.ones(length, dtype)
-    if fill == "const":
-        return np.full(length, spec.get("value", 0), dtype)
-    if fill == "ramp":
-        return (np.arange(length) % int(spec.get("modulo", default_modulo(dtype)))).astype(dtype)
-    if fill == "random":
-        lo, hi = default_range(dtype)
-        lo, hi = spec.get("low", lo), spec.get("high", hi)
-        if dtype.kind == "f":
-            return rng.uniform(lo, hi, length).astype(dtype)
-        return rng.integers(int(lo), int(hi), length).astype(dtype)
-    raise LaunchError(f"unknown fill '{fill}' (use one of {', '.join(FILLS)})")
-
-
-def buffer_from_spec(spec: dict[str, Any]) -> np.ndarray:
-    """Rebuild the exact array a spec describes (the inverse of :func:`draw_buffer`)."""
-    import base64
-
-    try:
-        dtype = np.dtype(spec["dtype"])
-        fill = spec.get("fill")
-        if fill == "data":
-            arr = np.frombuffer(bytearray(base64.b64decode(spec["base64"])), dtype)
-            return arr.reshape(spec["shape"]) if spec.get("shape") else arr
-        length = int(spec["length"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise LaunchError(f"bad buffer spec {spec!r}: {exc}") from None
-    rng = None
-    if fill == "random":
-        if spec.get("rng"):
-            rng = rng_from_state(spec["rng"])
-        elif spec.get("seed") is not None:
-            rng = np.random.default_rng(int(spec["seed"]))
-        else:
-            raise LaunchError(f"random buffer spec without 'rng' or 'seed': {spec!r}")
-    arr = _generate(spec, dtype, length, rng)
-    return arr.reshape(spec["shape"]) if spec.get("shape") else arr
-
-
-def data_spec(arr: np.ndarray) -> dict[str, Any]:
-    """A spec that embeds the array's bytes (base64)."""
-    import base64
-
-    arr = np.ascontiguousarray(arr)
-    spec: dict[str, Any] = {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "data",
-                            "base64": base64.b64encode(arr.tobytes()).decode("ascii")}
-    if arr.ndim != 1:
-        spec["shape"] = list(arr.shape)
-    return spec
-
-
-def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[str, Any]]:
-    """A replayable description of every buffer argument of ``launch``, by name.
-
-    Uses the recorded spec in ``launch.buffer_specs`` when it still regenerates the array,
-    otherwise embeds arrays of at most ``inline_limit`` bytes; larger unexplained arrays get
-    ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.
-    """
-    out: dict[str, dict[str, Any]] = {}
-    for name, v in launch.args.items():
-        if isinstance(v, LocalBuffer):
-            out[name] = {"local_bytes": int(v.nbytes)}
-            continue
-        if not isinstance(v, np.ndarray) or v.ndim == 0:
-            continue
-        spec = launch.buffer_specs.get(name)
-        if spec is not None:
-            try:
-                again = buffer_from_spec(spec)
-                if again.dtype == v.dtype and again.size == v.size and again.tobytes() == np.ascontiguousarray(v).tobytes():
-                    spec = dict(spec)
-                    if v.ndim != 1:
-                        spec["shape"] = list(v.shape)
-                    out[name] = spec
-                    continue
-            except LaunchError:
-                pass
-        if v.nbytes <= inline_limit:
-            out[name] = data_spec(v)
-        else:
-            out[name] = {"dtype": str(v.dtype), "length": int(v.size), "fill": "unknown"}
-    return out
-
-
-def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator) -> tuple[str, Any]:
-    """`name=dtype:length[:fill[=value]]` → (name, array); `name=local:BYTES` for __local pointers."""
-    name, value, _ = _parse_buffer(spec, kernel, rng)
-    return name, value
-
-
-def _parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
-                  seed: int | None = None) -> tuple[str, Any, dict[str, Any] | None]:
+def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
+                 seed: int | None = None) -> tuple[str, Any, dict[str, Any] | None]:
+    """`name=dtype:length[:fill[=value]]` -> (name, array, spec); `name=local:BYTES` for __local pointers
+    (no spec).  ``rng`` draws random fills (one generator for every buffer of a launch)."""
     if "=" not in spec:
         raise LaunchError(f"bad --buffer '{spec}': expected name=dtype:length[:fill]")
     name, rest = spec.split("=", 1)
@@ -252,7 +54,8 @@ def _parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
         dtype = np.dtype(parts[0])
         length = int(parts[1])
     except (TypeError, ValueError, IndexError):
-        raise LaunchError(f"bad --buffer '{spec}': expected name=dtype:length[:fill], e.g. a=float32:1024:random") from None
+        raise LaunchError(f"bad --buffer '{spec}': expected name=dtype:length[:fill], "
+                          "e.g. a=float32:1024:random") from None
     fill = parts[2] if len(parts) > 2 else "random"
     value = 0.0
     if fill.startswith("const="):
@@ -280,7 +83,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             raise LaunchError(f"kernel {kernel.display_name} has no parameter '{name}'") from None
     specs: dict[str, dict[str, Any]] = {}
     for b in buffers or []:
-        name, arr, bspec = _parse_buffer(b, kernel, rng, seed)
+        name, arr, bspec = parse_buffer(b, kernel, rng, seed)
         values[name] = arr
         if bspec is not None:
             specs[name] = bspec
@@ -299,7 +102,8 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             dt, comps = element_type(p.pointee)
             values[p.name], specs[p.name] = draw_buffer(dt, default_length * comps, "random", rng, seed=seed)
         else:
-            raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); give --arg {p.name}=...")
+            raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
+                              f"give --arg {p.name}=...")
     launch.args = {p.name: values[p.name] for p in kernel.params}
     launch.buffer_specs = {name: spec for name, spec in specs.items() if name in launch.args}
     return launch

@@ -123,7 +123,7 @@ import numpy as np
 _BODY = r'''
 
 def rng_from_state(state):
-    """numpy's PCG64 generator at a state recorded by simu (simu.launch.spec.rng_state)."""
+    """numpy's PCG64 generator at a state recorded by simu (simu.launch.buffers.rng_state)."""
     rng = np.random.default_rng(0)
     rng.bit_generator.state = {"bit_generator": "PCG64",
                                "state": {"state": int(str(state["state"]), 0), "inc": int(str(state["inc"]), 0)},
@@ -140,7 +140,7 @@ def default_range(dtype):
 
 
 def make_buffer(spec):
-    """The initial contents of a buffer, exactly as simu.launch.spec.buffer_from_spec makes them."""
+    """The initial contents of a buffer, exactly as simu.launch.buffers.buffer_from_spec makes them."""
     dtype = np.dtype(spec["dtype"])
     fill = spec.get("fill")
     if fill == "data":

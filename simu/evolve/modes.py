@@ -1,0 +1,53 @@
+"""The search's modes: what each registers with the loop, nothing else differs.
+
+* ``full`` (simu's search): simu's fitness (conflicts, then code coverage, then Simulee's), the
+  kernel's own constants as a dictionary (initial arguments, mutation jumps, a sweep after the
+  first generation), then refutation of redundant barriers and shrinking of witnesses.
+* ``simulee``: Simulee's fitness and mutations (normal and Cauchy steps), nothing else.
+* ``random``: fresh launches from the same prior until a finding, no fitness (the baseline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from simu.evolve.fitness import Fitness, no_fitness, simu_fitness, simulee_fitness
+from simu.evolve.operators import fresh, mutate
+from simu.evolve.phases import dictionary_sweep, refute_redundant, shrink
+
+
+@dataclass(frozen=True)
+class Mode:
+    name: str
+    fitness: Callable[[Any, list], Fitness]  # (trace, findings) -> fitness
+    mutators: Callable[[Any], tuple]  # search -> the mutation operators, each parent gets one child from each
+    dictionary: bool = False  # read the constants the kernel compares its arguments with
+    sweep: Callable | None = None  # (search, population) -> extra individuals after the first generation
+    settle: int = 2  # once something is found, stop after this many generations that found nothing new
+    population: int | None = None  # None: the budget's
+    bounded: bool = True  # at most the budget's generations (else: until the budget or the stop rule)
+    phases: tuple[Callable[[Any], None], ...] = ()  # after the loop, in order
+
+
+def normal_and_cauchy(search) -> tuple:
+    """Simulee's operators; a scalar gene may also jump to one of the kernel's constants (the
+    layout's dictionary, empty unless the mode reads it)."""
+    layout = search.layout
+    words = [layout.dictionary.get(p.name, []) for p in layout.scalars]
+    return tuple(partial(mutate, rng=search.rng, cauchy=cauchy, at=layout.at, dictionary=words)
+                 for cauchy in (False, True))
+
+
+def fresh_launch(search) -> tuple:
+    return (fresh(partial(search.layout.initial, search.rng)),)
+
+
+MODES: dict[str, Mode] = {m.name: m for m in (
+    Mode("full", simu_fitness, normal_and_cauchy, dictionary=True, sweep=dictionary_sweep,
+         phases=(refute_redundant, shrink)),
+    Mode("simulee", simulee_fitness, normal_and_cauchy),
+    Mode("random", no_fitness, fresh_launch, settle=0, population=1, bounded=False),
+)}

@@ -1,0 +1,123 @@
+"""Launches and constraints written in a kernel file's header comments (any kernel file, not only the corpus).
+
+    // launch: grid=4 block=64 n=100 [warp=32] [shared=BYTES] [seed=S] [buf=float32:1024[:fill]]
+    // kernel: name                                      (when the file has several kernels)
+    // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp
+    //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
+
+Only the first :data:`HEADER_LINES` lines are read.  A ``launch:`` token ``name=value`` is a buffer
+(``--buffer`` syntax) when the value holds a colon, otherwise a scalar argument (``--arg``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simu.launch.constraints import KernelConstraints, check_fill, parse_dim
+
+HEADER_LINES = 40
+_LAUNCH = re.compile(r"^\s*//\s*launch:\s*(.*?)\s*$")
+_KERNEL = re.compile(r"^\s*//\s*kernel:\s*(\S+)")
+_CONSTRAIN = re.compile(r"^\s*//\s*constrain:\s*(.*?)\s*$")
+
+
+@dataclass
+class LaunchLine:
+    """One ``// launch:`` line, in the text form :func:`simu.launch.spec.build_launch` takes."""
+
+    grid: str = "1"
+    block: str = "32"
+    args: list[str] = field(default_factory=list)
+    buffers: list[str] = field(default_factory=list)
+    warp: int = 32
+    shared: int = 0
+    seed: int = 0
+
+
+@dataclass
+class KernelComments:
+    """What a file's header comments say about launching its kernels."""
+
+    launches: list[LaunchLine] = field(default_factory=list)
+    kernel: str | None = None
+    constraints: KernelConstraints | None = None
+
+
+def header(path: Path) -> list[str]:
+    """The lines of ``path`` that may hold header comments."""
+    return path.read_text().splitlines()[:HEADER_LINES]
+
+
+def parse(path: Path) -> KernelComments:
+    """The ``launch:``, ``kernel:`` and ``constrain:`` comments of a kernel file."""
+    return parse_lines(header(path))
+
+
+def parse_lines(lines: list[str]) -> KernelComments:
+    out = KernelComments()
+    for line in lines:
+        m = _CONSTRAIN.match(line)
+        if m:
+            out.constraints = parse_constraints(m.group(1))
+            continue
+        m = _LAUNCH.match(line)
+        if m:
+            out.launches.append(parse_launch(m.group(1)))
+            continue
+        m = _KERNEL.match(line)
+        if m:
+            out.kernel = m.group(1)
+    return out
+
+
+def parse_launch(text: str) -> LaunchLine:
+    """The body of a ``// launch:`` line."""
+    L = LaunchLine()
+    for tok in text.split():
+        name, _, value = tok.partition("=")
+        if name == "grid":
+            L.grid = value
+        elif name == "block":
+            L.block = value
+        elif name == "warp":
+            L.warp = int(value)
+        elif name == "shared":
+            L.shared = int(value)
+        elif name == "seed":
+            L.seed = int(value)
+        elif ":" in value:
+            L.buffers.append(tok)
+        else:
+            L.args.append(tok)
+    return L
+
+
+def parse_constraints(text: str) -> KernelConstraints:
+    """The body of a ``// constrain:`` line, read into the same object as a ``[tool.simu.kernels.NAME]`` table."""
+    c = KernelConstraints()
+    for tok in text.split():
+        name, _, value = tok.partition("=")
+        if name.startswith("len:"):
+            c.buffer_lengths[name[4:]] = value
+        elif name.startswith("fill:"):
+            c.fills[name[5:]] = check_fill(value)
+        elif name == "grid":
+            c.grid = parse_dim(value)
+        elif name == "block":
+            c.block = parse_dim(value)
+        elif name == "warp":
+            c.warp_size = int(value)
+        elif name == "shared":
+            c.dynamic_shared = int(value)
+        elif re.fullmatch(r"-?\d+:-?\d+", value):
+            lo, hi = value.split(":")
+            c.arg_ranges[name] = (float(lo), float(hi))
+        elif re.fullmatch(r"-?\d+", value):
+            c.args[name] = int(value)
+        elif re.fullmatch(r"-?\d*\.\d*(e-?\d+)?", value):
+            c.args[name] = float(value)
+        else:
+            raise ValueError(f"cannot read constraint '{tok}'")
+    return c

@@ -1,0 +1,97 @@
+"""What a user says about a kernel's launches: fixed or bounded dimensions, arguments, buffer lengths, fills.
+
+Read from ``[tool.simu.kernels.NAME]`` tables (:mod:`simu.config`), from ``// constrain:`` comments
+(:mod:`simu.launch.comments`) and from ``simu check --arg``; honoured by the launch search
+(:mod:`simu.evolve`).  This module imports no analysis code and no numpy: the configuration loads it.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import numbers
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+SCALAR = (int, float)
+_EXPR_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub,
+               ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd, ast.LShift, ast.RShift)
+
+
+@dataclass
+class KernelConstraints:
+    """User bounds on a kernel's launch, read by the launch search (``simu.evolve``).
+
+    ``None`` / empty means "free": the search picks.  ``buffer_lengths`` maps a pointer parameter
+    to an arithmetic expression over scalar parameters (``"n*m"``); ``fills`` a pointer parameter to
+    one of :data:`simu.launch.buffers.PLAIN_FILLS`.
+    """
+
+    grid: tuple[int, int, int] | None = None
+    block: tuple[int, int, int] | None = None
+    args: dict[str, int | float] = field(default_factory=dict)
+    arg_ranges: dict[str, tuple[int | float, int | float]] = field(default_factory=dict)
+    buffer_lengths: dict[str, str] = field(default_factory=dict)
+    fills: dict[str, str] = field(default_factory=dict)  # buffer -> random | ramp | zeros | ones | small | signed
+    warp_size: int | None = None
+    dynamic_shared: int | None = None
+
+    def key(self) -> dict[str, Any]:
+        """A JSON-able form, used in cache keys."""
+        return {"grid": self.grid, "block": self.block, "args": dict(sorted(self.args.items())),
+                "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
+                "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
+                "fills": dict(sorted(self.fills.items())),
+                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared}
+
+
+def parse_dim(value: Any) -> tuple[int, int, int]:
+    """``64``, ``[16, 16]`` or ``"16,16"`` / ``"16x16"`` -> a 3-tuple of positive ints."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected an integer or a list of 1 to 3 integers, got {value!r}")
+    if isinstance(value, int):
+        parts = [value]
+    elif isinstance(value, list | tuple):
+        parts = list(value)
+    elif isinstance(value, str):
+        try:
+            parts = [int(p) for p in re.split(r"[,x\s]+", value.strip()) if p]
+        except ValueError:
+            raise ValueError(f"bad dimensions '{value}'") from None
+    else:
+        raise ValueError(f"expected an integer or a list of 1 to 3 integers, got {value!r}")
+    if not 1 <= len(parts) <= 3 or not all(isinstance(p, int) and not isinstance(p, bool) and p > 0 for p in parts):
+        raise ValueError(f"expected 1 to 3 positive integers, got {value!r}")
+    return tuple(list(parts) + [1] * (3 - len(parts)))  # type: ignore[return-value]
+
+
+@functools.lru_cache(maxsize=256)
+def check_expression(text: str) -> None:
+    """Accept only arithmetic over names and numbers (a buffer length such as ``n*m+1``)."""
+    try:
+        tree = ast.parse(text, mode="eval")
+    except SyntaxError:
+        raise ValueError(f"bad expression '{text}'") from None
+    for node in ast.walk(tree):
+        if not isinstance(node, _EXPR_NODES) or (isinstance(node, ast.Constant) and not isinstance(node.value, SCALAR)):
+            raise ValueError(f"bad expression '{text}': only numbers, parameter names and + - * / // % ** << >>")
+
+
+def buffer_length(expr: str, values: dict[str, Any], threads: int, blocks: int = 1) -> int:
+    """Evaluate a buffer-length expression such as ``"n*m"`` over the argument values (also
+    ``threads``, the launch's thread count, and ``blocks``, its block count); at least 1."""
+    check_expression(expr)
+    env = {k: v for k, v in values.items() if isinstance(v, numbers.Real)}
+    env["threads"] = threads
+    env["blocks"] = blocks
+    return max(1, int(eval(expr, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above
+
+
+def check_fill(name: str) -> str:
+    """``name`` if the search can fill a buffer that way (a fill that needs no value), else ValueError."""
+    from simu.launch.buffers import PLAIN_FILLS
+
+    if name not in PLAIN_FILLS:
+        raise ValueError(f"expected one of {', '.join(PLAIN_FILLS)}, got {name!r}")
+    return name
