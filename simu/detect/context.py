@@ -85,9 +85,6 @@ class Context:
         """The replayable launch, computed once per run."""
         return record_of(self.launch)
 
-    def launch_record(self) -> LaunchRecord:
-        return self.record
-
 
 def _is_shim(path: str) -> bool:
     from simu.frontend.toolchain import INCLUDE_DIR
@@ -99,7 +96,8 @@ def _is_shim(path: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _lines(path: str) -> tuple[str, ...]:
+def file_lines(path: str) -> tuple[str, ...]:
+    """A source file's lines, read once (cached)."""
     try:
         return tuple(Path(path).read_text(errors="replace").splitlines())
     except OSError:
@@ -107,5 +105,5 @@ def _lines(path: str) -> tuple[str, ...]:
 
 
 def source_line(path: str, line: int) -> str:
-    lines = _lines(path)
+    lines = file_lines(path)
     return lines[line - 1].strip() if 0 < line <= len(lines) else ""

@@ -43,9 +43,9 @@ def render_finding(console: Console, f: Finding) -> None:
 
 def _indent(loc: SourceLocation) -> int:
     """Columns stripped from the source text (it is shown without leading blanks)."""
-    from simu.detect.context import _lines
+    from simu.detect.context import file_lines
 
-    lines = _lines(loc.file)
+    lines = file_lines(loc.file)
     if 0 < loc.line <= len(lines):
         raw = lines[loc.line - 1]
         return len(raw) - len(raw.lstrip())
