@@ -48,7 +48,7 @@ def prepare(out_dir: Path, corpus: Path, schedules: int) -> list[dict]:
     sys.path.insert(0, str(ROOT))
     import numpy as np
 
-    from simu.launch.comments import parse
+    from simu.bench.corpus import parse
     from simu.launch.record import record_of
     from simu.launch.spec import build_launch
     from simu.validate import amplify

@@ -14,12 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simu.bench.corpus import parse
 from simu.detect.finding import Finding, SourceLocation
 from simu.errors import LaunchError
 from simu.interp import run
 from simu.launch import Launch, LocalBuffer, Schedule
 from simu.launch.buffers import buffer_from_spec, buffer_specs, draw_buffer, make_buffer
-from simu.launch.comments import parse
 from simu.launch.record import LaunchRecord
 from simu.launch.spec import build_launch
 
