@@ -29,6 +29,9 @@ def check_divergence(ctx: Context) -> list[Finding]:
             t2 = ctx.thread(d.block * tpb + other[0], "waits")
             second = ctx.location(d.barriers[1])
             why = f"{t2} waits at another barrier ({second})"
+        elif d.grid_absent:  # grid-wide barrier: whole blocks returned without reaching it
+            t2 = ctx.thread(d.grid_absent[0], "exited")
+            why = f"{len(d.grid_absent)} thread(s) of other blocks such as {t2} had already exited"
         elif d.exited:
             t2 = ctx.thread(d.block * tpb + d.exited[0], "exited")
             why = f"{len(d.exited)} thread(s) such as {t2} had already exited"

@@ -3,7 +3,8 @@
 Two accesses conflict when they touch overlapping bytes, come from different threads, at least one
 writes and they are not both atomic.  A conflict is a race unless ordered: same block and different
 barrier epochs; or, within one warp, by the warp model (lockstep: the two threads ran together in
-one group at some step between the accesses).  Different blocks are never ordered.
+one group at some step between the accesses).  Different blocks are ordered only by a grid-wide
+barrier between the accesses (cooperative groups' grid sync: different grid epochs).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
+from simu.interp.grid_sync import grid_epochs
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 
@@ -53,6 +55,8 @@ class _Rows:
         self.conv = t.conv_step[self.row]
         self.wepoch = t.warp_epoch[self.row]
         self.group = t.group[self.row]
+        # grid-wide barriers (grid_sync.py) passed by the access's block: orders different blocks
+        self.gepoch = grid_epochs(t.grid_releases, self.block, self.step)
 
 
 def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
@@ -174,18 +178,20 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
 
 
 def _inter_block_pairs(ctx: Context, rows: _Rows):
-    """Conflicting pairs on global memory from different blocks (never ordered)."""
+    """Conflicting pairs on global memory from different blocks, unordered unless a grid-wide
+    barrier separates them (different grid epochs)."""
     g = np.flatnonzero(rows.space == SPACE_GLOBAL)
     if len(g) == 0 or ctx.launch.num_blocks < 2:
         e = np.zeros(0, np.int64)
         return e, e, e.astype(np.int8), e
-    # one representative row per (word, block, instr, action)
-    key_order = np.lexsort((g, rows.action[g], rows.instr[g], rows.block[g], rows.word[g]))
+    # one representative row per (word, grid epoch, block, instr, action)
+    ge = rows.gepoch
+    key_order = np.lexsort((g, rows.action[g], rows.instr[g], rows.block[g], ge[g], rows.word[g]))
     gs = g[key_order]
-    first = segment_starts(rows.word[gs], rows.block[gs], rows.instr[gs], rows.action[gs])
+    first = segment_starts(rows.word[gs], ge[gs], rows.block[gs], rows.instr[gs], rows.action[gs])
     reps = gs[first]
-    # drop words touched by one block only or never written
-    wstart = segment_starts(rows.word[reps])
+    # drop words (per grid epoch) touched by one block only or never written
+    wstart = segment_starts(rows.word[reps], ge[reps])
     wid = segment_ids(wstart)
     nw = int(wid[-1]) + 1 if len(wid) else 0
     blk = rows.block[reps]
@@ -196,7 +202,7 @@ def _inter_block_pairs(ctx: Context, rows: _Rows):
     wr = np.bincount(wid, weights=(rows.action[reps] != READ), minlength=nw)
     keep = (blo != bhi)[wid] & (wr > 0)[wid] & (rank_in_segment(wstart) < ctx.options.pair_cap)
     reps = reps[keep]
-    seg = segment_ids(segment_starts(rows.word[reps]))
+    seg = segment_ids(segment_starts(rows.word[reps], ge[reps]))
     i, j = pairs_within_segments(seg)
     a, c = reps[i], reps[j]
     ok = _conflicts(rows, a, c) & (rows.block[a] != rows.block[c])

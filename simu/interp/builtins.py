@@ -14,7 +14,8 @@ import re
 import numpy as np
 
 from simu.errors import UnsupportedError
-from simu.interp import arith, mathlib
+from simu.interp import arith, cuda_textures, mathlib
+from simu.interp.grid_sync import GridWait
 from simu.interp.program import CallTranslator, Wait, ballot, lanes_attr, math_op, put, result_dtype, table, where
 from simu.interp.state import RuntimeFault
 from simu.interp.values import scalar_dtype
@@ -26,6 +27,8 @@ NOOPS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalia
          "llvm.var.annotation", "llvm.ptr.annotation", "llvm.prefetch", "llvm.nvvm.prmt")
 
 BOTH_SPACES = (0, 1)
+NUM_SMS = 8  # %smid = linear block id % NUM_SMS (a fixed stand-in for the scheduler); %nsmid = NUM_SMS
+TIMER_NS = 32  # %globaltimer: the machine step (never decreasing in a run) times TIMER_NS
 
 
 # --- NVVM ----------------------------------------------------------------------------------------
@@ -47,6 +50,61 @@ def _warpsize(ins, name, args, dst, proto, dt):
 
 def _laneid(ins, name, args, dst, proto, dt):
     return put(dst, proto, lambda st, lanes, sel: st.lane_in_warp[sel].astype(dt))
+
+
+def special_register(ins, reg: str, dst, proto):
+    """The op reading PTX special register ``reg`` (``laneid``, ``smid``, ``clock64``, ...); None if unknown."""
+    dt = scalar_dtype(ins.type) if isinstance(ins.type, IntType) else None
+    if dt is None:
+        return None
+    m = re.fullmatch(r"(tid|ntid|ctaid|nctaid)\.([xyz])", reg)
+    if m:
+        return put(dst, proto, lanes_attr(m.group(1), "xyz".index(m.group(2)), dt))
+    bits = ins.type.bits
+
+    def wrap(v):
+        return np.asarray(v, np.int64).astype(np.uint64).astype(dt) if bits == 64 else \
+            (np.asarray(v, np.int64) & ((1 << bits) - 1)).astype(np.uint64).astype(np.uint32).view(np.int32).astype(dt)
+
+    if reg == "laneid":
+        return put(dst, proto, lambda st, lanes, sel: st.lane_in_warp[lanes].astype(dt))
+    if reg == "warpid":
+        return put(dst, proto, lambda st, lanes, sel: (st.local[lanes] // st.ws).astype(dt))
+    if reg == "nwarpid":
+        return put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), st.warps_per_block, dt))
+    if reg == "smid":
+        return put(dst, proto, lambda st, lanes, sel: (st.block_of[lanes] % NUM_SMS).astype(dt))
+    if reg == "nsmid":
+        return put(dst, proto, lambda st, lanes, sel: np.full(len(lanes), NUM_SMS, dt))
+    if reg in ("clock", "clock64"):
+        return put(dst, proto, lambda st, lanes, sel: wrap(np.full(len(lanes), st.step, np.int64)))
+    if reg in ("globaltimer", "globaltimer_lo"):
+        return put(dst, proto, lambda st, lanes, sel: wrap(np.full(len(lanes), st.step * TIMER_NS, np.int64)))
+    if reg == "globaltimer_hi":
+        return put(dst, proto, lambda st, lanes, sel: wrap(np.full(len(lanes), (st.step * TIMER_NS) >> 32, np.int64)))
+    if reg.startswith("lanemask_"):
+        rel = reg[len("lanemask_"):]
+        if rel not in ("eq", "lt", "le", "gt", "ge"):
+            return None
+
+        def lanemask(st, lanes, sel):
+            lw = st.lane_in_warp[lanes].astype(np.int64)
+            eq = np.left_shift(np.int64(1), lw)
+            full = np.int64(0xFFFFFFFF)
+            m = {"eq": eq, "lt": eq - 1, "le": (eq << 1) - 1, "gt": full & ~((eq << 1) - 1), "ge": full & ~(eq - 1)}
+            return wrap(m[rel])
+        return put(dst, proto, lanemask)
+    return None
+
+
+def _sreg_by_name(reg: str) -> CallTranslator:
+    return lambda ins, name, args, dst, proto: special_register(ins, reg, dst, proto) if dst is not None else None
+
+
+def _grid_sync(ins, name, args, dst, proto):
+    """cooperative_groups grid_group::sync(): a barrier of every thread of the grid (see grid_sync.py)."""
+    iid = ins.id
+    return lambda st, lanes, sel: GridWait(iid, BOTH_SPACES)
 
 
 def _activemask(ins, name, args, dst, proto, dt):
@@ -357,6 +415,11 @@ BUILTINS: dict[str, CallTranslator] = table([
       for kind in ("tid", "ntid", "ctaid", "nctaid") for a, axis in enumerate("xyz")),
     (["llvm.nvvm.read.ptx.sreg.warpsize"], _nvvm(_warpsize)),
     (["llvm.nvvm.read.ptx.sreg.laneid"], _nvvm(_laneid)),
+    *((["llvm.nvvm.read.ptx.sreg." + reg], _sreg_by_name(reg.replace(".", "_")))
+      for reg in ("warpid", "nwarpid", "smid", "nsmid", "clock", "clock64", "globaltimer", "lanemask.eq",
+                  "lanemask.lt", "lanemask.le", "lanemask.gt", "lanemask.ge")),
+    (["__simu_grid_sync"], _grid_sync),
+    *cuda_textures.TRANSLATORS,
     (["llvm.nvvm.activemask"], _nvvm(_activemask)),
     (["vprintf", "printf"], _printf),
     (["__assertfail", "__assert_fail", "__simu_assert_fail"], _assertfail),

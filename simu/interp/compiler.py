@@ -10,10 +10,12 @@ from __future__ import annotations
 import weakref
 
 from simu.errors import UnsupportedError
+from simu.interp import ptx
 from simu.interp.builtins import BUILTIN_PATTERNS, BUILTINS, INTRINSICS, NOOPS, libm
 from simu.interp.instructions import INSTRUCTIONS, PURE_OPCODES
 from simu.interp.mangle import demangle_builtin
 from simu.interp.opencl_builtins import OPENCL_BUILTINS, OPENCL_PATTERNS, opencl_math
+from simu.interp.opencl_images import SAMPLER_INIT
 from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, result_dtype, where
 from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
@@ -113,7 +115,7 @@ class Compiler:
         op = ins.opcode
         dst = self.slot(ins.name) if ins.name else None
         proto = proto_of(ins.type) if ins.name else None
-        g = [self.getter(o, ins) if o.kind in ("reg", "const", "asm") else None for o in ins.ops]
+        g = [self.getter(o, ins) if o.kind in ("reg", "const") else None for o in ins.ops]
         if op == "call":
             return self.call(ins, g, dst, proto)
         translate = INSTRUCTIONS.get(op)
@@ -126,7 +128,7 @@ class Compiler:
         name = ins.attrs.get("callee")
         if name is None:
             if "asm" in ins.attrs:
-                raise UnsupportedError(f"inline assembly `{ins.attrs['asm']}`", where(ins))
+                return ptx.translate(ins, g[:-1], dst, proto)  # inline PTX: modelled forms or unsupported
             raise UnsupportedError("indirect call through a function pointer", where(ins))
         args = g[:-1]
         if name.startswith(NOOPS):
@@ -134,7 +136,7 @@ class Compiler:
         fn = self.module.functions.get(name)
         if fn is not None and not fn.is_declaration:
             raise UnsupportedError(f"call to '{fn.display_name}' that could not be inlined (recursion?)", where(ins))
-        translate = BUILTINS.get(name)
+        translate = BUILTINS.get(name) or SAMPLER_INIT.get(name)
         if translate is None and name.startswith("llvm."):
             translate = INTRINSICS.get(name.split(".")[1])
         if translate is None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simu.errors import LaunchError, UnsupportedError
+from simu.interp import cuda_textures, grid_sync, opencl_images
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import Outcome, RunResult
@@ -118,6 +119,12 @@ class Machine:
                     a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)
                     buffers[p.name] = (a, arr.dtype, arr.shape)
                     st.r[slot] = np.full(T, a.base, np.int64)
+            elif cuda_textures.is_texture(p) and (handle := cuda_textures.bind(
+                    st, prog, p, v, lambda arr, p=p: self._texture_buffer(st, buffers, p.name, arr))) is not None:
+                st.r[slot] = handle  # a cudaTextureObject_t with a backing buffer (cuda_textures.py)
+            elif opencl_images.is_image(p) and (handle := opencl_images.bind(
+                    st, prog, p, v, lambda arr, p=p: self._texture_buffer(st, buffers, p.name, arr))) is not None:
+                st.r[slot] = handle  # an OpenCL image with a backing array (opencl_images.py)
             else:
                 try:
                     c = constant(p.type, v.tolist() if isinstance(v, np.ndarray) else v)
@@ -125,6 +132,12 @@ class Machine:
                     raise LaunchError(f"bad value {v!r} for parameter '{p.name}': {exc}") from None
                 st.put(slot, FULL, c, proto_of(p.type))
         return st, buffers
+
+    @staticmethod
+    def _texture_buffer(st: State, buffers: dict, name: str, arr: np.ndarray) -> int:
+        a = st.mem.allocate(name, SPACE_GLOBAL, arr.nbytes, 1, param=name, init=arr)
+        buffers[name] = (a, arr.dtype, arr.shape)
+        return int(a.base)
 
     # -- execution ---------------------------------------------------------------------
     def run(self, launch: Launch, limits: Limits, schedule: Schedule | None = None) -> RunResult:
@@ -166,6 +179,8 @@ class Machine:
             start = np.maximum.accumulate(np.where(first, np.arange(len(sk)), 0))
             rel[order, 2] = np.arange(len(sk)) - start + 1
             trace.releases = rel
+        if st.grid_releases:
+            trace.grid_releases = np.asarray(st.grid_releases, np.int64).reshape(-1, 2)
         out = {name: st.mem.contents(a).view(np.uint8).copy().view(dt).reshape(shape)
                for name, (a, dt, shape) in buffers.items()}
         return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
@@ -225,8 +240,7 @@ class Machine:
             if not pending:
                 if not waiting:
                     return
-                self._release(st, waiting, pending)
-                waiting = {}
+                waiting = self._release(st, waiting, pending)
                 continue
             key = min(pending)
             lanes = pending.pop(key)
@@ -319,8 +333,14 @@ class Machine:
         prev = pending.get(key)
         pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
 
-    def _release(self, st: State, waiting, pending) -> None:
-        """All runnable groups are waiting: check each block's barrier, advance epochs, resume."""
+    def _release(self, st: State, waiting, pending) -> dict:
+        """All runnable groups are waiting: check each block's barrier, advance epochs, resume.
+
+        Grid-wide barriers wait until nothing else does (grid_sync.py); returns what still waits."""
+        waiting, held = grid_sync.split(waiting)
+        if not waiting:
+            grid_sync.release(st, held, pending, lambda lanes, bi, k: self._resume(st, pending, lanes, bi, k))
+            return {}
         entries = list(waiting.items())
         nb = st.nblocks
         if len(entries) == 1 and len(entries[0][1][0]) == st.T:
@@ -365,18 +385,23 @@ class Machine:
             if w.reduce is not None:
                 self._reduce(st, lanes, w)
                 st.barrier_reduce.add(iid)
-            if st.rank is not None:  # scheduled run: back into one group per rank
-                npos = len(self.program.by_pos)
-                for rkey, rlanes in _split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
-                    prev = pending.get(rkey)
-                    pending[rkey] = rlanes if prev is None else np.sort(np.concatenate([prev, rlanes]))
-                continue
-            key = (self.program.rpo_pos[bi], k)
-            prev = pending.get(key)
-            pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+            self._resume(st, pending, lanes, bi, k)
         for space in spaces_moved:  # a new array: trace chunks may hold views of the old one
             st.lane_epoch[space] = st.epoch[space][st.block_of]
             st.epoch_moved[space] = True
+        return held
+
+    def _resume(self, st: State, pending, lanes, bi: int, k: int) -> None:
+        """Lanes released from a barrier wait continue at op ``k`` of block ``bi``."""
+        if st.rank is not None:  # scheduled run: back into one group per rank
+            npos = len(self.program.by_pos)
+            for rkey, rlanes in _split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
+                prev = pending.get(rkey)
+                pending[rkey] = rlanes if prev is None else np.sort(np.concatenate([prev, rlanes]))
+            return
+        key = (self.program.rpo_pos[bi], k)
+        prev = pending.get(key)
+        pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
 
     def _reduce(self, st: State, lanes, w: Wait) -> None:
         kind, dst, pred = w.reduce

@@ -106,17 +106,18 @@ def fma32(a, b, c):
     p = a * b
     s = p + c
     suspect = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 2.0 ** -125)
-    if suspect.any():
+    if suspect.any():  # flat indices: vector operands are 2-D (lanes x components)
         idx = np.flatnonzero(suspect)
-        pi = np.broadcast_to(p, s.shape)[idx]
-        ci = np.broadcast_to(c, s.shape)[idx]
+        pi = np.broadcast_to(p, s.shape).ravel()[idx]
+        ci = np.broadcast_to(c, s.shape).ravel()[idx]
+        s = np.array(s, copy=True).ravel()
         si = s[idx]
         bb = si - pi
         es = (pi - (si - bb)) + (ci - bb)  # p + c = s + es exactly
         inexact = (es != 0) & np.isfinite(si)
         away = inexact & ((es < 0) != (si < 0))  # s was rounded away from zero
-        s = s.copy() if s.base is not None else s
         s[idx] = ((si.view(np.int64) - away) | inexact).view(np.float64)  # truncate, set the sticky bit
+        s = s.reshape(suspect.shape)
     r = s.astype(np.float32)
     return r[0] if scalar else r
 

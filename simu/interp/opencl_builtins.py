@@ -15,6 +15,8 @@ import numpy as np
 from simu.errors import UnsupportedError
 from simu.interp import arith, mathlib
 from simu.interp.mangle import is_unsigned
+from simu.interp.opencl_async import ASYNC_BUILTINS
+from simu.interp.opencl_images import IMAGE_BUILTINS
 from simu.interp.opencl_math import COMMON, INTEGER, POINTER_OUT
 from simu.interp.program import RMW, OpenCLTranslator, Wait, ballot, lanes_attr, math_op, put, table, where
 from simu.interp.values import UNSIGNED, scalar_dtype
@@ -392,6 +394,8 @@ OPENCL_BUILTINS: dict[str, OpenCLTranslator] = table([
     (["mad"], _mad),
     (POINTER_OUT, _pointer_out),
     (["ilogb"], _ilogb),
+    *ASYNC_BUILTINS,
+    *IMAGE_BUILTINS,
 ])
 
 # (pattern matched against the whole base name, translator) for base names not in OPENCL_BUILTINS;

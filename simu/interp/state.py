@@ -108,6 +108,8 @@ class State:
         self.group_full_step: int | None = None
         self._instance_base: dict[tuple[int, int], np.ndarray] = {}
         self.releases: list[tuple[np.ndarray, int, int, int]] = []
+        self.grid_epoch = np.zeros(self.nblocks, np.int32)  # grid-wide barriers each block passed (grid_sync.py)
+        self.grid_releases: list[tuple[int, int]] = []  # (block, step) per grid-wide barrier release
         self.trace = TraceBuilder()
         self.step = 0
         self.thread_instructions = 0

@@ -18,6 +18,8 @@ class BarrierDivergence:
     barriers: list[int]  # static instruction ids the block's lanes waited at
     waiting: dict[int, list[int]]  # instruction id -> local thread ids waiting there
     exited: list[int]  # local thread ids that had already returned
+    # grid-wide barrier only: global lane ids of other blocks' threads that returned without reaching it
+    grid_absent: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -46,6 +48,8 @@ class Trace:
     exit_step: np.ndarray | None = None  # per lane, step at which it returned
     # one row per barrier release and block: (block, space, epoch after, barrier instr id)
     releases: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.int64))
+    # one row per grid-wide barrier release and block: (block, step of the release); see grid_sync.py
+    grid_releases: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
 
     def __len__(self) -> int:
         return int(self.addr.shape[0])

@@ -181,8 +181,23 @@ class DebugInfo:
         return None
 
 
+_ESCAPE = re.compile(r"\\([0-9A-Fa-f]{2})")
+
+
 def _unq(s: str) -> str:
-    return s[1:-1] if s.startswith('"') and s.endswith('"') else s
+    """An IR string literal's text: quotes removed, and the bytes LLVM escapes (``\\C3\\A9``, ``\\5C`` for
+    a backslash) decoded back, so a file name reads as it is on disk (``kérnel.cu``)."""
+    s = s[1:-1] if s.startswith('"') and s.endswith('"') else s
+    if "\\" not in s:
+        return s
+    raw = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(s):
+        raw += s[pos:m.start()].encode("utf-8", "surrogateescape")
+        raw.append(int(m.group(1), 16))
+        pos = m.end()
+    raw += s[pos:].encode("utf-8", "surrogateescape")
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _path(f: dict[str, str]) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from simu.errors import CompileError
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
-from simu.ir.types import VOID, PtrType, Type, TypeParser, alloc_size
+from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
 
 
 @dataclass
@@ -170,7 +170,10 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
                             for m in re.finditer(r'^@("[^"]+"|[\w.$-]+) = .*$', ir, re.M)}
     globals_ = {}
     for g in mod.global_variables:
-        gv = decoder.global_var(g)
+        try:
+            gv = decoder.global_var(g)
+        except (ValueError, AssertionError, IndexError):
+            continue  # not decoded: a kernel that uses it is unsupported ("address of unknown global")
         if gv is not None:
             globals_[gv.name] = gv
     functions: dict[str, Function] = {}
@@ -232,7 +235,7 @@ class _Decoder:
         text = str(f)
         header = next((ln for ln in text.splitlines() if ln.startswith("define") or ln.startswith("declare")), "")
         is_kernel = " ptx_kernel " in header or " spir_kernel " in header or " amdgpu_kernel " in header
-        args = [(a.name, self.types.parse(str(a.type))) for a in f.arguments]
+        args = [(a.name, self._arg_type(str(a.type))) for a in f.arguments]
         spm = re.search(r"!dbg (!\d+)", header)
         sp = self.dbg.subprogram(spm.group(1)) if spm else {}
         display = sp.get("name", "").strip('"') if sp else ""
@@ -241,7 +244,7 @@ class _Decoder:
         blocks = []
         lines = iter(self.lines.get(f.name, []))
         for b in f.blocks:
-            instrs = [self.instruction(i, next(lines, None)) for i in b.instructions]
+            instrs = [self.decode(i, next(lines, None)) for i in b.instructions]
             term = instrs[-1]
             succs = [op.value for op in term.ops if op.kind == "block"]
             if term.opcode == "switch":
@@ -251,6 +254,14 @@ class _Decoder:
             blocks.append(Block(b.name, instrs, list(dict.fromkeys(succs))))
         rpo = _reverse_post_order(blocks)
         return Function(f.name, args, blocks, rpo, is_kernel, display or f.name), header
+
+    def _arg_type(self, text: str) -> Type:
+        """A parameter's type; one this decoder cannot read is kept as an opaque handle (named by its
+        text), so that the function loads and only what uses it is unsupported."""
+        try:
+            return self.types.parse(text)
+        except ValueError:
+            return TargetExtType(name=text)
 
     def kernel(self, fn: Function, header: str, language: str) -> Kernel:
         spm = re.search(r"!dbg (!\d+)", header)
@@ -263,7 +274,10 @@ class _Decoder:
         params = []
         for i, (_aname, atype) in enumerate(fn.args):
             space = atype.addrspace if isinstance(atype, PtrType) else 0
-            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctypes[i] if i < len(ctypes) else None, space))
+            ctype = ctypes[i] if i < len(ctypes) else None
+            if isinstance(atype, TargetExtType) and ctype:
+                ctype = _opencl_handle_name(ctype)
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space))
         lang = language
         if lang == "llvm":
             lang = "opencl" if "spir_kernel" in header else "cuda"
@@ -282,8 +296,10 @@ class _Decoder:
 
     # -- instructions ------------------------------------------------------------------
     def operand(self, o) -> Operand:
-        kind = o.value_kind.name
+        kind = _value_kind(o)
         t = self.types.parse(str(o.type))
+        if kind == "constant_target_none":  # target("spirv.Event") zeroinitializer: a null handle
+            return Operand("const", t, 0)
         if kind in ("argument", "instruction"):
             return Operand("reg", t, o.name)
         if kind == "basic_block":
@@ -296,8 +312,30 @@ class _Decoder:
             return Operand("meta", t, None)
         if kind == "inline_asm":
             return Operand("asm", t, str(o))
-        _, v = self.consts.parse_typed(str(o))
+        try:
+            _, v = self.consts.parse_typed(str(o))
+        except (ValueError, AssertionError, IndexError) as exc:
+            # the instruction becomes undecodable (see decode): only its kernel is affected
+            raise ValueError(f"cannot decode {kind} operand `{str(o).strip()[:80]}`: {exc}") from None
         return Operand("const", t, v)
+
+    def decode(self, i, text: str | None) -> Instr:
+        """An instruction; one this decoder cannot read becomes opcode ``undecodable`` (with its
+        location and the reason in ``attrs``), which the machine reports as unsupported when the
+        kernel that contains it is compiled, so that the module's other kernels still load."""
+        try:
+            return self.instruction(i, text)
+        except (ValueError, AssertionError, IndexError, KeyError, StopIteration) as exc:
+            text = text if text is not None else str(i).strip()
+            m = _DBG.search(text)
+            loc = self.dbg.location(int(m.group(1))) if m else None
+            try:
+                rtype = self.types.parse(str(i.type))
+            except ValueError:
+                rtype = VOID
+            ins = Instr(len(self.instrs), "undecodable", i.name or None, rtype, [], {"error": str(exc)}, loc, text)
+            self.instrs.append(ins)
+            return ins
 
     def instruction(self, i, text: str | None) -> Instr:
         # The module's own text numbers metadata consistently; str(i) alone does not.
@@ -353,6 +391,21 @@ class _Decoder:
         ins = Instr(len(self.instrs), opcode, name, rtype, ops, attrs, loc, text)
         self.instrs.append(ins)
         return ins
+
+
+# LLVM C API value kinds newer than llvmlite's ValueKind enum (llvm-c/Core.h, LLVMValueKind)
+_NEWER_VALUE_KINDS = {26: "constant_target_none", 27: "constant_ptr_auth"}
+
+
+def _value_kind(o) -> str:
+    """llvmlite's value kind name; kinds its enum lacks (``26 is not a valid ValueKind``) by number."""
+    try:
+        return o.value_kind.name
+    except ValueError:
+        from llvmlite.binding import ffi
+
+        raw = ffi.lib.LLVMPY_GetValueKind(o)
+        return _NEWER_VALUE_KINDS.get(raw, f"value kind {raw}")
 
 
 _DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
@@ -475,6 +528,18 @@ def _natural_loops(blocks: list[Block]) -> list[set[str]]:
                             work.append(p)
                 loops.append(body)
     return loops
+
+
+_ACCESS = {"ro": "read_only", "wo": "write_only", "rw": "read_write"}
+
+
+def _opencl_handle_name(ctype: str) -> str:
+    """Debug info names an image parameter `opencl_image2d_ro_t*`: spell it `read_only image2d_t`."""
+    m = re.fullmatch(r"(?:const\s+)?opencl_(\w+?)_(ro|wo|rw)_t\s*\*?", ctype.strip())
+    if m:
+        return f"{_ACCESS[m.group(2)]} {m.group(1)}_t"
+    m = re.fullmatch(r"(?:const\s+)?opencl_(\w+?)_t\s*\*?", ctype.strip())
+    return f"{m.group(1)}_t" if m else ctype
 
 
 def _plain_name(mangled: str) -> str:

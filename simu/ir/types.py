@@ -6,6 +6,7 @@ The layout follows the usual 64-bit GPU data layouts (nvptx64, spir64): natural 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,6 +89,32 @@ class PtrType(Type):
 
     def __str__(self) -> str:
         return "ptr" if self.addrspace == 0 else f"ptr addrspace({self.addrspace})"
+
+
+@dataclass(frozen=True)
+class TargetExtType(IntType):
+    """A target extension type, ``target("spirv.Event")``, ``target("spirv.Image", void, 1, ...)``,
+    ``target("spirv.Sampler")``: an opaque handle (OpenCL events, images, samplers, pipes...).
+
+    The machine holds a handle as a 64-bit integer (it is an ``IntType`` of 64 bits for every
+    register, memory and constant purpose: ``zeroinitializer`` is 0); what a handle means is up to
+    the built-ins that take it.  ``params`` are the type and integer parameters as written."""
+
+    bits: int = 64
+    name: str = ""
+    params: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:  # type: ignore[override]
+        return 8
+
+    @property
+    def align(self) -> int:  # type: ignore[override]
+        return 8
+
+    def __str__(self) -> str:
+        inner = ", ".join((f'"{self.name}"',) + self.params)
+        return f"target({inner})"
 
 
 @dataclass(frozen=True)
@@ -249,12 +276,37 @@ class TypeParser:
                 space = int(rest[len("addrspace("):close])
                 rest = rest[close + 1:]
             return self._suffix(PtrType(space), rest)
+        if s.startswith("target("):
+            return self._target(s)
         if s.startswith("i") and len(s) > 1 and s[1].isdigit():
             j = 1
             while j < len(s) and s[j].isdigit():
                 j += 1
             return self._suffix(IntType(int(s[1:j])), s[j:])
         raise ValueError(f"cannot parse type: {s[:60]!r}")
+
+    def _target(self, s: str) -> tuple[Type, str]:
+        """``target("name", type params..., int params...)``: see :class:`TargetExtType`."""
+        rest = s[len("target("):].lstrip()
+        m = re.match(r'"([^"]*)"', rest)
+        if not m:
+            raise ValueError(f"cannot parse type: {s[:60]!r}")
+        name, rest = m.group(1), rest[m.end():]
+        params: list[str] = []
+        while True:
+            rest = rest.lstrip()
+            if rest.startswith(")"):
+                return self._suffix(TargetExtType(name=name, params=tuple(params)), rest[1:])
+            if not rest.startswith(","):
+                raise ValueError(f"cannot parse type: {s[:60]!r}")
+            rest = rest[1:].lstrip()
+            m = re.match(r"-?\d+", rest)
+            if m:
+                params.append(m.group())
+                rest = rest[m.end():]
+            else:
+                t, rest = self.parse_prefix(rest)
+                params.append(str(t))
 
     def _suffix(self, t: Type, rest: str) -> tuple[Type, str]:
         # Function types "ret (args)" only occur in calls; the caller strips them.

@@ -1981,3 +1981,68 @@ case("math", "math.cl", "math_f64",
 
 
 FAMILIES = sorted({c.family for c in CASES})
+
+
+# ======================================================================================
+# Asynchronous work-group copies (async.cl)
+
+
+def _async_block_launch(seed: int, n: int, block: int) -> Launch:
+    rng = rng_for(seed)
+    return L1(cdiv(n, block), block, **{"in": uniform(rng, -10.0, 10.0, n)}, out=np.zeros(n, np.float32),
+              tile=LocalBuffer(4 * block), rev=LocalBuffer(4 * block), n=np.int32(n))
+
+
+def _ref_async_block(a, launch):
+    x = a["in"]
+    block = launch.block[0]
+    out = np.zeros_like(x)
+    for base in range(0, x.size, block):
+        t = x[base:base + block]
+        out[base:base + t.size] = (t + np.roll(t, -1))[::-1]
+    return {"out": out}
+
+
+case("async", "async.cl", "async_block_sum",
+     [_async_block_launch(801, 1000, 64), _async_block_launch(802, 37, 16), _async_block_launch(803, 128, 128)],
+     _ref_async_block)
+
+
+def _async_column_launch(seed: int, rows: int, cols: int, block: int) -> Launch:
+    rng = rng_for(seed)
+    return L1(cols, block, **{"in": ints(rng, -1000, 1000, rows * cols)}, out=np.zeros(rows * cols, np.int32),
+              first=np.zeros(cols, np.int32), col=LocalBuffer(4 * rows), head=LocalBuffer(4), rows=np.int32(rows),
+              cols=np.int32(cols))
+
+
+def _ref_async_column(a, launch):
+    rows, cols = int(a["rows"]), int(a["cols"])
+    m = a["in"].reshape(rows, cols)
+    head = a["in"][np.arange(cols) * cols]  # group g's first element of row g (rows >= cols)
+    out = 2 * m + np.arange(rows, dtype=np.int32)[:, None] + head[None, :]
+    return {"out": out.reshape(-1).astype(np.int32), "first": head.copy()}
+
+
+case("async", "async.cl", "async_column_scale",
+     [_async_column_launch(811, 50, 8, 16), _async_column_launch(812, 7, 3, 32), _async_column_launch(813, 64, 5, 64)],
+     _ref_async_column)
+
+
+def _async_int4_launch(seed: int, groups: int, block: int) -> Launch:
+    rng = rng_for(seed)
+    n = groups * block
+    return L1(groups, block, **{"in": ints(rng, -100000, 100000, 4 * n)}, out=np.zeros(4 * n, np.int32),
+              a=LocalBuffer(16 * block), b=LocalBuffer(16 * block))
+
+
+def _ref_async_int4(a, launch):
+    block = launch.block[0]
+    x = a["in"].reshape(-1, block, 4)
+    lid = np.arange(block, dtype=np.int32)
+    add = np.stack([lid, 2 * lid, 3 * lid, 4 * lid], axis=1)
+    return {"out": (x[:, ::-1, :] + add[None]).reshape(-1).astype(np.int32)}
+
+
+case("async", "async.cl", "async_int4",
+     [_async_int4_launch(821, 4, 64), _async_int4_launch(822, 3, 5)],
+     _ref_async_int4)

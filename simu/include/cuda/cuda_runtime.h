@@ -2,7 +2,8 @@
  * with -include cuda_runtime.h, as nvcc does): qualifiers, vector types and built-in
  * variables (__simu_defs.h), barriers/fences/atomics (__simu_sync.h), warp primitives
  * (__simu_warp.h), the math library (__simu_math.h), device-side printf/malloc/__ldg/...
- * (__simu_device.h) and the host runtime API (__simu_host.h). */
+ * (__simu_device.h), the host runtime API (__simu_host.h) and texture/surface objects
+ * (__simu_texture.h). */
 #ifndef __SIMU_CUDA_RUNTIME_H
 #define __SIMU_CUDA_RUNTIME_H
 #define __CUDA_RUNTIME_H__
@@ -13,5 +14,6 @@
 #include "__simu_math.h"
 #include "__simu_device.h"
 #include "__simu_host.h"
+#include "__simu_texture.h"
 
 #endif /* __SIMU_CUDA_RUNTIME_H */

@@ -1,0 +1,5 @@
+/* simu shim <surface_indirect_functions.h>: texture and surface objects, see __simu_texture.h. */
+#ifndef __SIMU_SURFACE_INDIRECT_FUNCTIONS_H
+#define __SIMU_SURFACE_INDIRECT_FUNCTIONS_H
+#include "cuda_runtime.h"
+#endif

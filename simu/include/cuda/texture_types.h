@@ -1,0 +1,5 @@
+/* simu shim <texture_types.h>: texture and surface objects, see __simu_texture.h. */
+#ifndef __SIMU_TEXTURE_TYPES_H
+#define __SIMU_TEXTURE_TYPES_H
+#include "cuda_runtime.h"
+#endif
