@@ -19,7 +19,7 @@ from simu.evolve import Budget, search_kernel
 from simu.ir import Kernel, Module
 from simu.ir.types import FloatType, VectorType
 from simu.launch import Launch
-from simu.launch.spec import build_launch
+from simu.launch.spec import build_launch, is_complete, launch_constraints
 from simu.pipeline import CheckSettings, KernelReport, check_launches, status_of
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
@@ -54,8 +54,10 @@ class CheckRequest:
     """What `simu check` was asked: a given launch (``launch_args``) or a searched one."""
 
     kernel: str | None = None  # one kernel by name, else all of the file
-    launch_args: dict[str, Any] | None = None  # build_launch keyword arguments, or None to search
-    constraints: Any = None
+    # build_launch keyword arguments as text (grid/block may be None): a complete launch runs as given, a
+    # partial one constrains the search; None: search
+    launch_args: dict[str, Any] | None = None
+    constraints: Any = None  # instead of the configuration's constraints
     budget: Budget = field(default_factory=Budget)
     seed: int = 0
 
@@ -102,13 +104,28 @@ class CheckOptions:
 
 def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: CheckRequest,
            config: Config) -> KernelReport:
+    configured = request.constraints
+    if configured is None:
+        configured = config.constraints_for(kernel.display_name, kernel.name)
     if request.launch_args is not None:
+        given = _own(kernel, request.launch_args)
         try:
-            launch = build_launch(kernel, **request.launch_args)
+            if is_complete(kernel, given.get("grid"), given.get("block"), given.get("args")):
+                warp = given.get("warp_size") or (configured.warp_size if configured is not None else None) or 32
+                launch = build_launch(kernel, **{**given, "warp_size": warp})
+                return check_launches(module, kernel, [launch], settings)
+            # a partial launch: what is given constrains the search, which fills in the rest
+            configured = launch_constraints(kernel, configured, **given)
         except SimuError as exc:
             return KernelReport(kernel.display_name, status_of(exc), str(exc), where=exc.where)
-        return check_launches(module, kernel, [launch], settings)
-    constraints = request.constraints
-    if constraints is None:
-        constraints = config.constraints_for(kernel.display_name, kernel.name)
-    return analyse_kernel(module, kernel, settings, constraints, request.budget, request.seed)
+    return analyse_kernel(module, kernel, settings, configured, request.budget, request.seed)
+
+
+def _own(kernel: Kernel, given: dict[str, Any]) -> dict[str, Any]:
+    """The --arg / --buffer texts that name this kernel's parameters (a file may have several kernels)."""
+    names = {p.name for p in kernel.params}
+    own = dict(given)
+    for key in ("args", "buffers"):
+        if own.get(key):
+            own[key] = [t for t in own[key] if t.partition("=")[0].strip() in names]
+    return own

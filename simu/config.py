@@ -76,7 +76,10 @@ class Config:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest ``simu.toml`` or ``pyproject.toml`` with ``[tool.simu]`` at or above ``start``."""
+    """The nearest ``simu.toml`` or ``pyproject.toml`` with ``[tool.simu]`` at or above ``start``.
+
+    A deliberate rule (documented in README): in one folder ``simu.toml`` wins over ``pyproject.toml``,
+    whose ``[tool.simu]`` is then ignored; the two are never merged."""
     here = start.resolve()
     if here.is_file() or not here.exists():
         here = here.parent
@@ -329,7 +332,8 @@ def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "ker
                 try:
                     check_expression(v)
                 except ValueError as exc:
-                    raise at.err(key, str(exc)) from None
+                    raise at.err(key, f"{exc}; expected a number, a range \"lo:hi\" or (for a pointer parameter) "
+                                      "a length expression such as \"n * 4\"") from None
                 c.buffer_lengths[name] = v.strip()
             else:
                 raise at.err(key, f"expected a number, a range \"lo:hi\" or a buffer length expression, got {v!r}")

@@ -19,6 +19,7 @@ from simu.errors import SimuError, SourcePoint, UnsupportedError
 from simu.interp import Limits, Outcome, RunResult, run
 from simu.ir import Kernel, Module
 from simu.launch import Launch
+from simu.launch.limits import check_launch
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,9 @@ class KernelAnalysis:
         """Execute ``launch`` and judge it.  A launch the machine could not finish is judged on what
         it recorded when ``judge_incomplete``, otherwise it gets no findings.  Raises
         :class:`~simu.errors.UnsupportedError` / :class:`~simu.errors.SimuError` from the machine."""
-        result = run(self.module, self.kernel, launch, limits or self.settings.limits)
+        limits = limits or self.settings.limits
+        check_launch(launch, limits.max_threads, limits.max_memory_bytes)  # before the machine allocates anything
+        result = run(self.module, self.kernel, launch, limits)
         self.launches += 1
         if not result.outcome.completed and not judge_incomplete:
             return LaunchRun(launch, result, [], [None] * len(self.checks))

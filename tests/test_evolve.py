@@ -117,8 +117,8 @@ def test_gated_bugs_need_the_full_search(rel):
     the constant off the kernel and finds it within the same budget."""
     from simu.bench.search import search_corpus_file
 
-    full = search_corpus_file(CORPUS / rel, "full", evaluations=40, seed=0)
-    rand = search_corpus_file(CORPUS / rel, "random", evaluations=40, seed=0)
+    full = search_corpus_file(CORPUS / rel, "full", evaluations=40, seed=0, guard_seconds=600, probe_seconds=120)
+    rand = search_corpus_file(CORPUS / rel, "random", evaluations=40, seed=0, guard_seconds=600, probe_seconds=120)
     assert full.found == full.expected and not full.unexpected
     assert rand.found < rand.expected
 

@@ -29,11 +29,17 @@ class FileResult:
 
 
 def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, seed: int = 0,
-                       cache: dict | None = None) -> FileResult:
+                       cache: dict | None = None, guard_seconds: float | None = None,
+                       probe_seconds: float | None = None) -> FileResult:
+    """Search one corpus file's kernels with its launch lines ignored and compare with its labels.
+
+    By default the budget is `simu check`'s: ``evaluations``, stopped after CHECK_GUARD_SECONDS, each
+    launch at most MAX_PROBE_SECONDS.  Larger ``guard_seconds`` / ``probe_seconds`` make the result
+    depend on the evaluations alone, not on how fast the machine is (tests)."""
     from simu.api import load_file
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
-    from simu.evolve.search import CHECK_GUARD_SECONDS
+    from simu.evolve.search import CHECK_GUARD_SECONDS, MAX_PROBE_SECONDS
 
     cf = parse(path)
     cache = cache if cache is not None else {}
@@ -44,7 +50,8 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     t0 = time.perf_counter()
     findings, evals, first_eval, first_s = [], 0, None, None
     for k in kernels:
-        budget = Budget(evaluations=evaluations, seconds=CHECK_GUARD_SECONDS)
+        budget = Budget(evaluations=evaluations, seconds=guard_seconds or CHECK_GUARD_SECONDS,
+                        probe_seconds=probe_seconds or MAX_PROBE_SECONDS)
         rep = search_kernel(module, k, CheckSettings(), cf.constraints, budget, mode, seed)
         findings += rep.findings
         st = rep.search

@@ -5,14 +5,32 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from simu import __version__
 from simu.cli import bench, check, hook, kernels, run, scan, validate
 from simu.cli import compile as compile_
 from simu.cli.common import console
 
+
+def _plain_help(opt):
+    if opt is not None:
+        opt.metavar = ""  # no "<bool>" type column for --help
+    return opt
+
+
+class _Command(TyperCommand):
+    def get_help_option(self, ctx):
+        return _plain_help(super().get_help_option(ctx))
+
+
+class _Group(TyperGroup):
+    def get_help_option(self, ctx):
+        return _plain_help(super().get_help_option(ctx))
+
+
 app = typer.Typer(help="simu: find data races, barrier divergence and redundant barriers in GPU kernels.",
-                  no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
+                  cls=_Group, no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
 
 
 def version_callback(value: bool) -> None:
@@ -22,22 +40,22 @@ def version_callback(value: bool) -> None:
 
 
 @app.callback()
-def main(version: Annotated[bool, typer.Option("--version", callback=version_callback, is_eager=True,
+def main(version: Annotated[bool, typer.Option("--version", metavar="", callback=version_callback, is_eager=True,
                                                help="Print the version and exit.")] = False) -> None:
     """simu: find synchronization bugs in CUDA and OpenCL kernels without a GPU."""
 
 
-app.command("compile")(compile_.compile_cmd)
-app.command("kernels")(kernels.kernels_cmd)
-app.command("run")(run.run_cmd)
-app.command("check")(check.check_cmd)
-app.command("scan")(scan.scan_cmd)
-app.command("validate")(validate.validate_cmd)
-app.command("replay")(validate.replay_cmd)
-app.command("bench")(bench.bench_cmd)
+app.command("compile", cls=_Command)(compile_.compile_cmd)
+app.command("kernels", cls=_Command)(kernels.kernels_cmd)
+app.command("run", cls=_Command)(run.run_cmd)
+app.command("check", cls=_Command)(check.check_cmd)
+app.command("scan", cls=_Command)(scan.scan_cmd)
+app.command("validate", cls=_Command)(validate.validate_cmd)
+app.command("replay", cls=_Command)(validate.replay_cmd)
+app.command("bench", cls=_Command)(bench.bench_cmd)
 
 hook_app = typer.Typer(help="Install or remove the git pre-commit hook that runs `simu scan --changed`.",
-                       no_args_is_help=True)
-hook_app.command("install")(hook.install_cmd)
-hook_app.command("uninstall")(hook.uninstall_cmd)
+                       cls=_Group, no_args_is_help=True)
+hook_app.command("install", cls=_Command)(hook.install_cmd)
+hook_app.command("uninstall", cls=_Command)(hook.uninstall_cmd)
 app.add_typer(hook_app, name="hook")

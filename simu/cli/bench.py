@@ -14,18 +14,19 @@ from simu import __version__
 from simu.cli.common import console, fail
 
 
-def bench_cmd(fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
-              repeat: Annotated[int, typer.Option(help="Timed runs per kernel (fastest kept).")] = 5,
-              scale: Annotated[int, typer.Option(help="Multiply launch sizes (1 = 4096 threads).")] = 1,
+def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="table or json")] = "table",
+              repeat: Annotated[int, typer.Option(metavar="N", help="Timed runs per kernel (fastest kept).")] = 5,
+              scale: Annotated[int, typer.Option(metavar="N", help="Multiply launch sizes (1 = 4096 threads).")] = 1,
               suite: Annotated[str, typer.Option(
-                  help="machine (interpreter speed), detect (10M-access trace) or "
+                  metavar="SUITE", help="machine (interpreter speed), detect (10M-access trace) or "
                        "search (random vs Simulee vs simu search on the corpus).")] = "machine",
-              evaluations: Annotated[int, typer.Option(help="Evaluations per kernel for --suite search.")] = 40,
-              jobs: Annotated[int, typer.Option("-j", "--jobs", help="Processes for --suite search.")] = 2,
-              accesses: Annotated[int, typer.Option(help="Trace size for --suite detect.")] = 10_000_000,
+              evaluations: Annotated[int, typer.Option(
+                  metavar="N", help="Evaluations per kernel for --suite search.")] = 40,
+              jobs: Annotated[int, typer.Option("-j", "--jobs", metavar="N", help="Processes for --suite search.")] = 2,
+              accesses: Annotated[int, typer.Option(metavar="N", help="Trace size for --suite detect.")] = 10_000_000,
               corpus: Annotated[Optional[list[Path]], typer.Option(
-                  help="Corpus folders or files for --suite search (default: corpus/).")] = None,
-              seed: Annotated[int, typer.Option(help="Search seed for --suite search.")] = 0) -> None:
+                  metavar="PATH", help="Corpus folders or files for --suite search (default: corpus/).")] = None,
+              seed: Annotated[int, typer.Option(metavar="N", help="Search seed for --suite search.")] = 0) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from simu.bench import median_rate, run_benchmarks
 

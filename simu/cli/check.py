@@ -14,6 +14,7 @@ from simu.cli.common import (
     ClangArgOpt,
     DefineOpt,
     IncludeOpt,
+    check_launch_options,
     check_output_path,
     console,
     err_console,
@@ -25,29 +26,40 @@ from simu.cli.common import (
 from simu.cli.scan import ChecksOpt, ConfigOpt, DebugOpt, FailOnOpt, FormatOpt, OutputOpt, ValidateOpt, split_checks
 
 
-def check_cmd(file: Path,
-              kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="Only this kernel.")] = None,
-              grid: Annotated[Optional[str], typer.Option(help="Blocks per grid, e.g. 4 or 4,2,1.")] = None,
-              block: Annotated[Optional[str], typer.Option(help="Threads per block, e.g. 64 or 16,16.")] = None,
+def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .cl or .ll file.")],
+              kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", metavar="NAME",
+                                                            help="Only this kernel.")] = None,
+              grid: Annotated[Optional[str], typer.Option(
+                  metavar="G", help="Blocks per grid, e.g. 4 or 4,2,1 (the rest of the launch is searched).")] = None,
+              block: Annotated[Optional[str], typer.Option(
+                  metavar="B", help="Threads per block, e.g. 64 or 16,16 (at most 1024).")] = None,
               arg: Annotated[Optional[list[str]], typer.Option(
-                  "--arg", help="Scalar argument name=value, or name=lo:hi to bound it in the search.")] = None,
+                  "--arg", metavar="NAME=VALUE",
+                  help="Scalar argument name=value (vectors: v=1,2,3), or name=lo:hi to bound it in the search.")
+              ] = None,
               buffer: Annotated[Optional[list[str]], typer.Option(
-                  "--buffer", help="Buffer name=dtype:length[:fill].")] = None,
+                  "--buffer", metavar="NAME=DTYPE:LEN[:FILL]", help="Buffer name=dtype:length[:fill].")] = None,
               warp_model: Annotated[Optional[str], typer.Option(
-                  help="lockstep (pre-Volta) or independent (Volta+) [default: lockstep].")] = None,
-              warp_size: Annotated[int, typer.Option(help="Threads per warp.")] = 32,
+                  metavar="MODEL", help="lockstep (pre-Volta) or independent (Volta+) \\[default: lockstep].")] = None,
+              warp_size: Annotated[Optional[int], typer.Option(
+                  metavar="N", help="Threads per warp: 1, 2, 4, 8, 16, 32 or 64 \\[default: 32].")] = None,
               checks: ChecksOpt = None,
-              shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
-              seed: Annotated[int, typer.Option(help="Seed for buffer contents and the search.")] = 0,
-              budget: Annotated[str, typer.Option(help="Search budget: evaluations (40) or seconds (2s).")] = "40",
-              population: Annotated[int, typer.Option(help="Search population size.")] = 6,
-              generations: Annotated[int, typer.Option(help="Search generations.")] = 8,
+              shared: Annotated[int, typer.Option("--shared", metavar="BYTES", help="Dynamic shared memory bytes.")
+                                ] = 0,
+              seed: Annotated[int, typer.Option(metavar="N", help="Seed for buffer contents and the search.")] = 0,
+              budget: Annotated[str, typer.Option(
+                  metavar="N|Ts", help="Search budget: evaluations (40) or seconds (2s).")] = "40",
+              population: Annotated[int, typer.Option(metavar="N", help="Search population size.")] = 6,
+              generations: Annotated[int, typer.Option(metavar="N", help="Search generations.")] = 8,
               fail_on: FailOnOpt = None, fmt: FormatOpt = "text", output: OutputOpt = None, config: ConfigOpt = None,
               validate: ValidateOpt = False, debug: DebugOpt = False,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Run a file's kernels (a given launch, or searched ones) and report races, barrier problems and
     memory errors, with the configuration's severities and suppressions, as `simu scan` does.
+
+    A launch given in part (--grid/--block without every scalar --arg, say) fixes those values and the
+    search fills in the rest; only a complete one runs as given.
 
     Exit codes: 0 no finding at or above --fail-on, 1 such findings, 2 usage error or nothing could be
     analysed."""
@@ -61,9 +73,13 @@ def check_cmd(file: Path,
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, not '{fmt}'")
+    if file.is_dir():
+        fail(f"{file} is a folder: simu check takes one file (simu scan {file} analyses a folder)")
     if not file.is_file():
         fail(f"no such file: {file}")
     check_output_path(output)
+    request_budget = _parse_budget(budget, population, generations)
+    check_launch_options(grid, block, warp_size, shared)
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
                               clang_args=list(clang_arg or ()), opt_level=opt_level(o1, o2, o3),
                               warp_model=warp_model, checks=split_checks(checks), fail_on=fail_on,
@@ -74,20 +90,23 @@ def check_cmd(file: Path,
         fail(str(exc))
     compile_opts = CompileOptions(tuple(str(d) for d in options.include), tuple(options.define),
                                   tuple(options.clang_args), options.opt_level)
-    module = load_module(file, compile_opts)
+    module = load_module(file, compile_opts, debug)
+    if not module.kernels:
+        fail(f"no kernels in {file}")
     if kernel:
         try:
             module.kernel(kernel)
         except KeyError as exc:
             fail(str(exc.args[0]))
+    kernels = [module.kernel(kernel)] if kernel else module.kernels
+    check_given_values(file, kernels, arg, buffer)
+    check_configured(cfg, kernels)
     settings = CheckSettings(tuple(options.checks), DetectOptions(warp_model=options.warp_model,
                                                                   strict_warp=options.strict_warp))
-    request = CheckRequest(kernel=kernel, seed=seed, budget=_parse_budget(budget, population, generations))
-    if grid or block:
-        request.launch_args = dict(grid=grid or "1", block=block or "32", args=arg, buffers=buffer, seed=seed,
+    request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget)
+    if grid or block or arg or buffer or warp_size or shared:
+        request.launch_args = dict(grid=grid, block=block, args=arg, buffers=buffer, seed=seed,
                                    warp_size=warp_size, dynamic_shared=shared)
-    elif arg or warp_size != 32 or shared:
-        request.constraints = _cli_constraints(arg, warp_size, shared)
     report_options = CheckOptions([file], tuple(options.checks), options.warp_model, request.budget.seconds, 1,
                                   options.fail_on, options.opt_level)
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -98,6 +117,13 @@ def check_cmd(file: Path,
         result = check_file(file, module, settings, request, report_options, cfg, options.root,
                             on_kernel=lambda name: progress.update(task, description=name))
     result.files[0].compile_options = compile_opts
+    if request.launch_args is not None:
+        _note_partial(result, kernels, request.launch_args)
+    seen = {n for k in module.kernels for n in (k.name, k.display_name, k.display_name.split("<")[0])}
+    for name in cfg.kernels:
+        if name not in seen:
+            result.warnings.append(f"the configuration ({_source(cfg)}) constrains kernel '{name}', which is not in "
+                                   f"{file} (kernels: {', '.join(k.display_name for k in module.kernels)})")
     if validate:
         validate_result(result, compile_opts)
     write_report(result, fmt, console, output, debug)
@@ -106,14 +132,75 @@ def check_cmd(file: Path,
     raise typer.Exit(result.exit_code())
 
 
+def _note_partial(result, kernels: list, given: dict) -> None:
+    """Say which part of a launch given in part the search chose (the launch of each finding names it)."""
+    from simu.check import _own
+    from simu.launch.spec import is_complete
+
+    launches = {k.name: k.launches for _, k in result.kernels()}
+    for k in kernels:
+        own = _own(k, given)
+        if is_complete(k, own.get("grid"), own.get("block"), own.get("args")):
+            continue
+        fixed = {a.partition("=")[0].strip() for a in own.get("args") or [] if ":" not in a.partition("=")[2]}
+        free = [d for d in ("grid", "block") if own.get(d) is None]
+        free += [p.name for p in k.params if not p.is_pointer and p.name not in fixed]
+        err_console.print(f"note: {k.display_name}: launch given in part; the search chose {', '.join(free)} "
+                          f"({launches.get(k.display_name, 0)} launches)", highlight=False)
+
+
+def check_given_values(file: Path, kernels: list, args: list[str] | None, buffers: list[str] | None) -> None:
+    """Every --arg / --buffer names a parameter of a checked kernel and has a value that parameter takes."""
+    from simu.errors import LaunchError
+    from simu.launch.limits import check_memory, describe_params
+    from simu.launch.spec import parse_arg, parse_buffer_spec
+
+    for option, texts in (("--arg", args), ("--buffer", buffers)):
+        for text in texts or []:
+            name = text.partition("=")[0].strip()
+            owners = [k for k in kernels if any(p.name == name for p in k.params)] or kernels[:1]
+            if len(kernels) > 1 and not any(p.name == name for p in owners[0].params):
+                params = "; ".join(f"{k.display_name}: {describe_params(k)}" for k in kernels)
+                fail(f"{option} '{text}': no kernel of {file} has a parameter '{name}' ({params})")
+            for k in owners:
+                try:
+                    if option == "--arg":
+                        parse_arg(text, k, allow_range=True)
+                    else:
+                        check_memory(parse_buffer_spec(text, k).nbytes, what=f"--buffer '{text}'")
+                except LaunchError as exc:
+                    fail(str(exc))
+
+
+def check_configured(cfg, kernels: list) -> None:
+    """The configured constraints of the checked kernels name their real parameters."""
+    from simu.errors import LaunchError
+    from simu.launch.spec import check_constraints
+
+    for k in kernels:
+        c = cfg.kernels.get(k.display_name) or cfg.kernels.get(k.name) or cfg.kernels.get(k.display_name.split("<")[0])
+        if c is None:
+            continue
+        try:
+            check_constraints(k, c)
+        except LaunchError as exc:
+            fail(f"{_source(cfg)}: [kernels.{k.display_name}]: {exc}")
+
+
+def _source(cfg) -> str:
+    return str(cfg.source) if getattr(cfg, "source", None) else "configuration"
+
+
 def _parse_budget(text: str, population: int, generations: int):
     from simu.evolve import Budget
     from simu.evolve.search import CHECK_GUARD_SECONDS
 
+    if population < 1 or generations < 1:
+        fail(f"bad --population {population} / --generations {generations}: expected positive numbers")
     try:
         if text.endswith("s"):
             seconds = float(text[:-1])
-            if seconds <= 0:
+            if not seconds > 0 or seconds == float("inf"):
                 raise ValueError
             return Budget(evaluations=1_000_000, seconds=seconds, population=population, generations=generations)
         evaluations = int(text)
@@ -124,23 +211,3 @@ def _parse_budget(text: str, population: int, generations: int):
                       generations=generations)
     except ValueError:
         fail(f"bad --budget '{text}': give a positive number of evaluations (40) or seconds (2s)")
-
-
-def _cli_constraints(args: list[str] | None, warp_size: int, shared: int):
-    """--arg n=64 fixes an argument; --arg n=1:4096 bounds it (the search varies it inside)."""
-    from simu.launch.constraints import KernelConstraints
-
-    fixed, ranges = {}, {}
-    for a in args or []:
-        name, sep, value = a.partition("=")
-        if not sep or not value:
-            fail(f"bad --arg '{a}': expected name=value or name=lo:hi")
-        try:
-            if ":" in value:
-                lo, hi = value.split(":", 1)
-                ranges[name] = (float(lo), float(hi))
-            else:
-                fixed[name] = int(value, 0) if value.lstrip("-").isdigit() or value.startswith("0x") else float(value)
-        except ValueError:
-            fail(f"bad --arg '{a}': '{value}' is not a number or a lo:hi range")
-    return KernelConstraints(args=fixed, arg_ranges=ranges, warp_size=warp_size, dynamic_shared=shared or None)

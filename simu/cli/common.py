@@ -16,12 +16,15 @@ from simu.frontend import CompileOptions
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
-IncludeOpt = Annotated[Optional[list[str]], typer.Option("-I", "--include", help="Add an include directory.")]
-DefineOpt = Annotated[Optional[list[str]], typer.Option("-D", "--define", help="Define a macro NAME[=VALUE].")]
-ClangArgOpt = Annotated[Optional[list[str]], typer.Option("--clang-arg", help="Pass an argument to clang verbatim.")]
-O1 = Annotated[bool, typer.Option("-O1", help="As-compiled mode at -O1.")]
-O2 = Annotated[bool, typer.Option("-O2", help="As-compiled mode at -O2.")]
-O3 = Annotated[bool, typer.Option("-O3", help="As-compiled mode at -O3.")]
+IncludeOpt = Annotated[Optional[list[str]], typer.Option("-I", "--include", metavar="DIR",
+                                                         help="Add an include directory.")]
+DefineOpt = Annotated[Optional[list[str]], typer.Option("-D", "--define", metavar="NAME[=VALUE]",
+                                                        help="Define a macro NAME[=VALUE].")]
+ClangArgOpt = Annotated[Optional[list[str]], typer.Option("--clang-arg", metavar="ARG",
+                                                          help="Pass an argument to clang verbatim.")]
+O1 = Annotated[bool, typer.Option("-O1", metavar="", help="As-compiled mode at -O1.")]
+O2 = Annotated[bool, typer.Option("-O2", metavar="", help="As-compiled mode at -O2.")]
+O3 = Annotated[bool, typer.Option("-O3", metavar="", help="As-compiled mode at -O3.")]
 
 
 def opt_level(o1: bool = False, o2: bool = False, o3: bool = False) -> int | None:
@@ -39,28 +42,72 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def show_compile_error(exc: CompileError) -> None:
+MAX_ERROR_LINES = 5  # diagnostics shown of a file that does not compile (--debug: all of them)
+MAX_LINE_CHARS = 300
+
+
+def show_compile_error(exc: CompileError, debug: bool = False) -> None:
+    """clang's diagnostics: all of them with ``debug``, else the first few error lines and how many more
+    (a binary file given as source makes megabytes of them)."""
     err_console.print(f"[bold red]error:[/] {escape(str(exc.path))}: does not compile", highlight=False)
-    err_console.print(exc.diagnostics, highlight=False, markup=False)
+    text = exc.diagnostics or ""
+    if debug:
+        err_console.print(text, highlight=False, markup=False)
+        return
+    lines = text.splitlines()
+    errors = [ln for ln in lines if "error:" in ln] or lines
+    for ln in errors[:MAX_ERROR_LINES]:
+        err_console.print(ln if len(ln) <= MAX_LINE_CHARS else ln[:MAX_LINE_CHARS] + " ...",
+                          highlight=False, markup=False)
+    if len(errors) > MAX_ERROR_LINES:
+        err_console.print(f"... {len(errors) - MAX_ERROR_LINES} more error line{plural(len(errors) - MAX_ERROR_LINES)}"
+                          " (--debug shows clang's full output)", highlight=False, markup=False)
 
 
-def load_module(file: Path, options: CompileOptions):
+def plural(n: int, many: str = "s", one: str = "") -> str:
+    return one if n == 1 else many
+
+
+def load_module(file: Path, options: CompileOptions, debug: bool = False):
     """Compile and decode a file, or print clang's diagnostics and exit 2."""
     from simu.api import load_file
 
     try:
         return load_file(file, options)
     except CompileError as exc:
-        show_compile_error(exc)
+        show_compile_error(exc, debug)
         raise typer.Exit(2) from None
+    except UnicodeDecodeError:
+        fail(f"{file}: not a text file (a .cu, .cl or .ll source is expected)")
 
 
 def load_kernel(file: Path, kernel: str | None, options: CompileOptions):
     module = load_module(file, options)
+    if not module.kernels:
+        fail(f"no kernels in {file}")
     try:
         return module, module.kernel(kernel)
     except KeyError as exc:
         fail(str(exc.args[0]))
+
+
+def check_launch_options(grid: str | None, block: str | None, warp_size: int | None, shared: int) -> None:
+    """Dimensions, warp size and shared memory, checked before anything is compiled or allocated."""
+    from simu.errors import LaunchError
+    from simu.launch.limits import WARP_SIZES, check_launch_shape
+    from simu.launch.spec import parse_dims
+
+    if warp_size is not None and warp_size not in WARP_SIZES:
+        fail(f"bad --warp-size {warp_size}: allowed {', '.join(map(str, WARP_SIZES))}")
+    if shared < 0:
+        fail(f"bad --shared {shared}: expected a number of bytes, 0 or more")
+    try:
+        gdim = parse_dims(grid, "--grid") if grid is not None else None
+        bdim = parse_dims(block, "--block") if block is not None else None
+        check_launch_shape(gdim, bdim)
+    except LaunchError as exc:
+        given = " ".join(f"{o} {v}" for o, v in (("--grid", grid), ("--block", block)) if v is not None)
+        fail(str(exc) if str(exc).startswith("bad ") else f"{given}: {exc}")
 
 
 def check_output_path(output: Path | None) -> None:

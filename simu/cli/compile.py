@@ -13,7 +13,7 @@ from simu.errors import CompileError
 from simu.frontend import compile_file
 
 
-def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o", "--output")] = None,
+def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE")] = None,
                 include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
                 o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Compile a .cu/.cl/.ll file to LLVM IR (device side, with line tables)."""

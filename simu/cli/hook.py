@@ -95,8 +95,8 @@ def uninstall(cwd: Path) -> str:
     return f"removed {hook}"
 
 
-def install_cmd(force: Annotated[bool, typer.Option("--force", help="Replace a hook that is not simu's.")] = False
-                ) -> None:
+def install_cmd(force: Annotated[bool, typer.Option("--force", metavar="",
+                                                    help="Replace a hook that is not simu's.")] = False) -> None:
     """Write .git/hooks/pre-commit running `simu scan --changed`."""
     try:
         console.print(install(Path.cwd(), force), highlight=False)

@@ -16,7 +16,8 @@ from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, comp
 from simu.errors import CompileError, SimuError
 
 
-def kernels_cmd(paths: list[Path], fmt: Annotated[str, typer.Option("--format", help="table or json")] = "table",
+def kernels_cmd(paths: list[Path],
+                fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="table or json")] = "table",
                 include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
                 o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """List every kernel with its parameters in files or directories."""
@@ -48,7 +49,8 @@ def kernels_cmd(paths: list[Path], fmt: Annotated[str, typer.Option("--format", 
                             "pointer": p.is_pointer, "const": p.is_const} for p in k.params],
             })
     if fmt == "json":
-        sys.stdout.write(json.dumps({"version": __version__, "kernels": rows, "failures": failures}, indent=2) + "\n")
+        sys.stdout.write(json.dumps({"version": __version__, "kernels": rows, "failures": failures}, indent=2,
+                                    ensure_ascii=False) + "\n")
     else:
         table = Table(title=f"{len(rows)} kernels in {len(files) - len(failures)} files")
         for col in ("file", "kernel", "lang", "parameters"):

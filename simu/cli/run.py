@@ -8,26 +8,43 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, fail, load_kernel
+from simu.cli.common import (
+    O1,
+    O2,
+    O3,
+    ClangArgOpt,
+    DefineOpt,
+    IncludeOpt,
+    check_launch_options,
+    compile_options,
+    console,
+    fail,
+    load_kernel,
+)
 from simu.errors import SimuError
 
 
-def run_cmd(file: Path,
-            kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", help="Kernel name.")] = None,
-            grid: Annotated[str, typer.Option(help="Blocks per grid, e.g. 4 or 4,2,1.")] = "1",
-            block: Annotated[str, typer.Option(help="Threads per block, e.g. 64 or 16,16.")] = "32",
-            arg: Annotated[Optional[list[str]], typer.Option("--arg", help="Scalar argument name=value.")] = None,
+def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .cl or .ll file.")],
+            kernel: Annotated[Optional[str], typer.Option("--kernel", "-k", metavar="NAME",
+                                                          help="Kernel name.")] = None,
+            grid: Annotated[str, typer.Option(metavar="G", help="Blocks per grid, e.g. 4 or 4,2,1.")] = "1",
+            block: Annotated[str, typer.Option(metavar="B",
+                                               help="Threads per block, e.g. 64 or 16,16 (at most 1024).")] = "32",
+            arg: Annotated[Optional[list[str]], typer.Option(
+                "--arg", metavar="NAME=VALUE", help="Scalar argument name=value (vectors: v=1,2,3).")] = None,
             buffer: Annotated[Optional[list[str]], typer.Option(
-                "--buffer",
+                "--buffer", metavar="NAME=DTYPE:LEN[:FILL]",
                 help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES.")] = None,
-            warp_size: Annotated[int, typer.Option(help="Threads per warp (32, 64 or 1).")] = 32,
-            shared: Annotated[int, typer.Option("--shared", help="Dynamic shared memory bytes.")] = 0,
-            seed: Annotated[int, typer.Option(help="Seed for random buffer contents.")] = 0,
+            warp_size: Annotated[int, typer.Option(metavar="N",
+                                                   help="Threads per warp: 1, 2, 4, 8, 16, 32 or 64.")] = 32,
+            shared: Annotated[int, typer.Option("--shared", metavar="BYTES",
+                                                help="Dynamic shared memory bytes.")] = 0,
+            seed: Annotated[int, typer.Option(metavar="N", help="Seed for random buffer contents.")] = 0,
             save: Annotated[Optional[Path], typer.Option(
-                help="Write initial/final buffers (.npz: NAME.in, NAME.out).")] = None,
+                metavar="FILE", help="Write initial/final buffers (.npz: NAME.in, NAME.out).")] = None,
             load: Annotated[Optional[Path], typer.Option(
-                help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
-            max_seconds: Annotated[float, typer.Option(help="Time limit of the run.")] = 5.0,
+                metavar="FILE", help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
+            max_seconds: Annotated[float, typer.Option(metavar="SECONDS", help="Time limit of the run.")] = 5.0,
             include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
             o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Execute one launch of a kernel on the machine model and print a summary."""
@@ -36,11 +53,17 @@ def run_cmd(file: Path,
     from simu.interp import Limits, run
     from simu.launch.spec import build_launch
 
+    check_launch_options(grid, block, warp_size, shared)
+    if max_seconds <= 0:
+        fail(f"bad --max-seconds {max_seconds}: expected a positive number of seconds")
     module, k = load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3))
     loaded = None
     if load is not None:
-        with np.load(load) as data:
-            loaded = {name.removesuffix(".in"): data[name] for name in data.files}
+        try:
+            with np.load(load) as data:
+                loaded = {name.removesuffix(".in"): data[name] for name in data.files}
+        except (OSError, ValueError) as exc:
+            fail(f"cannot read --load {load}: {exc} (expected a .npz file of arrays named after parameters)")
     try:
         launch = build_launch(k, grid, block, arg, buffer, seed, warp_size, shared, loaded)
         result = run(module, k, launch, Limits(max_seconds=max_seconds))

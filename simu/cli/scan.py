@@ -22,40 +22,45 @@ from simu.cli.common import (
     validate_result,
 )
 
-ChecksOpt = Annotated[Optional[str], typer.Option(help="Comma-separated checks: races, barriers, memory, perf "
-                                                       "[default: races,barriers,memory].")]
-WarpModelOpt = Annotated[Optional[str], typer.Option(help="lockstep (pre-Volta) or independent (Volta+) "
-                                                          "[default: lockstep].")]
-FailOnOpt = Annotated[Optional[str], typer.Option(help="Exit 1 on findings at or above: error, warning, performance, "
-                                                       "info or never [default: error].")]
-FormatOpt = Annotated[str, typer.Option("--format", help="text, json or sarif.")]
-OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the report to a file.")]
-ConfigOpt = Annotated[Optional[Path], typer.Option("--config", help="Configuration file [default: searched upward].")]
-ValidateOpt = Annotated[bool, typer.Option("--validate", help="Replay each finding on an OpenCL/CUDA device and add "
-                                                              "its verdict.")]
-DebugOpt = Annotated[bool, typer.Option("--debug", help="Show tracebacks and full compiler output.")]
+ChecksOpt = Annotated[Optional[str], typer.Option(
+    metavar="CHECKS", help="Comma-separated checks: races, barriers, memory, perf \\[default: races,barriers,memory].")]
+WarpModelOpt = Annotated[Optional[str], typer.Option(
+    metavar="MODEL", help="lockstep (pre-Volta) or independent (Volta+) \\[default: lockstep].")]
+FailOnOpt = Annotated[Optional[str], typer.Option(
+    metavar="SEVERITY", help="Exit 1 on findings at or above: error, warning, performance, info or never "
+                             "\\[default: error].")]
+FormatOpt = Annotated[str, typer.Option("--format", metavar="FORMAT", help="text, json or sarif.")]
+OutputOpt = Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
+                                                   help="Write the report to a file.")]
+ConfigOpt = Annotated[Optional[Path], typer.Option("--config", metavar="FILE",
+                                                   help="Configuration file \\[default: searched upward].")]
+ValidateOpt = Annotated[bool, typer.Option("--validate", metavar="",
+                                           help="Replay each finding on an OpenCL/CUDA device and add its verdict.")]
+DebugOpt = Annotated[bool, typer.Option("--debug", metavar="", help="Show tracebacks and full compiler output.")]
 
 
 def split_checks(checks: str | None) -> list[str] | None:
     return [c.strip() for c in checks.split(",") if c.strip()] if checks is not None else None
 
 
-def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(help="Files or folders [default: .].")] = None,
+def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
+                 metavar="PATH...", help="Files or folders \\[default: .].")] = None,
              include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
              o1: O1 = False, o2: O2 = False, o3: O3 = False,
              exclude: Annotated[Optional[list[str]], typer.Option(
-                 "--exclude", help="Skip paths matching a .gitignore-style glob (repeatable).")] = None,
-             budget: Annotated[Optional[float], typer.Option(help="Seconds of search per kernel [default: 5].")] = None,
-             jobs: Annotated[Optional[int], typer.Option("-j", "--jobs", help="Worker processes [default: cores].")
-                             ] = None,
+                 "--exclude", metavar="GLOB", help="Skip paths matching a .gitignore-style glob (repeatable).")] = None,
+             budget: Annotated[Optional[float], typer.Option(
+                 metavar="SECONDS", help="Seconds of search per kernel \\[default: 5].")] = None,
+             jobs: Annotated[Optional[int], typer.Option(
+                 "-j", "--jobs", metavar="N", help="Worker processes \\[default: cores].")] = None,
              checks: ChecksOpt = None, warp_model: WarpModelOpt = None, fail_on: FailOnOpt = None,
              fmt: FormatOpt = "text", output: OutputOpt = None,
-             cache_dir: Annotated[Optional[Path], typer.Option(help="Result cache [default: ROOT/.simu-cache].")
-                                  ] = None,
-             no_cache: Annotated[bool, typer.Option("--no-cache", help="Analyse everything again; store nothing.")
-                                 ] = False,
+             cache_dir: Annotated[Optional[Path], typer.Option(
+                 metavar="DIR", help="Result cache \\[default: ROOT/.simu-cache].")] = None,
+             no_cache: Annotated[bool, typer.Option(
+                 "--no-cache", metavar="", help="Analyse everything again; store nothing.")] = False,
              changed: Annotated[bool, typer.Option(
-                 "--changed", help="Only kernels staged in git (or including a staged header).")] = False,
+                 "--changed", metavar="", help="Only kernels staged in git (or including a staged header).")] = False,
              config: ConfigOpt = None, validate: ValidateOpt = False, debug: DebugOpt = False) -> None:
     """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel.
 

@@ -48,7 +48,8 @@ class Context:
         loc = ins.loc
         while loc.inlined_at is not None and _is_shim(loc.file):
             loc = loc.inlined_at
-        return SourceLocation(loc.file, loc.line, loc.col, source_line(loc.file, loc.line), loc.function)
+        file = loc.file
+        return SourceLocation(file, loc.line, loc.col, source_line(file, loc.line), loc.function)
 
     def warp_of(self, lane: np.ndarray) -> np.ndarray:
         """Launch-wide warp index of each lane (a block's last warp may be partial)."""

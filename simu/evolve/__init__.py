@@ -22,6 +22,15 @@ def search_kernel(module, kernel, settings: CheckSettings, constraints: KernelCo
     b = budget if isinstance(budget, Budget) else Budget()
     if isinstance(budget, (int, float)) and not isinstance(budget, bool):
         b = Budget(evaluations=10_000, seconds=float(budget))
+    if constraints is not None:
+        from simu import codes
+        from simu.errors import LaunchError
+        from simu.launch.spec import check_constraints
+
+        try:  # a constraint naming no parameter, or a length for a scalar, is the user's slip: say so
+            check_constraints(kernel, constraints)
+        except LaunchError as exc:
+            return KernelReport(kernel.display_name, codes.FAILED, f"launch constraints: {exc}")
     res = run_search(module, kernel, settings, constraints, b, mode, seed)
     return KernelReport(kernel.display_name, res.status, res.reason, tuple(res.findings), res.launches, res.stats,
                         res.where)

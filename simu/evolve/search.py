@@ -53,6 +53,7 @@ class Budget:
     population: int = 6
     generations: int = 8
     min_evaluations: int = 10
+    probe_seconds: float = MAX_PROBE_SECONDS  # wall-clock limit of one searched launch
 
 
 @dataclass
@@ -110,7 +111,7 @@ class Search:
         self.cache: dict[tuple, Evaluation] = {}
         # a probe launch larger than this many accesses costs more to judge than it can teach
         self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
-                                           max_seconds=min(settings.limits.max_seconds, MAX_PROBE_SECONDS))
+                                           max_seconds=min(settings.limits.max_seconds, self.budget.probe_seconds))
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()

@@ -6,6 +6,7 @@ Buffers are drawn by :mod:`simu.launch.buffers`, each with the spec that regener
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -13,86 +14,327 @@ import numpy as np
 from simu.errors import LaunchError
 from simu.ir import Kernel, Param
 from simu.ir.types import FloatType, IntType, VectorType
-from simu.launch.buffers import draw_buffer, element_type
+from simu.launch.buffers import C_TYPES, PLAIN_FILLS, draw_buffer, element_type
+from simu.launch.limits import MAX_MEMORY_BYTES, MAX_THREADS, check_launch_shape, check_memory, describe_params
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 
-__all__ = ["build_launch", "parse_buffer", "parse_scalar"]
+__all__ = ["build_launch", "check_constraints", "is_complete", "launch_constraints", "parse_arg", "parse_buffer",
+           "parse_buffer_spec", "parse_dims", "parse_scalar"]
+
+
+def is_by_value(param: Param) -> bool:
+    """A scalar given by value although the IR passes a pointer: a struct such as ``float3``, ``int4`` or
+    ``__half`` (clang passes it ``byval``)."""
+    return param.is_pointer and bool(param.c_type) and not param.c_type.rstrip().endswith("*") \
+        and not param.is_local
+
+
+def settable(param: Param) -> bool:
+    """Whether ``--arg`` can give this parameter."""
+    return not param.is_pointer or (is_by_value(param) and _by_value_layout(param) is not None)
+
+
+def _by_value_layout(param: Param) -> tuple[np.dtype, int] | None:
+    name = (param.c_type or "").replace("const", "").replace("volatile", "").strip()
+    if name in C_TYPES:
+        return np.dtype(C_TYPES[name]), 1
+    m = re.fullmatch(r"([a-z]+?)(\d+)", name)
+    if m and m.group(1) in C_TYPES:
+        return np.dtype(C_TYPES[m.group(1)]), int(m.group(2))
+    return None
+
+
+def _allowed(param: Param) -> str:
+    t = param.type
+    if is_by_value(param):
+        layout = _by_value_layout(param)
+        n = layout[1] if layout else 1
+        return f"{n} comma-separated numbers, e.g. {','.join(['1'] * n)}" if n > 1 else "a number"
+    if isinstance(t, FloatType):
+        return "a number, e.g. 1.5"
+    if isinstance(t, IntType):
+        return "0 or 1" if t.bits == 1 else "an integer, e.g. 64 or 0x40"
+    if isinstance(t, VectorType):
+        return f"{t.count} comma-separated numbers, e.g. {','.join(['1'] * t.count)}"
+    return "a number"
 
 
 def parse_scalar(param: Param, text: str) -> Any:
     t = param.type
     try:
+        if is_by_value(param):
+            layout = _by_value_layout(param)
+            if layout is not None:
+                dtype, count = layout
+                conv = float if dtype.kind == "f" else (lambda s: int(s, 0))
+                vals = _components(text, conv, count)
+                return np.array(vals, dtype=dtype)
         if isinstance(t, FloatType):
             return float(text)
         if isinstance(t, IntType):
+            if t.bits == 1 and text.strip().lower() in ("true", "false"):
+                return int(text.strip().lower() == "true")
             return int(text, 0)
         if isinstance(t, VectorType):
-            parts = [p for p in re.split(r"[,\s]+", text.strip("()[]")) if p]
             conv = float if isinstance(t.elem, FloatType) else (lambda s: int(s, 0))
-            vals = [conv(p) for p in parts]
-            return np.array(vals * (t.count // len(vals)) if len(vals) < t.count else vals[:t.count])
+            return np.array(_components(text, conv, t.count))
     except ValueError:
-        raise LaunchError(f"bad value '{text}' for parameter '{param.name}' ({param.c_type or t})") from None
-    raise LaunchError(f"parameter '{param.name}' of type {t} cannot be given with --arg")
+        raise LaunchError(f"bad value '{text}' for parameter '{param.name}' ({param.c_type or t}): "
+                          f"expected {_allowed(param)}") from None
+    raise LaunchError(f"parameter '{param.name}' ({param.c_type or t}) cannot be given with --arg"
+                      + ("; give its buffer with --buffer" if param.is_pointer else ""))
+
+
+def _components(text: str, conv, count: int) -> list:
+    """``1,2,3`` (or one value for every component) -> ``count`` values."""
+    vals = [conv(p) for p in re.split(r"[,\s]+", text.strip().strip("()[]{}")) if p]
+    if len(vals) == 1:
+        return vals * count
+    if not 1 <= len(vals) <= count:
+        raise ValueError
+    return vals + [conv("0")] * (count - len(vals))  # an OpenCL float3 has a fourth component
+
+
+BUFFER_FORMAT = "name=dtype:length[:fill] (fill: random, zeros, ones, ramp, small, signed or const=V), " \
+    "e.g. a=float32:1024:random, or name=local:BYTES"
+
+
+@dataclass(frozen=True)
+class BufferSpec:
+    """A parsed ``--buffer`` text (nothing drawn yet)."""
+
+    name: str
+    dtype: np.dtype | None  # None for ``local``
+    length: int  # elements, or bytes for ``local``
+    fill: str = "random"
+    value: float = 0.0
+
+    @property
+    def nbytes(self) -> int:
+        return self.length * (self.dtype.itemsize if self.dtype is not None else 1)
+
+
+def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
+    """Check a ``--buffer`` text against the kernel without drawing anything."""
+    name, sep, rest = spec.partition("=")
+    if not sep or not name or not rest:
+        raise LaunchError(f"bad --buffer '{spec}': expected {BUFFER_FORMAT}")
+    try:
+        param = kernel.param(name)
+    except KeyError:
+        raise LaunchError(f"--buffer '{spec}': kernel {kernel.display_name} has no parameter '{name}'; "
+                          f"its parameters: {describe_params(kernel)}") from None
+    if not param.is_pointer or is_by_value(param):
+        raise LaunchError(f"--buffer '{spec}': parameter '{name}' ({param.c_type or param.type}) is not a pointer; "
+                          "give it with --arg")
+    parts = rest.split(":")
+    try:
+        if parts[0] == "local":
+            if len(parts) != 2 or int(parts[1]) <= 0:
+                raise ValueError
+            return BufferSpec(name, None, int(parts[1]), "local")
+        dtype = np.dtype(parts[0])
+        length = int(parts[1])
+        if length <= 0 or len(parts) > 3 or dtype.kind not in "biuf":
+            raise ValueError
+    except (TypeError, ValueError, IndexError):
+        raise LaunchError(f"bad --buffer '{spec}': expected {BUFFER_FORMAT}") from None
+    fill, value = parts[2] if len(parts) > 2 else "random", 0.0
+    if fill.startswith("const="):
+        try:
+            fill, value = "const", float(fill.split("=", 1)[1])
+        except ValueError:
+            raise LaunchError(f"bad --buffer '{spec}': const=V needs a number") from None
+    if fill not in PLAIN_FILLS and fill != "const":
+        raise LaunchError(f"bad --buffer '{spec}': unknown fill '{fill}'; expected {BUFFER_FORMAT}")
+    return BufferSpec(name, dtype, length, fill, value)
 
 
 def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
                  seed: int | None = None) -> tuple[str, Any, dict[str, Any] | None]:
     """`name=dtype:length[:fill[=value]]` -> (name, array, spec); `name=local:BYTES` for __local pointers
     (no spec).  ``rng`` draws random fills (one generator for every buffer of a launch)."""
-    if "=" not in spec:
-        raise LaunchError(f"bad --buffer '{spec}': expected name=dtype:length[:fill]")
-    name, rest = spec.split("=", 1)
+    b = parse_buffer_spec(spec, kernel)
+    if b.dtype is None:
+        return b.name, LocalBuffer(b.length), None
+    check_memory(b.nbytes, what=f"--buffer '{spec}'")
+    arr, bspec = draw_buffer(b.dtype, b.length, b.fill, rng, b.value, seed=seed)
+    return b.name, arr, bspec
+
+
+def parse_dims(text: str | tuple, option: str) -> tuple[int, int, int]:
+    """``--grid``/``--block`` text -> a 3-tuple, or a LaunchError naming the option and what is allowed."""
+    try:
+        return as_dim3(text)
+    except (TypeError, ValueError):
+        raise LaunchError(f"bad {option} '{text}': expected 1 to 3 positive integers, e.g. 64 or 16,16") from None
+
+
+def parse_arg(text: str, kernel: Kernel, allow_range: bool = False) -> tuple[str, Any]:
+    """``name=value`` (or ``name=lo:hi`` when ``allow_range``) checked against the kernel's parameters:
+    (name, value) or (name, (lo, hi))."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name or not value.strip():
+        raise LaunchError(f"bad --arg '{text}': expected NAME=VALUE" + (" or NAME=LO:HI" if allow_range else ""))
     try:
         param = kernel.param(name)
     except KeyError:
-        raise LaunchError(f"kernel {kernel.display_name} has no parameter '{name}'") from None
-    parts = rest.split(":")
-    if parts[0] == "local":
-        return name, LocalBuffer(int(parts[1])), None
+        raise LaunchError(f"--arg '{text}': kernel {kernel.display_name} has no parameter '{name}'; "
+                          f"its parameters: {describe_params(kernel)}") from None
+    if not settable(param):
+        raise LaunchError(f"--arg '{text}': parameter '{name}' ({param.c_type or param.type}) is a pointer; "
+                          "give its buffer with --buffer NAME=dtype:length[:fill]")
+    if allow_range and ":" in value and not is_by_value(param) and not isinstance(param.type, VectorType):
+        lo, _, hi = value.partition(":")
+        try:
+            lo_v, hi_v = float(lo), float(hi)
+        except ValueError:
+            raise LaunchError(f"bad --arg '{text}': '{value}' is not a range LO:HI of numbers") from None
+        if lo_v > hi_v:
+            raise LaunchError(f"bad --arg '{text}': empty range {value}")
+        return name, (lo_v, hi_v)
     try:
-        dtype = np.dtype(parts[0])
-        length = int(parts[1])
-    except (TypeError, ValueError, IndexError):
-        raise LaunchError(f"bad --buffer '{spec}': expected name=dtype:length[:fill], "
-                          "e.g. a=float32:1024:random") from None
-    fill = parts[2] if len(parts) > 2 else "random"
-    value = 0.0
-    if fill.startswith("const="):
-        fill, value = "const", float(fill.split("=", 1)[1])
-    if not param.is_pointer:
-        raise LaunchError(f"parameter '{name}' is not a pointer; give it with --arg")
-    arr, bspec = draw_buffer(dtype, length, fill, rng, value, seed=seed)
-    return name, arr, bspec
+        return name, parse_scalar(param, value)
+    except LaunchError:
+        ranged = " or a range LO:HI" if allow_range and not _is_vector(kernel, name) else ""
+        raise LaunchError(f"bad --arg '{text}': '{value}' is not a value of {name} ({param.c_type or param.type}); "
+                          f"expected {_allowed(param)}{ranged}") from None
+
+
+def is_complete(kernel: Kernel, grid: Any, block: Any, args: list[str] | None) -> bool:
+    """Whether a launch is fully given: both dimensions and a fixed value for every scalar parameter."""
+    if grid is None or block is None:
+        return False
+    fixed = set()
+    for a in args or []:
+        name, _, value = a.partition("=")
+        if ":" not in value or _is_vector(kernel, name.strip()):
+            fixed.add(name.strip())
+    return all(p.name in fixed for p in kernel.params if not p.is_pointer)
+
+
+def _is_vector(kernel: Kernel, name: str) -> bool:
+    try:
+        p = kernel.param(name)
+    except KeyError:
+        return False
+    return is_by_value(p) or isinstance(p.type, VectorType)
+
+
+def launch_constraints(kernel: Kernel, base: Any = None, grid: Any = None, block: Any = None,
+                       args: list[str] | None = None, buffers: list[str] | None = None, warp_size: int | None = None,
+                       dynamic_shared: int | None = None, **_: Any):
+    """What a partial command-line launch fixes, as search constraints over ``base`` (the configured
+    ones): the search fills in the rest."""
+    from dataclasses import replace
+
+    from simu.launch.constraints import KernelConstraints
+
+    c = replace(base) if base is not None else KernelConstraints()
+    c.args, c.arg_ranges = dict(c.args), dict(c.arg_ranges)
+    c.buffer_lengths, c.fills = dict(c.buffer_lengths), dict(c.fills)
+    if grid is not None:
+        c.grid = parse_dims(grid, "--grid")
+    if block is not None:
+        c.block = parse_dims(block, "--block")
+    for a in args or []:
+        name, value = parse_arg(a, kernel, allow_range=True)
+        c.args.pop(name, None)
+        c.arg_ranges.pop(name, None)
+        if isinstance(value, tuple):
+            c.arg_ranges[name] = value
+        else:
+            c.args[name] = value
+    for text in buffers or []:
+        b = parse_buffer_spec(text, kernel)
+        if b.dtype is None:
+            continue  # a __local buffer: the search sizes it
+        if b.fill == "const":
+            raise LaunchError(f"--buffer '{text}': the search fills buffers with {', '.join(PLAIN_FILLS)}; "
+                              "const=V needs a full launch (--grid, --block and every scalar --arg)")
+        c.buffer_lengths[b.name] = str(b.length)
+        c.fills[b.name] = b.fill
+    if warp_size is not None:
+        c.warp_size = warp_size
+    if dynamic_shared:
+        c.dynamic_shared = dynamic_shared
+    return c
+
+
+def check_constraints(kernel: Kernel, c: Any) -> None:
+    """Configured constraints (:class:`~simu.launch.constraints.KernelConstraints`) against the kernel's
+    parameters: every name is a parameter, scalars get numbers, buffer lengths go to pointers and speak
+    of scalar parameters (or ``threads`` / ``blocks``)."""
+    import ast
+
+    params = {p.name: p for p in kernel.params}
+    allowed = f"its parameters: {describe_params(kernel)}"
+    for table, names in (("args", [*c.args, *c.arg_ranges, *c.buffer_lengths]), ("fills", list(c.fills))):
+        for name in names:
+            if name not in params:
+                raise LaunchError(f"{table}.{name}: kernel {kernel.display_name} has no parameter '{name}'; {allowed}")
+    for name in c.fills:
+        if not params[name].is_pointer:
+            raise LaunchError(f"fills.{name}: '{name}' ({params[name].c_type}) is not a buffer")
+    for name, expr in c.buffer_lengths.items():
+        p = params[name]
+        if not p.is_pointer or is_by_value(p):
+            raise LaunchError(f"args.{name} = \"{expr}\": '{name}' is a scalar ({p.c_type or p.type}); expected "
+                              "a number or a range \"lo:hi\" (length expressions are for pointer parameters)")
+        for node in ast.walk(ast.parse(expr, mode="eval")):
+            if isinstance(node, ast.Name) and node.id not in ("threads", "blocks") and \
+                    (node.id not in params or params[node.id].is_pointer):
+                raise LaunchError(f"args.{name} = \"{expr}\": '{node.id}' is not a scalar parameter; a length "
+                                  "expression uses numbers, scalar parameters, threads and blocks")
+    for name in c.args:
+        p = params[name]
+        if p.is_pointer and not is_by_value(p):
+            raise LaunchError(f"args.{name}: '{name}' is a pointer ({p.c_type}); give a length expression such as "
+                              "\"n\" or \"threads\"")
 
 
 def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: list[str] | None = None,
                  buffers: list[str] | None = None, seed: int = 0, warp_size: int = 32,
-                 dynamic_shared: int = 0, loaded: dict[str, np.ndarray] | None = None) -> Launch:
-    """A launch from command-line style text; unspecified buffers get one random element per thread."""
+                 dynamic_shared: int = 0, loaded: dict[str, np.ndarray] | None = None,
+                 max_threads: int = MAX_THREADS, max_memory_bytes: int = MAX_MEMORY_BYTES) -> Launch:
+    """A launch from command-line style text; unspecified buffers get one random element per thread.
+    The launch's size is checked against the limits before any buffer is drawn."""
     rng = np.random.default_rng(seed)
-    launch = Launch(as_dim3(grid), as_dim3(block), {}, warp_size, dynamic_shared, seed)
+    gdim, bdim = parse_dims(grid, "--grid"), parse_dims(block, "--block")
+    check_launch_shape(gdim, bdim, warp_size, max_threads)
+    launch = Launch(gdim, bdim, {}, warp_size or 32, dynamic_shared, seed)
     values: dict[str, Any] = {}
     for a in args or []:
-        if "=" not in a:
-            raise LaunchError(f"bad --arg '{a}': expected name=value")
-        name, text = a.split("=", 1)
-        try:
-            values[name] = parse_scalar(kernel.param(name), text)
-        except KeyError:
-            raise LaunchError(f"kernel {kernel.display_name} has no parameter '{name}'") from None
+        name, value = parse_arg(a, kernel)
+        values[name] = value
+    parsed = [parse_buffer_spec(b, kernel) for b in buffers or []]
+    for text, b in zip(buffers or [], parsed, strict=True):
+        check_memory(b.nbytes, max_memory_bytes, what=f"--buffer '{text}'")
+    nbytes = sum(b.nbytes * (launch.num_blocks if b.dtype is None else 1) for b in parsed)
+    check_memory(nbytes, max_memory_bytes)
     specs: dict[str, dict[str, Any]] = {}
-    for b in buffers or []:
-        name, arr, bspec = parse_buffer(b, kernel, rng, seed)
+    for text in buffers or []:
+        name, arr, bspec = parse_buffer(text, kernel, rng, seed)
         values[name] = arr
         if bspec is not None:
             specs[name] = bspec
     for name, arr in (loaded or {}).items():
         if name not in values:
             values[name] = arr
+            nbytes += int(getattr(arr, "nbytes", 0))
     # default buffers cover every thread and the largest integer argument (often a size n)
     sizes = [int(v) for v in values.values() if isinstance(v, (int, np.integer)) and 0 < int(v) <= 1 << 24]
     default_length = max([launch.total_threads] + sizes)
+    for p in kernel.params:
+        if p.name in values or not p.is_pointer:
+            continue
+        if p.is_local:
+            nbytes += 4 * launch.threads_per_block * 4 * launch.num_blocks
+        else:
+            dt, comps = element_type(p.pointee)
+            nbytes += default_length * comps * dt.itemsize
+    check_memory(nbytes, max_memory_bytes)
     for p in kernel.params:
         if p.name in values:
             continue

@@ -34,7 +34,7 @@ def write_report(result: ScanResult, fmt: str, console: Console, output: Path | 
         if output is not None:
             output.write_text(text, encoding="utf-8")
         else:
-            console.file.write(text)
+            _write_utf8(console.file, text)
         return
     render = TEXT_FORMATS[fmt]
     if output is not None:
@@ -42,3 +42,16 @@ def write_report(result: ScanResult, fmt: str, console: Console, output: Path | 
             render(Console(file=fh, width=120, no_color=True, highlight=False, soft_wrap=True), result, debug)
     else:
         render(console, result, debug)
+
+
+def _write_utf8(stream, text: str) -> None:
+    """Documents are UTF-8 (file names as they are), also on a stream whose locale cannot encode them."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            raise
+        stream.flush()
+        buffer.write(text.encode("utf-8", "surrogateescape"))
+        buffer.flush()

@@ -72,7 +72,7 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
 
 
 def render_json(result, debug: bool = False) -> str:
-    return json.dumps(scan_to_dict(result, debug), indent=2, default=str) + "\n"
+    return json.dumps(scan_to_dict(result, debug), indent=2, default=str, ensure_ascii=False) + "\n"
 
 
 def _point(where) -> dict[str, Any] | None:

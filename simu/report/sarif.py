@@ -157,4 +157,4 @@ def scan_to_sarif(result) -> dict[str, Any]:
 
 
 def render_sarif(result) -> str:
-    return json.dumps(scan_to_sarif(result), indent=2, default=str) + "\n"
+    return json.dumps(scan_to_sarif(result), indent=2, default=str, ensure_ascii=False) + "\n"

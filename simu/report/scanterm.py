@@ -80,7 +80,8 @@ def render_scan(console: Console, result, debug: bool = False) -> None:
 
 
 def summary_table(result) -> Table:
-    table = Table(title=f"simu scan of {escape(str(result.root))}", title_justify="left", show_lines=False)
+    what = "check" if type(result.options).__name__ == "CheckOptions" else "scan"
+    table = Table(title=f"simu {what} of {escape(str(result.root))}", title_justify="left", show_lines=False)
     for col in ("file", "kernel", "status", "findings", "note"):
         table.add_column(col, overflow="fold")
     unreached = 0
