@@ -27,6 +27,7 @@ import numpy as np
 
 from simu.errors import CompileError, LaunchError, SimuError
 from simu.launch.model import Launch, LocalBuffer
+from simu.validate.opencl_images import is_image, is_sampler, make_image, make_sampler, read_image
 
 __all__ = [
     "OpenCLBuildError",
@@ -379,6 +380,7 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     mf = cl.mem_flags
     cl_args: list[Any] = []
     outputs: list[tuple[str, np.ndarray, Any]] = []
+    images: list[tuple[str, np.ndarray, Any, tuple]] = []
     for param, pname in zip(params, names, strict=False):
         value = given[pname]
         where = f"kernel {kernel_name!r} parameter {param.name!r} ({param.type_name})"
@@ -392,6 +394,12 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
             if nbytes <= 0:
                 raise LaunchError(f"{where}: LocalBuffer size must be positive, got {nbytes}")
             cl_args.append(cl.LocalMemory(nbytes))
+        elif is_image(_base_type(param.type_name)):
+            image, host, region = make_image(cl, dev.context, value, _base_type(param.type_name), where)
+            cl_args.append(image)
+            images.append((pname, host, image, region))
+        elif is_sampler(_base_type(param.type_name)):
+            cl_args.append(make_sampler(cl, dev.context, int(value), where))
         elif param.is_pointer:
             if isinstance(value, LocalBuffer):
                 raise LaunchError(f"{where}: LocalBuffer given for a {param.space} pointer")
@@ -417,6 +425,9 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
             if host.nbytes:
                 cl.enqueue_copy(dev.queue, host, buf, is_blocking=True)
             result[name] = host
+        for name, host, image, region in images:
+            read_image(cl, dev.queue, image, host, region)
+            result[name] = host
         dev.queue.finish()
     except cl.Error as exc:
         raise OpenCLRuntimeError(f"running kernel {kernel_name!r} on {dev.key} with global size {global_size} "
@@ -424,4 +435,6 @@ def run_on_opencl(source: str, kernel_name: str, launch: Launch, *, build_option
     finally:
         for _, _, buf in outputs:
             buf.release()
+        for _, _, image, _ in images:
+            image.release()
     return {name: result[name].reshape(given[name].shape) for name in result}

@@ -2046,3 +2046,56 @@ def _ref_async_int4(a, launch):
 case("async", "async.cl", "async_int4",
      [_async_int4_launch(821, 4, 64), _async_int4_launch(822, 3, 5)],
      _ref_async_int4)
+
+
+# ======================================================================================
+# Images and samplers (images.cl): integer coordinates, nearest filtering, clamp modes
+
+CLAMP_TO_EDGE_NEAREST = 0x12  # CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST
+
+
+def _image_cross_launch(seed: int, h: int, w: int, block: tuple[int, int]) -> Launch:
+    rng = rng_for(seed)
+    grid = (cdiv(w, block[0]), cdiv(h, block[1]))
+    return Launch(grid=grid, block=block, args={"img": uniform(rng, -4.0, 4.0, (h, w, 4)),
+                                                 "out": np.zeros((h, w, 4), np.float32),
+                                                 "s": np.int32(CLAMP_TO_EDGE_NEAREST)})
+
+
+def _ref_image_cross(a, launch):
+    img = a["img"]
+    h, w, _ = img.shape
+    edge = np.pad(img, ((0, 0), (1, 1), (0, 0)), mode="edge")  # x clamped to the edge
+    border = np.pad(img, ((1, 1), (0, 0), (0, 0)))  # y outside reads the border colour (0)
+    left, right = edge[:, :-2], edge[:, 2:]
+    up, down = border[:-2], border[2:]
+    return {"out": ((left + right) + (up + down)).astype(np.float32)}
+
+
+case("images", "images.cl", "image_cross",
+     [_image_cross_launch(901, 8, 8, (4, 4)), _image_cross_launch(902, 5, 7, (4, 2)),
+      _image_cross_launch(903, 16, 3, (1, 8))],
+     _ref_image_cross)
+
+
+def _image_ints_launch(seed: int, w: int, block: int) -> Launch:
+    rng = rng_for(seed)
+    return L1(cdiv(w, block), block, plane=ints(rng, -1000, 1000, (2, w, 4)), row=np.zeros((w, 4), np.int32),
+              sums=np.zeros(4 * cdiv(w, block) * block, np.int32))
+
+
+def _ref_image_ints(a, launch):
+    plane = a["plane"]
+    w = plane.shape[1]
+    n = launch.grid[0] * launch.block[0]
+    v = np.zeros((n, 4), np.int32)
+    cols = np.minimum(np.arange(n), w - 1)  # no sampler: reads past the edge clamp to it
+    v[:] = plane[0, cols] + plane[1, cols]
+    row = np.zeros((w, 4), np.int32)
+    row[:] = v[:w]
+    return {"row": row, "sums": (2 * v).reshape(-1).astype(np.int32)}
+
+
+case("images", "images.cl", "image_ints",
+     [_image_ints_launch(911, 64, 64), _image_ints_launch(912, 32, 16)],
+     _ref_image_ints)
