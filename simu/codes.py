@@ -25,6 +25,7 @@ DEFAULT_CHECKS = (RACES, BARRIERS, MEMORY)
 # -- statuses of a kernel's analysis and of a file ----------------------------------------------------------
 ANALYSED, INCOMPLETE, UNSUPPORTED, FAILED, TIMEOUT, INTERRUPTED, PENDING = (
     "analysed", "incomplete", "unsupported", "error", "timeout", "interrupted", "pending")
+NOT_LAUNCHABLE = "not-launchable"  # no launch within a real GPU's limits (threads, shared memory)
 ANALYSED_STATES = (ANALYSED, INCOMPLETE)  # something was judged
 FILE_OK, COMPILE_ERROR = "ok", "compile-error"
 

@@ -53,6 +53,10 @@ class LaunchError(SimuError):
     """A launch description is invalid (too large, missing argument, ...)."""
 
 
+class NotLaunchableError(LaunchError):
+    """The launch is beyond what a real GPU runs (threads per block, shared memory per block)."""
+
+
 def first_error_line(diagnostics: str) -> str | None:
     """Return the first line of clang output that reports an error."""
     for line in diagnostics.splitlines():

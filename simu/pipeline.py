@@ -15,7 +15,7 @@ from typing import Any
 
 from simu import codes
 from simu.detect import Check, Context, DetectOptions, Finding, check_classes, deduplicate
-from simu.errors import SimuError, SourcePoint, UnsupportedError
+from simu.errors import NotLaunchableError, SimuError, SourcePoint, UnsupportedError
 from simu.interp import Limits, Outcome, RunResult, run
 from simu.ir import Kernel, Module
 from simu.launch import Launch
@@ -107,7 +107,9 @@ class KernelAnalysis:
 
 def status_of(exc: SimuError) -> str:
     """The kernel status an error from the machine means (by its type, never its text)."""
-    return codes.UNSUPPORTED if isinstance(exc, UnsupportedError) else codes.FAILED
+    if isinstance(exc, UnsupportedError):
+        return codes.UNSUPPORTED
+    return codes.NOT_LAUNCHABLE if isinstance(exc, NotLaunchableError) else codes.FAILED
 
 
 def check_launches(module: Module, kernel: Kernel, launches: list[Launch],

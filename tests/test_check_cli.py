@@ -113,3 +113,22 @@ def test_check_text_names_both_lines_and_the_launch(project):
     res = runner.invoke(app, ["check", str(src), *LAUNCH])
     assert res.exit_code == 1
     assert "k.cl:3:" in res.output and "race" in res.output and "launch: grid=1,1,1 block=64,1,1" in res.output
+
+
+BIG_TILE = """__global__ void big_tile(float *out) {
+  __shared__ float tile[16384];  // 64 KiB: over the 48 KiB a block may have
+  tile[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = tile[(threadIdx.x + 1) % blockDim.x];
+}
+"""
+
+
+@pytest.mark.parametrize("launch", [LAUNCH, []], ids=["given", "searched"])
+def test_a_kernel_no_gpu_could_launch_is_not_launchable(tmp_path, launch):
+    src = tmp_path / "big.cu"
+    src.write_text(BIG_TILE)
+    res = runner.invoke(app, ["check", str(src), *launch, "--format", "json", "--budget", "4"])
+    assert res.exit_code == 2, res.output
+    (kernel,) = _json(res)["files"][0]["kernels"]
+    assert kernel["status"] == "not-launchable" and "65536 bytes of static shared memory" in kernel["reason"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simu.errors import LaunchError, UnsupportedError
+from simu.errors import LaunchError, NotLaunchableError, UnsupportedError
 from simu.interp import cuda_textures, grid_sync, opencl_images
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
@@ -35,6 +35,8 @@ class Limits:
     max_threads: int = 1 << 20
     max_trace: int = 20_000_000  # recorded accesses
     max_memory_bytes: int = 1 << 30
+    max_static_shared: int = 48 * 1024  # bytes of __shared__ arrays per block (a real GPU's default limit)
+    max_dynamic_shared: int = 227 * 1024  # bytes of extern __shared__ / __local arguments per block (opt-in max)
     schedule: Schedule | None = None  # execution order (schedule amplification); None = default
 
 
@@ -58,11 +60,25 @@ class Machine:
     # -- launch set-up -----------------------------------------------------------------
     def _check_launch(self, launch: Launch, limits: Limits) -> None:
         if launch.threads_per_block > MAX_THREADS_PER_BLOCK:
-            raise LaunchError(f"block of {launch.threads_per_block} threads exceeds {MAX_THREADS_PER_BLOCK}")
+            raise NotLaunchableError(f"block of {launch.threads_per_block} threads exceeds {MAX_THREADS_PER_BLOCK}")
+        static = self.static_shared_bytes()
+        if static > limits.max_static_shared:
+            raise NotLaunchableError(f"{static} bytes of static shared memory per block exceed the "
+                                     f"{limits.max_static_shared} bytes a GPU block may have")
+        dynamic = launch.dynamic_shared + sum(int(v.nbytes) for v in launch.args.values() if isinstance(v, LocalBuffer))
+        if dynamic > limits.max_dynamic_shared:
+            raise NotLaunchableError(f"{dynamic} bytes of dynamic shared (local) memory per block exceed the "
+                                     f"{limits.max_dynamic_shared} bytes a GPU block may have")
         if launch.total_threads > limits.max_threads:
             raise LaunchError(f"launch of {launch.total_threads} threads exceeds the limit of {limits.max_threads}")
         if launch.warp_size not in (1, 2, 4, 8, 16, 32, 64):
             raise LaunchError(f"unsupported warp size {launch.warp_size}")
+
+    def static_shared_bytes(self) -> int:
+        """Bytes of the fixed-size shared arrays this kernel uses (per block)."""
+        used = {ref.name for ref in self.program.global_refs}
+        return sum(alloc_size(g.type) for g in self.module.globals.values()
+                   if g.addrspace == 3 and not g.external and g.name in used)
 
     def _setup(self, launch: Launch) -> tuple[State, dict]:
         prog = self.program

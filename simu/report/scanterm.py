@@ -14,7 +14,8 @@ from simu.errors import SourcePoint
 from simu.report.policy import rel_path
 from simu.report.terminal import render_finding
 
-STATUS_STYLE = {"analysed": "green", "incomplete": "yellow", "unsupported": "magenta", "error": "red",
+STATUS_STYLE = {"analysed": "green", "incomplete": "yellow", "unsupported": "magenta", "not-launchable": "red",
+                "error": "red",
                 "timeout": "red", "interrupted": "dim", "pending": "dim", "compile-error": "red", "ok": "green"}
 
 
@@ -119,7 +120,7 @@ def closing_line(result) -> str:
     unreached = sum(1 for f in result.files if f.status in ("interrupted", "pending"))
     bits = [f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''} in {len(result.files)} "
             f"file{'s' if len(result.files) != 1 else ''}"]
-    for s in ("incomplete", "unsupported", "error", "timeout", "interrupted"):
+    for s in ("incomplete", "unsupported", "not-launchable", "error", "timeout", "interrupted"):
         if status[s]:
             bits.append(f"{status[s]} {s}")
     if files_failed:
