@@ -427,3 +427,57 @@ def test_texture_headers_compile(header):
     m = _module(f"#include <{header}>\n__global__ void k(cudaTextureObject_t t, int *o) "
                 "{ o[threadIdx.x] = tex1Dfetch<int>(t, threadIdx.x); }\n", "h.cu")
     assert [k.display_name for k in m.kernels] == ["k"]
+
+
+# texture objects from the launch side (simu/launch/images.py): defaults, --buffer specs, the search
+
+def test_build_launch_backs_texture_objects():
+    from simu.errors import LaunchError
+    from simu.launch.buffers import buffer_from_spec, buffer_specs
+    from simu.launch.spec import build_launch, is_complete
+
+    m, ks = _tex_kernels()
+    k = ks["fetch"]
+    assert not is_complete(k, "2", "32", []) and is_complete(k, "2", "32", ["n=40"])  # n, not tex, must be given
+    launch = build_launch(k, "2", "32", ["n=40"])
+    tex = launch.args["tex"]
+    assert tex.dtype == np.float32 and tex.shape == (64,)  # sized like a default buffer
+    np.testing.assert_array_equal(buffer_from_spec(buffer_specs(launch)["tex"]), tex)
+    r = run(m, k, launch)
+    assert r.outcome.completed and np.allclose(r.buffers["out"][:40], tex[:40] * 2 + np.roll(tex[:40], -1))
+    given = build_launch(k, "2", "32", ["n=40"], ["tex=float32:40:ramp"])
+    assert given.args["tex"].tolist() == list(range(40)) and given.buffer_specs["tex"]["fill"] == "ramp"
+    assert check_launches(m, k, [given]).status == codes.ANALYSED
+    with pytest.raises(LaunchError):
+        build_launch(k, "2", "32", ["n=40"], ["tex=float32:4x4"])
+    # a texture handle given as a number stays a number (a kernel that never fetches)
+    h = build_launch(ks["handle_only"], "1", "32", ["tex=77"])
+    assert h.args["tex"] == 77
+
+
+def test_texture_element_type_follows_tex1Dfetch():
+    from simu.launch.spec import build_launch
+
+    m = _module("__global__ void k(cudaTextureObject_t t, int *o) { o[threadIdx.x] = tex1Dfetch<int>(t, threadIdx.x); }"
+                "\n"
+                "__global__ void d(cudaTextureObject_t t, double *o) { o[threadIdx.x] = tex1Dfetch<double>(t, 0); }\n",
+                "ty.cu")
+    ks = {k.display_name: k for k in m.kernels}
+    launch = build_launch(ks["k"], "1", "32", [])
+    assert launch.args["t"].dtype == np.int32
+    r = run(m, ks["k"], launch)
+    assert r.outcome.completed and (r.buffers["o"] == launch.args["t"][:32]).all()
+    assert build_launch(ks["d"], "1", "32", []).args["t"].dtype == np.float64
+
+
+def test_search_backs_textures_and_partial_launches_size_them():
+    from simu.check import CheckSettings
+    from simu.evolve import Budget, run_search
+    from simu.launch.spec import check_constraints, launch_constraints
+
+    m, ks = _tex_kernels()
+    res = run_search(m, ks["fetch"], CheckSettings(), None, Budget(evaluations=8, seconds=120), "full", seed=0)
+    assert res.status == codes.ANALYSED and not [f for f in res.findings if f.kind in ("race", "warp-race")]
+    c = launch_constraints(ks["fetch"], block="32", buffers=["tex=float32:1000:ramp"])
+    check_constraints(ks["fetch"], c)
+    assert c.buffer_lengths == {"tex": "1000"} and c.fills == {"tex": "ramp"}

@@ -151,3 +151,32 @@ def test_witnesses_with_buffers_over_64_kib_replay_exactly():
         spec = finding.launch.buffers["a"]
         assert spec["fill"] != "unknown"
         assert np.array_equal(buffer_from_spec(spec), launch.args["a"])
+
+
+def test_layout_backs_images_textures_and_samplers_with_arrays():
+    from simu.launch.images import DEFAULT_SAMPLER
+
+    cl = load_source("__kernel void k(read_only image2d_t img, sampler_t s, write_only image2d_t o, int n) {\n"
+                     "  int x = get_global_id(0), y = get_global_id(1);\n"
+                     "  write_imagef(o, (int2)(x, y), read_imagef(img, s, (int2)(x + n, y)));\n}\n", "opencl")
+    s = Search(cl, cl.kernels[0], CheckSettings(), None, Budget(evaluations=4, seconds=60), "full", seed=0)
+    assert [p.name for p in s.layout.scalars] == ["n"]  # images and samplers are no genes
+    for _ in range(5):
+        launch = s.layout.launch(s.layout.initial(s.rng))
+        gx, gy, _ = launch.global_size
+        for name in ("img", "o"):
+            a = launch.args[name]
+            assert a.dtype == np.float32 and a.ndim == 3 and a.shape[2] == 4
+            assert a.shape[1] >= gx and a.shape[0] >= gy and a.shape[0] * a.shape[1] >= launch.total_threads
+            np.testing.assert_array_equal(buffer_from_spec(launch.buffer_specs[name]), a)
+        assert launch.args["s"] == DEFAULT_SAMPLER
+    res = run_search(cl, cl.kernels[0], CheckSettings(), None, Budget(evaluations=6, seconds=60), "full", seed=0)
+    assert res.status == "analysed", res.reason
+
+    cu = load_source("__global__ void k(cudaTextureObject_t t, int *o) { o[threadIdx.x] = tex1Dfetch<int>(t, 0); }",
+                     "cuda")
+    c = KernelConstraints(buffer_lengths={"t": "7"}, fills={"t": "ones"})
+    s = Search(cu, cu.kernels[0], CheckSettings(), c, Budget(evaluations=4, seconds=60), "full", seed=0)
+    assert s.layout.scalars == []
+    launch = s.layout.launch(s.layout.initial(s.rng))
+    assert launch.args["t"].dtype == np.int32 and launch.args["t"].tolist() == [1] * 7

@@ -402,3 +402,127 @@ def test_race_on_a_read_write_image(check):
     report = check(module, "shift", block=64, grid=1, img=np.arange(65 * 4, dtype=np.uint32).reshape(65, 4))
     races = _races(report)
     assert races and {(f.first.line, f.second.line) for f in races} == {(4, 5)}
+
+
+# --------------------------------------------------------------------------------------
+# images and samplers from the launch side (simu/launch/images.py): defaults, --buffer specs,
+# `// launch:` comments and the search
+
+def test_build_launch_gives_images_and_samplers_default_arrays(image_module):
+    from simu.interp import run
+    from simu.launch.buffers import buffer_from_spec, buffer_specs
+    from simu.launch.images import DEFAULT_SAMPLER
+    from simu.launch.spec import build_launch, is_complete
+
+    k = image_module.kernel("blur")
+    assert is_complete(k, "1,1", "8,4", [])  # images and the sampler have defaults
+    launch = build_launch(k, "1,1", "8,4", [])
+    img, out = launch.args["img"], launch.args["out"]
+    # every axis covers the launch's global size and the square root of its thread count (ceil(sqrt 32) = 6)
+    assert img.shape == (6, 8, 4) and img.dtype == np.float32 and out.shape == (6, 8, 4)
+    assert launch.args["s"] == DEFAULT_SAMPLER
+    specs = buffer_specs(launch)
+    assert specs["img"]["shape"] == [6, 8, 4] and specs["img"]["fill"] == "random"
+    np.testing.assert_array_equal(buffer_from_spec(specs["img"]), img)  # replays exactly
+    res = run(image_module, k, launch)
+    assert res.outcome.completed and res.buffers["wh"][0] == 8 * 100 + 6
+    # a 1-D launch: a 2-D image is as wide as the launch and square-ish in threads
+    assert build_launch(k, "2", "64", []).args["img"].shape == (12, 128, 4)
+    ints = build_launch(image_module.kernel("ints"), "1", "16", [])
+    assert ints.args["vol"].shape == (3, 3, 16, 4) and ints.args["o"].shape == (16, 4)
+    assert run(image_module, image_module.kernel("ints"), ints).outcome.completed
+
+
+def test_image_dtype_follows_the_builtins_the_kernel_calls():
+    from simu.launch.spec import build_launch
+
+    src = """
+__kernel void gi(read_only image2d_t a, __global int4 *o) { o[get_global_id(0)] = read_imagei(a, (int2)(0, 0)); }
+__kernel void gu(read_only image1d_t a, write_only image1d_t b) {
+  write_imageui(b, get_global_id(0), read_imageui(a, get_global_id(0)));
+}
+"""
+    m = load_source(src, "opencl", path="d.cl")
+    assert build_launch(m.kernel("gi"), "1", "4", []).args["a"].dtype == np.int32
+    launch = build_launch(m.kernel("gu"), "1", "4", [])
+    assert launch.args["a"].dtype == np.uint32 and launch.args["a"].shape == (4, 4)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("img=float32:4x4x3", "C = 1 or 4"), ("img=float32:64", "HxWxC"), ("img=float64:4x4x4", "dtype"),
+    ("img=float32:4xx4", "expected"), ("s=float32:4", "not a pointer"),
+])
+def test_bad_image_specs_are_launch_errors(image_module, text, why):
+    from simu.errors import LaunchError
+    from simu.launch.spec import build_launch
+
+    with pytest.raises(LaunchError, match=why):
+        build_launch(image_module.kernel("blur"), "1", "4", [], [text])
+
+
+def test_image_buffer_specs_and_launch_comments(image_module):
+    from simu.launch.buffers import buffer_from_spec, buffer_specs
+    from simu.launch.comments import parse_lines
+    from simu.launch.spec import build_launch
+
+    line = parse_lines(["// launch: grid=1,1 block=4,2 img=uint8:2x4x1:ramp out=float32:2x4x4:zeros s=20"]).launches[0]
+    assert line.buffers == ["img=uint8:2x4x1:ramp", "out=float32:2x4x4:zeros"] and line.args == ["s=20"]
+    launch = build_launch(image_module.kernel("blur"), line.grid, line.block, line.args, line.buffers)
+    img = launch.args["img"]
+    assert img.shape == (2, 4, 1) and img.dtype == np.uint8 and img.ravel().tolist() == list(range(8))
+    assert launch.args["s"] == 20 and not launch.args["out"].any()
+    specs = buffer_specs(launch)
+    assert specs["out"]["shape"] == [2, 4, 4]
+    np.testing.assert_array_equal(buffer_from_spec(specs["img"]), img)
+
+
+def test_search_backs_images_and_finds_the_read_write_race():
+    from simu.check import CheckSettings
+    from simu.evolve import Budget, run_search
+    from simu.frontend import CompileOptions
+
+    module = load_source(RW_IMAGE, "opencl", CompileOptions(clang_args=("-cl-std=CL2.0",)), path="rw.cl")
+    res = run_search(module, module.kernel("shift"), CheckSettings(), None, Budget(evaluations=12, seconds=120),
+                     "full", seed=0)
+    races = [f for f in res.findings if f.kind in ("race", "warp-race")]
+    assert res.status == "analysed", res.reason
+    assert races and {(f.first.line, f.second.line) for f in races} == {(4, 5)}
+    assert races[0].launch is not None
+
+
+def test_check_analyses_an_image_kernel_without_a_launch(tmp_path):
+    (tmp_path / ".git").mkdir()
+    src = tmp_path / "mixed.cl"
+    src.write_text(MIXED)
+    res = runner.invoke(app, ["check", str(src), "--format", "json"])
+    doc = json.loads(res.stdout)
+    kernels = {k["name"]: k for f in doc["files"] for k in f["kernels"]}
+    assert kernels["with_image"]["status"] == "analysed"
+    assert not kernels["with_image"]["findings"]
+
+
+def test_out_of_place_image_downsample_is_clean_given_and_searched():
+    """corpus/opencl/labelled/image_out_of_place.cl: clean with its `// launch:` line and searched."""
+    from pathlib import Path
+
+    from simu.check import CheckSettings
+    from simu.evolve import Budget, run_search
+    from simu.launch.comments import parse_lines
+    from simu.launch.spec import build_launch
+    from simu.pipeline import check_launches
+
+    path = Path(__file__).resolve().parent.parent / "corpus/opencl/labelled/image_out_of_place.cl"
+    text = path.read_text()
+    module = load_source(text, "opencl", path="image_out_of_place.cl")
+    k = module.kernel("downsample")
+    L = parse_lines(text.splitlines()).launches[0]
+    launch = build_launch(k, L.grid, L.block, L.args, L.buffers)
+    src = launch.args["src"]
+    report = check_launches(module, k, [launch], CheckSettings())
+    assert report.status == "analysed" and not report.findings
+    from simu.interp import run
+
+    out = run(module, k, launch).buffers["dst"].reshape(16, 16, 4)
+    np.testing.assert_allclose(out, src.reshape(16, 2, 16, 2, 4).mean(axis=(1, 3)), rtol=1e-5)
+    res = run_search(module, k, CheckSettings(), None, Budget(evaluations=12, seconds=120), "full", seed=0)
+    assert res.status == "analysed" and not res.findings

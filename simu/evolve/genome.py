@@ -4,7 +4,10 @@ Genes are floats in one flat list (what DEAP's operators work on); :class:`Genes
 position and :class:`Layout` turns a genome into a :class:`~simu.launch.Launch` (rounding,
 clamping and honouring the kernel's declared block size and the user's constraints).  Every
 buffer is drawn by :func:`~simu.launch.buffers.draw_buffer`, so each carries the spec that
-regenerates it: any launch the search reports can be replayed exactly.
+regenerates it: any launch the search reports can be replayed exactly.  OpenCL images and CUDA
+texture objects get arrays too, sized from the thread count like buffers (an image covers the
+launch: :func:`~simu.launch.images.default_image_shape`), and a ``sampler_t`` gets
+:data:`~simu.launch.images.DEFAULT_SAMPLER`; none of them is a gene.
 """
 
 from __future__ import annotations
@@ -22,6 +25,15 @@ from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
 from simu.launch.constraints import buffer_length
+from simu.launch.images import (
+    DEFAULT_SAMPLER,
+    default_image_shape,
+    image_dtype,
+    is_image,
+    is_sampler,
+    is_texture,
+    texture_dtype,
+)
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
 
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
@@ -85,9 +97,12 @@ class Layout:
     fixed_dynamic_shared: int | None = None
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     at: Genes = field(init=False)  # the named gene positions
+    image_dtype: np.dtype = field(init=False)  # the element types of default images and textures
+    texture_dtype: np.dtype = field(init=False)
 
     def __post_init__(self) -> None:
         self.at = Genes(len(self.scalars))
+        self.image_dtype, self.texture_dtype = image_dtype(self.kernel), texture_dtype(self.kernel)
 
     def initial(self, rng: random.Random) -> list[float]:
         """A start point from typical GPU sizes: warp multiples, powers of two, sizes near the thread count."""
@@ -197,10 +212,18 @@ class Layout:
         for p in self.kernel.params:
             if p.name in values:
                 args[p.name] = values[p.name]
+            elif is_sampler(p):
+                args[p.name] = DEFAULT_SAMPLER
+            elif is_image(p):
+                shape = default_image_shape(p, launch.global_size, T)
+                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                arr, spec = draw_buffer(self.image_dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T)
+                spec["shape"] = list(shape)
+                args[p.name], launch.buffer_specs[p.name] = seal(arr.reshape(shape), spec), spec
             elif p.is_local:
                 args[p.name] = LocalBuffer(max(16, 16 * launch.threads_per_block))
-            elif p.is_pointer:
-                dt, comps = element_type(p.pointee)
+            elif p.is_pointer or is_texture(p):
+                dt, comps = element_type(p.pointee) if p.is_pointer else (self.texture_dtype, 1)
                 n = length
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)

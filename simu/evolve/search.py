@@ -30,7 +30,7 @@ from deap import tools
 
 from simu import codes
 from simu.detect.finding import Finding, deduplicate
-from simu.errors import SimuError, SourcePoint
+from simu.errors import NotLaunchableError, SimuError, SourcePoint
 from simu.evolve.dictionary import argument_constants
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
@@ -38,6 +38,7 @@ from simu.evolve.modes import MODES, Mode
 from simu.evolve.shape import kernel_shape
 from simu.launch import Launch
 from simu.launch.constraints import KernelConstraints
+from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.model import as_dim3
 from simu.pipeline import KernelAnalysis, LaunchRun, outcome_where, status_of
 
@@ -118,6 +119,7 @@ class Search:
         self.t0 = time.perf_counter()
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
+        self.not_launchable: tuple[str, SourcePoint | None] | None = None  # the first launch no GPU could run
         if self.mode.dictionary:  # the constants the kernel compares its arguments with
             self.layout.dictionary = argument_constants(kernel)[0]
 
@@ -166,6 +168,9 @@ class Search:
     def _run(self, launch: Launch) -> Evaluation:
         try:
             launch_run = self.analysis.run_launch(launch, self._limits, judge_incomplete=False)
+        except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine
+            self.not_launchable = self.not_launchable or (str(exc), exc.where)
+            return Evaluation.invalid(launch, str(exc))
         except SimuError as exc:
             self.status, self.reason, self.where = status_of(exc), str(exc), exc.where
             return Evaluation.invalid(launch, str(exc))
@@ -220,7 +225,9 @@ class Search:
         self.stats.seconds = time.perf_counter() - self.t0
         status, reason = self.status, self.reason
         if not self.cache or all(not e.valid for e in self.cache.values()):
-            if status == codes.ANALYSED:
+            if status == codes.ANALYSED and self.not_launchable:
+                status, (reason, self.where) = codes.NOT_LAUNCHABLE, self.not_launchable
+            elif status == codes.ANALYSED:
                 status = codes.INCOMPLETE
                 reason = next((e.error for e in self.cache.values() if e.error), "no valid launch")
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache), self.where)
@@ -240,7 +247,8 @@ def run_search(module, kernel, settings, constraints: KernelConstraints | None =
 def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     c = constraints or KernelConstraints()
     shape = kernel_shape(module, kernel)
-    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args]
+    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args
+               and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared)

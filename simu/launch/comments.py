@@ -6,7 +6,10 @@
     //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
 
 Only the first :data:`HEADER_LINES` lines are read.  A ``launch:`` token ``name=value`` is a buffer
-(``--buffer`` syntax) when the value holds a colon, otherwise a scalar argument (``--arg``).
+(``--buffer`` syntax) when the value holds a colon, otherwise a scalar argument (``--arg``).  OpenCL
+images and CUDA texture objects take the same buffer syntax (:mod:`simu.launch.images`):
+``img=float32:16x16x4[:fill]`` (an image's array shape, ``HxWxC``), ``tex=float32:256[:fill]``;
+a ``sampler_t`` is a scalar of CLK_* bits, e.g. ``smp=18`` (0x12).
 """
 
 from __future__ import annotations

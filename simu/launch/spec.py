@@ -1,6 +1,9 @@
 """Building a Launch from user-facing text: `--arg n=100`, `--buffer a=float32:1024:random`.
 
-Buffers are drawn by :mod:`simu.launch.buffers`, each with the spec that regenerates it.
+Buffers are drawn by :mod:`simu.launch.buffers`, each with the spec that regenerates it.  OpenCL
+images and CUDA texture objects are backed by arrays too (:mod:`simu.launch.images`):
+``--buffer img=float32:HxWx4[:fill]`` and ``--buffer tex=float32:N[:fill]``; left out, they get
+default arrays, and a ``sampler_t`` left out gets :data:`~simu.launch.images.DEFAULT_SAMPLER`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,17 @@ from simu.errors import LaunchError
 from simu.ir import Kernel, Param
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.buffers import C_TYPES, PLAIN_FILLS, draw_buffer, element_type
+from simu.launch.images import (
+    DEFAULT_SAMPLER,
+    check_image_array,
+    default_image_shape,
+    image_dtype,
+    is_image,
+    is_sampler,
+    is_texture,
+    takes_array,
+    texture_dtype,
+)
 from simu.launch.limits import MAX_MEMORY_BYTES, MAX_THREADS, check_launch_shape, check_memory, describe_params
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 
@@ -96,7 +110,7 @@ def _components(text: str, conv, count: int) -> list:
 
 
 BUFFER_FORMAT = "name=dtype:length[:fill] (fill: random, zeros, ones, ramp, small, signed or const=V), " \
-    "e.g. a=float32:1024:random, or name=local:BYTES"
+    "e.g. a=float32:1024:random, or name=local:BYTES, or for an image name=dtype:HxWxC[:fill] (e.g. float32:16x16x4)"
 
 
 @dataclass(frozen=True)
@@ -108,6 +122,7 @@ class BufferSpec:
     length: int  # elements, or bytes for ``local``
     fill: str = "random"
     value: float = 0.0
+    shape: tuple[int, ...] | None = None  # an image's array shape (length is its product)
 
     @property
     def nbytes(self) -> int:
@@ -124,21 +139,28 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
     except KeyError:
         raise LaunchError(f"--buffer '{spec}': kernel {kernel.display_name} has no parameter '{name}'; "
                           f"its parameters: {describe_params(kernel)}") from None
-    if not param.is_pointer or is_by_value(param):
+    if (not param.is_pointer or is_by_value(param)) and not takes_array(param):
         raise LaunchError(f"--buffer '{spec}': parameter '{name}' ({param.c_type or param.type}) is not a pointer; "
                           "give it with --arg")
     parts = rest.split(":")
+    shape = None
     try:
-        if parts[0] == "local":
+        if parts[0] == "local" and not takes_array(param):
             if len(parts) != 2 or int(parts[1]) <= 0:
                 raise ValueError
             return BufferSpec(name, None, int(parts[1]), "local")
         dtype = np.dtype(parts[0])
-        length = int(parts[1])
+        if is_image(param):
+            shape = tuple(int(d) for d in parts[1].lower().split("x"))
+            length = int(np.prod(shape))
+        else:
+            length = int(parts[1])
         if length <= 0 or len(parts) > 3 or dtype.kind not in "biuf":
             raise ValueError
     except (TypeError, ValueError, IndexError):
         raise LaunchError(f"bad --buffer '{spec}': expected {BUFFER_FORMAT}") from None
+    if shape is not None and (why := check_image_array(param, shape, dtype)) is not None:
+        raise LaunchError(f"bad --buffer '{spec}' for image '{name}' ({param.c_type}): {why}")
     fill, value = parts[2] if len(parts) > 2 else "random", 0.0
     if fill.startswith("const="):
         try:
@@ -147,7 +169,7 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
             raise LaunchError(f"bad --buffer '{spec}': const=V needs a number") from None
     if fill not in PLAIN_FILLS and fill != "const":
         raise LaunchError(f"bad --buffer '{spec}': unknown fill '{fill}'; expected {BUFFER_FORMAT}")
-    return BufferSpec(name, dtype, length, fill, value)
+    return BufferSpec(name, dtype, length, fill, value, shape)
 
 
 def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
@@ -159,6 +181,8 @@ def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
         return b.name, LocalBuffer(b.length), None
     check_memory(b.nbytes, what=f"--buffer '{spec}'")
     arr, bspec = draw_buffer(b.dtype, b.length, b.fill, rng, b.value, seed=seed)
+    if b.shape is not None:
+        arr, bspec["shape"] = arr.reshape(b.shape), list(b.shape)
     return b.name, arr, bspec
 
 
@@ -203,7 +227,8 @@ def parse_arg(text: str, kernel: Kernel, allow_range: bool = False) -> tuple[str
 
 
 def is_complete(kernel: Kernel, grid: Any, block: Any, args: list[str] | None) -> bool:
-    """Whether a launch is fully given: both dimensions and a fixed value for every scalar parameter."""
+    """Whether a launch is fully given: both dimensions and a fixed value for every scalar parameter
+    (images, textures and samplers have defaults)."""
     if grid is None or block is None:
         return False
     fixed = set()
@@ -211,7 +236,7 @@ def is_complete(kernel: Kernel, grid: Any, block: Any, args: list[str] | None) -
         name, _, value = a.partition("=")
         if ":" not in value or _is_vector(kernel, name.strip()):
             fixed.add(name.strip())
-    return all(p.name in fixed for p in kernel.params if not p.is_pointer)
+    return all(p.name in fixed for p in kernel.params if not p.is_pointer and not takes_array(p) and not is_sampler(p))
 
 
 def _is_vector(kernel: Kernel, name: str) -> bool:
@@ -253,6 +278,9 @@ def launch_constraints(kernel: Kernel, base: Any = None, grid: Any = None, block
         if b.fill == "const":
             raise LaunchError(f"--buffer '{text}': the search fills buffers with {', '.join(PLAIN_FILLS)}; "
                               "const=V needs a full launch (--grid, --block and every scalar --arg)")
+        if b.shape is not None:
+            raise LaunchError(f"--buffer '{text}': the search sizes images from the thread count; an image's shape "
+                              "needs a full launch (--grid, --block and every scalar --arg)")
         c.buffer_lengths[b.name] = str(b.length)
         c.fills[b.name] = b.fill
     if warp_size is not None:
@@ -275,16 +303,16 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
             if name not in params:
                 raise LaunchError(f"{table}.{name}: kernel {kernel.display_name} has no parameter '{name}'; {allowed}")
     for name in c.fills:
-        if not params[name].is_pointer:
+        if not params[name].is_pointer and not takes_array(params[name]):
             raise LaunchError(f"fills.{name}: '{name}' ({params[name].c_type}) is not a buffer")
     for name, expr in c.buffer_lengths.items():
         p = params[name]
-        if not p.is_pointer or is_by_value(p):
+        if (not p.is_pointer or is_by_value(p)) and not is_texture(p):
             raise LaunchError(f"args.{name} = \"{expr}\": '{name}' is a scalar ({p.c_type or p.type}); expected "
                               "a number or a range \"lo:hi\" (length expressions are for pointer parameters)")
         for node in ast.walk(ast.parse(expr, mode="eval")):
             if isinstance(node, ast.Name) and node.id not in ("threads", "blocks") and \
-                    (node.id not in params or params[node.id].is_pointer):
+                    (node.id not in params or params[node.id].is_pointer or takes_array(params[node.id])):
                 raise LaunchError(f"args.{name} = \"{expr}\": '{node.id}' is not a scalar parameter; a length "
                                   "expression uses numbers, scalar parameters, threads and blocks")
     for name in c.args:
@@ -299,6 +327,8 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
                  dynamic_shared: int = 0, loaded: dict[str, np.ndarray] | None = None,
                  max_threads: int = MAX_THREADS, max_memory_bytes: int = MAX_MEMORY_BYTES) -> Launch:
     """A launch from command-line style text; unspecified buffers get one random element per thread.
+    Unspecified images, textures and samplers get the defaults of :mod:`simu.launch.images`: a texture's
+    backing buffer is sized like a buffer, an image covers the launch (:func:`default_image_shape`).
     The launch's size is checked against the limits before any buffer is drawn."""
     rng = np.random.default_rng(seed)
     gdim, bdim = parse_dims(grid, "--grid"), parse_dims(block, "--block")
@@ -327,9 +357,14 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     sizes = [int(v) for v in values.values() if isinstance(v, (int, np.integer)) and 0 < int(v) <= 1 << 24]
     default_length = max([launch.total_threads] + sizes)
     for p in kernel.params:
-        if p.name in values or not p.is_pointer:
+        if p.name in values or not (p.is_pointer or takes_array(p)):
             continue
-        if p.is_local:
+        if is_image(p):
+            shape = default_image_shape(p, launch.global_size, launch.total_threads)
+            nbytes += int(np.prod(shape)) * image_dtype(kernel).itemsize
+        elif is_texture(p):
+            nbytes += default_length * texture_dtype(kernel).itemsize
+        elif p.is_local:
             nbytes += 4 * launch.threads_per_block * 4 * launch.num_blocks
         else:
             dt, comps = element_type(p.pointee)
@@ -338,7 +373,17 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     for p in kernel.params:
         if p.name in values:
             continue
-        if p.is_local:
+        if is_image(p):
+            shape = default_image_shape(p, launch.global_size, launch.total_threads)
+            arr, spec = draw_buffer(image_dtype(kernel), int(np.prod(shape)), "random", rng, seed=seed)
+            values[p.name], spec["shape"] = arr.reshape(shape), list(shape)
+            specs[p.name] = spec
+        elif is_texture(p):
+            values[p.name], specs[p.name] = draw_buffer(texture_dtype(kernel), default_length, "random", rng,
+                                                        seed=seed)
+        elif is_sampler(p):
+            values[p.name] = DEFAULT_SAMPLER
+        elif p.is_local:
             values[p.name] = LocalBuffer(4 * launch.threads_per_block * 4)
         elif p.is_pointer:
             dt, comps = element_type(p.pointee)

@@ -70,7 +70,8 @@ class OpenCLDevice(Device):
 
     def run(self, source: str, kernel: KernelInfo, launch: Launch, schedule: Schedule | None = None,
             build_options: str = "", permuted: bool = False) -> Outputs:
-        args = {n: (_pad(v) if isinstance(v, np.ndarray) and v.ndim > 0 else v) for n, v in launch.args.items()}
+        # buffers get guard bytes; images (arrays of 2 or more dimensions) keep their shape
+        args = {n: (_pad(v) if isinstance(v, np.ndarray) and v.ndim == 1 else v) for n, v in launch.args.items()}
         if schedule is None and not permuted:
             out = self._run(source, kernel.name, launch, args, build_options)
         else:
