@@ -231,6 +231,8 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     cfg.warp_size = _warp_size(t, "warp-size")
     if t.get("checks") is not None:
         cfg.checks = t.strings("checks")
+        if not cfg.checks:  # no check at all would pass every kernel
+            raise t.err("checks", f"give one or more of {', '.join(CHECK_NAMES)}")
         for c in cfg.checks:
             if c not in CHECK_NAMES:
                 raise t.err("checks", f"unknown check '{c}' (available: {', '.join(CHECK_NAMES)})")

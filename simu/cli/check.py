@@ -16,12 +16,12 @@ from simu.cli.common import (
     IncludeOpt,
     check_launch_options,
     check_output_path,
-    console,
     err_console,
     fail,
     load_module,
     opt_level,
     validate_result,
+    write_report_or_fail,
 )
 from simu.cli.scan import ChecksOpt, ConfigOpt, DebugOpt, FailOnOpt, FormatOpt, OutputOpt, ValidateOpt, split_checks
 
@@ -68,7 +68,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
     from simu.pipeline import CheckSettings
-    from simu.report.formats import FORMATS, write_report
+    from simu.report.formats import FORMATS
     from simu.scan import ScanError, ScanOverrides, resolve_options
 
     if fmt not in FORMATS:
@@ -126,7 +126,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
                                    f"{file} (kernels: {', '.join(k.display_name for k in module.kernels)})")
     if validate:
         validate_result(result, compile_opts)
-    write_report(result, fmt, console, output, debug)
+    write_report_or_fail(result, fmt, output, debug)
     if output is not None:
         err_console.print(f"wrote {output}", highlight=False)
     raise typer.Exit(result.exit_code())

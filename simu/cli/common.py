@@ -110,10 +110,27 @@ def check_launch_options(grid: str | None, block: str | None, warp_size: int | N
         fail(str(exc) if str(exc).startswith("bad ") else f"{given}: {exc}")
 
 
-def check_output_path(output: Path | None) -> None:
-    """Refuse an -o whose folder does not exist before any work is done (no result is lost)."""
-    if output is not None and not output.parent.is_dir():
-        fail(f"cannot write {output}: no such folder {output.parent}")
+def check_output_path(output: Path | None, option: str = "-o") -> None:
+    """Refuse an -o whose folder does not exist, or that names a folder, before any work is done (no result
+    is lost)."""
+    if output is None:
+        return
+    if output.is_dir():
+        fail(f"cannot write {option} {output}: it is a folder (give a file name)")
+    if not output.parent.is_dir():
+        fail(f"cannot write {option} {output}: no such folder {output.parent}")
+
+
+def write_report_or_fail(result, fmt: str, output: Path | None, debug: bool = False) -> None:
+    """write_report, with a file that cannot be written (permissions, a full disk) as one error line."""
+    from simu.report.formats import write_report
+
+    try:
+        write_report(result, fmt, console, output, debug)
+    except OSError as exc:
+        if output is None:
+            raise
+        fail(f"cannot write {output}: {exc.strerror or exc}")
 
 
 def validate_result(result, fallback_options: CompileOptions | None = None) -> None:

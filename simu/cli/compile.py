@@ -8,7 +8,19 @@ from typing import Annotated, Optional
 
 import typer
 
-from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, show_compile_error
+from simu.cli.common import (
+    O1,
+    O2,
+    O3,
+    ClangArgOpt,
+    DefineOpt,
+    IncludeOpt,
+    check_output_path,
+    compile_options,
+    console,
+    fail,
+    show_compile_error,
+)
 from simu.errors import CompileError
 from simu.frontend import compile_file
 
@@ -17,13 +29,17 @@ def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o",
                 include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
                 o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Compile a .cu/.cl/.ll file to LLVM IR (device side, with line tables)."""
+    check_output_path(output)
     try:
         module = compile_file(file, compile_options(include, define, clang_arg, o1, o2, o3))
     except CompileError as exc:
         show_compile_error(exc)
         raise typer.Exit(2) from None
     if output:
-        output.write_text(module.ir)
+        try:
+            output.write_text(module.ir)
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror or exc}")
         console.print(f"wrote {output} ({module.options.mode})")
     else:
         sys.stdout.write(module.ir)

@@ -16,6 +16,7 @@ from simu.cli.common import (
     DefineOpt,
     IncludeOpt,
     check_launch_options,
+    check_output_path,
     compile_options,
     console,
     fail,
@@ -54,7 +55,8 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
     from simu.launch.spec import build_launch
 
     check_launch_options(grid, block, warp_size, shared)
-    if max_seconds <= 0:
+    check_output_path(save, "--save")
+    if not max_seconds > 0:
         fail(f"bad --max-seconds {max_seconds}: expected a positive number of seconds")
     module, k = load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3))
     loaded = None
@@ -89,7 +91,10 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
     if save is not None:
         arrays = {f"{n}.in": v for n, v in initial.items()}
         arrays.update({f"{n}.out": v for n, v in result.buffers.items()})
-        np.savez(save, **arrays)
+        try:
+            np.savez(save, **arrays)
+        except OSError as exc:
+            fail(f"cannot write --save {save}: {exc.strerror or exc}")
         console.print(f"wrote {save}")
     if not result.outcome.completed:
         raise typer.Exit(1)

@@ -15,11 +15,11 @@ from simu.cli.common import (
     DefineOpt,
     IncludeOpt,
     check_output_path,
-    console,
     err_console,
     fail,
     opt_level,
     validate_result,
+    write_report_or_fail,
 )
 
 ChecksOpt = Annotated[Optional[str], typer.Option(
@@ -40,7 +40,14 @@ DebugOpt = Annotated[bool, typer.Option("--debug", metavar="", help="Show traceb
 
 
 def split_checks(checks: str | None) -> list[str] | None:
-    return [c.strip() for c in checks.split(",") if c.strip()] if checks is not None else None
+    if checks is None:
+        return None
+    names = [c.strip() for c in checks.split(",") if c.strip()]
+    if not names:  # an empty list would run no check at all and pass every kernel
+        from simu.codes import CHECK_NAMES
+
+        fail(f"bad --checks '{checks}': give one or more of {', '.join(CHECK_NAMES)}")
+    return names
 
 
 def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
@@ -67,7 +74,7 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
     Exit codes: 0 no finding at or above --fail-on, 1 such findings, 2 usage error or nothing could be
     analysed, 130 interrupted."""
     from simu.config import ConfigError
-    from simu.report.formats import FORMATS, write_report
+    from simu.report.formats import FORMATS
     from simu.report.scanterm import ProgressEvents, closing_line
     from simu.scan import ScanError, ScanEvents, ScanOverrides, resolve_options, scan
 
@@ -93,7 +100,7 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
         fail(f"no kernel sources (.cu, .cl) under {', '.join(str(p) for p in options.paths)}")
     if validate:
         validate_result(result)
-    write_report(result, fmt, console, output, debug)
+    write_report_or_fail(result, fmt, output, debug)
     if output is not None:
         err_console.print(f"wrote {output}", highlight=False)
         err_console.print(closing_line(result), highlight=False)
