@@ -56,7 +56,8 @@ class _Rows:
         self.wepoch = t.warp_epoch[self.row]
         self.group = t.group[self.row]
         # grid-wide barriers (grid_sync.py) passed by the access's block: orders different blocks
-        self.gepoch = grid_epochs(t.grid_releases, self.block, self.step)
+        # None without a grid barrier: every access is in grid epoch 0 (no column, no sort key)
+        self.gepoch = grid_epochs(t.grid_releases, self.block, self.step) if len(t.grid_releases) else None
 
 
 def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
@@ -186,12 +187,17 @@ def _inter_block_pairs(ctx: Context, rows: _Rows):
         return e, e, e.astype(np.int8), e
     # one representative row per (word, grid epoch, block, instr, action)
     ge = rows.gepoch
-    key_order = np.lexsort((g, rows.action[g], rows.instr[g], rows.block[g], ge[g], rows.word[g]))
+
+    def by_epoch(idx: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The grid epoch as a key of word segments, when the launch has grid barriers."""
+        return () if ge is None else (ge[idx],)
+
+    key_order = np.lexsort((g, rows.action[g], rows.instr[g], rows.block[g], *by_epoch(g), rows.word[g]))
     gs = g[key_order]
-    first = segment_starts(rows.word[gs], ge[gs], rows.block[gs], rows.instr[gs], rows.action[gs])
+    first = segment_starts(rows.word[gs], *by_epoch(gs), rows.block[gs], rows.instr[gs], rows.action[gs])
     reps = gs[first]
     # drop words (per grid epoch) touched by one block only or never written
-    wstart = segment_starts(rows.word[reps], ge[reps])
+    wstart = segment_starts(rows.word[reps], *by_epoch(reps))
     wid = segment_ids(wstart)
     nw = int(wid[-1]) + 1 if len(wid) else 0
     blk = rows.block[reps]
@@ -202,7 +208,7 @@ def _inter_block_pairs(ctx: Context, rows: _Rows):
     wr = np.bincount(wid, weights=(rows.action[reps] != READ), minlength=nw)
     keep = (blo != bhi)[wid] & (wr > 0)[wid] & (rank_in_segment(wstart) < ctx.options.pair_cap)
     reps = reps[keep]
-    seg = segment_ids(segment_starts(rows.word[reps], ge[reps]))
+    seg = segment_ids(segment_starts(rows.word[reps], *by_epoch(reps)))
     i, j = pairs_within_segments(seg)
     a, c = reps[i], reps[j]
     ok = _conflicts(rows, a, c) & (rows.block[a] != rows.block[c])
