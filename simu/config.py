@@ -26,6 +26,25 @@ class ConfigError(SimuError):
     """The configuration is invalid; the message names the file and the offending key."""
 
 
+_SIZE = re.compile(r"^\s*(\d+)\s*(B|KB|KiB|K|MB|MiB|M)?\s*$", re.I)
+_UNITS = {"": 1, "b": 1, "k": 1024, "kb": 1024, "kib": 1024, "m": 1 << 20, "mb": 1 << 20, "mib": 1 << 20}
+
+
+def parse_size(value: Any) -> int:
+    """Bytes from an integer or a text such as ``48KiB`` (KB and KiB both mean 1024 bytes, as GPU
+    vendors' shared-memory figures do).  Raises :class:`ValueError` with what is allowed."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, str) and _SIZE.match(value):
+        m = _SIZE.match(value)
+        n = int(m.group(1)) * _UNITS[(m.group(2) or "").lower()]
+    else:
+        raise ValueError(f"expected a number of bytes such as 49152 or \"48KiB\", got {value!r}")
+    if n <= 0:
+        raise ValueError(f"must be a positive number of bytes, not {value!r}")
+    return n
+
+
 @dataclass
 class Suppression:
     """``[[tool.simu.suppress]]``: hide findings by kind, file (glob, relative to the root), line, kernel."""
@@ -56,6 +75,8 @@ class Config:
     jobs: int | None = None
     fail_on: str | None = None
     cache_dir: str | None = None
+    max_static_shared: int | None = None  # bytes of static shared memory a block may use (default 48 KiB)
+    max_dynamic_shared: int | None = None  # bytes of dynamic shared memory a block may use (default 227 KiB)
     severity: dict[str, str] = field(default_factory=dict)
     suppress: list[Suppression] = field(default_factory=list)
     kernels: dict[str, KernelConstraints] = field(default_factory=dict)
@@ -183,6 +204,16 @@ class _Table:
             raise self.err(key, f"must be {bound}, not {v}")
         return v
 
+    def size(self, key: str) -> int | None:
+        """A byte count: an integer or a text such as \"48KiB\", \"100 KB\", \"1 MiB\"."""
+        v = self.get(key)
+        if v is None:
+            return None
+        try:
+            return parse_size(v)
+        except ValueError as exc:
+            raise self.err(key, str(exc)) from None
+
     def num(self, key: str) -> float | None:
         v = self.get(key)
         if v is None:
@@ -240,6 +271,8 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     cfg.jobs = t.int_("jobs", 1)
     cfg.fail_on = t.str_("fail-on", FAIL_ON)
     cfg.cache_dir = t.str_("cache-dir")
+    cfg.max_static_shared = t.size("max-static-shared")
+    cfg.max_dynamic_shared = t.size("max-dynamic-shared")
 
     sev = t.get("severity")
     if sev is not None:

@@ -276,3 +276,60 @@ def test_config_value_that_is_nothing_allowed_fails_at_load(project):
     _config(root, '[kernels.scale]\nargs = { n = "1:x" }\n')
     res = runner.invoke(app, ["check", str(src), "--budget", "4"])
     _one_error(res, "simu.toml", "'n'", "lo:hi", "length expression")
+
+
+BIG_TILE = """__global__ void big(float *out) {
+    __shared__ float tile[16384];
+    tile[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = tile[(threadIdx.x + 1) % blockDim.x];
+}
+"""
+
+
+def test_shared_memory_limits_are_configurable(tmp_path):
+    """64 KiB of static shared memory is over the default 48 KiB (not-launchable, naming the key) and fine once
+    the limit is raised on the command line or in the configuration."""
+    (tmp_path / ".git").mkdir()
+    src = tmp_path / "big.cu"
+    src.write_text(BIG_TILE)
+    res = runner.invoke(app, ["check", str(src), "--budget", "4", "--format", "json"])
+    assert res.exit_code == 2, res.output
+    kernel = json.loads(res.stdout)["files"][0]["kernels"][0]
+    assert kernel["status"] == "not-launchable" and "max-static-shared" in kernel["reason"]
+    res = runner.invoke(app, ["check", str(src), "--budget", "4", "--max-static-shared", "64KiB", "--format", "json"])
+    assert json.loads(res.stdout)["files"][0]["kernels"][0]["status"] == "analysed", res.output
+    _config(tmp_path, 'max-static-shared = "96 KiB"\n')
+    res = runner.invoke(app, ["scan", str(tmp_path), "--no-cache", "--budget", "1", "-j", "1", "--format", "json"])
+    assert json.loads(res.stdout)["files"][0]["kernels"][0]["status"] == "analysed", res.output
+
+
+@pytest.mark.parametrize("value", ["12x", "-3", "0"])
+def test_bad_shared_memory_limit_is_one_line(project, value):
+    _, src = project
+    _one_error(runner.invoke(app, ["check", str(src), "--max-dynamic-shared", value]), "--max-dynamic-shared")
+
+
+@pytest.mark.parametrize(("value", "words"), [("-3", ["max-static-shared", "positive"]),
+                                              ('"lots"', ["max-static-shared", "48KiB"])])
+def test_bad_shared_memory_limit_in_the_configuration(project, value, words):
+    root, src = project
+    _config(root, f"max-static-shared = {value}\n")
+    _one_error(runner.invoke(app, ["scan", str(root), "--no-cache"]), "simu.toml", *words)
+
+
+def test_parse_size():
+    from simu.config import parse_size
+
+    assert parse_size(49152) == parse_size("48KiB") == parse_size("48 KB") == parse_size("48k") == 48 * 1024
+    assert parse_size("1 MiB") == 1 << 20
+    with pytest.raises(ValueError):
+        parse_size(True)
+
+
+def test_scan_warns_of_a_misspelt_kernel_with_the_closest_names(project):
+    root, _ = project
+    _config(root, "[kernels.scal]\nblock = 64\n")
+    res = runner.invoke(app, ["scan", str(root), "--no-cache", "--budget", "1", "-j", "1"])
+    assert res.exit_code == 0, res.output
+    assert "'scal'" in res.output and "did you mean 'scale'" in res.output

@@ -23,7 +23,19 @@ from simu.cli.common import (
     validate_result,
     write_report_or_fail,
 )
-from simu.cli.scan import ChecksOpt, ConfigOpt, DebugOpt, FailOnOpt, FormatOpt, OutputOpt, ValidateOpt, split_checks
+from simu.cli.scan import (
+    ChecksOpt,
+    ConfigOpt,
+    DebugOpt,
+    FailOnOpt,
+    FormatOpt,
+    MaxDynamicSharedOpt,
+    MaxStaticSharedOpt,
+    OutputOpt,
+    ValidateOpt,
+    size_option,
+    split_checks,
+)
 
 
 def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .cl or .ll file.")],
@@ -52,6 +64,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
               population: Annotated[int, typer.Option(metavar="N", help="Search population size.")] = 6,
               generations: Annotated[int, typer.Option(metavar="N", help="Search generations.")] = 8,
               fail_on: FailOnOpt = None, fmt: FormatOpt = "text", output: OutputOpt = None, config: ConfigOpt = None,
+              max_static_shared: MaxStaticSharedOpt = None, max_dynamic_shared: MaxDynamicSharedOpt = None,
               validate: ValidateOpt = False, debug: DebugOpt = False,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
@@ -83,7 +96,9 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
                               clang_args=list(clang_arg or ()), opt_level=opt_level(o1, o2, o3),
                               warp_model=warp_model, checks=split_checks(checks), fail_on=fail_on,
-                              no_cache=True, config=str(config) if config else None)
+                              no_cache=True, config=str(config) if config else None,
+                              max_static_shared=size_option("--max-static-shared", max_static_shared),
+                              max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared))
     try:
         options, cfg = resolve_options([file], overrides)
     except (ConfigError, ScanError) as exc:
@@ -102,7 +117,8 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     check_given_values(file, kernels, arg, buffer)
     check_configured(cfg, kernels)
     settings = CheckSettings(tuple(options.checks), DetectOptions(warp_model=options.warp_model,
-                                                                  strict_warp=options.strict_warp))
+                                                                  strict_warp=options.strict_warp),
+                             options.limits())
     request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget)
     if grid or block or arg or buffer or warp_size or shared:
         request.launch_args = dict(grid=grid, block=block, args=arg, buffers=buffer, seed=seed,

@@ -36,6 +36,12 @@ ConfigOpt = Annotated[Optional[Path], typer.Option("--config", metavar="FILE",
                                                    help="Configuration file \\[default: searched upward].")]
 ValidateOpt = Annotated[bool, typer.Option("--validate", metavar="",
                                            help="Replay each finding on an OpenCL/CUDA device and add its verdict.")]
+MaxStaticSharedOpt = Annotated[Optional[str], typer.Option(
+    "--max-static-shared", metavar="BYTES",
+    help="Static shared memory a block may use, e.g. 49152 or 100KiB \\[default: 48KiB].")]
+MaxDynamicSharedOpt = Annotated[Optional[str], typer.Option(
+    "--max-dynamic-shared", metavar="BYTES",
+    help="Dynamic shared memory a block may use \\[default: 227KiB].")]
 DebugOpt = Annotated[bool, typer.Option("--debug", metavar="", help="Show tracebacks and full compiler output.")]
 
 
@@ -48,6 +54,18 @@ def split_checks(checks: str | None) -> list[str] | None:
 
         fail(f"bad --checks '{checks}': give one or more of {', '.join(CHECK_NAMES)}")
     return names
+
+
+def size_option(name: str, value: str | None) -> int | None:
+    """A byte-count option (``49152``, ``100KiB``) or a one-line usage error."""
+    if value is None:
+        return None
+    from simu.config import parse_size
+
+    try:
+        return parse_size(int(value) if value.strip().isdigit() else value)
+    except ValueError as exc:
+        fail(f"{name}: {exc}")
 
 
 def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
@@ -68,6 +86,7 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
                  "--no-cache", metavar="", help="Analyse everything again; store nothing.")] = False,
              changed: Annotated[bool, typer.Option(
                  "--changed", metavar="", help="Only kernels staged in git (or including a staged header).")] = False,
+             max_static_shared: MaxStaticSharedOpt = None, max_dynamic_shared: MaxDynamicSharedOpt = None,
              config: ConfigOpt = None, validate: ValidateOpt = False, debug: DebugOpt = False) -> None:
     """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel.
 
@@ -86,7 +105,9 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
         exclude=list(exclude or ()), opt_level=opt_level(o1, o2, o3), warp_model=warp_model,
         checks=split_checks(checks), budget=budget, jobs=jobs, fail_on=fail_on,
         cache_dir=str(cache_dir) if cache_dir else None, no_cache=no_cache, changed=changed,
-        config=str(config) if config else None)
+        config=str(config) if config else None,
+        max_static_shared=size_option("--max-static-shared", max_static_shared),
+        max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared))
     try:
         options, cfg = resolve_options(list(paths or [Path(".")]), overrides)
         if err_console.is_terminal and not debug:

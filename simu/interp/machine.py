@@ -25,6 +25,7 @@ from simu.interp.trace import BarrierDivergence
 from simu.interp.values import constant, flatten_constant, global_refs
 from simu.ir import Kernel, Module
 from simu.ir.types import PtrType, alloc_size
+from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer, Schedule
 
 
@@ -35,8 +36,8 @@ class Limits:
     max_threads: int = 1 << 20
     max_trace: int = 20_000_000  # recorded accesses
     max_memory_bytes: int = 1 << 30
-    max_static_shared: int = 48 * 1024  # bytes of __shared__ arrays per block (a real GPU's default limit)
-    max_dynamic_shared: int = 227 * 1024  # bytes of extern __shared__ / __local arguments per block (opt-in max)
+    max_static_shared: int = MAX_STATIC_SHARED  # bytes of __shared__ arrays per block (a real GPU's default limit)
+    max_dynamic_shared: int = MAX_DYNAMIC_SHARED  # bytes of extern __shared__ / __local arguments per block
     schedule: Schedule | None = None  # execution order (schedule amplification); None = default
 
 
@@ -64,11 +65,11 @@ class Machine:
         static = self.static_shared_bytes()
         if static > limits.max_static_shared:
             raise NotLaunchableError(f"{static} bytes of static shared memory per block exceed the "
-                                     f"{limits.max_static_shared} bytes a GPU block may have")
+                                     f"{limits.max_static_shared} bytes a GPU block may have (max-static-shared)")
         dynamic = launch.dynamic_shared + sum(int(v.nbytes) for v in launch.args.values() if isinstance(v, LocalBuffer))
         if dynamic > limits.max_dynamic_shared:
             raise NotLaunchableError(f"{dynamic} bytes of dynamic shared (local) memory per block exceed the "
-                                     f"{limits.max_dynamic_shared} bytes a GPU block may have")
+                                     f"{limits.max_dynamic_shared} bytes a GPU block may have (max-dynamic-shared)")
         if launch.total_threads > limits.max_threads:
             raise LaunchError(f"launch of {launch.total_threads} threads exceeds the limit of {limits.max_threads}")
         if launch.warp_size not in (1, 2, 4, 8, 16, 32, 64):

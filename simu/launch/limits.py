@@ -18,9 +18,13 @@ MAX_THREADS_PER_BLOCK = 1024
 MAX_THREADS = 1 << 20  # threads of one launch (simu.interp.Limits.max_threads)
 MAX_MEMORY_BYTES = 1 << 30  # bytes of buffers of one launch (simu.interp.Limits.max_memory_bytes)
 WARP_SIZES = (1, 2, 4, 8, 16, 32, 64)
+# shared memory per block: a real GPU's default static limit and its opt-in dynamic maximum (configurable:
+# max-static-shared / max-dynamic-shared, --max-static-shared / --max-dynamic-shared)
+MAX_STATIC_SHARED = 48 * 1024
+MAX_DYNAMIC_SHARED = 227 * 1024
 
-__all__ = ["MAX_MEMORY_BYTES", "MAX_THREADS", "MAX_THREADS_PER_BLOCK", "WARP_SIZES", "check_launch",
-           "check_launch_shape", "check_memory", "check_warp_size", "describe_params"]
+__all__ = ["MAX_DYNAMIC_SHARED", "MAX_MEMORY_BYTES", "MAX_STATIC_SHARED", "MAX_THREADS", "MAX_THREADS_PER_BLOCK",
+           "WARP_SIZES", "check_launch", "check_launch_shape", "check_memory", "check_warp_size", "describe_params"]
 
 
 def check_warp_size(warp_size: int) -> None:

@@ -87,10 +87,16 @@ def _open_cache(options: ScanOptions, result: ScanResult) -> ResultCache | None:
 
 
 def _warn_unmatched_constraints(result: ScanResult, config: Config) -> None:
+    import difflib
+
     seen = {n for _, k in result.kernels() for n in (k.name, k.mangled, k.name.split("<")[0])}
+    names = sorted({k.name.split("<")[0] for _, k in result.kernels()})
     for name in config.kernels:
         if name not in seen:
-            result.warnings.append(f"the configuration constrains kernel '{name}', which was not found")
+            close = difflib.get_close_matches(name, names, n=3)
+            hint = (f"; did you mean {', '.join(repr(c) for c in close)}?" if close
+                    else f" (kernels: {', '.join(names[:12])}{', ...' if len(names) > 12 else ''})" if names else "")
+            result.warnings.append(f"the configuration constrains kernel '{name}', which was not found{hint}")
 
 
 @contextlib.contextmanager
@@ -123,12 +129,10 @@ class Scheduler:
                  cache: ResultCache | None):
         from simu.check import CheckSettings
         from simu.detect import DetectOptions
-        from simu.interp import Limits
-
         self.options, self.config, self.result, self.events, self.cache = options, config, result, events, cache
         self.settings = CheckSettings(tuple(options.checks),
                                       DetectOptions(warp_model=options.warp_model, strict_warp=options.strict_warp),
-                                      Limits(max_seconds=options.budget))
+                                      options.limits(max_seconds=options.budget))
         self.lines = SourceLines()
         self.tasks: dict[int, Task] = {}
         self.analyses: deque[int] = deque()
@@ -166,7 +170,8 @@ class Scheduler:
         constraints = self.config.constraints_for(kr.name, kr.mangled)
         key = kernel_key(listing.module.digest, kr.mangled, {
             "checks": list(o.checks), "warp_model": o.warp_model, "strict_warp": o.strict_warp, "budget": o.budget,
-            "compile": file_task.copts.key(), "constraints": constraints.key() if constraints else None})
+            "compile": file_task.copts.key(), "constraints": constraints.key() if constraints else None,
+            "shared": [o.max_static_shared, o.max_dynamic_shared]})
         args = (str(fr.path), listing.module, kr.mangled, self.settings, constraints, o.budget, o.hard_limit)
         task = self._new_task(ANALYSE, args, o.wall_limit, fr, kernel=kr, key=key)
         hit = self.cache.get(key) if self.cache is not None else None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from simu.codes import FAIL_ON
 from simu.config import WARP_MODELS, Config, find_config, load_config
+from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
 from simu.scan.changes import find_root
 
 DEFAULT_BUDGET = 5.0  # seconds of launch search per kernel
@@ -38,6 +39,8 @@ class ScanOverrides:
     no_cache: bool = False
     changed: bool = False
     config: str | None = None  # an explicit configuration file
+    max_static_shared: int | None = None
+    max_dynamic_shared: int | None = None
 
 
 @dataclass
@@ -60,6 +63,14 @@ class ScanOptions:
     cache_dir: Path | None = None  # None: no cache
     changed: bool = False
     auto_include: bool = True
+    max_static_shared: int = MAX_STATIC_SHARED  # bytes per block (a launch over it is not-launchable)
+    max_dynamic_shared: int = MAX_DYNAMIC_SHARED
+
+    def limits(self, **more):
+        """The machine's :class:`~simu.interp.Limits` these options ask for (``more`` sets other fields)."""
+        from simu.interp import Limits
+
+        return Limits(max_static_shared=self.max_static_shared, max_dynamic_shared=self.max_dynamic_shared, **more)
 
     @property
     def hard_limit(self) -> float:
@@ -95,7 +106,9 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
         config_exclude=list(config.exclude), config_base=config.root,
         opt_level=int(_pick(cli.opt_level, config.opt_level, 0)), warp_model=warp_model,
         strict_warp=bool(config.strict_warp), checks=checks, budget=budget, jobs=jobs, fail_on=fail_on,
-        cache_dir=_cache_dir(cli, config, root, base), changed=cli.changed)
+        cache_dir=_cache_dir(cli, config, root, base), changed=cli.changed,
+        max_static_shared=int(_pick(cli.max_static_shared, config.max_static_shared, MAX_STATIC_SHARED)),
+        max_dynamic_shared=int(_pick(cli.max_dynamic_shared, config.max_dynamic_shared, MAX_DYNAMIC_SHARED)))
     return opts, config
 
 
