@@ -86,6 +86,9 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
         args += [
             "-x", "cl", "-cl-std=CL1.2", "-cl-no-stdinc", "-target", "spir64",
             "-Xclang", "-fdeclare-opencl-builtins",
+            # a non-static C99 `inline` helper is only an inline definition (no body emitted); GNU89
+            # semantics emit it, as OpenCL drivers do, so it is inlined into its kernels
+            "-fgnu89-inline",
             "-isystem", str(INCLUDE_DIR / "opencl"),
             "-include", "simu_opencl.h",
         ]
