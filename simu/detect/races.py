@@ -166,6 +166,9 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
         bit_x = np.left_shift(np.uint64(1), rows.lane_in_warp[x].astype(np.uint64))
         together = ((mx & bit_y) != 0) | ((my & bit_x) != 0) | (rows.conv[y] >= rows.step[x])
         lockstep_ordered = together & ~same_step
+        if ctx.trace.asynchronous:  # an async copy runs beside the work-items: lockstep does not order it
+            asynchronous = np.fromiter(ctx.trace.asynchronous, np.int64)
+            lockstep_ordered &= ~(np.isin(rows.instr[x], asynchronous) | np.isin(rows.instr[y], asynchronous))
         if ctx.options.warp_model == "independent":
             synced = rows.wepoch[y] > rows.wepoch[x]
             k = np.where(lockstep_ordered, np.where(synced, -1, 1), 0)
@@ -280,6 +283,13 @@ def _lines(f: Finding) -> tuple:
     return tuple(sorted((l.file, l.line) for l in (f.first, f.second) if l is not None))
 
 
+def _action(t, rows: _Rows, i: int) -> str:
+    """What an access did; an async copy's part is named as such (the machine records its writes as atomics)."""
+    if int(rows.instr[i]) in t.asynchronous:
+        return "async copy " + ("read" if rows.action[i] == READ else "write")
+    return ACTIONS[rows.action[i]]
+
+
 def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, benign: bool, ww: bool,
              count: int) -> Finding:
     t = ctx.trace
@@ -287,8 +297,8 @@ def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, b
     space, var, elem = ctx.variable(int(t.addr[row_x]), int(t.size[row_x]), int(t.lane[row_x]))
     access = "write-write" if ww else "read-write"
     first, second = ctx.location(rows.instr[x]), ctx.location(rows.instr[y])
-    tx = ctx.thread(rows.lane[x], ACTIONS[rows.action[x]])
-    ty = ctx.thread(rows.lane[y], ACTIONS[rows.action[y]])
+    tx = ctx.thread(rows.lane[x], _action(t, rows, x))
+    ty = ctx.thread(rows.lane[y], _action(t, rows, y))
     scope_name = SCOPES[scope]
     if kind == 1:
         fkind = "warp-race"

@@ -206,6 +206,28 @@ def _minmax(ins, base, args, dst, proto, dt):
     return put(dst, proto, lambda st, lanes, sel: f(a(st, sel), b(st, sel)))
 
 
+def _saturating(ins, base, args, dst, proto, dt):
+    """``llvm.{u,s}{add,sub}.sat``: the wrapped result, clamped where it overflowed (as -O1 emits for
+    ``x > 0 ? x - 1 : 0``)."""
+    a, b = args
+    signed, op = base[0] == "s", base[1:4]
+
+    def sat(st, lanes, sel):
+        x, y = np.asarray(a(st, sel)), np.asarray(b(st, sel))
+        dtype = x.dtype
+        ux, uy = arith.unsigned(x), arith.unsigned(y)
+        r = ux + uy if op == "add" else ux - uy  # wraps
+        if not signed:
+            limit = np.iinfo(ux.dtype).max if op == "add" else 0
+            over = (r < ux) if op == "add" else (ux < uy)
+            return np.where(over, ux.dtype.type(limit), r).view(dtype)
+        sx, sy, sr = x < 0, y < 0, r.view(dtype) < 0
+        over = (sx == sy) & (sr != sx) if op == "add" else (sx != sy) & (sr != sx)
+        info = np.iinfo(dtype)
+        return np.where(over, np.where(sx, dtype.type(info.min), dtype.type(info.max)), r.view(dtype))
+    return put(dst, proto, sat)
+
+
 def _abs(ins, base, args, dst, proto, dt):
     a = args[0]
     return put(dst, proto, lambda st, lanes, sel: np.abs(a(st, sel)))
@@ -451,6 +473,7 @@ BUILTIN_PATTERNS: list[tuple[re.Pattern, CallTranslator]] = [
     (re.compile(r"llvm\.nvvm\.shfl\.sync\."), _nvvm(_shfl_sync)),
     (re.compile(r"llvm\.nvvm\.vote\."), _nvvm(_vote_sync)),
     (re.compile(r"llvm\.mem(?:cpy|set)"), _intrinsic(_memop)),
+    (re.compile(r"llvm\.[su](?:add|sub)\.sat\."), _intrinsic(_saturating)),
     # {s,u}{add,sub,mul}.with.overflow
     (re.compile(r"llvm\.(?:[^.]*with(?:\.|\Z)|.*\.with\.overflow(?:\.|\Z))"), _intrinsic(_overflow)),
 ]

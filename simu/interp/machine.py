@@ -179,6 +179,7 @@ class Machine:
         trace.barriers_reached = st.barriers_reached
         trace.barrier_multiwarp = st.barrier_multiwarp
         trace.barrier_reduce = st.barrier_reduce
+        trace.asynchronous = st.asynchronous
         trace.divergent_branches = st.divergent_branches
         trace.edges = st.edges
         trace.exit_step = st.exit_step
@@ -210,6 +211,7 @@ class Machine:
         st.barriers_reached = {}
         st.barrier_multiwarp = {}
         st.barrier_reduce = set()
+        st.asynchronous = set()
         st.divergent_branches = {}
         st.edges = set()
         start = prog.rpo_pos[0]

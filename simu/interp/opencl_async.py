@@ -15,8 +15,9 @@ How the machine models them, so that the race detector can judge them like ordin
   conflict with it: with two recorders every work-item differs from at least one of them.  The
   destination writes are recorded as atomic updates, so that the two records of one element do not
   race with each other; they conflict with every ordinary access of another work-item, and the
-  source reads are ordinary reads.  (Consequences: a copy's destination does not race with real
-  atomics on it; under the lockstep warp model, a group of a single warp is ordered by lockstep.)
+  source reads are ordinary reads.  (Consequence: a copy's destination does not race with real
+  atomics on it.)  The copy's instruction is marked asynchronous (``Trace.asynchronous``): warp
+  lockstep never orders its accesses, so a missing wait is a race in a work-group of a single warp too.
 * **The event completes at ``wait_group_events``, which the machine runs as a work-group barrier
   over local and global memory.**  After the wait the copied data is visible to every work-item of
   the group, so a read of the destination after the wait is ordered after the copy (no barrier is
@@ -71,6 +72,7 @@ def _async_copy(ins, base, ptypes, args, dst, proto, dt):
     iid = ins.id
 
     def copy(st, lanes, sel):
+        st.asynchronous.add(iid)
         d = _lane_array(dst_g, st, sel, lanes)
         s = _lane_array(src_g, st, sel, lanes)
         n = _lane_array(n_g, st, sel, lanes)

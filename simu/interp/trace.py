@@ -43,6 +43,9 @@ class Trace:
     barriers_reached: dict[int, int] = field(default_factory=dict)  # instr id -> times released
     barrier_multiwarp: dict[int, bool] = field(default_factory=dict)
     barrier_reduce: set[int] = field(default_factory=set)  # barriers that also reduce a value (_count/_and/_or)
+    # instructions whose accesses happen asynchronously to the work-item (async work-group copies): warp
+    # lockstep never orders them, only a barrier or wait_group_events does
+    asynchronous: set[int] = field(default_factory=set)
     divergent_branches: dict[int, int] = field(default_factory=dict)  # branch instr -> warps split
     edges: set[tuple[int, int]] = field(default_factory=set)  # (terminator id, successor index)
     exit_step: np.ndarray | None = None  # per lane, step at which it returned
