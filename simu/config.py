@@ -57,6 +57,17 @@ class Suppression:
 
 
 @dataclass
+class FileSettings:
+    """``[tool.simu.files."GLOB"]``: compiler options for the files a .gitignore-style glob (relative to the
+    configuration's folder) matches; several matching tables add up in file order."""
+
+    glob: str
+    define: list[str] = field(default_factory=list)
+    include: list[str] = field(default_factory=list)  # relative to the configuration's folder
+    clang_args: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Config:
     """Everything ``[tool.simu]`` can say.  ``None`` means "not set" (the command's default applies)."""
 
@@ -77,6 +88,8 @@ class Config:
     cache_dir: str | None = None
     max_static_shared: int | None = None  # bytes of static shared memory a block may use (default 48 KiB)
     max_dynamic_shared: int | None = None  # bytes of dynamic shared memory a block may use (default 227 KiB)
+    compile_commands: str | None = None  # a compile_commands.json, relative to the configuration's folder
+    files: list[FileSettings] = field(default_factory=list)
     severity: dict[str, str] = field(default_factory=dict)
     suppress: list[Suppression] = field(default_factory=list)
     kernels: dict[str, KernelConstraints] = field(default_factory=dict)
@@ -271,6 +284,14 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     cfg.jobs = t.int_("jobs", 1)
     cfg.fail_on = t.str_("fail-on", FAIL_ON)
     cfg.cache_dir = t.str_("cache-dir")
+    cfg.compile_commands = t.str_("compile-commands")
+    files = t.get("files")
+    if files is not None:
+        ft = _Table(files, file, t.sub("files"))
+        for key in list(ft.data):
+            ft.seen.add(key)
+            cfg.files.append(_file_settings(ft.raw[key], ft.data[key], file, f"{ft.table}.\"{ft.raw[key]}\""))
+        ft.finish()
     cfg.max_static_shared = t.size("max-static-shared")
     cfg.max_dynamic_shared = t.size("max-dynamic-shared")
 
@@ -302,6 +323,19 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
         kt.finish()
     t.finish()
     return cfg
+
+
+def _file_settings(glob: str, data: Any, file: str, table: str) -> FileSettings:
+    t = _Table(data, file, table)
+    if not glob.strip():
+        raise ConfigError(f"{t.where}: an empty glob matches no file")
+    fs = FileSettings(glob, define=t.strings("define"), include=t.strings("include"),
+                      clang_args=t.strings("clang-args"))
+    for d in fs.define:
+        if not d or d.startswith("-") or not re.match(r"^[A-Za-z_]\w*(\(|=|$)", d):
+            raise t.err("define", f"'{d}' is not NAME or NAME=VALUE")
+    t.finish()
+    return fs
 
 
 def _suppression(t: _Table, kinds: tuple[str, ...]) -> Suppression:

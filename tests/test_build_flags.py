@@ -53,3 +53,176 @@ def test_non_static_inline_helper_is_analysed(tmp_path):
     racy = kernels["racy"]
     assert racy["status"] == "analysed"
     assert [(f["kind"], f["first"]["line"], f["first"]["function"]) for f in racy["findings"]] == [("race", 1, "put")]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# OpenCL build options harvested from host code
+
+TILED_CL = """__kernel void tiled(__global float *out, __global const float *in) {
+  __local float tile[TILE];
+  int l = get_local_id(0);
+  tile[l % TILE] = in[get_global_id(0)] * N;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tile[(TILE - 1) - l % TILE];
+}
+"""
+
+HOST_C = """#include <stdio.h>
+#include <CL/cl.h>
+int main(void) {
+  cl_int err;
+  char *src = read_source("kernels/tiled.cl");
+  cl_program prog = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, &err);
+  err = clBuildProgram(prog, 1, &device, "-D TILE=64 -DN=4", NULL, NULL);
+  cl_kernel k = clCreateKernel(prog, "tiled", &err);
+  size_t global = 1024, local = 64;
+  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+  return 0;
+}
+"""
+
+
+def _project(tmp_path, files: dict[str, str]):
+    for name, text in files.items():
+        p = tmp_path / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+    return tmp_path
+
+
+def _scan(path, *extra):
+    res = runner.invoke(app, ["scan", str(path), "--format", "json", "--no-cache", "-j", "1", "--budget", "1",
+                              *extra])
+    assert res.exit_code in (0, 1), res.output
+    return json.loads(res.stdout)
+
+
+def _kernels(report) -> dict:
+    return {k["name"]: (f, k) for f in report["files"] for k in f["kernels"]}
+
+
+def test_scan_compiles_a_cl_file_with_its_host_build_options(tmp_path):
+    proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL, "src/host.c": HOST_C})
+    report = _scan(proj)
+    f, k = _kernels(report)["tiled"]
+    assert f["status"] == "ok" and k["status"] == "analysed"
+    assert report["warnings"] == []
+
+
+def test_without_host_code_the_cl_file_does_not_compile(tmp_path):
+    proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL})
+    res = runner.invoke(app, ["scan", str(proj), "--format", "json", "--no-cache", "-j", "1"])
+    report = json.loads(res.stdout)
+    assert report["files"][0]["status"] == "compile-error" and "TILE" in report["files"][0]["diagnostic"]
+
+
+def test_check_reads_the_host_code_of_the_repository(tmp_path):
+    proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL, "host.c": HOST_C})
+    (proj / ".git").mkdir()
+    report = _check_json(proj / "kernels" / "tiled.cl")
+    assert _kernels(report)["tiled"][1]["status"] == "analysed"
+
+
+def test_several_option_sets_compile_with_the_first_and_say_so(tmp_path):
+    second = HOST_C.replace("-D TILE=64 -DN=4", "-D TILE=32 -DN=2")
+    proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL, "a_host.c": HOST_C, "b_host.c": second})
+    report = _scan(proj)
+    assert _kernels(report)["tiled"][1]["status"] == "analysed"
+    (warning,) = report["warnings"]
+    assert "2 option sets" in warning and "'-D TILE=64 -DN=4' (a_host.c:7)" in warning
+    assert "'-D TILE=32 -DN=2' (b_host.c:7)" in warning
+
+
+def test_host_include_folder_and_define_macro(tmp_path):
+    cl = '#include "params.h"\n__kernel void k(__global int *a) { a[get_global_id(0)] = P * WIDTH; }\n'
+    host = HOST_C.replace("kernels/tiled.cl", "k.cl").replace('"-D TILE=64 -DN=4"', 'OPTS')
+    host = '#define OPTS "-I include -D WIDTH=" "8"\n' + host
+    proj = _project(tmp_path, {"k.cl": cl, "include/params.h": "#define P 3\n", "host.c": host})
+    f, k = _kernels(_scan(proj))["k"]
+    assert f["status"] == "ok" and k["status"] == "analysed"
+
+
+# ---------------------------------------------------------------------------------------------------------
+# per-file configuration
+
+
+def test_per_file_defines_from_the_configuration(tmp_path):
+    proj = _project(tmp_path, {
+        "src/kernels/tiled.cl": TILED_CL,
+        "other/tiled2.cl": TILED_CL.replace("tiled(", "tiled2("),
+        "simu.toml": '[files."src/kernels/*.cl"]\ndefine = ["TILE=16"]\n'
+                     '[files."*.cl"]\ndefine = ["N=2"]\n'})
+    report = _scan(proj)
+    kernels = _kernels(report)
+    assert kernels["tiled"][0]["status"] == "ok" and kernels["tiled"][1]["status"] == "analysed"
+    assert kernels == {"tiled": kernels["tiled"]}  # other/tiled2.cl has N but not TILE
+    assert [f["status"] for f in report["files"] if f["path"] == "other/tiled2.cl"] == ["compile-error"]
+
+
+def test_per_file_include_and_clang_args(tmp_path):
+    cl = '#include "p.h"\n__kernel void k(__global int *a) { a[get_global_id(0)] = P + Q; }\n'
+    proj = _project(tmp_path, {"k.cl": cl, "inc/p.h": "#define P 1\n",
+                               "simu.toml": '[files."k.cl"]\ninclude = ["inc"]\nclang-args = ["-DQ=2"]\n'})
+    f, k = _kernels(_scan(proj))["k"]
+    assert f["status"] == "ok" and k["status"] == "analysed"
+
+
+def test_a_bad_per_file_table_is_one_error_line(tmp_path):
+    proj = _project(tmp_path, {"k.cl": "__kernel void k() {}\n", "simu.toml": '[files."*.cl"]\ndefines = ["A"]\n'})
+    res = runner.invoke(app, ["scan", str(proj)])
+    assert res.exit_code == 2
+    assert "simu.toml: [files.\"*.cl\"]: unknown key 'defines'" in res.output.replace("\n", "")
+
+
+# ---------------------------------------------------------------------------------------------------------
+# compile_commands.json
+
+CU = """#include "common.h"
+__global__ void fill(float *a) { a[threadIdx.x] = SCALE * (float)VALUE; }
+"""
+
+
+def test_translate_keeps_parse_flags_and_drops_nvcc_ones(tmp_path):
+    from simu.frontend.compdb import translate
+
+    argv = ["-Iinclude", "-I", "/abs/inc", "-isystem", "third", "-DVALUE=3", "-D", "SCALE=2.0f",
+            "--define-macro=M", "-UOLD", "-std=c++17", "--expt-relaxed-constexpr", "--expt-extended-lambda",
+            "-Xcompiler", "-fPIC", "-gencode", "arch=compute_70,code=sm_70", "-arch", "sm_80", "-O3", "-lineinfo",
+            "-include", "pre.h", "-x", "cu", "-c", "src/a.cu", "-o", "a.o"]
+    f = translate(argv, tmp_path)
+    assert f.include_dirs == (str(tmp_path / "include"), "/abs/inc")
+    assert f.defines == ("VALUE=3", "SCALE=2.0f", "M")
+    assert f.clang_args == ("-isystem", str(tmp_path / "third"), "-UOLD", "-std=c++17", "-include",
+                            str(tmp_path / "pre.h"))
+
+
+def test_compile_commands_flags_reach_the_cu_file(tmp_path):
+    proj = _project(tmp_path, {"src/fill.cu": CU, "src/other.cu": CU.replace("fill", "other"),
+                               "include/common.h": "#define SCALE 2.0f\n"})
+    entry = {"directory": str(proj / "build"), "file": "../src/fill.cu",
+             "command": "/usr/local/cuda/bin/nvcc -I../include -DVALUE=3 -gencode arch=compute_70,code=sm_70 "
+                        "-Xcompiler -Wall --expt-relaxed-constexpr -std=c++14 -c ../src/fill.cu -o fill.o"}
+    (proj / "build").mkdir()
+    (proj / "build" / "compile_commands.json").write_text(json.dumps([entry]))
+    kernels = _kernels(_scan(proj))
+    for name in ("fill", "other"):  # other.cu is not listed: it takes the flags of fill.cu, its neighbour
+        f, k = kernels[name]
+        assert f["status"] == "ok" and k["status"] == "analysed"
+
+
+def test_compile_commands_given_explicitly_and_arguments_form(tmp_path):
+    proj = _project(tmp_path, {"fill.cu": CU, "include/common.h": "#define SCALE 2.0f\n"})
+    db = tmp_path / "elsewhere.json"
+    db.write_text(json.dumps([{"directory": str(proj), "file": "fill.cu",
+                               "arguments": ["nvcc", "-Iinclude", "-DVALUE=3", "-c", "fill.cu"]}]))
+    assert _kernels(_scan(proj, "--compile-commands", str(db)))["fill"][1]["status"] == "analysed"
+    (proj / "simu.toml").write_text('compile-commands = "elsewhere.json"\n')
+    assert _kernels(_scan(proj))["fill"][1]["status"] == "analysed"
+
+
+def test_bad_compile_commands_is_one_error_line(tmp_path):
+    proj = _project(tmp_path, {"fill.cu": CU, "bad.json": "{not json"})
+    res = runner.invoke(app, ["scan", str(proj), "--compile-commands", str(proj / "bad.json")])
+    assert res.exit_code == 2 and "bad.json: not a compile_commands.json" in res.output
+    res = runner.invoke(app, ["scan", str(proj), "--compile-commands", str(proj / "missing.json")])
+    assert res.exit_code == 2 and "--compile-commands: no such file" in res.output

@@ -25,6 +25,7 @@ from simu.cli.common import (
 )
 from simu.cli.scan import (
     ChecksOpt,
+    CompileCommandsOpt,
     ConfigOpt,
     DebugOpt,
     FailOnOpt,
@@ -65,7 +66,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
               generations: Annotated[int, typer.Option(metavar="N", help="Search generations.")] = 8,
               fail_on: FailOnOpt = None, fmt: FormatOpt = "text", output: OutputOpt = None, config: ConfigOpt = None,
               max_static_shared: MaxStaticSharedOpt = None, max_dynamic_shared: MaxDynamicSharedOpt = None,
-              validate: ValidateOpt = False, debug: DebugOpt = False,
+              validate: ValidateOpt = False, debug: DebugOpt = False, compile_commands: CompileCommandsOpt = None,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
               o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Run a file's kernels (a given launch, or searched ones) and report races, barrier problems and
@@ -79,10 +80,10 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     from simu.check import CheckOptions, CheckRequest, check_file
     from simu.config import ConfigError
     from simu.detect import DetectOptions
-    from simu.frontend import CompileOptions
     from simu.pipeline import CheckSettings
     from simu.report.formats import FORMATS
     from simu.scan import ScanError, ScanOverrides, resolve_options
+    from simu.scan.flags import build_file_flags
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, not '{fmt}'")
@@ -98,13 +99,16 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
                               warp_model=warp_model, checks=split_checks(checks), fail_on=fail_on,
                               no_cache=True, config=str(config) if config else None,
                               max_static_shared=size_option("--max-static-shared", max_static_shared),
-                              max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared))
+                              max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared),
+                              compile_commands=str(compile_commands) if compile_commands else None)
     try:
         options, cfg = resolve_options([file], overrides)
+        flags = build_file_flags(options, cfg, [file.resolve()])
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
-    compile_opts = CompileOptions(tuple(str(d) for d in options.include), tuple(options.define),
-                                  tuple(options.clang_args), options.opt_level)
+    compile_opts = flags.compile_options(file)
+    for note in flags.notes:
+        err_console.print(f"note: {note}", highlight=False)
     module = load_module(file, compile_opts, debug)
     if not module.kernels:
         fail(f"no kernels in {file}")

@@ -42,6 +42,9 @@ MaxStaticSharedOpt = Annotated[Optional[str], typer.Option(
 MaxDynamicSharedOpt = Annotated[Optional[str], typer.Option(
     "--max-dynamic-shared", metavar="BYTES",
     help="Dynamic shared memory a block may use \\[default: 227KiB].")]
+CompileCommandsOpt = Annotated[Optional[Path], typer.Option(
+    "--compile-commands", metavar="FILE",
+    help="The project's compile_commands.json \\[default: found at the root or in build*/].")]
 DebugOpt = Annotated[bool, typer.Option("--debug", metavar="", help="Show tracebacks and full compiler output.")]
 
 
@@ -87,7 +90,8 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
              changed: Annotated[bool, typer.Option(
                  "--changed", metavar="", help="Only kernels staged in git (or including a staged header).")] = False,
              max_static_shared: MaxStaticSharedOpt = None, max_dynamic_shared: MaxDynamicSharedOpt = None,
-             config: ConfigOpt = None, validate: ValidateOpt = False, debug: DebugOpt = False) -> None:
+             config: ConfigOpt = None, compile_commands: CompileCommandsOpt = None, validate: ValidateOpt = False,
+             debug: DebugOpt = False) -> None:
     """Analyse every kernel under the paths: parallel, cached, never stopping on one bad kernel.
 
     Exit codes: 0 no finding at or above --fail-on, 1 such findings, 2 usage error or nothing could be
@@ -107,7 +111,8 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
         cache_dir=str(cache_dir) if cache_dir else None, no_cache=no_cache, changed=changed,
         config=str(config) if config else None,
         max_static_shared=size_option("--max-static-shared", max_static_shared),
-        max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared))
+        max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared),
+        compile_commands=str(compile_commands) if compile_commands else None)
     try:
         options, cfg = resolve_options(list(paths or [Path(".")]), overrides)
         if err_console.is_terminal and not debug:

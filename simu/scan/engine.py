@@ -29,6 +29,7 @@ from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
 from simu.scan.cache import ResultCache, kernel_key
+from simu.scan.flags import FileFlags, build_file_flags
 from simu.scan.options import COMPILE_LIMIT, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
 from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool
@@ -63,8 +64,10 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
     cache = _open_cache(options, result)
     try:
         scheduler = Scheduler(options, config, result, events, cache)
+        scheduler.flags = build_file_flags(options, config, selection.sources)
         for fr in result.files:
             scheduler.add_file(fr, selection.index)
+        result.warnings += scheduler.flags.notes
         with _sigterm_interrupts():
             scheduler.run()
     finally:
@@ -141,18 +144,15 @@ class Scheduler:
         self.inflight: dict[Future, int] = {}
         self.pool: WorkerPool | None = None
         self.barren_restarts = 0  # pool restarts in a row with no task finished in between
+        self.flags = FileFlags(options, config)  # per-file compiler options (scan() adds the project's)
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
     def add_file(self, fr: FileResult, index: HeaderIndex | None) -> None:
         """Queue the compilation of one file, with the include folders its includes need."""
-        from simu.frontend import CompileOptions
-
         o = self.options
         info = resolve_includes(fr.path, o.include, index) if o.auto_include else None
-        folders = o.include + (info.folders if info else [])
-        fr.compile_options = CompileOptions(tuple(str(d) for d in folders), tuple(o.define), tuple(o.clang_args),
-                                            o.opt_level)
+        fr.compile_options = self.flags.compile_options(fr.path, info.folders if info else [])
         task = self._new_task(LIST, (str(fr.path), fr.compile_options), COMPILE_LIMIT + o.budget, fr,
                               copts=fr.compile_options)
         self.compiles.append(task.id)

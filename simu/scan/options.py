@@ -39,6 +39,7 @@ class ScanOverrides:
     no_cache: bool = False
     changed: bool = False
     config: str | None = None  # an explicit configuration file
+    compile_commands: str | None = None  # --compile-commands FILE
     max_static_shared: int | None = None
     max_dynamic_shared: int | None = None
 
@@ -63,6 +64,8 @@ class ScanOptions:
     cache_dir: Path | None = None  # None: no cache
     changed: bool = False
     auto_include: bool = True
+    compile_commands: Path | None = None  # given; None: looked for at the root and in build*/
+    host_code: bool = True  # read the project's host code (OpenCL build options)
     max_static_shared: int = MAX_STATIC_SHARED  # bytes per block (a launch over it is not-launchable)
     max_dynamic_shared: int = MAX_DYNAMIC_SHARED
 
@@ -108,8 +111,23 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
         strict_warp=bool(config.strict_warp), checks=checks, budget=budget, jobs=jobs, fail_on=fail_on,
         cache_dir=_cache_dir(cli, config, root, base), changed=cli.changed,
         max_static_shared=int(_pick(cli.max_static_shared, config.max_static_shared, MAX_STATIC_SHARED)),
-        max_dynamic_shared=int(_pick(cli.max_dynamic_shared, config.max_dynamic_shared, MAX_DYNAMIC_SHARED)))
+        max_dynamic_shared=int(_pick(cli.max_dynamic_shared, config.max_dynamic_shared, MAX_DYNAMIC_SHARED)),
+        compile_commands=_compile_commands(cli, config, base))
     return opts, config
+
+
+def _compile_commands(cli: ScanOverrides, config: Config, base: Path) -> Path | None:
+    if cli.compile_commands:
+        path = Path(cli.compile_commands)
+        if not path.is_file():
+            raise ScanError(f"--compile-commands: no such file: {path}")
+        return path.resolve()
+    if config.compile_commands:
+        path = base / config.compile_commands
+        if not path.is_file():
+            raise ScanError(f"{config.source}: 'compile-commands': no such file: {path}")
+        return path.resolve()
+    return None
 
 
 def _pick(cli_value, cfg_value, default):

@@ -1,0 +1,140 @@
+"""The host-code index: one per scanned project, built once per scan and cached by file size and mtime.
+
+It reads the project's C/C++ host files (``.c .cc .cpp .cxx .h .hpp`` and the host side of ``.cu``)
+and keeps, per file, the sites :mod:`simu.host.opencl` finds.  Consumers ask it questions in terms
+of scanned kernel files: :meth:`HostIndex.builds_of` (the OpenCL build options a ``.cl`` file is
+built with) now; launches of a kernel next (the launch-contract work reads :attr:`HostIndex.files`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simu.host.cscan import CSource
+from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
+from simu.host.opencl import cl_mentions, extract
+
+HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
+MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
+CACHE_NAME = "host-index.json"
+CACHE_VERSION = 1
+
+
+@dataclass
+class HostIndex:
+    root: Path
+    files: list[HostFile] = field(default_factory=list)
+
+    def builds_of(self, cl_file: Path, cl_files: list[Path] | None = None) -> list[BuildSite]:
+        """Build sites whose program is made from ``cl_file`` (matched by base name; when several scanned
+        ``.cl`` files share that name, the one nearest to the host file)."""
+        name = cl_file.name
+        out = []
+        for h in self.files:
+            for b in h.builds:
+                if name in b.sources and self._nearest(h.path, name, cl_files or [cl_file]) == cl_file.resolve():
+                    out.append(b)
+        return out
+
+    def launches_of(self, kernel_name: str) -> list[LaunchSite]:
+        return [s for h in self.files for s in h.launches if s.kernel_name == kernel_name]
+
+    def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
+        same = [p.resolve() for p in cl_files if p.name == name]
+        if len(same) <= 1:
+            return same[0] if same else None
+        host_dir = (self.root / host_rel).parent.resolve()
+
+        def distance(p: Path) -> tuple[int, str]:
+            common = os.path.commonpath([str(host_dir), str(p.parent)])
+            return (len(host_dir.parts) + len(p.parent.parts) - 2 * len(Path(common).parts), str(p))
+
+        return min(same, key=distance)
+
+
+def index_host_file(path: Path, rel: str) -> HostFile | None:
+    """The sites of one host file, or ``None`` if it cannot be read as text."""
+    try:
+        if path.stat().st_size > MAX_HOST_BYTES:
+            return None
+        text = path.read_text(errors="replace")
+    except OSError:
+        return None
+    src = CSource(text)
+    builds, kernels, args, launches = extract(src, rel)
+    return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(builds), tuple(kernels),
+                    tuple(args), tuple(launches))
+
+
+def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None) -> HostIndex:
+    """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files."""
+    root = root.resolve()
+    cached = _load_cache(cache_dir)
+    fresh: dict[str, dict] = {}
+    index = HostIndex(root)
+    for path in files:
+        try:
+            st = path.stat()
+            rel = path.resolve().relative_to(root).as_posix()
+        except (OSError, ValueError):
+            continue
+        stamp = [st.st_size, st.st_mtime_ns]
+        hit = cached.get(rel)
+        if hit is not None and hit.get("stamp") == stamp:
+            try:
+                index.files.append(host_file_from_dict(hit["data"]))
+                fresh[rel] = hit
+                continue
+            except (KeyError, TypeError):
+                pass
+        h = index_host_file(path, rel)
+        if h is None:
+            continue
+        index.files.append(h)
+        fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
+    _save_cache(cache_dir, fresh)
+    return index
+
+
+def host_files(walked: list[Path]) -> list[Path]:
+    """The host sources among walked files."""
+    return [p for p in walked if p.suffix.lower() in HOST_EXTENSIONS]
+
+
+def _load_cache(cache_dir: Path | None) -> dict[str, dict]:
+    if cache_dir is None:
+        return {}
+    try:
+        data = json.loads((cache_dir / CACHE_NAME).read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != _cache_version():
+        return {}
+    files = data.get("files")
+    return files if isinstance(files, dict) else {}
+
+
+def _save_cache(cache_dir: Path | None, files: dict[str, dict]) -> None:
+    if cache_dir is None:
+        return
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_dir / f"{CACHE_NAME}.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps({"version": _cache_version(), "files": files}))
+        os.replace(tmp, cache_dir / CACHE_NAME)
+    except OSError:
+        pass  # the index is rebuilt next time
+
+
+def _cache_version() -> str:
+    """Entries never outlive a change of the extractors (the code's own hash)."""
+    import hashlib
+
+    h = hashlib.sha256(str(CACHE_VERSION).encode())
+    here = Path(__file__).parent
+    for f in sorted(here.glob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]

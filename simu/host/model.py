@@ -1,0 +1,99 @@
+"""The host-code index's data: what one host file says about the kernels it builds and launches.
+
+Plain frozen dataclasses, JSON-able (:func:`host_file_to_dict` / :func:`host_file_from_dict`) so that
+the index is cached between scans.  Every site records the source text of what it could not
+evaluate next to the value when it could (``None`` = not recoverable): resolving launches is the
+launch-contract stage's work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class BuildSite:
+    """A program built with options: ``clBuildProgram(program, n, devices, OPTIONS, ...)``."""
+
+    file: str  # host file, relative to the project root
+    line: int
+    program: str  # the program expression (a variable name, usually)
+    sources: tuple[str, ...]  # base names of the .cl files it is built from (may be empty: not found)
+    options_text: str  # the options argument as written
+    options: str | None  # its value ("" for NULL), None if not recoverable
+
+
+@dataclass(frozen=True)
+class KernelSite:
+    """``k = clCreateKernel(program, "name", ...)`` / ``cl::Kernel k(program, "name")``."""
+
+    file: str
+    line: int
+    var: str  # what the kernel is assigned to ("" if nothing)
+    program: str
+    name: str | None  # the kernel name, None if not a recoverable string
+
+
+@dataclass(frozen=True)
+class ArgSite:
+    """``clSetKernelArg(kernel, index, size, value)``."""
+
+    file: str
+    line: int
+    kernel: str
+    index: int | None
+    index_text: str
+    size_text: str
+    value_text: str
+    value: int | None  # the constant behind ``&value`` when recoverable
+
+
+@dataclass(frozen=True)
+class LaunchSite:
+    """``clEnqueueNDRangeKernel(queue, kernel, dim, offset, global, local, ...)``."""
+
+    file: str
+    line: int
+    kernel: str  # the kernel expression
+    kernel_name: str | None  # from the clCreateKernel that kernel variable was assigned by
+    work_dim_text: str
+    work_dim: int | None
+    offset_text: str
+    global_text: str  # the argument as written
+    global_init: str  # what the array/variable it names was initialised with
+    global_size: tuple[int | None, ...] | None
+    local_text: str
+    local_init: str
+    local_size: tuple[int | None, ...] | None
+    api: str = "opencl"
+
+
+@dataclass(frozen=True)
+class HostFile:
+    """Everything one host file contributes to the index."""
+
+    path: str  # relative to the project root
+    cl_files: tuple[str, ...] = ()  # base names of the .cl files it names
+    builds: tuple[BuildSite, ...] = ()
+    kernels: tuple[KernelSite, ...] = ()
+    args: tuple[ArgSite, ...] = ()
+    launches: tuple[LaunchSite, ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)  # room for later extractors (CUDA launches)
+
+
+_SITES = {"builds": BuildSite, "kernels": KernelSite, "args": ArgSite, "launches": LaunchSite}
+
+
+def host_file_to_dict(h: HostFile) -> dict[str, Any]:
+    return asdict(h)
+
+
+def host_file_from_dict(d: dict[str, Any]) -> HostFile:
+    def site(cls, row: dict[str, Any]):
+        return cls(**{k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
+                      for k, v in row.items()})
+
+    return HostFile(d["path"], tuple(d.get("cl_files", ())),
+                    **{k: tuple(site(cls, r) for r in d.get(k, ())) for k, cls in _SITES.items()},
+                    extra=dict(d.get("extra", {})))

@@ -1,0 +1,198 @@
+"""What OpenCL host code says about its kernels: which ``.cl`` file each program is built from, with
+which build options, which kernels it creates, the arguments it sets and the NDRanges it enqueues.
+
+Read lexically (:mod:`simu.host.cscan`), for the C API (``clBuildProgram``, ``clCreateKernel``,
+``clSetKernelArg``, ``clEnqueueNDRangeKernel``) and the common forms of the C++ wrapper
+(``program.build(...)``, ``cl::Kernel k(program, "name")``).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from simu.host.cscan import Call, CSource, Evaluator
+from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite
+
+CL_SUFFIX = ".cl"
+# host text worth reading for OpenCL at all
+MARKERS = ("clBuildProgram", "clCreateKernel", "clEnqueueNDRangeKernel", "cl::Program", "cl::Kernel")
+
+
+def cl_mentions(src: CSource) -> list[tuple[int, str]]:
+    """(offset, base name) of every ``.cl`` file the host text names: string literals and ``#include``s."""
+    out = []
+    for pos, text in src.literals():
+        name = text.strip()
+        if name.lower().endswith(CL_SUFFIX) and "\n" not in name and len(name) < 512:
+            out.append((pos, PurePosixPath(name.replace("\\", "/")).name))
+    for m in re.finditer(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+\.cl)[">]', src.code, re.M):
+        out.append((m.start(), PurePosixPath(m.group(1)).name))
+    return sorted(out)
+
+
+def extract(src: CSource, rel: str) -> tuple[list[BuildSite], list[KernelSite], list[ArgSite], list[LaunchSite]]:
+    """The OpenCL sites of one host file (``rel``: its path relative to the project root)."""
+    if not any(m in src.code for m in MARKERS):
+        return [], [], [], []
+    ev = Evaluator(src)
+    mentions = cl_mentions(src)
+    builds = [_build_site(src, ev, rel, c, mentions) for c in src.calls("clBuildProgram") if len(c.args) >= 4]
+    builds += _cpp_builds(src, ev, rel, mentions)
+    kernels = [KernelSite(rel, c.line, c.lhs or "", c.args[0], ev.str_value(c.args[1], c.pos))
+               for c in src.calls("clCreateKernel") if len(c.args) >= 2]
+    kernels += _cpp_kernels(src, ev, rel)
+    args = [_arg_site(ev, rel, c) for c in src.calls("clSetKernelArg") if len(c.args) >= 4]
+    launches = [_launch_site(ev, rel, c, kernels) for c in src.calls("clEnqueueNDRangeKernel") if len(c.args) >= 6]
+    return builds, kernels, args, launches
+
+
+def _source_for(src: CSource, program: str, pos: int, mentions: list[tuple[int, str]]) -> tuple[str, ...]:
+    """The ``.cl`` file a program is built from: the last one named before the program is created (or,
+    without a visible creation, before the build); else the first one the file names."""
+    created = [c.pos for c in src.calls("clCreateProgramWithSource") if c.lhs and _same(c.lhs, program)
+               and c.pos < pos]
+    at = created[-1] if created else pos
+    before = [name for p, name in mentions if p < at]
+    if before:
+        return (before[-1],)
+    return (mentions[0][1],) if mentions else ()
+
+
+def _same(a: str, b: str) -> bool:
+    return a.strip().lstrip("&*") == b.strip().lstrip("&*")
+
+
+def _build_site(src: CSource, ev: Evaluator, rel: str, c: Call, mentions) -> BuildSite:
+    program = c.args[0]
+    text = c.args[3]
+    return BuildSite(rel, c.line, program, _source_for(src, program, c.pos, mentions), text,
+                     ev.str_value(text, c.pos))
+
+
+def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions) -> list[BuildSite]:
+    if "cl::Program" not in src.code:
+        return []
+    out = []
+    for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*build\s*\(", src.code):
+        from simu.host.cscan import split_args
+
+        args, _ = split_args(src.code, m.end())
+        if args is None:
+            continue
+        text = ""
+        for a in args[:2]:
+            v = ev.str_value(a, m.start())
+            if v is not None and (a.lstrip().startswith('"') or v.strip().startswith("-") or not v):
+                text = a
+                break
+        else:
+            text = args[1] if len(args) > 1 else ""
+        out.append(BuildSite(rel, src.line_of(m.start()), m.group(1),
+                             _cpp_source_for(src, m.group(1), m.start(), mentions), text,
+                             ev.str_value(text, m.start()) if text else ""))
+    return out
+
+
+def _cpp_source_for(src: CSource, program: str, pos: int, mentions) -> tuple[str, ...]:
+    decl = [m.start() for m in re.finditer(rf"cl::Program\s+{re.escape(program)}\b|{re.escape(program)}\s*=\s*"
+                                           rf"cl::Program\b", src.code[:pos])]
+    at = decl[-1] if decl else pos
+    before = [name for p, name in mentions if p < at]
+    return (before[-1],) if before else ((mentions[0][1],) if mentions else ())
+
+
+def _cpp_kernels(src: CSource, ev: Evaluator, rel: str) -> list[KernelSite]:
+    if "cl::Kernel" not in src.code:
+        return []
+    out = []
+    from simu.host.cscan import split_args
+
+    for m in re.finditer(r"cl::Kernel\s*(?:([A-Za-z_]\w*)\s*)?[({]", src.code):
+        args, _ = split_args(src.code, m.end())
+        if not args or len(args) < 2:
+            continue
+        var = m.group(1) or _assigned(src.code, m.start())
+        out.append(KernelSite(rel, src.line_of(m.start()), var or "", args[0], ev.str_value(args[1], m.start())))
+    return out
+
+
+def _assigned(code: str, pos: int) -> str | None:
+    m = re.search(r"([A-Za-z_][\w.\->\[\]]*)\s*=\s*$", code[max(0, pos - 120):pos])
+    return m.group(1) if m else None
+
+
+def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
+    kernel, index, size, value = c.args[:4]
+    target = value.strip()
+    v = None
+    if target.startswith("&"):
+        name = target[1:].strip()
+        if re.fullmatch(r"[A-Za-z_]\w*", name):
+            init = ev.definition(name, c.pos)
+            if init is not None:
+                v = ev.int_value(init, c.pos)
+    return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v)
+
+
+def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite]) -> LaunchSite:
+    queue, kernel, dim, offset, glob, local = c.args[:6]
+    g_text, g = ev.array_values(glob, c.pos)
+    l_text, loc = ev.array_values(local, c.pos)
+    named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= c.line]
+    name = named[-1].name if named else None
+    return LaunchSite(rel, c.line, kernel, name, dim, ev.int_value(dim, c.pos), offset, glob, g_text, g, local,
+                      l_text, loc)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# build options
+
+
+@dataclass(frozen=True)
+class ClangFlags:
+    """A build-options string as clang options: preprocessor and language options kept, the rest dropped."""
+
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    clang_args: tuple[str, ...] = ()  # -U, -cl-std=
+    dropped: tuple[str, ...] = field(default=(), compare=False)
+
+
+_DEFINES_MACRO = {"-cl-fast-relaxed-math": "__FAST_RELAXED_MATH__"}
+
+
+def parse_build_options(text: str) -> ClangFlags:
+    """``"-D TILE=16 -DN=4 -I inc -cl-std=CL2.0 -cl-mad-enable"`` -> defines, include folders, clang args.
+
+    Math and optimisation options (``-cl-mad-enable``, ``-cl-fast-relaxed-math`` ...) are dropped: simu
+    is source-faithful; ``-cl-fast-relaxed-math`` still defines ``__FAST_RELAXED_MATH__`` as it does on
+    a device."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    defines, incs, args, dropped = [], [], [], []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        for flag, bucket in (("-D", defines), ("-I", incs), ("-U", args)):
+            if w == flag and nxt is not None:
+                bucket.append(nxt if flag != "-U" else f"-U{nxt}")
+                i += 1
+                break
+            if w.startswith(flag) and len(w) > 2:
+                bucket.append(w[2:] if flag != "-U" else w)
+                break
+        else:
+            if w.startswith("-cl-std="):
+                args.append(w)
+            elif w in _DEFINES_MACRO:
+                defines.append(_DEFINES_MACRO[w])
+            else:
+                dropped.append(w)
+        i += 1
+    return ClangFlags(tuple(defines), tuple(incs), tuple(args), tuple(dropped))

@@ -1,0 +1,182 @@
+"""The host-code index: OpenCL programs, build options, kernels, arguments and NDRanges read from host
+C/C++ files of small projects written here."""
+
+from __future__ import annotations
+
+import pytest
+
+from simu.host import build_host_index, parse_build_options
+from simu.host.cscan import CSource, Evaluator
+from simu.host.index import CACHE_NAME, index_host_file
+
+
+def _index(tmp_path, name: str, text: str):
+    p = tmp_path / name
+    p.write_text(text)
+    return index_host_file(p, name)
+
+
+def _build_options(tmp_path, decls: str, arg: str) -> str | None:
+    h = _index(tmp_path, "host.cpp", f"""#include <CL/cl.h>
+#include <string>
+{decls}
+void build(cl_program prog, cl_device_id dev) {{
+  cl_int err = clBuildProgram(prog, 1, &dev, {arg}, NULL, NULL);
+}}
+""")
+    (site,) = h.builds
+    return site.options
+
+
+OPTION_FORMS = [
+    ("", '"-D TILE=64 -DN=4"', "-D TILE=64 -DN=4"),
+    ("", '"-D TILE=64 "\n    "-DN=4"', "-D TILE=64 -DN=4"),
+    ('#define OPTS "-D TILE=" "64"', "OPTS", "-D TILE=64"),
+    ('#define OPTS "-D TILE=64 -I ."', "OPTS", "-D TILE=64 -I ."),
+    ('char opts[] = "-D BLOCK_SIZE=16";', "opts", "-D BLOCK_SIZE=16"),
+    ('const char *opts = "-DT=float";', "opts", "-DT=float"),
+    ('#define BS 16\nconst int NN = 4;\nstd::string opts = std::string("-D BS=") + std::to_string(BS) + '
+     '" -D N=" + std::to_string(NN * 2);', "opts.c_str()", "-D BS=16 -D N=8"),
+    ('std::string opts = "-D A=1";\nvoid f() { opts += " -D B=2"; opts.append(" -D C=3"); }', "opts.c_str()",
+     "-D A=1 -D B=2 -D C=3"),
+    ('char opts[64];\nvoid f() { sprintf(opts, "-D N=%d -D T=%s", 16, "float"); }', "opts", "-D N=16 -D T=float"),
+    ('#define W 8\nchar opts[64];\nvoid f() { snprintf(opts, sizeof(opts), "-DW=%u -DH=%ld", W * 2, 4L); }',
+     "opts", "-DW=16 -DH=4"),
+    ('char opts[64] = "-D A=1";\nvoid f() { strcat(opts, " -D B=2"); }', "opts", "-D A=1 -D B=2"),
+    ("", "NULL", ""),
+    ("", "nullptr", ""),
+    ("", "user_options", None),  # not recoverable: recorded as text
+]
+
+
+@pytest.mark.parametrize(("decls", "arg", "expected"), OPTION_FORMS)
+def test_build_option_forms(tmp_path, decls, arg, expected):
+    assert _build_options(tmp_path, decls, arg) == expected
+
+
+def test_program_source_file_and_sites(tmp_path):
+    h = _index(tmp_path, "main.c", """
+#include <stdio.h>
+#include <CL/cl.h>
+#define LOCAL 64
+static char *read_all(const char *name) { FILE *f = fopen(name, "rb"); /* ... */ return 0; }
+int main(void) {
+  cl_int err;
+  // clBuildProgram(p, 0, NULL, "-D IN_A_COMMENT", NULL, NULL);
+  char *a_src = read_all("../kernels/scale.cl");
+  cl_program a = clCreateProgramWithSource(ctx, 1, (const char **)&a_src, NULL, &err);
+  char *b_src = read_all("reduce.cl");
+  cl_program b = clCreateProgramWithSource(ctx, 1, (const char **)&b_src, NULL, &err);
+  clBuildProgram(a, 1, &dev, "-D FACTOR=3", NULL, NULL);
+  clBuildProgram(b, 1, &dev, "-D LOCAL=64", NULL, NULL);
+  cl_kernel ks = clCreateKernel(a, "scale", &err);
+  cl_kernel kr = clCreateKernel(b, "reduce", &err);
+  int n = 4096;
+  float f = 2.5f;
+  clSetKernelArg(kr, 0, sizeof(cl_mem), &buf);
+  clSetKernelArg(kr, 1, sizeof(int), &n);
+  clSetKernelArg(kr, 2, LOCAL * sizeof(float), NULL);
+  size_t global[2] = {1024, 16};
+  size_t local[2] = {LOCAL, 1};
+  global[1] = n / 256;
+  clEnqueueNDRangeKernel(queue, kr, 2, NULL, global, local, 0, NULL, NULL);
+  size_t gsize = n;
+  clEnqueueNDRangeKernel(queue, ks, 1, NULL, &gsize, NULL, 0, NULL, NULL);
+  clEnqueueNDRangeKernel(queue, ks, 1, NULL, sizes_from_user, NULL, 0, NULL, NULL);
+  return 0;
+}
+""")
+    assert h.cl_files == ("reduce.cl", "scale.cl")
+    assert [(b.line, b.program, b.sources, b.options) for b in h.builds] == [
+        (13, "a", ("scale.cl",), "-D FACTOR=3"), (14, "b", ("reduce.cl",), "-D LOCAL=64")]
+    assert [(k.var, k.program, k.name) for k in h.kernels] == [("ks", "a", "scale"), ("kr", "b", "reduce")]
+    assert [(a.kernel, a.index, a.size_text, a.value_text, a.value) for a in h.args] == [
+        ("kr", 0, "sizeof(cl_mem)", "&buf", None), ("kr", 1, "sizeof(int)", "&n", 4096),
+        ("kr", 2, "LOCAL * sizeof(float)", "NULL", None)]
+    l1, l2, l3 = h.launches
+    assert (l1.kernel_name, l1.work_dim, l1.global_text, l1.global_size, l1.local_size) == (
+        "reduce", 2, "global", (1024, 16), (64, 1))
+    assert (l2.kernel_name, l2.work_dim, l2.global_init, l2.global_size, l2.local_text, l2.local_size) == (
+        "scale", 1, "n", (4096,), "NULL", None)
+    assert (l3.global_text, l3.global_size) == ("sizes_from_user", None)
+
+
+def test_source_named_by_ifstream_define_and_include(tmp_path):
+    h = _index(tmp_path, "app.cpp", """
+#include <fstream>
+#include <CL/cl.h>
+#define KERNEL_FILE "kernels/blur.cl"
+const char *embedded =
+#include "copy.cl"
+;
+void run() {
+  std::ifstream in(KERNEL_FILE);
+  cl_program p1 = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  clBuildProgram(p1, 0, NULL, "-D R=2", NULL, NULL);
+}
+""")
+    assert h.cl_files == ("blur.cl", "copy.cl")
+    assert h.builds[0].sources == ("copy.cl",)  # the last .cl named before the program is created
+
+
+def test_cpp_wrapper(tmp_path):
+    h = _index(tmp_path, "wrap.cpp", """
+#include <CL/opencl.hpp>
+void run() {
+  std::string src = load("saxpy.cl");
+  cl::Program program(context, src);
+  program.build(devices, "-D ALPHA=2");
+  cl::Kernel k(program, "saxpy");
+}
+""")
+    assert [(b.program, b.sources, b.options) for b in h.builds] == [("program", ("saxpy.cl",), "-D ALPHA=2")]
+    assert [(k.var, k.name) for k in h.kernels] == [("k", "saxpy")]
+
+
+def test_parse_build_options():
+    f = parse_build_options('-D TILE=16 -DN=4 -D "NAME=a b" -I inc -Iother -U OLD -cl-std=CL2.0 '
+                            '-cl-mad-enable -cl-fast-relaxed-math -w -Werror')
+    assert f.defines == ("TILE=16", "N=4", "NAME=a b", "__FAST_RELAXED_MATH__")
+    assert f.include_dirs == ("inc", "other")
+    assert f.clang_args == ("-UOLD", "-cl-std=CL2.0")
+    assert f.dropped == ("-cl-mad-enable", "-w", "-Werror")
+
+
+@pytest.mark.parametrize(("expr", "value"), [
+    ("16", 16), ("0x10u", 16), ("(BS + 1) * 2", 34), ("NN << 2", 16), ("-7 / 2", -3), ("7 % 3", 1),
+    ("sizeof(float) * 4", 16), ("(size_t)BS", 16), ("BS > 8 && NN", 1), ("unknown + 1", None),
+])
+def test_integer_evaluator(expr, value):
+    src = CSource("#define BS 16\nconst int NN = 4;\nint main() { return 0; }\n")
+    assert Evaluator(src).int_value(expr, len(src.code)) == value
+
+
+def test_index_is_cached_by_file_stamp(tmp_path, monkeypatch):
+    from simu.host import index as index_module
+
+    host = tmp_path / "host.c"
+    host.write_text('void f() { char *s = read("k.cl"); clBuildProgram(p, 0, NULL, "-D A=1", NULL, NULL); }\n')
+    cache = tmp_path / "cache"
+    first = build_host_index(tmp_path, [host], cache)
+    assert (cache / CACHE_NAME).is_file() and first.files[0].builds[0].options == "-D A=1"
+
+    def no_reading(*a, **k):
+        raise AssertionError("an unchanged host file was read again")
+
+    monkeypatch.setattr(index_module, "index_host_file", no_reading)
+    again = build_host_index(tmp_path, [host], cache)
+    assert again.files == first.files
+    monkeypatch.undo()
+    host.write_text('void f() { char *s = read("k.cl"); clBuildProgram(p, 0, NULL, "-D A=2 ", NULL, NULL); }\n')
+    assert build_host_index(tmp_path, [host], cache).files[0].builds[0].options == "-D A=2 "
+
+
+def test_builds_of_matches_the_nearest_cl_file_of_that_name(tmp_path):
+    for d in ("a", "b"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "k.cl").write_text("__kernel void k() {}\n")
+        (tmp_path / d / "host.c").write_text(f'void f() {{ read("k.cl"); clBuildProgram(p, 0, 0, "-D D={d}", 0, 0); }}')
+    idx = build_host_index(tmp_path, [tmp_path / "a" / "host.c", tmp_path / "b" / "host.c"])
+    cls = [tmp_path / "a" / "k.cl", tmp_path / "b" / "k.cl"]
+    assert [b.options for b in idx.builds_of(cls[0], cls)] == ["-D D=a"]
+    assert [b.options for b in idx.builds_of(cls[1], cls)] == ["-D D=b"]
