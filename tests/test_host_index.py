@@ -180,3 +180,41 @@ def test_builds_of_matches_the_nearest_cl_file_of_that_name(tmp_path):
     cls = [tmp_path / "a" / "k.cl", tmp_path / "b" / "k.cl"]
     assert [b.options for b in idx.builds_of(cls[0], cls)] == ["-D D=a"]
     assert [b.options for b in idx.builds_of(cls[1], cls)] == ["-D D=b"]
+
+
+@pytest.mark.parametrize("language", ["c", "c++"])
+def test_shipped_opencl_host_header_parses_host_code(tmp_path, language):
+    """simu's CL/cl.h declares what host code uses, so that host code parses without an OpenCL SDK."""
+    import subprocess
+
+    from simu.frontend.toolchain import clang_command
+    from simu.host.index import OPENCL_HOST_INCLUDE
+
+    host = tmp_path / "host.c"
+    host.write_text("""#include <CL/opencl.h>
+#include <OpenCL/opencl.h>
+int main(void) {
+  cl_int err; cl_platform_id plat; cl_device_id dev;
+  err = clGetPlatformIDs(1, &plat, NULL);
+  err |= clGetDeviceIDs(plat, CL_DEVICE_TYPE_GPU, 1, &dev, NULL);
+  cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  cl_command_queue q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  const char *src = "__kernel void k(__global float *a, int n) {}";
+  cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  err = clBuildProgram(p, 1, &dev, "-D TILE=64", NULL, NULL);
+  cl_kernel k = clCreateKernel(p, "k", &err);
+  cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 1024 * sizeof(float), NULL, &err);
+  int n = 4;
+  cl_float4 v; v.x = 1.0f; v.s[3] = 2.0f;
+  clSetKernelArg(k, 0, sizeof(cl_mem), &buf);
+  clSetKernelArg(k, 1, sizeof(int), &n);
+  __SIZE_TYPE__ g[2] = {1024, 1}, l[2] = {64, 1};
+  err = clEnqueueNDRangeKernel(q, k, 2, NULL, g, l, 0, NULL, NULL);
+  clFinish(q);
+  clReleaseKernel(k); clReleaseProgram(p); clReleaseMemObject(buf);
+  return err == CL_SUCCESS ? 0 : 1;
+}
+""")
+    proc = subprocess.run(clang_command() + ["-fsyntax-only", "-Wall", "-Werror", "-x", language, "-isystem",
+                                             str(OPENCL_HOST_INCLUDE), str(host)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

@@ -1,0 +1,2 @@
+/* simu: the whole OpenCL host API (see CL/cl.h). */
+#include <CL/cl.h>
