@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from simu.host import build_host_index, parse_build_options
-from simu.host.cscan import CSource, Evaluator
+from simu.host.cscan import CSource
+from simu.host.cvalues import Evaluator
 from simu.host.index import CACHE_NAME, index_host_file
 
 
@@ -218,3 +219,43 @@ int main(void) {
     proc = subprocess.run(clang_command() + ["-fsyntax-only", "-Wall", "-Werror", "-x", language, "-isystem",
                                              str(OPENCL_HOST_INCLUDE), str(host)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_builds_through_a_wrapper_function_in_another_file(tmp_path):
+    util = tmp_path / "ocl_util.c"
+    util.write_text("""#include <CL/cl.h>
+char *read_file(const char *name);
+cl_program build_program(cl_context ctx, cl_device_id dev, const char *file, const char *options) {
+  char *src = read_file(file);
+  cl_program p = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, NULL);
+  clBuildProgram(p, 1, &dev, options, NULL, NULL);
+  return p;
+}
+cl_program build_fixed(cl_context ctx, cl_device_id dev, const char *file) {
+  char *src = read_file(file);
+  cl_program p = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, NULL);
+  clBuildProgram(p, 1, &dev, "-D FIXED=1", NULL, NULL);
+  return p;
+}
+void unrelated(void) { char *s = read_file("other.cl"); }
+""")
+    main = tmp_path / "main.cpp"
+    main.write_text("""#include <string>
+#define OPTS_B "-D TILE=" "32"
+const int N = 8;
+int main() {
+  cl_program a = build_program(ctx, dev, "kernels/a.cl", "-D TILE=16");
+  std::string opts = "-D N=" + std::to_string(N);
+  cl_program b = build_program(ctx, dev, "kernels/b.cl", opts.c_str());
+  cl_program c = build_program(ctx, dev, "kernels/b.cl", OPTS_B);
+  cl_program d = build_fixed(ctx, dev, "c.cl");
+}
+""")
+    idx = build_host_index(tmp_path, [util, main])
+    (w1, w2) = idx.files[1].wrappers if idx.files[1].path == "ocl_util.c" else idx.files[0].wrappers
+    assert (w1.function, w1.options_index, w2.function, w2.options_index) == ("build_program", 3, "build_fixed", None)
+    wrapped = [(b.file, b.line, b.sources, b.options) for b in idx.wrapped]
+    assert wrapped == [("main.cpp", 5, ("a.cl",), "-D TILE=16"), ("main.cpp", 7, ("b.cl",), "-D N=8"),
+                       ("main.cpp", 8, ("b.cl",), "-D TILE=32"), ("main.cpp", 9, ("c.cl",), "-D FIXED=1")]
+    # the build inside the wrapper names no .cl file of its own (other.cl is in another function)
+    assert all(b.sources == () for h in idx.files for b in h.builds)

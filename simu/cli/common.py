@@ -142,8 +142,8 @@ def validate_result(result, fallback_options: CompileOptions | None = None) -> N
     from simu.validate import validated_finding
 
     for fr in result.files:
-        options = fr.compile_options or fallback_options or CompileOptions()
         for k in fr.kernels:
+            options = k.compile_options or fr.compile_options or fallback_options or CompileOptions()
             judged = []
             for f in k.findings:
                 if f.launch is None or f.kind == "redundant-barrier":

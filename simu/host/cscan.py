@@ -1,35 +1,30 @@
 """A lexical view of C/C++ host code: comments blanked, object-like macros, calls with their arguments,
-and a small evaluator of constant integer and string expressions.
+function bodies (the evaluator of constant expressions is :mod:`simu.host.cvalues`).
 
 No preprocessor and no parser: host code is read as text, which works without the project's headers
 or SDKs.  Comments are replaced by spaces (newlines kept), so an offset in :attr:`CSource.code` is an
-offset in the file and line numbers stay true.  Values are looked up textually: the last definition of
-a name before the point of use wins (functions are not scoped).
+offset in the file and line numbers stay true.
 """
 
 from __future__ import annotations
 
-import ast
+import bisect
 import re
 from dataclasses import dataclass
 
-_STRING = r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*"'
+C_STRING = r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*"'
 _RAW_STRING = r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\((.*?)\)\1"'
-_TOKEN = re.compile(rf"{_RAW_STRING}|{_STRING}|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/", re.S)
-STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{_STRING}", re.S)
+_TOKEN = re.compile(rf"{_RAW_STRING}|{C_STRING}|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/", re.S)
+STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{C_STRING}", re.S)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
-_INT = re.compile(r"^(0[xX][0-9a-fA-F]+|\d+)(?:[uUlL]*)$")
-_FLOAT = re.compile(r"^(\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?[fFlL]?$")
+_CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
+# a function definition's head, just before its body's "{"
+_FUNC_HEAD = re.compile(r"(?<![\w:~])([A-Za-z_~][\w:~]*)\s*\(([^;{}]*)\)\s*(?:const\s*|noexcept\s*|override\s*|"
+                        r"->\s*[\w:<>*&\s]+)*$")
+_NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else", "defined"})
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b",
             "f": "\f", "v": "\v", "?": "?"}
-SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
-          "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8,
-          "long long": 8, "unsigned long long": 8, "double": 8, "size_t": 8, "cl_int": 4, "cl_uint": 4,
-          "cl_float": 4, "cl_char": 1, "cl_uchar": 1, "cl_short": 2, "cl_ushort": 2, "cl_long": 8,
-          "cl_ulong": 8, "cl_double": 8, "cl_mem": 8, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
-          "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "half": 2, "cl_half": 2}
-MAX_DEPTH = 12  # nesting of name lookups while evaluating (a macro defined through itself ends here)
 
 
 def unescape(literal: str) -> str:
@@ -61,6 +56,16 @@ class Call:
     lhs: str | None = None
 
 
+@dataclass(frozen=True)
+class Function:
+    """A function definition: its name, parameter names and the offsets of its body (``{`` .. after ``}``)."""
+
+    name: str
+    params: tuple[str, ...]
+    start: int
+    end: int
+
+
 class CSource:
     """One host file as text: comment-free code, its macros, and lookups by position."""
 
@@ -73,10 +78,9 @@ class CSource:
             if m.group(2) is None:  # object-like macros only
                 self.macros.setdefault(m.group(1), m.group(3).replace("\\\n", " ").strip())
         self.includes = [(m.group(1), self.line_of(m.start())) for m in _INCLUDE.finditer(self.code)]
+        self._functions: list[Function] | None = None
 
     def line_of(self, pos: int) -> int:
-        import bisect
-
         return bisect.bisect_left(self._lines, pos) + 1
 
     def calls(self, name: str) -> list[Call]:
@@ -90,6 +94,17 @@ class CSource:
                 continue
             out.append(Call(name, m.start(), self.line_of(m.start()), tuple(args), _lhs(self.code, m.start())))
         return out
+
+    def functions(self) -> list[Function]:
+        """Every function definition (lambdas and constructors with initialiser lists are not seen)."""
+        if self._functions is None:
+            self._functions = _functions(self.code)
+        return self._functions
+
+    def enclosing(self, pos: int) -> Function | None:
+        """The innermost function whose body holds ``pos``."""
+        inside = [f for f in self.functions() if f.start < pos < f.end]
+        return min(inside, key=lambda f: f.end - f.start) if inside else None
 
     def literals(self) -> list[tuple[int, str]]:
         """(offset, text) of every string literal."""
@@ -116,6 +131,31 @@ class CSource:
                 return i
             i += 1
         return n
+
+
+def _functions(code: str) -> list[Function]:
+    blank = _CHAR.sub(lambda m: " " * len(m.group(0)), STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), code))
+    out, stack = [], []
+    for m in re.finditer(r"[{}]", blank):
+        if m.group(0) == "{":
+            head = _FUNC_HEAD.search(blank, max(0, m.start() - 400), m.start())
+            stack.append((m.start(), head))
+        elif stack:
+            start, head = stack.pop()
+            if head is not None and head.group(1).split("::")[-1] not in _NOT_FUNCTIONS:
+                out.append(Function(head.group(1), _param_names(head.group(2)), start, m.end()))
+    return sorted(out, key=lambda f: f.start)
+
+
+def _param_names(params: str) -> tuple[str, ...]:
+    args, _ = split_args(params + ")", 0)
+    names = []
+    for a in args or []:
+        a = re.sub(r"=.*$", "", a, flags=re.S)
+        a = re.sub(r"\[[^\]]*\]", "", a)
+        words = re.findall(r"[A-Za-z_]\w*", a)
+        names.append(words[-1] if len(words) >= 2 else "")
+    return tuple(names)
 
 
 def _blank_comment(m: re.Match[str]) -> str:
@@ -170,300 +210,3 @@ def _lhs(code: str, pos: int) -> str | None:
     """``x`` in ``x = f(...)`` / ``cl_kernel x = f(...)`` / ``auto *x = f(...)`` (the call at ``pos``)."""
     m = re.search(r"([A-Za-z_][\w.\->\[\]]*)\s*=\s*(?:\([\w\s*]+\)\s*)?$", code[max(0, pos - 200):pos])
     return m.group(1) if m else None
-
-
-# ---------------------------------------------------------------------------------------------------------
-# values
-
-
-class Evaluator:
-    """Constant values of host expressions at a point of a :class:`CSource`: integers (macros,
-    ``const``/``constexpr`` variables, arithmetic, ``sizeof`` of basic types) and strings (literals,
-    concatenation, ``#define``d literals, ``char x[] = "..."``, ``std::string`` built with ``+``/``+=``/
-    ``append``, ``std::to_string``, ``strcat``, ``sprintf``/``snprintf`` with constant arguments).
-    ``None`` means "not recoverable"."""
-
-    def __init__(self, src: CSource):
-        self.src = src
-
-    # -- integers ---------------------------------------------------------------------------------------
-
-    def int_value(self, expr: str, pos: int, depth: int = 0) -> int | None:
-        v = self._number(expr, pos, depth)
-        if isinstance(v, float):
-            return int(v) if v == int(v) else None
-        return v
-
-    def _number(self, expr: str, pos: int, depth: int) -> int | float | None:
-        if depth > MAX_DEPTH:
-            return None
-        expr = _strip_casts(expr.strip())
-        expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(" ".join(m.group(1).split()),
-                                                                                     "sizeof")), expr)
-        names: dict[str, int | float] = {}
-        for name in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", expr)):
-            if name in ("sizeof",):
-                return None
-            v = self._name_number(name, pos, depth)
-            if v is None:
-                return None
-            names[name] = v
-        py = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
-        py = re.sub(r"(\d+\.\d*|\.\d+|\d+[eE][+-]?\d+)[fF]\b", r"\1", py)
-        py = py.replace("&&", " and ").replace("||", " or ").replace("!=", " ne ").replace("!", " not ")
-        py = py.replace(" ne ", "!=")
-        try:
-            tree = ast.parse(py, mode="eval")
-        except SyntaxError:
-            return None
-        try:
-            return _eval(tree.body, names)
-        except (ValueError, ZeroDivisionError, OverflowError, TypeError, KeyError):
-            return None
-
-    def _name_number(self, name: str, pos: int, depth: int) -> int | float | None:
-        if name in ("true", "false"):
-            return int(name == "true")
-        if name in self.src.macros:
-            return self._number(self.src.macros[name], pos, depth + 1)
-        rhs = self.definition(name, pos)
-        if rhs is not None and not rhs.lstrip().startswith(("{", '"')):
-            return self._number(rhs, pos, depth + 1)
-        return None
-
-    def definition(self, name: str, pos: int) -> str | None:
-        """The initializer / last assigned value of a variable ``name`` before ``pos`` (text)."""
-        best = None
-        pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
-        for m in pat.finditer(self.src.code, 0, pos):
-            if m.group(2) and not _declares(self.src.code, m.start()):
-                continue  # an element assignment (g[1] = 64), not the array's definition
-            if m.group(3) == "(" and not _declares(self.src.code, m.start()):
-                continue  # a call, not a constructor
-            if m.group(3) == "{" and not _declares(self.src.code, m.start()):
-                continue
-            start = m.end() if m.group(3) == "=" else m.end() - 1
-            end = self.src.statement_end(start)
-            if end > pos:
-                continue
-            text = self.src.code[start:end].strip()
-            if m.group(3) == "(":
-                text = text[1:-1] if text.endswith(")") else text[1:]
-            best = text
-        return best
-
-    def array_values(self, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
-        """The text and element values of an array argument (``global``, ``&g``, ``sizes``, ``NULL``).
-
-        A scalar passed by address (``&n``) is a one-element array."""
-        e = expr.strip()
-        if e in ("NULL", "nullptr", "0"):
-            return e, None
-        scalar = e.startswith("&")
-        name = e.lstrip("&").strip()
-        if not re.fullmatch(r"[A-Za-z_]\w*", name):
-            return e, None
-        init = self.definition(name, pos)
-        if init is None:
-            return e, None
-        if scalar or not init.startswith("{"):
-            v = self.int_value(init, pos)
-            return init, (v,) if v is not None else None
-        items, _ = split_args(init, 1)
-        if items is None:
-            return init, None
-        values = tuple(self.int_value(i, pos) for i in items if i)
-        for i in range(len(values)):  # element assignments after the declaration: g[1] = 64;
-            found = list(re.finditer(rf"(?<![\w.>]){re.escape(name)}\s*\[\s*{i}\s*\]\s*=(?!=)([^;]*);",
-                                     self.src.code[:pos]))
-            if found:
-                m = found[-1]
-                values = values[:i] + (self.int_value(m.group(1), pos),) + values[i + 1:]
-        return init, values
-
-    # -- strings ----------------------------------------------------------------------------------------
-
-    def str_value(self, expr: str, pos: int, depth: int = 0) -> str | None:
-        """The value of a string expression at ``pos``; ``None`` if not recoverable."""
-        if depth > MAX_DEPTH:
-            return None
-        e = _strip_casts(expr.strip())
-        e = re.sub(r"\.c_str\s*\(\s*\)$|\.data\s*\(\s*\)$", "", e).strip()
-        if e in ("NULL", "nullptr", "0", ""):
-            return ""
-        parts = _split_plus(e)
-        if parts is None:
-            return None
-        out = []
-        for part in parts:
-            v = self._str_part(part.strip(), pos, depth)
-            if v is None:
-                return None
-            out.append(v)
-        return "".join(out)
-
-    def _str_part(self, part: str, pos: int, depth: int) -> str | None:
-        lits = list(STRING_LITERAL.finditer(part))
-        if lits and STRING_LITERAL.sub("", part).strip() == "":
-            return "".join(unescape(m.group(0)) for m in lits)
-        m = re.fullmatch(r"(?:std::)?(?:string|String)\s*[({]\s*(.*?)\s*[)}]", part, re.S)
-        if m:
-            return self.str_value(m.group(1), pos, depth + 1)
-        m = re.fullmatch(r"(?:std::)?to_string\s*\((.*)\)", part, re.S)
-        if m:
-            v = self._number(m.group(1), pos, depth + 1)
-            return None if v is None else (str(v) if isinstance(v, int) else f"{v:f}")
-        if part.startswith("(") and part.endswith(")"):
-            return self.str_value(part[1:-1], pos, depth + 1)
-        if re.fullmatch(r"[A-Za-z_]\w*", part):
-            return self._str_name(part, pos, depth)
-        # adjacent literal and macro concatenation: "-D N=" SIZE_STR
-        pieces = re.findall(rf"{_STRING}|[A-Za-z_]\w*", part)
-        if pieces and re.sub(rf"{_STRING}|[A-Za-z_]\w*|\s", "", part) == "":
-            vals = [self._str_part(p, pos, depth + 1) for p in pieces]
-            return None if None in vals else "".join(vals)  # type: ignore[arg-type]
-        return None
-
-    def _str_name(self, name: str, pos: int, depth: int) -> str | None:
-        if name in self.src.macros:
-            return self.str_value(self.src.macros[name], pos, depth + 1)
-        return self.string_variable(name, pos, depth)
-
-    def string_variable(self, name: str, pos: int, depth: int = 0) -> str | None:
-        """A string variable's value at ``pos``: its last full definition, then every append after it."""
-        code = self.src.code
-        n = re.escape(name)
-        events = []
-        pat = re.compile(rf"(?<![\w.>])({n})\s*(?:\[[^\]]*\]\s*)?(=(?!=)|\+=|\{{|\((?=\s*\"))")
-        for m in pat.finditer(code, 0, pos):
-            start = m.end() if m.group(2) in ("=", "+=") else m.end() - 1
-            end = self.src.statement_end(start)
-            if end > pos:
-                continue
-            text = code[start:end].strip()
-            if m.group(2) in ("{", "("):
-                if not _declares(code, m.start()):
-                    continue
-                text = text[1:-1]
-            events.append((m.start(), "append" if m.group(2) == "+=" else "set", text))
-        for fn, kind in (("strcat", "append"), ("strncat", "append"), ("strcpy", "set"), ("strncpy", "set"),
-                         ("sprintf", "format"), ("snprintf", "nformat"), ("sprintf_s", "nformat")):
-            for c in self.src.calls(fn):
-                if c.pos < pos and c.args and c.args[0].strip() == name:
-                    events.append((c.pos, kind, c.args))
-        for m in re.finditer(rf"(?<![\w.>]){n}\s*(?:\.|->)\s*append\s*\(", code[:pos]):
-            args, _ = split_args(code, m.end())
-            if args:
-                events.append((m.start(), "append", args[0]))
-        events.sort(key=lambda e: e[0])
-        value: str | None = None
-        for at, kind, payload in events:
-            if kind == "set":
-                value = self.str_value(payload if isinstance(payload, str) else payload[1], at, depth + 1)
-            elif kind == "append":
-                add = self.str_value(payload if isinstance(payload, str) else payload[1], at, depth + 1)
-                value = None if value is None or add is None else value + add
-            else:
-                args = payload[1:] if kind == "format" else payload[2:]
-                value = self._format(args, at, depth)
-        return value
-
-    def _format(self, args: tuple[str, ...], pos: int, depth: int) -> str | None:
-        if not args:
-            return None
-        fmt = self.str_value(args[0], pos, depth + 1)
-        if fmt is None:
-            return None
-        values: list[object] = []
-        convs = re.findall(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?([diouxXfFeEgGcs%])", fmt)
-        rest = list(args[1:])
-        for conv in convs:
-            if conv == "%":
-                continue
-            if not rest:
-                return None
-            a = rest.pop(0)
-            v = self.str_value(a, pos, depth + 1) if conv == "s" else self._number(a, pos, depth + 1)
-            if v is None:
-                return None
-            values.append(v)
-        py = re.sub(r"(%[-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t|L)?([diouxXfFeEgGcs%])", r"\1\2", fmt)
-        try:
-            return py % tuple(values)
-        except (TypeError, ValueError):
-            return None
-
-
-def _declares(code: str, pos: int) -> bool:
-    """Whether the name at ``pos`` follows a type (``std::string opts(...)``, ``size_t g[2]{...}``)."""
-    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", code[max(0, pos - 60):pos])) and \
-        not re.search(r"\b(return|case)\s+$", code[max(0, pos - 60):pos])
-
-
-def _strip_casts(e: str) -> str:
-    e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
-    e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
-    return e.strip()
-
-
-def _split_plus(e: str) -> list[str] | None:
-    """Top-level ``+`` operands of an expression (strings and brackets respected)."""
-    parts, depth, cur, i = [], 0, 0, 0
-    while i < len(e):
-        c = e[i]
-        if c == '"':
-            m = STRING_LITERAL.match(e, i)
-            if m:
-                i = m.end()
-                continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "+" and depth == 0:
-            parts.append(e[cur:i])
-            cur = i + 1
-        i += 1
-    parts.append(e[cur:])
-    return [p for p in parts if p.strip()] or None
-
-
-_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-           ast.Mod: lambda a, b: int(a - b * int(a / b)), ast.LShift: lambda a, b: a << b,
-           ast.RShift: lambda a, b: a >> b, ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b,
-           ast.BitXor: lambda a, b: a ^ b}
-
-
-def _eval(node: ast.AST, names: dict[str, int | float]) -> int | float:
-    """A C-flavoured evaluation of a Python AST made of constants, names and arithmetic."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return node.value
-    if isinstance(node, ast.Name):
-        return names[node.id]
-    if isinstance(node, ast.UnaryOp):
-        v = _eval(node.operand, names)
-        if isinstance(node.op, ast.USub):
-            return -v
-        if isinstance(node.op, ast.UAdd):
-            return v
-        if isinstance(node.op, ast.Invert) and isinstance(v, int):
-            return ~v
-        if isinstance(node.op, ast.Not):
-            return int(not v)
-        raise ValueError(node.op)
-    if isinstance(node, ast.BinOp):
-        a, b = _eval(node.left, names), _eval(node.right, names)
-        if isinstance(node.op, ast.Div):
-            return int(a / b) if isinstance(a, int) and isinstance(b, int) else a / b
-        if type(node.op) in _BINOPS and (isinstance(a, int) and isinstance(b, int) or
-                                         isinstance(node.op, (ast.Add, ast.Sub, ast.Mult))):
-            return _BINOPS[type(node.op)](a, b)
-        raise ValueError(node.op)
-    if isinstance(node, ast.Compare) and len(node.ops) == 1:
-        a, b = _eval(node.left, names), _eval(node.comparators[0], names)
-        ops = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b, ast.Eq: a == b, ast.NotEq: a != b}
-        return int(ops[type(node.ops[0])])
-    if isinstance(node, ast.BoolOp):
-        vals = [_eval(v, names) for v in node.values]
-        return int(all(vals)) if isinstance(node.op, ast.And) else int(any(vals))
-    raise ValueError(type(node).__name__)

@@ -16,7 +16,7 @@ from pathlib import Path
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.cscan import CSource
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
-from simu.host.opencl import cl_mentions, extract
+from simu.host.opencl import cl_mentions, extract, wrapper_calls
 
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
@@ -30,17 +30,18 @@ CACHE_VERSION = 1
 class HostIndex:
     root: Path
     files: list[HostFile] = field(default_factory=list)
+    wrapped: list[BuildSite] = field(default_factory=list)  # builds made at the call sites of wrappers
+
+    @property
+    def builds(self) -> list[BuildSite]:
+        return [b for h in self.files for b in h.builds] + self.wrapped
 
     def builds_of(self, cl_file: Path, cl_files: list[Path] | None = None) -> list[BuildSite]:
         """Build sites whose program is made from ``cl_file`` (matched by base name; when several scanned
         ``.cl`` files share that name, the one nearest to the host file)."""
         name = cl_file.name
-        out = []
-        for h in self.files:
-            for b in h.builds:
-                if name in b.sources and self._nearest(h.path, name, cl_files or [cl_file]) == cl_file.resolve():
-                    out.append(b)
-        return out
+        return [b for b in self.builds
+                if name in b.sources and self._nearest(b.file, name, cl_files or [cl_file]) == cl_file.resolve()]
 
     def launches_of(self, kernel_name: str) -> list[LaunchSite]:
         return [s for h in self.files for s in h.launches if s.kernel_name == kernel_name]
@@ -67,9 +68,9 @@ def index_host_file(path: Path, rel: str) -> HostFile | None:
     except OSError:
         return None
     src = CSource(text)
-    builds, kernels, args, launches = extract(src, rel)
-    return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(builds), tuple(kernels),
-                    tuple(args), tuple(launches))
+    cl = extract(src, rel)
+    return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers))
 
 
 def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None) -> HostIndex:
@@ -99,7 +100,32 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         index.files.append(h)
         fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
     _save_cache(cache_dir, fresh)
+    index.wrapped = _wrapped_builds(index, files)
     return index
+
+
+def _wrapped_builds(index: HostIndex, files: list[Path]) -> list[BuildSite]:
+    """One build site per call of a wrapper function (one level): the options and ``.cl`` file name its
+    caller passes, evaluated in the caller's file."""
+    wrappers = [w for h in index.files for w in h.wrappers]
+    if not wrappers:
+        return []
+    names = {w.function for w in wrappers}
+    out: list[BuildSite] = []
+    for path in files:
+        try:
+            text = path.read_text(errors="replace") if path.stat().st_size <= MAX_HOST_BYTES else ""
+        except OSError:
+            continue
+        used = [n for n in names if n + "(" in text.replace(" (", "(")]
+        if not used:
+            continue
+        src = CSource(text)
+        rel = path.resolve().relative_to(index.root).as_posix()
+        for w in wrappers:
+            if w.function in used:
+                out += wrapper_calls(src, rel, w)
+    return out
 
 
 def host_files(walked: list[Path]) -> list[Path]:

@@ -70,6 +70,16 @@ class LaunchSite:
 
 
 @dataclass(frozen=True)
+class WrapperSite:
+    """A function that builds a program from what its callers pass: ``build(file, options)`` around
+    ``clBuildProgram``.  Its call sites (in any host file) become build sites."""
+
+    function: str
+    options_index: int | None  # the parameter holding the options (None: the build's own options)
+    build: BuildSite  # the clBuildProgram inside it
+
+
+@dataclass(frozen=True)
 class HostFile:
     """Everything one host file contributes to the index."""
 
@@ -79,6 +89,7 @@ class HostFile:
     kernels: tuple[KernelSite, ...] = ()
     args: tuple[ArgSite, ...] = ()
     launches: tuple[LaunchSite, ...] = ()
+    wrappers: tuple[WrapperSite, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)  # room for later extractors (CUDA launches)
 
 
@@ -94,6 +105,8 @@ def host_file_from_dict(d: dict[str, Any]) -> HostFile:
         return cls(**{k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
                       for k, v in row.items()})
 
+    wrappers = tuple(WrapperSite(w["function"], w["options_index"], site(BuildSite, w["build"]))
+                     for w in d.get("wrappers", ()))
     return HostFile(d["path"], tuple(d.get("cl_files", ())),
                     **{k: tuple(site(cls, r) for r in d.get(k, ())) for k, cls in _SITES.items()},
-                    extra=dict(d.get("extra", {})))
+                    wrappers=wrappers, extra=dict(d.get("extra", {})))

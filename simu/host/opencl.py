@@ -13,8 +13,9 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from simu.host.cscan import Call, CSource, Evaluator
-from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite
+from simu.host.cscan import Call, CSource, split_args
+from simu.host.cvalues import Evaluator
+from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -33,32 +34,89 @@ def cl_mentions(src: CSource) -> list[tuple[int, str]]:
     return sorted(out)
 
 
-def extract(src: CSource, rel: str) -> tuple[list[BuildSite], list[KernelSite], list[ArgSite], list[LaunchSite]]:
+@dataclass
+class OpenCLSites:
+    """What :func:`extract` finds in one host file."""
+
+    builds: list[BuildSite] = field(default_factory=list)
+    kernels: list[KernelSite] = field(default_factory=list)
+    args: list[ArgSite] = field(default_factory=list)
+    launches: list[LaunchSite] = field(default_factory=list)
+    wrappers: list[WrapperSite] = field(default_factory=list)
+
+
+def extract(src: CSource, rel: str) -> OpenCLSites:
     """The OpenCL sites of one host file (``rel``: its path relative to the project root)."""
     if not any(m in src.code for m in MARKERS):
-        return [], [], [], []
+        return OpenCLSites()
     ev = Evaluator(src)
     mentions = cl_mentions(src)
-    builds = [_build_site(src, ev, rel, c, mentions) for c in src.calls("clBuildProgram") if len(c.args) >= 4]
+    calls = [c for c in src.calls("clBuildProgram") if len(c.args) >= 4]
+    builds = [_build_site(src, ev, rel, c, mentions) for c in calls]
+    wrappers = [w for c, b in zip(calls, builds, strict=True) if (w := _wrapper(src, c, b)) is not None]
     builds += _cpp_builds(src, ev, rel, mentions)
     kernels = [KernelSite(rel, c.line, c.lhs or "", c.args[0], ev.str_value(c.args[1], c.pos))
                for c in src.calls("clCreateKernel") if len(c.args) >= 2]
     kernels += _cpp_kernels(src, ev, rel)
     args = [_arg_site(ev, rel, c) for c in src.calls("clSetKernelArg") if len(c.args) >= 4]
     launches = [_launch_site(ev, rel, c, kernels) for c in src.calls("clEnqueueNDRangeKernel") if len(c.args) >= 6]
-    return builds, kernels, args, launches
+    return OpenCLSites(builds, kernels, args, launches, wrappers)
+
+
+def wrapper_calls(src: CSource, rel: str, w: WrapperSite) -> list[BuildSite]:
+    """The builds that the calls of wrapper ``w`` in ``src`` make."""
+    ev = Evaluator(src)
+    mentions = None
+    out = []
+    for c in src.calls(w.function):
+        if w.options_index is not None:
+            if w.options_index >= len(c.args):
+                continue
+            text = c.args[w.options_index]
+            options = ev.str_value(text, c.pos)
+        else:
+            text, options = w.build.options_text, w.build.options
+        named = [PurePosixPath(v.replace("\\", "/")).name for a in c.args
+                 if (v := ev.str_value(a, c.pos)) and v.lower().endswith(CL_SUFFIX)]
+        sources = tuple(named[:1]) or w.build.sources
+        if not sources:
+            mentions = cl_mentions(src) if mentions is None else mentions
+            sources = source_near(src, c.pos, mentions)
+        out.append(BuildSite(rel, c.line, w.build.program, sources, text, options))
+    return out
 
 
 def _source_for(src: CSource, program: str, pos: int, mentions: list[tuple[int, str]]) -> tuple[str, ...]:
     """The ``.cl`` file a program is built from: the last one named before the program is created (or,
-    without a visible creation, before the build); else the first one the file names."""
+    without a visible creation, before the build), in the same function or outside every function;
+    else the first such one after it."""
     created = [c.pos for c in src.calls("clCreateProgramWithSource") if c.lhs and _same(c.lhs, program)
                and c.pos < pos]
     at = created[-1] if created else pos
-    before = [name for p, name in mentions if p < at]
+    return source_near(src, at, mentions)
+
+
+def source_near(src: CSource, at: int, mentions: list[tuple[int, str]]) -> tuple[str, ...]:
+    """The ``.cl`` file named last before ``at`` in its function (or at file scope), else first after it."""
+    here = src.enclosing(at)
+    visible = [(p, n) for p, n in mentions if (f := src.enclosing(p)) is None or f == here]
+    before = [name for p, name in visible if p < at]
     if before:
         return (before[-1],)
-    return (mentions[0][1],) if mentions else ()
+    after = [name for p, name in visible if p > at]
+    return (after[0],) if after else ()
+
+
+def _wrapper(src: CSource, c: Call, b: BuildSite) -> WrapperSite | None:
+    """A build inside a function whose options or source file come from the function's parameters."""
+    f = src.enclosing(c.pos)
+    if f is None:
+        return None
+    name = re.sub(r"\s*(?:\.|->)\s*(?:c_str|data)\s*\(\s*\)$", "", b.options_text.strip())
+    index = f.params.index(name) if b.options is None and name in f.params else None
+    if index is None and b.sources:
+        return None
+    return WrapperSite(f.name.split("::")[-1], index, b)
 
 
 def _same(a: str, b: str) -> bool:
@@ -77,8 +135,6 @@ def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions) -> list[BuildSi
         return []
     out = []
     for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*build\s*\(", src.code):
-        from simu.host.cscan import split_args
-
         args, _ = split_args(src.code, m.end())
         if args is None:
             continue
@@ -99,17 +155,13 @@ def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions) -> list[BuildSi
 def _cpp_source_for(src: CSource, program: str, pos: int, mentions) -> tuple[str, ...]:
     decl = [m.start() for m in re.finditer(rf"cl::Program\s+{re.escape(program)}\b|{re.escape(program)}\s*=\s*"
                                            rf"cl::Program\b", src.code[:pos])]
-    at = decl[-1] if decl else pos
-    before = [name for p, name in mentions if p < at]
-    return (before[-1],) if before else ((mentions[0][1],) if mentions else ())
+    return source_near(src, decl[-1] if decl else pos, mentions)
 
 
 def _cpp_kernels(src: CSource, ev: Evaluator, rel: str) -> list[KernelSite]:
     if "cl::Kernel" not in src.code:
         return []
     out = []
-    from simu.host.cscan import split_args
-
     for m in re.finditer(r"cl::Kernel\s*(?:([A-Za-z_]\w*)\s*)?[({]", src.code):
         args, _ = split_args(src.code, m.end())
         if not args or len(args) < 2:

@@ -28,6 +28,7 @@ class KernelResult:
     cached: bool = False
     seconds: float = 0.0
     traceback: str = ""
+    compile_options: Any = None  # the CompileOptions of its file's variant (None: the file's)
 
 
 @dataclass

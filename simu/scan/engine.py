@@ -145,6 +145,8 @@ class Scheduler:
         self.pool: WorkerPool | None = None
         self.barren_restarts = 0  # pool restarts in a row with no task finished in between
         self.flags = FileFlags(options, config)  # per-file compiler options (scan() adds the project's)
+        self.variants_left: dict[int, int] = {}  # id(FileResult) -> compile variants not yet done
+        self.variant_failures: dict[int, list[tuple[str, FileFailure]]] = {}
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
@@ -152,10 +154,13 @@ class Scheduler:
         """Queue the compilation of one file, with the include folders its includes need."""
         o = self.options
         info = resolve_includes(fr.path, o.include, index) if o.auto_include else None
-        fr.compile_options = self.flags.compile_options(fr.path, info.folders if info else [])
-        task = self._new_task(LIST, (str(fr.path), fr.compile_options), COMPILE_LIMIT + o.budget, fr,
-                              copts=fr.compile_options)
-        self.compiles.append(task.id)
+        variants = self.flags.variants(fr.path, info.folders if info else [])
+        fr.compile_options = variants[0][1]
+        self.variants_left[id(fr)] = len(variants)
+        for label, copts in variants:  # a .cl built with several option sets: compiled once per set
+            task = self._new_task(LIST, (str(fr.path), copts), COMPILE_LIMIT + o.budget, fr, copts=copts,
+                                  variant=label)
+            self.compiles.append(task.id)
 
     def _new_task(self, kind: str, args: tuple, limit: float, fr: FileResult, **more) -> Task:
         task = Task(len(self.tasks), kind, args, limit, fr, **more)
@@ -165,9 +170,10 @@ class Scheduler:
     def _add_kernel(self, file_task: Task, listing: FileListing, entry: KernelEntry) -> None:
         """One kernel of a compiled file: from the cache, else queued for analysis."""
         fr, o = file_task.file, self.options
-        kr = KernelResult(entry.name, entry.mangled, entry.line)
+        name = f"{entry.name}[{file_task.variant}]" if file_task.variant else entry.name
+        kr = KernelResult(name, entry.mangled, entry.line, compile_options=file_task.copts)
         fr.kernels.append(kr)
-        constraints = self.config.constraints_for(kr.name, kr.mangled)
+        constraints = self.config.constraints_for(entry.name, kr.mangled)
         key = kernel_key(listing.module.digest, kr.mangled, {
             "checks": list(o.checks), "warp_model": o.warp_model, "strict_warp": o.strict_warp, "budget": o.budget,
             "compile": file_task.copts.key(), "constraints": constraints.key() if constraints else None,
@@ -186,21 +192,33 @@ class Scheduler:
     # -- outcomes -------------------------------------------------------------------------------------------
 
     def finish_file(self, task: Task, outcome: FileListing | FileFailure) -> None:
+        """File one compile outcome.  A file compiled in several variants is done after its last one: it is
+        ``ok`` when a variant compiled (each variant that did not is a warning), else the first failure."""
         fr = task.file
-        fr.language = outcome.language
+        fr.language = outcome.language or fr.language
+        left = self.variants_left[id(fr)] = self.variants_left.get(id(fr), 1) - 1
         if isinstance(outcome, FileFailure):
-            fr.status = outcome.status
-            fr.first = outcome.first.replace(str(fr.path), fr.rel)
-            fr.diagnostics = outcome.diagnostics
-            fr.traceback = outcome.traceback
-            fr.where = outcome.where
-            self.events.file_done(fr)
+            self.variant_failures.setdefault(id(fr), []).append((task.variant, outcome))
+        else:
+            fr.status = FILE_OK
+            for entry in outcome.kernels:
+                self._add_kernel(task, outcome, entry)
+            self.result.stats.kernels += len(outcome.kernels)
+            self.events.kernels_found(len(outcome.kernels))
+        if left > 0:
             return
-        fr.status = FILE_OK
-        for entry in outcome.kernels:
-            self._add_kernel(task, outcome, entry)
-        self.result.stats.kernels += len(outcome.kernels)
-        self.events.kernels_found(len(outcome.kernels))
+        failures = self.variant_failures.pop(id(fr), [])
+        if fr.status == FILE_OK:
+            for variant, failure in failures:
+                self.result.warnings.append(f"{fr.rel} [{variant}]: does not compile with these build options: "
+                                            f"{failure.first.replace(str(fr.path), fr.rel)}")
+        elif failures:
+            failure = failures[0][1]
+            fr.status = failure.status
+            fr.first = failure.first.replace(str(fr.path), fr.rel)
+            fr.diagnostics = failure.diagnostics
+            fr.traceback = failure.traceback
+            fr.where = failure.where
         self.events.file_done(fr)
 
     def finish_kernel(self, task: Task, verdict: KernelVerdict, cached: bool) -> None:

@@ -6,8 +6,9 @@ Sources, in the order their options are added (a later ``-D`` of the same name w
 2. ``compile_commands.json`` for CUDA files (``--compile-commands``, ``compile-commands``, else found at the
    project root or in a ``build*/`` folder): :mod:`simu.frontend.compdb`;
 3. for a ``.cl`` file, the build options its host program passes to ``clBuildProgram``
-   (:mod:`simu.host`).  A ``.cl`` built with several distinct option strings is compiled with the
-   first one found (host files in path order, then line order); the scan warns and names the others;
+   (:mod:`simu.host`).  A ``.cl`` built with several distinct option strings is compiled once per
+   string by a scan (:meth:`FileFlags.variants`; its kernels are named ``k[TILE=16]``, up to
+   :data:`MAX_VARIANTS` strings), and with the first one found by ``simu check`` (which says so);
 4. every ``[tool.simu.files."GLOB"]`` table whose glob matches the file, in file order.
 """
 
@@ -23,6 +24,8 @@ from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.host import BuildSite, HostIndex, parse_build_options
 from simu.scan.options import ScanError, ScanOptions
+
+MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
 
 
 @dataclass
@@ -43,6 +46,29 @@ class FileFlags:
         self._base = base
 
     def compile_options(self, path: Path, folders: list[Path] | tuple[Path, ...] = ()) -> CompileOptions:
+        """The options of one file; a ``.cl`` file built with several option sets takes the first (noted)."""
+        sites = self._host_builds(path)
+        if len(sites) > 1:
+            self.notes.append(f"{_rel(path, self.options.root) or path}: host code builds it with {len(sites)} "
+                              f"option sets; compiled with '{sites[0].options}' ({sites[0].file}:{sites[0].line}), "
+                              f"not {_listing(sites[1:])}")
+        return self._options(path, folders, sites[0] if sites else None)
+
+    def variants(self, path: Path, folders: list[Path] | tuple[Path, ...] = ()) -> list[tuple[str, CompileOptions]]:
+        """``[(label, options)]``: one entry (label ``""``) per file, or one per distinct host build-option set
+        of a ``.cl`` file (at most :data:`MAX_VARIANTS`), labelled with the defines that tell them apart."""
+        sites = self._host_builds(path)
+        if len(sites) <= 1:
+            return [("", self._options(path, folders, sites[0] if sites else None))]
+        if len(sites) > MAX_VARIANTS:
+            self.notes.append(f"{_rel(path, self.options.root) or path}: host code builds it with {len(sites)} "
+                              f"option sets; the first {MAX_VARIANTS} are compiled, not "
+                              f"{_listing(sites[MAX_VARIANTS:])}")
+            sites = sites[:MAX_VARIANTS]
+        labels = variant_labels([s.options or "" for s in sites])
+        return [(label, self._options(path, folders, site)) for label, site in zip(labels, sites, strict=True)]
+
+    def _options(self, path: Path, folders, site: BuildSite | None) -> CompileOptions:
         o = self.options
         incs = [str(d) for d in o.include]
         defines, args = list(o.define), list(o.clang_args)
@@ -53,13 +79,11 @@ class FileFlags:
                 incs += flags.include_dirs
                 defines += flags.defines
                 args += flags.clang_args
-        if self.host is not None and suffix == ".cl":
-            site = self._host_build(path)
-            if site is not None and site.options:
-                cf = parse_build_options(site.options)
-                incs += [str(d) for d in _existing(cf.include_dirs, path, self.options.root / site.file)]
-                defines += cf.defines
-                args += cf.clang_args
+        if site is not None and site.options:
+            cf = parse_build_options(site.options)
+            incs += [str(d) for d in _existing(cf.include_dirs, path, self.options.root / site.file)]
+            defines += cf.defines
+            args += cf.clang_args
         rel = _rel(path, self._base)
         for spec, fs in self._globs:
             if rel is not None and spec.match_file(rel):
@@ -69,18 +93,30 @@ class FileFlags:
         incs += [str(d) for d in folders if str(d) not in incs]
         return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level)
 
-    def _host_build(self, path: Path) -> BuildSite | None:
-        sites = self.host.builds_of(path, self.cl_files or [path]) if self.host else []
-        with_options = [s for s in sites if s.options]
-        distinct = list(dict.fromkeys(s.options for s in with_options))
-        if len(distinct) > 1:
-            first = with_options[0]
-            others = "; ".join(f"'{s.options}' ({s.file}:{s.line})" for s in with_options
-                               if s.options != first.options)
-            self.notes.append(f"{_rel(path, self.options.root) or path}: host code builds it with "
-                              f"{len(distinct)} option sets; compiled with '{first.options}' ({first.file}:"
-                              f"{first.line}), not {others}")
-        return with_options[0] if with_options else None
+    def _host_builds(self, path: Path) -> list[BuildSite]:
+        """The first build site of each distinct non-empty options string the host code builds ``path`` with."""
+        if self.host is None or path.suffix.lower() != ".cl":
+            return []
+        out: dict[str, BuildSite] = {}
+        for s in self.host.builds_of(path, self.cl_files or [path]):
+            if s.options and s.options.strip() not in out:
+                out[s.options.strip()] = s
+        return list(out.values())
+
+
+def variant_labels(options: list[str]) -> list[str]:
+    """Short names for option strings: the ``-D`` definitions not shared by all of them (``TILE=16 N=4``),
+    else ``#1``, ``#2`` ..."""
+    defs = [parse_build_options(o).defines for o in options]
+    common = set(defs[0]).intersection(*map(set, defs[1:]))
+    labels = [" ".join(d for d in ds if d not in common) for ds in defs]
+    if len(set(labels)) < len(labels) or not all(labels):
+        return [f"#{i + 1}" for i in range(len(options))]
+    return labels
+
+
+def _listing(sites: list[BuildSite]) -> str:
+    return "; ".join(f"'{s.options}' ({s.file}:{s.line})" for s in sites)
 
 
 def _rel(path: Path, base: Path) -> str | None:

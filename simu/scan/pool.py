@@ -33,6 +33,7 @@ class Task:
     key: str = ""  # cache key of an analysis
     suspect: bool = False  # ran when a worker died: retried alone
     copts: Any = None  # CompileOptions of a list task
+    variant: str = ""  # which build-option variant a list task compiles ("" = the only one)
 
     @property
     def what(self) -> str:
