@@ -403,7 +403,7 @@ def test_tex1Dfetch_reads_the_backing_buffer():
     assert report.status == codes.ANALYSED and report.findings == ()
 
 
-def test_texture_kernels_without_a_model_are_unsupported_with_their_line():
+def test_texture_kernels_without_a_backing_array_are_unsupported_with_their_line():
     m, ks = _tex_kernels()
     args = {"tex": 12345, "out": np.zeros(64, np.float32), "n": 40, "w": 32}
     one = lambda k: [Launch(grid=(2, 1, 1), block=(32, 1, 1),  # noqa: E731
@@ -411,8 +411,8 @@ def test_texture_kernels_without_a_model_are_unsupported_with_their_line():
     fetch = check_launches(m, ks["fetch"], one("fetch"))
     assert fetch.status == codes.UNSUPPORTED and "tex1Dfetch" in fetch.reason and "backing buffer" in fetch.reason
     assert fetch.where.line == 4
-    two_d = check_launches(m, ks["sample2d"], one("sample2d"))
-    assert two_d.status == codes.UNSUPPORTED and "tex2D" in two_d.reason and two_d.where.line == 8
+    two_d = check_launches(m, ks["sample2d"], one("sample2d"))  # tex2D is modelled, but needs a backing array
+    assert two_d.status == codes.UNSUPPORTED and "backing buffer" in two_d.reason and two_d.where.line == 8
     # the file's other kernels are analysed, a handle that is never fetched is an ordinary integer
     assert check_launches(m, ks["plain"], [Launch(grid=(1, 1, 1), block=(32, 1, 1),
                                                   args={"out": np.zeros(32, np.float32)})]).status == codes.ANALYSED
@@ -448,8 +448,11 @@ def test_build_launch_backs_texture_objects():
     given = build_launch(k, "2", "32", ["n=40"], ["tex=float32:40:ramp"])
     assert given.args["tex"].tolist() == list(range(40)) and given.buffer_specs["tex"]["fill"] == "ramp"
     assert check_launches(m, k, [given]).status == codes.ANALYSED
+    assert build_launch(k, "2", "32", ["n=40"], ["tex=float32:8x8"]).args["tex"].shape == (8, 8)  # tex1Dfetch: flat
     with pytest.raises(LaunchError):
-        build_launch(k, "2", "32", ["n=40"], ["tex=float32:4x4"])
+        build_launch(ks["sample2d"], "2", "32", ["w=32"], ["tex=float32:4x4x4x4"])  # tex2D reads 2 axes
+    with pytest.raises(LaunchError):
+        build_launch(k, "2", "32", ["n=40"], ["tex=float32:40:ramp:bilinear"])
     # a texture handle given as a number stays a number (a kernel that never fetches)
     h = build_launch(ks["handle_only"], "1", "32", ["tex=77"])
     assert h.args["tex"] == 77

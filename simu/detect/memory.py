@@ -20,7 +20,7 @@ def check_memory(ctx: Context) -> list[Finding]:
         th = ctx.thread(e.lane, e.action)
         if e.kind == "out-of-bounds":
             msg = (f"out-of-bounds {e.action} of {e.size} bytes at byte offset {e.offset} of {e.space} "
-                   f"'{e.alloc}' ({e.alloc_size} bytes) by {th}")
+                   f"'{e.alloc}' ({e.alloc_size} bytes) by {th}" + (f" ({e.detail})" if e.detail else ""))
         else:
             msg = f"{e.kind} {e.action} of {e.size} bytes by {th}"
         out.append(Finding(e.kind, severity_of(e.kind), ctx.kernel.display_name, msg, loc, None, e.space, e.alloc,

@@ -28,11 +28,12 @@ from simu.launch.constraints import buffer_length
 from simu.launch.images import (
     DEFAULT_SAMPLER,
     default_image_shape,
+    default_texture_shape,
     image_dtype,
     is_image,
     is_sampler,
     is_texture,
-    texture_dtype,
+    texture_layout,
 )
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
 
@@ -98,11 +99,12 @@ class Layout:
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: np.dtype = field(init=False)  # the element types of default images and textures
-    texture_dtype: np.dtype = field(init=False)
+    textures: dict = field(init=False)  # texture parameter -> its TextureLayout
 
     def __post_init__(self) -> None:
         self.at = Genes(len(self.scalars))
-        self.image_dtype, self.texture_dtype = image_dtype(self.kernel), texture_dtype(self.kernel)
+        self.image_dtype = image_dtype(self.kernel)
+        self.textures = {p.name: texture_layout(self.kernel, p.name) for p in self.kernel.params if is_texture(p)}
 
     def initial(self, rng: random.Random) -> list[float]:
         """A start point from typical GPU sizes: warp multiples, powers of two, sizes near the thread count."""
@@ -222,8 +224,17 @@ class Layout:
                 args[p.name], launch.buffer_specs[p.name] = seal(arr.reshape(shape), spec), spec
             elif p.is_local:
                 args[p.name] = LocalBuffer(max(16, 16 * launch.threads_per_block))
+            elif is_texture(p) and (self.textures[p.name].axes or p.name not in self.buffer_lengths):
+                layout = self.textures[p.name]
+                shape = default_texture_shape(layout, launch.global_size, T, length)
+                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                arr, spec = draw_buffer(layout.dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T)
+                if len(shape) > 1:
+                    arr, spec["shape"] = arr.reshape(shape), list(shape)
+                args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             elif p.is_pointer or is_texture(p):
-                dt, comps = element_type(p.pointee) if p.is_pointer else (self.texture_dtype, 1)
+                layout = self.textures.get(p.name)
+                dt, comps = element_type(p.pointee) if p.is_pointer else (layout.dtype, layout.components)
                 n = length
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)

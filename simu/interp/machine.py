@@ -137,7 +137,8 @@ class Machine:
                     buffers[p.name] = (a, arr.dtype, arr.shape)
                     st.r[slot] = np.full(T, a.base, np.int64)
             elif cuda_textures.is_texture(p) and (handle := cuda_textures.bind(
-                    st, prog, p, v, lambda arr, p=p: self._texture_buffer(st, buffers, p.name, arr))) is not None:
+                    st, prog, p, v, lambda arr, p=p: self._texture_buffer(st, buffers, p.name, arr),
+                    self.kernel)) is not None:
                 st.r[slot] = handle  # a cudaTextureObject_t with a backing buffer (cuda_textures.py)
             elif opencl_images.is_image(p) and (handle := opencl_images.bind(
                     st, prog, p, v, lambda arr, p=p: self._texture_buffer(st, buffers, p.name, arr))) is not None:
@@ -152,7 +153,14 @@ class Machine:
 
     @staticmethod
     def _texture_buffer(st: State, buffers: dict, name: str, arr: np.ndarray) -> int:
-        a = st.mem.allocate(name, SPACE_GLOBAL, arr.nbytes, 1, param=name, init=arr)
+        """The backing buffer of an image/texture/surface; parameters given the very same array (a
+        texture and a surface object made over one cudaArray) share it."""
+        shared = st.backing.get(id(arr))
+        if shared is not None and shared[0] is arr:
+            a = shared[1]
+        else:
+            a = st.mem.allocate(name, SPACE_GLOBAL, arr.nbytes, 1, param=name, init=arr)
+            st.backing[id(arr)] = (arr, a)
         buffers[name] = (a, arr.dtype, arr.shape)
         return int(a.base)
 

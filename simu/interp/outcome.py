@@ -27,6 +27,7 @@ class MemoryError_:
     offset: int
     alloc_size: int
     action: str
+    detail: str = ""  # what the access was, when the address alone does not say (a surface coordinate)
 
 
 @dataclass

@@ -116,6 +116,7 @@ class State:
         self.memory_errors: list[MemoryError_] = []
         self.record = True
         self.rank: np.ndarray | None = None  # per-lane schedule rank of a scheduled run (see Schedule)
+        self.backing: dict[int, tuple] = {}  # id(array) -> (array, allocation) of image/texture backing buffers
 
     # -- registers ------------------------------------------------------------------
     def put(self, slot: int, sel, val, proto) -> None:

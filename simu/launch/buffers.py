@@ -10,6 +10,7 @@ finding's launch record, lets :mod:`simu.validate` replay a launch on hardware):
     {"dtype": "uint32", "length": 1, "fill": "zeros"}            # also "ones"
     {"dtype": "float32", "length": 8, "fill": "const", "value": 2.5}
     {"dtype": "uint8", "length": 16, "fill": "data", "base64": "...", "shape": [4, 4]}
+    {"dtype": "float32", "length": 256, "fill": "ramp", "shape": [16, 16], "texture": "linear,wrap,norm"}
 
 ``rng`` is the state of numpy's PCG64 generator (``np.random.default_rng(seed)``) just before the
 buffer was drawn: buffers share one generator per launch, so the state, not the seed alone, says
@@ -217,7 +218,8 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
     Uses the recorded spec in ``launch.buffer_specs`` when it still regenerates the array,
     otherwise embeds arrays of at most ``inline_limit`` bytes; larger unexplained arrays (only
     buffers given from outside, ``simu run --load``: every generated buffer has its spec) get
-    ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.
+    ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.  A
+    texture's descriptor settings (``"texture"``, see :func:`simu.launch.images.texture_mode`) are kept.
     """
     out: dict[str, dict[str, Any]] = {}
     for name, v in launch.args.items():
@@ -236,6 +238,8 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
             out[name] = data_spec(v)
         else:
             out[name] = {"dtype": str(v.dtype), "length": int(v.size), "fill": "unknown"}
+        if spec is not None and spec.get("texture"):  # a texture's descriptor settings travel with it
+            out[name]["texture"] = spec["texture"]
     return out
 
 

@@ -13,28 +13,41 @@ simu/interp/cuda_textures.py).
   ``DxHxWxC`` for 3-D).
 * A **sampler** parameter (``sampler_t``) is an integer of CLK_* bits; default
   :data:`DEFAULT_SAMPLER` (unnormalised coordinates, CLAMP_TO_EDGE, NEAREST).
-* A **CUDA texture object** (``cudaTextureObject_t``) takes a 1-D array, its backing buffer, sized
-  like a default buffer; its dtype follows what ``tex1Dfetch<T>`` loads (:func:`texture_dtype`),
-  float32 when the kernel does not say.  As text: ``tex=float32:N[:fill]``.
+* A **CUDA texture or surface object** (``cudaTextureObject_t``, ``cudaSurfaceObject_t``) takes its
+  backing array: spatial axes outermost first (layer, depth, height, width) and, for vector texels,
+  a last axis of C components (``HxWx4`` for float4).  The default (:func:`default_texture_shape`)
+  follows what the kernel's fetches say (:func:`texture_layout`, read off the shim's calls): as many
+  axes as ``tex2D``/``tex3D``/``tex2DLayered``/``surf2Dwrite``... use, each covering the launch like
+  an image's, the dtype and components of the fetch's ``T`` (float32 when the kernel does not say);
+  a texture only read by ``tex1Dfetch`` is a flat buffer sized like a default buffer.  As text:
+  ``tex=float32:N`` / ``HxW`` / ``HxWx4[:fill][:modes]``, where ``modes`` are the texture descriptor
+  settings that differ from the defaults (:func:`texture_mode`): ``linear`` (filtering), ``norm``
+  (normalised coordinates), ``wrap``/``mirror``/``border`` (addressing; default clamp).
 """
 
 from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from simu.ir.types import FloatType, IntType, TargetExtType
+from simu.ir.types import TargetExtType
 
-TEXTURE_TYPES = ("cudaTextureObject_t", "const cudaTextureObject_t")
+TEXTURE_TYPES = ("cudaTextureObject_t", "const cudaTextureObject_t", "cudaSurfaceObject_t", "const cudaSurfaceObject_t")
 IMAGE_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.int32, np.uint32, np.uint8))
 IMAGE_CHANNELS = (1, 4)
 DEFAULT_CHANNELS = 4
 # CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST
 DEFAULT_SAMPLER = 0x12
 _IMAGE_CALL = re.compile(r"_Z\d+(read|write)_image(f|i|ui)")
-_FETCH = "__simu_tex1Dfetch"
+_FETCH, _EXTENT = "__simu_tex1Dfetch", "__simu_tex_extent"
+# texture descriptor bits the shim reads (__simu_tex_mode): cudaTextureAddressMode in bits 0-1
+TEX_LINEAR, TEX_NORMALIZED, TEX_ANY_SIZE = 4, 8, 1 << 16
+ADDRESS_MODES = {"wrap": 0, "clamp": 1, "mirror": 2, "border": 3}
+TEXTURE_MODES = ("point", "linear", "unnorm", "norm", *ADDRESS_MODES)
+_TEXEL_DTYPES = {2: "float", 1: "int", 0: "uint"}
 
 
 def is_image(param) -> bool:
@@ -89,20 +102,115 @@ def image_dtype(kernel) -> np.dtype:
     return np.dtype(np.float32)
 
 
-def texture_dtype(kernel) -> np.dtype:
-    """The element type ``tex1Dfetch<T>`` loads in the kernel (the first fetch's), float32 by default."""
-    fetched = set()
+def texture_mode(text: str) -> int:
+    """The descriptor bits of a launch spec's texture modes (``"linear,wrap,norm"``; "" = defaults:
+    clamp addressing, point filtering, unnormalised coordinates).  ValueError names a bad word."""
+    bits = ADDRESS_MODES["clamp"]
+    for word in (w.strip().lower() for w in text.split(",") if w.strip()):
+        if word in ADDRESS_MODES:
+            bits = (bits & ~3) | ADDRESS_MODES[word]
+        elif word in ("linear", "point"):
+            bits = bits | TEX_LINEAR if word == "linear" else bits & ~TEX_LINEAR
+        elif word in ("norm", "unnorm"):
+            bits = bits | TEX_NORMALIZED if word == "norm" else bits & ~TEX_NORMALIZED
+        else:
+            raise ValueError(f"unknown texture mode '{word}' (use {', '.join(TEXTURE_MODES)})")
+    return bits
+
+
+def is_texture_modes(text: str) -> bool:
+    """Whether a spec part is a list of texture modes (rather than a fill)."""
+    try:
+        texture_mode(text)
+    except ValueError:
+        return False
+    return bool(text.strip())
+
+
+def texel_code_parts(code: int) -> tuple[int, int, int]:
+    """(bytes of a component, kind 0 unsigned / 1 signed / 2 float / 3 other, components) of the code
+    the shim passes for a fetch type T (``__simu_texel<T>::code``)."""
+    return code & 0xFF, (code >> 8) & 0xF, max((code >> 12) & 0xF, 1)
+
+
+def _texel_dtype(code: int) -> tuple[np.dtype, int]:
+    size, kind, count = texel_code_parts(code)
+    if kind in _TEXEL_DTYPES and size in (1, 2, 4, 8) and not (kind == 2 and size == 1):
+        return np.dtype(f"{_TEXEL_DTYPES[kind]}{8 * size}"), count
+    return np.dtype(np.uint8), size * count  # a struct texel: its bytes
+
+
+def _param_regs(kernel) -> dict[str, str]:
+    """IR register of each parameter -> the parameter's name."""
+    return {reg: p.name for (reg, _), p in zip(kernel.function.args, kernel.params, strict=False)}
+
+
+def _const(op) -> int | None:
+    return int(op.value) if op is not None and op.kind == "const" and isinstance(op.value, (int, np.integer)) \
+        else None
+
+
+@dataclass(frozen=True)
+class TextureLayout:
+    """What a kernel's fetches say about one texture's backing array."""
+
+    axes: int  # spatial axes (0: only tex1Dfetch, a flat buffer)
+    dtype: np.dtype
+    components: int  # the last axis when > 1
+
+
+def texture_layout(kernel, param_name: str | None = None) -> TextureLayout:
+    """The backing-array layout the kernel's texture/surface calls imply for ``param_name`` (calls
+    whose handle is another parameter are ignored; calls on a handle not traced to a parameter
+    count for every one).  float32, flat, when nothing says otherwise."""
+    regs = _param_regs(kernel)
+    axes, code = 0, None
     for ins in _calls(kernel):
-        if ins.opcode == "call" and ins.attrs.get("callee") == _FETCH and ins.name:
-            fetched.add(ins.name)
-        elif ins.opcode == "load" and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in fetched:
-            t = ins.type
-            if isinstance(t, FloatType):
-                return np.dtype({"half": np.float16, "double": np.float64}.get(t.kind, np.float32))
-            if isinstance(t, IntType) and t.bits in (8, 16, 32, 64):
-                return np.dtype(f"int{t.bits}")
-            break
-    return np.dtype(np.float32)
+        callee = ins.attrs.get("callee") if ins.opcode == "call" else None
+        if callee not in (_FETCH, _EXTENT) or not ins.ops:
+            continue
+        h = ins.ops[0]
+        owner = regs.get(h.value) if h.kind == "reg" else None
+        if param_name is not None and owner is not None and owner != param_name:
+            continue
+        if callee == _EXTENT:
+            a, c = _const(ins.ops[1] if len(ins.ops) > 1 else None), _const(ins.ops[3] if len(ins.ops) > 3 else None)
+            axes = max(axes, a or 0)
+        else:
+            c = _const(ins.ops[2] if len(ins.ops) > 2 else None)
+        if c is not None and (code is None or (code & TEX_ANY_SIZE and not c & TEX_ANY_SIZE)):
+            code = c
+    if code is None:
+        return TextureLayout(axes, np.dtype(np.float32), 1)
+    dtype, comps = _texel_dtype(code)
+    return TextureLayout(axes, dtype, comps)
+
+
+def texture_dtype(kernel) -> np.dtype:
+    """The element type the kernel's fetches read (the first one's), float32 by default."""
+    return texture_layout(kernel).dtype
+
+
+def default_texture_shape(layout: TextureLayout, global_size: tuple[int, ...], threads: int,
+                          length: int) -> tuple[int, ...]:
+    """The default backing array's shape: ``length`` texels for a flat (tex1Dfetch) texture, else
+    every axis covering the launch as an image's (:func:`default_image_shape`)."""
+    comps = (layout.components,) if layout.components > 1 else ()
+    if layout.axes == 0:
+        return (length,) + comps
+    side = max(1, math.ceil(threads ** (1.0 / layout.axes) - 1e-9))
+    extent = [max(int(global_size[k]) if k < len(global_size) else 1, side) for k in range(layout.axes)]
+    return tuple(extent[::-1]) + comps
+
+
+def check_texture_array(layout: TextureLayout, shape: tuple[int, ...]) -> str | None:
+    """Why an array of ``shape`` cannot back a texture the kernel reads with ``layout`` (None when it can)."""
+    if min(shape) < 1:
+        return "every axis needs at least one texel"
+    if layout.axes and len(shape) not in (layout.axes, layout.axes + 1):
+        names = {1: "W", 2: "HxW (or LxW, layered)", 3: "DxHxW (or LxHxW, layered)"}.get(layout.axes, "")
+        return f"the kernel reads it as a {layout.axes}-axis texture: give a shape {names}[xC]"
+    return None
 
 
 def check_image_array(param, shape: tuple[int, ...], dtype: np.dtype) -> str | None:

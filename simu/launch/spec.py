@@ -1,8 +1,8 @@
 """Building a Launch from user-facing text: `--arg n=100`, `--buffer a=float32:1024:random`.
 
 Buffers are drawn by :mod:`simu.launch.buffers`, each with the spec that regenerates it.  OpenCL
-images and CUDA texture objects are backed by arrays too (:mod:`simu.launch.images`):
-``--buffer img=float32:HxWx4[:fill]`` and ``--buffer tex=float32:N[:fill]``; left out, they get
+images and CUDA texture/surface objects are backed by arrays too (:mod:`simu.launch.images`):
+``--buffer img=float32:HxWx4[:fill]`` and ``--buffer tex=float32:N|HxW|HxWx4[:fill][:modes]``; left out, they get
 default arrays, and a ``sampler_t`` left out gets :data:`~simu.launch.images.DEFAULT_SAMPLER`.
 """
 
@@ -21,13 +21,16 @@ from simu.launch.buffers import C_TYPES, PLAIN_FILLS, draw_buffer, element_type
 from simu.launch.images import (
     DEFAULT_SAMPLER,
     check_image_array,
+    check_texture_array,
     default_image_shape,
+    default_texture_shape,
     image_dtype,
     is_image,
     is_sampler,
     is_texture,
+    is_texture_modes,
     takes_array,
-    texture_dtype,
+    texture_layout,
 )
 from simu.launch.limits import MAX_MEMORY_BYTES, MAX_THREADS, check_launch_shape, check_memory, describe_params
 from simu.launch.model import Launch, LocalBuffer, as_dim3
@@ -110,7 +113,8 @@ def _components(text: str, conv, count: int) -> list:
 
 
 BUFFER_FORMAT = "name=dtype:length[:fill] (fill: random, zeros, ones, ramp, small, signed or const=V), " \
-    "e.g. a=float32:1024:random, or name=local:BYTES, or for an image name=dtype:HxWxC[:fill] (e.g. float32:16x16x4)"
+    "e.g. a=float32:1024:random, or name=local:BYTES, or for an image name=dtype:HxWxC[:fill] (e.g. float32:16x16x4)" \
+    ", or for a texture/surface name=dtype:N|HxW|HxWxC[:fill][:modes] (modes: linear, norm, wrap, mirror, border)"
 
 
 @dataclass(frozen=True)
@@ -122,7 +126,8 @@ class BufferSpec:
     length: int  # elements, or bytes for ``local``
     fill: str = "random"
     value: float = 0.0
-    shape: tuple[int, ...] | None = None  # an image's array shape (length is its product)
+    shape: tuple[int, ...] | None = None  # an image's / texture's array shape (length is its product)
+    modes: str = ""  # a texture's descriptor settings ("linear,wrap,norm")
 
     @property
     def nbytes(self) -> int:
@@ -150,18 +155,23 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
                 raise ValueError
             return BufferSpec(name, None, int(parts[1]), "local")
         dtype = np.dtype(parts[0])
-        if is_image(param):
+        if is_image(param) or (is_texture(param) and "x" in parts[1].lower()):
             shape = tuple(int(d) for d in parts[1].lower().split("x"))
             length = int(np.prod(shape))
         else:
             length = int(parts[1])
-        if length <= 0 or len(parts) > 3 or dtype.kind not in "biuf":
+        rest = parts[2:]
+        modes = rest.pop() if is_texture(param) and rest and is_texture_modes(rest[-1]) else ""
+        if length <= 0 or len(rest) > 1 or dtype.kind not in "biuf":
             raise ValueError
     except (TypeError, ValueError, IndexError):
         raise LaunchError(f"bad --buffer '{spec}': expected {BUFFER_FORMAT}") from None
-    if shape is not None and (why := check_image_array(param, shape, dtype)) is not None:
+    if shape is not None and is_image(param) and (why := check_image_array(param, shape, dtype)) is not None:
         raise LaunchError(f"bad --buffer '{spec}' for image '{name}' ({param.c_type}): {why}")
-    fill, value = parts[2] if len(parts) > 2 else "random", 0.0
+    if shape is not None and is_texture(param) and \
+            (why := check_texture_array(texture_layout(kernel, name), shape)) is not None:
+        raise LaunchError(f"bad --buffer '{spec}' for texture '{name}' ({param.c_type}): {why}")
+    fill, value = rest[0] if rest else "random", 0.0
     if fill.startswith("const="):
         try:
             fill, value = "const", float(fill.split("=", 1)[1])
@@ -169,7 +179,7 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
             raise LaunchError(f"bad --buffer '{spec}': const=V needs a number") from None
     if fill not in PLAIN_FILLS and fill != "const":
         raise LaunchError(f"bad --buffer '{spec}': unknown fill '{fill}'; expected {BUFFER_FORMAT}")
-    return BufferSpec(name, dtype, length, fill, value, shape)
+    return BufferSpec(name, dtype, length, fill, value, shape, modes)
 
 
 def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
@@ -183,6 +193,8 @@ def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
     arr, bspec = draw_buffer(b.dtype, b.length, b.fill, rng, b.value, seed=seed)
     if b.shape is not None:
         arr, bspec["shape"] = arr.reshape(b.shape), list(b.shape)
+    if b.modes:
+        bspec["texture"] = b.modes
     return b.name, arr, bspec
 
 
@@ -278,9 +290,10 @@ def launch_constraints(kernel: Kernel, base: Any = None, grid: Any = None, block
         if b.fill == "const":
             raise LaunchError(f"--buffer '{text}': the search fills buffers with {', '.join(PLAIN_FILLS)}; "
                               "const=V needs a full launch (--grid, --block and every scalar --arg)")
-        if b.shape is not None:
-            raise LaunchError(f"--buffer '{text}': the search sizes images from the thread count; an image's shape "
-                              "needs a full launch (--grid, --block and every scalar --arg)")
+        if b.shape is not None or b.modes:
+            raise LaunchError(f"--buffer '{text}': the search sizes images and textures from the thread count and "
+                              "uses the default texture modes; a shape or modes need a full launch (--grid, --block "
+                              "and every scalar --arg)")
         c.buffer_lengths[b.name] = str(b.length)
         c.fills[b.name] = b.fill
     if warp_size is not None:
@@ -363,7 +376,9 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             shape = default_image_shape(p, launch.global_size, launch.total_threads)
             nbytes += int(np.prod(shape)) * image_dtype(kernel).itemsize
         elif is_texture(p):
-            nbytes += default_length * texture_dtype(kernel).itemsize
+            layout = texture_layout(kernel, p.name)
+            shape = default_texture_shape(layout, launch.global_size, launch.total_threads, default_length)
+            nbytes += int(np.prod(shape)) * layout.dtype.itemsize
         elif p.is_local:
             nbytes += 4 * launch.threads_per_block * 4 * launch.num_blocks
         else:
@@ -379,8 +394,12 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             values[p.name], spec["shape"] = arr.reshape(shape), list(shape)
             specs[p.name] = spec
         elif is_texture(p):
-            values[p.name], specs[p.name] = draw_buffer(texture_dtype(kernel), default_length, "random", rng,
-                                                        seed=seed)
+            layout = texture_layout(kernel, p.name)
+            shape = default_texture_shape(layout, launch.global_size, launch.total_threads, default_length)
+            arr, spec = draw_buffer(layout.dtype, int(np.prod(shape)), "random", rng, seed=seed)
+            if len(shape) > 1:
+                arr, spec["shape"] = arr.reshape(shape), list(shape)
+            values[p.name], specs[p.name] = arr, spec
         elif is_sampler(p):
             values[p.name] = DEFAULT_SAMPLER
         elif p.is_local:
