@@ -259,3 +259,23 @@ int main() {
                        ("main.cpp", 8, ("b.cl",), "-D TILE=32"), ("main.cpp", 9, ("c.cl",), "-D FIXED=1")]
     # the build inside the wrapper names no .cl file of its own (other.cl is in another function)
     assert all(b.sources == () for h in idx.files for b in h.builds)
+
+
+def test_cpp_wrapper_arguments_and_launches(tmp_path):
+    h = _index(tmp_path, "run.cpp", """
+#include <CL/opencl.hpp>
+#define WG 64
+void run(cl::CommandQueue &queue, cl::Program &program, cl::Buffer &buf, int n) {
+  cl::Kernel k(program, "scale");
+  k.setArg(0, buf);
+  k.setArg(1, 4 * WG);
+  cl::NDRange global(1024, 8);
+  queue.enqueueNDRangeKernel(k, cl::NullRange, global, cl::NDRange(WG, 1));
+  queue.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(n));
+}
+""")
+    assert [(a.kernel, a.index, a.value_text, a.value) for a in h.args] == [
+        ("k", 0, "buf", None), ("k", 1, "4 * WG", 256)]
+    l1, l2 = h.launches
+    assert (l1.kernel_name, l1.work_dim, l1.global_size, l1.local_size) == ("scale", 2, (1024, 8), (64, 1))
+    assert (l2.global_text, l2.global_size, l2.local_size) == ("cl::NDRange(n)", (None,), None)

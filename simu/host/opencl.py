@@ -60,6 +60,9 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
     kernels += _cpp_kernels(src, ev, rel)
     args = [_arg_site(ev, rel, c) for c in src.calls("clSetKernelArg") if len(c.args) >= 4]
     launches = [_launch_site(ev, rel, c, kernels) for c in src.calls("clEnqueueNDRangeKernel") if len(c.args) >= 6]
+    if "cl::" in src.code or "NDRange" in src.code:
+        args += _cpp_args(src, ev, rel)
+        launches += _cpp_launches(src, ev, rel, kernels)
     return OpenCLSites(builds, kernels, args, launches, wrappers)
 
 
@@ -197,6 +200,56 @@ def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite]) ->
     name = named[-1].name if named else None
     return LaunchSite(rel, c.line, kernel, name, dim, ev.int_value(dim, c.pos), offset, glob, g_text, g, local,
                       l_text, loc)
+
+
+def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
+    """``kernel.setArg(i, value)`` of the C++ wrapper."""
+    out = []
+    for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(", src.code):
+        args, _ = split_args(src.code, m.end())
+        if not args or len(args) < 2:
+            continue
+        value = args[-1]
+        v = ev.int_value(value, m.start()) if re.fullmatch(r"[\w\s+\-*/()]+", value) else None
+        out.append(ArgSite(rel, src.line_of(m.start()), m.group(1), ev.int_value(args[0], m.start()), args[0],
+                           args[1] if len(args) > 2 else "", value, v))
+    return out
+
+
+def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSite]) -> list[LaunchSite]:
+    """``queue.enqueueNDRangeKernel(kernel, offset, global, local)`` with ``cl::NDRange`` sizes."""
+    out = []
+    for m in re.finditer(r"(?<![\w])([A-Za-z_][\w.\->]*)\s*(?:\.|->)\s*enqueueNDRangeKernel\s*\(", src.code):
+        args, _ = split_args(src.code, m.end())
+        if not args or len(args) < 3:
+            continue
+        kernel, offset, glob = args[0], args[1], args[2]
+        local = args[3] if len(args) > 3 else "cl::NullRange"
+        line = src.line_of(m.start())
+        g_text, g = _ndrange(src, ev, glob, m.start())
+        l_text, loc = _ndrange(src, ev, local, m.start())
+        named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
+        dim = len(g) if g is not None else None
+        out.append(LaunchSite(rel, line, kernel, named[-1].name if named else None, "", dim, offset, glob, g_text, g,
+                              local, l_text, loc))
+    return out
+
+
+def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
+    """The sizes of a ``cl::NDRange(...)`` expression or of a variable declared ``cl::NDRange g(...)``."""
+    e = expr.strip()
+    if re.fullmatch(r"(?:cl::)?NullRange", e):
+        return e, None
+    m = re.fullmatch(r"(?:cl::)?NDRange\s*[({](.*)[)}]", e, re.S)
+    if m is None and re.fullmatch(r"[A-Za-z_]\w*", e):
+        decl = list(re.finditer(rf"(?:cl::)?NDRange\s+{re.escape(e)}\s*[({{](.*?)[)}}]\s*;", src.code[:pos], re.S))
+        if decl:
+            e = f"NDRange({decl[-1].group(1)})"
+            m = re.fullmatch(r"NDRange\((.*)\)", e, re.S)
+    if m is None:
+        return e, None
+    items, _ = split_args(m.group(1) + ")", 0)
+    return e, tuple(ev.int_value(i, pos) for i in items or [])
 
 
 # ---------------------------------------------------------------------------------------------------------
