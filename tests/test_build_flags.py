@@ -266,3 +266,10 @@ int main(void) { cl_program p = build_program(ctx, dev, "kernels/tiled.cl", TILE
     proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL, "src/util.c": util, "src/main.c": main})
     f, k = _kernels(_scan(proj))["tiled"]
     assert f["status"] == "ok" and k["status"] == "analysed"
+
+
+def test_kernels_command_uses_the_project_build_flags(tmp_path):
+    proj = _project(tmp_path, {"kernels/tiled.cl": TILED_CL, "host.c": HOST_C})
+    res = runner.invoke(app, ["kernels", str(proj), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert [k["kernel"] for k in json.loads(res.stdout)["kernels"]] == ["tiled"]

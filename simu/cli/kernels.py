@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from simu import __version__
-from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, compile_options, console, err_console, fail
+from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, console, err_console, fail, opt_level
 from simu.errors import CompileError, SimuError
 
 
@@ -24,16 +24,16 @@ def kernels_cmd(paths: list[Path],
     from simu.api import load_file
     from simu.frontend.discover import find_sources
 
-    options = compile_options(include, define, clang_arg, o1, o2, o3)
     try:
         files = find_sources(list(paths))
     except FileNotFoundError as exc:
         fail(f"no such file or directory: {exc}")
+    file_options = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3))
     rows: list[dict] = []
     failures: list[dict] = []
     for f in files:
         try:
-            module = load_file(f, options)
+            module = load_file(f, file_options(f))
         except CompileError as exc:
             failures.append({"file": str(f), "error": exc.first, "diagnostics": exc.diagnostics})
             continue
@@ -67,4 +67,20 @@ def kernels_cmd(paths: list[Path],
     if failures:
         raise typer.Exit(1)
 
+
+def _project_flags(paths: list[Path], files: list[Path], include, define, clang_arg, level: int | None):
+    """``file -> CompileOptions``: the command line and configuration, plus the project's own build flags
+    (``compile_commands.json``, host build options of ``.cl`` files, per-file configuration tables)."""
+    from simu.config import ConfigError
+    from simu.scan import ScanError, ScanOverrides, resolve_options
+    from simu.scan.flags import build_file_flags
+
+    overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
+                              clang_args=list(clang_arg or ()), opt_level=level, no_cache=True)
+    try:
+        options, cfg = resolve_options(list(paths), overrides)
+        flags = build_file_flags(options, cfg, [f.resolve() for f in files])
+    except (ConfigError, ScanError) as exc:
+        fail(str(exc))
+    return lambda f: flags.compile_options(Path(f).resolve())
 
