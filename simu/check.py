@@ -19,6 +19,7 @@ from simu.evolve import Budget, search_kernel
 from simu.ir import Kernel, Module
 from simu.ir.types import FloatType, VectorType
 from simu.launch import Launch
+from simu.launch.images import is_sampler, takes_array
 from simu.launch.spec import build_launch, is_complete, launch_constraints
 from simu.pipeline import CheckSettings, KernelReport, check_launches, status_of
 from simu.report.policy import SourceLines, apply_policy, rel_path
@@ -35,9 +36,11 @@ def analyse_kernel(module: Module, kernel: Kernel, settings: CheckSettings = Che
 
 
 def default_launches(kernel: Kernel) -> list[Launch]:
-    """A small fixed launch used when nothing better is known (validation's fallback)."""
+    """A small fixed launch used when nothing better is known (validation's fallback).  Images,
+    textures and samplers get the launch side's defaults (:mod:`simu.launch.images`)."""
     grid, block = 2, 64
-    args = [f"{p.name}={_default_scalar(p, grid * block)}" for p in kernel.params if not p.is_pointer]
+    args = [f"{p.name}={_default_scalar(p, grid * block)}" for p in kernel.params
+            if not p.is_pointer and not takes_array(p) and not is_sampler(p)]
     return [build_launch(kernel, (grid, 1, 1), (block, 1, 1), args)]
 
 

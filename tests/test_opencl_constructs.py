@@ -380,14 +380,14 @@ def test_integer_images_1d_2d_3d(image_module):
     np.testing.assert_array_equal(res.buffers["o"].reshape(4, 4), vol[1, 1] + plane[0].view(np.uint32))
 
 
-def test_unmodelled_sampler_is_unsupported_with_its_line(image_module):
-    from simu.errors import UnsupportedError
+def test_normalised_linear_sampler_is_modelled(image_module):
     from simu.interp import run
 
-    args = {"img": np.zeros((2, 2, 4), np.float32), "out": np.zeros(8, np.float32)}
-    with pytest.raises(UnsupportedError) as err:
-        run(image_module, image_module.kernel("normalised"), Launch(grid=(1,), block=(2,), args=args))
-    assert err.value.where is not None and err.value.where.line == 23
+    img = np.arange(16, dtype=np.float32).reshape(2, 2, 4)
+    args = {"img": img, "out": np.zeros(8, np.float32)}
+    res = run(image_module, image_module.kernel("normalised"), Launch(grid=(1,), block=(2,), args=args))
+    # (0.5, 0.5) normalised on a 2x2 image: the point where the four texels meet, each weighted 1/4
+    np.testing.assert_array_equal(res.buffers["out"].reshape(2, 4), np.tile(img.reshape(4, 4).mean(axis=0), (2, 1)))
 
 
 def test_image_without_backing_array_is_unsupported(image_module, check):

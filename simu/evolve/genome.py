@@ -98,12 +98,12 @@ class Layout:
     fixed_dynamic_shared: int | None = None
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     at: Genes = field(init=False)  # the named gene positions
-    image_dtype: np.dtype = field(init=False)  # the element types of default images and textures
+    image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     textures: dict = field(init=False)  # texture parameter -> its TextureLayout
 
     def __post_init__(self) -> None:
         self.at = Genes(len(self.scalars))
-        self.image_dtype = image_dtype(self.kernel)
+        self.image_dtype = {p.name: image_dtype(self.kernel, p) for p in self.kernel.params if is_image(p)}
         self.textures = {p.name: texture_layout(self.kernel, p.name) for p in self.kernel.params if is_texture(p)}
 
     def initial(self, rng: random.Random) -> list[float]:
@@ -219,7 +219,8 @@ class Layout:
             elif is_image(p):
                 shape = default_image_shape(p, launch.global_size, T)
                 fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
-                arr, spec = draw_buffer(self.image_dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T)
+                arr, spec = draw_buffer(self.image_dtype[p.name], int(np.prod(shape)), fill_name, rng, seed=seed,
+                                        threads=T)
                 spec["shape"] = list(shape)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr.reshape(shape), spec), spec
             elif p.is_local:

@@ -166,6 +166,9 @@ class Machine:
 
     # -- execution ---------------------------------------------------------------------
     def run(self, launch: Launch, limits: Limits, schedule: Schedule | None = None) -> RunResult:
+        """Execute one launch.  A construct found unmodelled only while running (a sampler's value, an
+        image handle) raises UnsupportedError, as one found while compiling does: the kernel is
+        ``unsupported``, not ``error``."""
         self._check_launch(launch, limits)
         if schedule is None:
             schedule = limits.schedule
@@ -180,8 +183,6 @@ class Machine:
         except RuntimeFault as fault:
             ins = self.program.instrs.get(fault.instr) if fault.instr is not None else None
             outcome = Outcome("error", str(fault), ins.loc if ins else None)
-        except UnsupportedError as exc:
-            outcome = Outcome("error", str(exc))
         trace = st.trace.finish()
         trace.divergences = st.divergences
         trace.barriers_reached = st.barriers_reached

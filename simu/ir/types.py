@@ -116,6 +116,18 @@ class TargetExtType(IntType):
         inner = ", ".join((f'"{self.name}"',) + self.params)
         return f"target({inner})"
 
+    @property
+    def image_layout(self) -> tuple[int, bool, bool] | None:
+        """``(spatial dimensions, arrayed, depth)`` of a ``target("spirv.Image", void, Dim, Depth,
+        Arrayed, ...)`` type (Dim 0 = 1D, 1 = 2D, 2 = 3D, 5 = buffer, which is 1-D); None for any
+        other type or dimensionality."""
+        if self.name != "spirv.Image" or len(self.params) < 4:
+            return None
+        dims = {"0": 1, "1": 2, "2": 3, "5": 1}.get(self.params[1].strip())
+        if dims is None:
+            return None
+        return dims, self.params[3].strip() == "1", self.params[2].strip() == "1"
+
 
 @dataclass(frozen=True)
 class VectorType(Type):

@@ -3,14 +3,16 @@ and the default arrays that back them (the machine's model: simu/interp/opencl_i
 simu/interp/cuda_textures.py).
 
 * An **OpenCL image** parameter (``target("spirv.Image", ...)``) takes a numpy array of shape
-  ``(width, C)`` (1-D), ``(height, width, C)`` (2-D) or ``(depth, height, width, C)`` (3-D), C = 1 or 4,
-  dtype float32, int32, uint32 or uint8.  Default (:func:`default_image_shape`): C = 4 channels,
-  every axis at least the launch's global size along it and at least the ``D``-th root of the
-  thread count (a 2-D image of a 1-D launch of 256 threads is 256 x 16), so every work-item has a
-  pixel of its own whichever axis it indexes.  The default dtype follows the built-ins the kernel
-  calls (:func:`image_dtype`): int32 when it only uses ``read_imagei``/``write_imagei``, uint32 for
-  ``*_imageui`` only, otherwise float32.  As text: ``img=float32:HxWx4[:fill]`` (``WxC`` for 1-D,
-  ``DxHxWxC`` for 3-D).
+  ``(width, C)`` (1-D and ``image1d_buffer_t``), ``(height, width, C)`` (2-D), ``(depth, height,
+  width, C)`` (3-D), with a leading layer axis for arrays (``(layers, width, C)``, ``(layers, height,
+  width, C)``), C = 1 or 4 (1 for depth images), dtype float32, int32, uint32 or uint8.  Default
+  (:func:`default_image_shape`): C = 4 channels (1 for depth images), every axis at least the
+  launch's global size along it and at least the ``A``-th root of the thread count (``A`` axes; a 2-D
+  image of a 1-D launch of 256 threads is 256 x 16), so every work-item has a pixel of its own whichever
+  axis it indexes.  The default dtype of each image follows the built-ins called on that parameter
+  (:func:`image_dtype`): int32 when it is only read/written with ``read_imagei``/``write_imagei``,
+  uint32 for ``*_imageui`` only, otherwise float32.  As text: ``img=float32:HxWx4[:fill]`` (``WxC`` for
+  1-D, ``DxHxWxC`` for 3-D, ``LxHxWxC`` for 2-D arrays).
 * A **sampler** parameter (``sampler_t``) is an integer of CLK_* bits; default
   :data:`DEFAULT_SAMPLER` (unnormalised coordinates, CLAMP_TO_EDGE, NEAREST).
 * A **CUDA texture or surface object** (``cudaTextureObject_t``, ``cudaSurfaceObject_t``) takes its
@@ -67,19 +69,34 @@ def takes_array(param) -> bool:
     return is_image(param) or is_texture(param)
 
 
+def _layout(param) -> tuple[int, bool, bool] | None:
+    return param.type.image_layout if isinstance(param.type, TargetExtType) else None
+
+
 def image_dims(param) -> int:
-    """1, 2 or 3 (0 for image arrays and buffers, which the machine does not model)."""
-    dim = int(param.type.params[1]) if len(param.type.params) > 1 else -1
-    return {0: 1, 1: 2, 2: 3}.get(dim, 0)
+    """The number of array axes before the channels: spatial dimensions, plus one for image arrays
+    (0 for image types the machine does not model)."""
+    layout = _layout(param)
+    if layout is None:
+        return 0
+    return layout[0] + layout[1]
+
+
+def image_channels(param) -> tuple[int, ...]:
+    """The channel counts an image parameter may have: 1 for depth images, else 1 or 4."""
+    layout = _layout(param)
+    return (1,) if layout and layout[2] else IMAGE_CHANNELS
 
 
 def default_image_shape(param, global_size: tuple[int, ...], threads: int,
-                        channels: int = DEFAULT_CHANNELS) -> tuple[int, ...]:
+                        channels: int | None = None) -> tuple[int, ...]:
     """The array shape of a default image for a launch (see the module docstring)."""
     dims = max(image_dims(param), 1)
     side = max(1, math.ceil(threads ** (1.0 / dims) - 1e-9))
     extent = [max(int(global_size[k]) if k < len(global_size) else 1, side) for k in range(dims)]
-    return tuple(extent[::-1]) + (channels,)  # (depth,) height, width, channels
+    if channels is None:
+        channels = DEFAULT_CHANNELS if DEFAULT_CHANNELS in image_channels(param) else 1
+    return tuple(extent[::-1]) + (channels,)  # (layers / depth,) height, width, channels
 
 
 def _calls(kernel):
@@ -87,13 +104,15 @@ def _calls(kernel):
         yield from block.instrs
 
 
-def image_dtype(kernel) -> np.dtype:
-    """The default element type of the kernel's images, from the image built-ins it calls."""
+def image_dtype(kernel, param=None) -> np.dtype:
+    """The default element type of image ``param`` (of every image of the kernel when None), from the
+    image built-ins called on it: int32 when only ``*_imagei``, uint32 when only ``*_imageui``, else float32."""
+    reg = kernel.function.args[param.index][0] if param is not None else None
     kinds = set()
     for ins in _calls(kernel):
         if ins.opcode == "call":
             m = _IMAGE_CALL.match(ins.attrs.get("callee") or "")
-            if m:
+            if m and (reg is None or (ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value == reg)):
                 kinds.add(m.group(2))
     if kinds == {"i"}:
         return np.dtype(np.int32)
@@ -217,10 +236,13 @@ def check_image_array(param, shape: tuple[int, ...], dtype: np.dtype) -> str | N
     """Why an array of ``shape`` and ``dtype`` cannot back image ``param`` (None when it can)."""
     dims = image_dims(param)
     if dims == 0:
-        return f"parameter '{param.name}' ({param.c_type or param.type}) is an image array or buffer, not modelled"
-    want = {1: "WxC", 2: "HxWxC", 3: "DxHxWxC"}[dims]
-    if len(shape) != dims + 1 or shape[-1] not in IMAGE_CHANNELS or min(shape) < 1:
-        return f"a {dims}-D image takes a shape {want} with C = 1 or 4, e.g. {'x'.join(['8'] * dims)}x4"
-    if np.dtype(dtype) not in IMAGE_DTYPES:
-        return "an image's dtype is float32, int32, uint32 or uint8"
+        return f"parameter '{param.name}' ({param.c_type or param.type}) is an image type simu does not model"
+    arrayed = bool(_layout(param)[1])
+    want = ({1: "LxWxC", 2: "LxHxWxC"} if arrayed else {1: "WxC", 2: "HxWxC", 3: "DxHxWxC"})[dims - arrayed]
+    channels = image_channels(param)
+    if len(shape) != dims + 1 or shape[-1] not in channels or min(shape) < 1:
+        return (f"a {param.c_type or 'image'} takes a shape {want} with C = {' or '.join(map(str, channels))}, "
+                f"e.g. {'x'.join(['8'] * dims)}x{channels[-1]}")
+    if np.dtype(dtype) not in IMAGE_DTYPES or (channels == (1,) and np.dtype(dtype) != np.float32):
+        return "an image's dtype is float32, int32, uint32 or uint8 (a depth image's float32)"
     return None

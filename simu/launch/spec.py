@@ -374,7 +374,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             continue
         if is_image(p):
             shape = default_image_shape(p, launch.global_size, launch.total_threads)
-            nbytes += int(np.prod(shape)) * image_dtype(kernel).itemsize
+            nbytes += int(np.prod(shape)) * image_dtype(kernel, p).itemsize
         elif is_texture(p):
             layout = texture_layout(kernel, p.name)
             shape = default_texture_shape(layout, launch.global_size, launch.total_threads, default_length)
@@ -390,7 +390,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             continue
         if is_image(p):
             shape = default_image_shape(p, launch.global_size, launch.total_threads)
-            arr, spec = draw_buffer(image_dtype(kernel), int(np.prod(shape)), "random", rng, seed=seed)
+            arr, spec = draw_buffer(image_dtype(kernel, p), int(np.prod(shape)), "random", rng, seed=seed)
             values[p.name], spec["shape"] = arr.reshape(shape), list(shape)
             specs[p.name] = spec
         elif is_texture(p):

@@ -1,10 +1,11 @@
 """OpenCL images and samplers as kernel arguments on a real device (the replay side of
 :mod:`simu.interp.opencl_images`).
 
-An image argument is a numpy array shaped like the machine's: ``(width, C)`` for 1-D,
-``(height, width, C)`` for 2-D, ``(depth, height, width, C)`` for 3-D, with C = 1 (CL_R) or
-4 (CL_RGBA) channels of float32, int32, uint32 or uint8 (CL_UNORM_INT8).  A sampler argument is
-the integer of its CLK_* bits, as in a ``sampler_t`` constant of the source.
+An image argument is a numpy array shaped like the machine's: ``(width, C)`` for 1-D images and
+``image1d_buffer_t`` (made from a buffer), ``(height, width, C)`` for 2-D, ``(depth, height, width, C)``
+for 3-D, a leading layer axis for arrays, with C = 1 (CL_R; CL_DEPTH for depth images) or 4 (CL_RGBA)
+channels of float32, int32, uint32 or uint8 (CL_UNORM_INT8).  A sampler argument is the integer of its
+CLK_* bits, as in a ``sampler_t`` constant of the source.
 """
 
 from __future__ import annotations
@@ -28,24 +29,50 @@ def is_sampler(base_type: str) -> bool:
 
 
 def image_dims(base_type: str) -> int:
+    """Spatial dimensions of an image type."""
     return 3 if base_type.startswith("image3d") else 2 if base_type.startswith("image2d") else 1
+
+
+def image_axes(base_type: str) -> int:
+    """The array axes before the channels: spatial dimensions, plus one for image arrays."""
+    return image_dims(base_type) + ("_array" in base_type)
+
+
+_SHAPES = {1: "(width, C)", 2: "(height, width, C)", 3: "(depth, height, width, C)"}
 
 
 def make_image(cl: Any, context: Any, value: Any, base_type: str, where: str) -> tuple[Any, np.ndarray, tuple]:
     """A device image holding ``value``; returns it, the host copy to read back into, and its region."""
-    dims = image_dims(base_type)
-    if not isinstance(value, np.ndarray) or value.ndim != dims + 1 or value.shape[-1] not in (1, 4):
-        raise LaunchError(f"{where}: an image{dims}d argument needs an array shaped "
-                          f"{('(width, C)', '(height, width, C)', '(depth, height, width, C)')[dims - 1]}, C = 1 or 4")
+    axes, arrayed = image_axes(base_type), "_array" in base_type
+    depth = "_depth" in base_type
+    channels = (1,) if depth else (1, 4)
+    if not isinstance(value, np.ndarray) or value.ndim != axes + 1 or value.shape[-1] not in channels:
+        want = ("(layers, " + _SHAPES[axes - 1][1:]) if arrayed else _SHAPES[axes]
+        raise LaunchError(f"{where}: a {base_type} argument needs an array shaped {want}, "
+                          f"C = {'1' if depth else '1 or 4'}")
     kind = _CHANNEL_TYPES.get(value.dtype.name)
     if kind is None:
         raise LaunchError(f"{where}: image element type {value.dtype} (allowed: {', '.join(_CHANNEL_TYPES)})")
-    fmt = cl.ImageFormat(cl.channel_order.R if value.shape[-1] == 1 else cl.channel_order.RGBA,
-                         getattr(cl.channel_type, kind))
+    order = 0x10BD if depth else cl.channel_order.R if value.shape[-1] == 1 else cl.channel_order.RGBA
+    fmt = cl.ImageFormat(order, getattr(cl.channel_type, kind))
     host = np.ascontiguousarray(value).copy()
-    region = tuple(reversed(value.shape[:-1]))  # OpenCL counts (width, height, depth)
-    image = cl.create_image(context, cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR, fmt, shape=region,
-                            hostbuf=host)
+    region = tuple(reversed(value.shape[:-1]))  # OpenCL counts (width, height, depth / layers)
+    flags = cl.mem_flags.READ_WRITE | cl.mem_flags.COPY_HOST_PTR
+    if base_type.startswith("image1d_buffer"):
+        backing = cl.Buffer(context, flags, hostbuf=host)
+        image = cl.create_image(context, cl.mem_flags.READ_WRITE, fmt, shape=region, buffer=backing)
+    elif arrayed and axes == 2:
+        # pyopencl's shape setter leaves a 1-D array's array_size at 1: describe it in full
+        desc = cl.ImageDescriptor()
+        desc.image_type = cl.mem_object_type.IMAGE1D_ARRAY
+        desc.shape = region
+        desc.array_size = region[1]
+        desc.pitches = (0, 0)
+        desc.num_mip_levels = desc.num_samples = 0
+        desc.buffer = None
+        image = cl.Image(context, flags, fmt, desc=desc, hostbuf=host)
+    else:
+        image = cl.create_image(context, flags, fmt, shape=region, hostbuf=host, is_array=arrayed)
     return image, host, region
 
 

@@ -2099,3 +2099,151 @@ def _ref_image_ints(a, launch):
 case("images", "images.cl", "image_ints",
      [_image_ints_launch(911, 64, 64), _image_ints_launch(912, 32, 16)],
      _ref_image_ints)
+
+
+# --------------------------------------------------------------------------------------
+# Images with float coordinates (images.cl): normalised and unnormalised coordinates, every addressing
+# mode, nearest and linear filtering; image arrays and image buffers.  The references follow s8.2 of the
+# OpenCL 1.2 specification texel by texel (float32 coordinates, float64 blending: compared within 1e-5).
+
+NORM, EDGE, CLAMP_B, REPEAT, MIRROR, LINEAR = 0x01, 0x02, 0x04, 0x06, 0x08, 0x20
+
+
+def _ref_texel(img: np.ndarray, idx: list[int], border: np.ndarray) -> np.ndarray:
+    size = img.shape[:-1][::-1]
+    if any(i < 0 or i >= m for i, m in zip(idx, size, strict=True)):
+        return border
+    v = img[tuple(idx[::-1])].astype(np.float64)
+    v = v / 255.0 if img.dtype == np.uint8 else v
+    out = np.array([0.0, 0.0, 0.0, 1.0]) if img.shape[-1] == 1 else np.zeros(4)
+    out[:img.shape[-1]] = v
+    return out
+
+
+def _ref_sample(img: np.ndarray, coord, bits: int) -> np.ndarray:
+    """One read_image{f,i,ui}(img, sampler bits, float coord) by the specification's formulas."""
+    size = img.shape[:-1][::-1]
+    mode = bits & 0xE
+    border = np.array([0.0, 0.0, 0.0, 1.0]) if img.shape[-1] == 1 else np.zeros(4)
+    us = []
+    for k, m in enumerate(size):
+        s = f32(coord[k])
+        if mode == REPEAT:
+            u = f32(f32(s - np.floor(s)) * f32(m))
+        elif mode == MIRROR:
+            u = f32(f32(abs(f32(s - f32(2) * np.rint(f32(0.5) * s)))) * f32(m))
+        else:
+            u = f32(s * f32(m)) if bits & NORM else s
+        us.append(u)
+    if not bits & LINEAR:
+        idx = []
+        for u, m in zip(us, size, strict=True):
+            i = int(np.floor(u))
+            i = (i - m if i > m - 1 else i) if mode == REPEAT else min(i, m - 1) if mode == MIRROR else \
+                min(max(i, 0), m - 1) if mode == EDGE else i
+            idx.append(i)
+        return _ref_texel(img, idx, border)
+    lo, hi, wa = [], [], []
+    for u, m in zip(us, size, strict=True):
+        t = f32(u - f32(0.5))
+        i0 = int(np.floor(t))
+        i1 = i0 + 1
+        if mode == REPEAT:
+            i0, i1 = (i0 + m if i0 < 0 else i0), (i1 - m if i1 > m - 1 else i1)
+        elif mode == MIRROR:
+            i0, i1 = max(i0, 0), min(i1, m - 1)
+        elif mode == EDGE:
+            i0, i1 = min(max(i0, 0), m - 1), min(max(i1, 0), m - 1)
+        lo.append(i0)
+        hi.append(i1)
+        wa.append(float(t) - np.floor(float(t)))
+    total = np.zeros(4)
+    for corner in range(1 << len(size)):
+        w, idx = 1.0, []
+        for k in range(len(size)):
+            up = (corner >> k) & 1
+            w *= wa[k] if up else 1.0 - wa[k]
+            idx.append(hi[k] if up else lo[k])
+        total += w * _ref_texel(img, idx, border)
+    return total
+
+
+def _sample2d_launch(seed: int, bits: int, h: int, w: int, dtype, channels: int, lo: float, hi: float,
+                     n: int = 256) -> Launch:
+    rng = rng_for(seed)
+    img = uniform(rng, -4.0, 4.0, (h, w, channels)) if dtype == np.float32 else \
+        ints(rng, 0, 256, (h, w, channels), np.uint8)
+    return L1(cdiv(n, 64), 64, img=img, s=np.int32(bits), coords=uniform(rng, lo, hi, (n, 2)),
+              out=np.zeros((n, 4), np.float32))
+
+
+def _ref_sample2d(a, launch):
+    bits = int(a["s"])
+    return {"out": np.array([_ref_sample(a["img"], c, bits) for c in a["coords"]], np.float32)}
+
+
+case("images", "images.cl", "image_sample2d",
+     [_sample2d_launch(921, NORM | REPEAT | LINEAR, 5, 6, np.float32, 4, -1.5, 2.5),
+      _sample2d_launch(922, NORM | MIRROR | LINEAR, 4, 7, np.float32, 4, -2.5, 2.5),
+      _sample2d_launch(923, CLAMP_B | LINEAR, 5, 6, np.float32, 4, -2.0, 8.0),
+      _sample2d_launch(924, NORM | EDGE | LINEAR, 6, 5, np.uint8, 4, -0.2, 1.2),
+      _sample2d_launch(925, EDGE | LINEAR, 4, 4, np.uint8, 1, -1.0, 5.0),
+      _sample2d_launch(926, NORM | REPEAT, 3, 5, np.float32, 1, -1.5, 2.5),
+      _sample2d_launch(927, NORM | MIRROR, 5, 3, np.uint8, 4, -2.5, 2.5),
+      _sample2d_launch(928, NORM | CLAMP_B, 4, 6, np.float32, 4, -0.5, 1.5)],
+     _ref_sample2d, ref_compare="close", ref_rtol=1e-5, ref_atol=1e-6)
+
+
+def _sample3d_launch(seed: int, bits: int, n: int = 128) -> Launch:
+    rng = rng_for(seed)
+    return L1(cdiv(n, 64), 64, vol=uniform(rng, -2.0, 2.0, (3, 4, 5, 4)), ivol=ints(rng, -500, 500, (2, 3, 4, 4)),
+              urow=ints(rng, 0, 1 << 31, (7, 4), np.uint32), s=np.int32(bits),
+              coords=uniform(rng, -0.4, 1.4, (n, 4)), out=np.zeros((n, 4), np.float32),
+              iout=np.zeros((n, 4), np.int32), uout=np.zeros((n, 4), np.uint32))
+
+
+def _ref_sample3d(a, launch):
+    bits = int(a["s"])
+    tri = NORM | EDGE | LINEAR
+    return {"out": np.array([_ref_sample(a["vol"], c, tri) for c in a["coords"]], np.float32),
+            "iout": np.array([_ref_sample(a["ivol"], c, bits) for c in a["coords"]]).astype(np.int32),
+            "uout": np.array([_ref_sample(a["urow"], c, bits) for c in a["coords"]]).astype(np.uint32)}
+
+
+case("images", "images.cl", "image_sample3d",
+     [_sample3d_launch(931, NORM | REPEAT), _sample3d_launch(932, NORM | MIRROR), _sample3d_launch(933, NORM | EDGE),
+      _sample3d_launch(934, NORM | CLAMP_B)],
+     _ref_sample3d, ref_compare="close", ref_rtol=1e-5, ref_atol=1e-6)
+
+
+def _layers_launch(seed: int, h: int, w: int, block: tuple[int, int], bits: int) -> Launch:
+    rng = rng_for(seed)
+    grid = (cdiv(w, block[0]), cdiv(h, block[1]))
+    gw, gh = grid[0] * block[0], grid[1] * block[1]
+    return Launch(grid=grid, block=block, args={
+        "planes": uniform(rng, -4.0, 4.0, (3, h, w, 4)), "rows": uniform(rng, -4.0, 4.0, (2, w, 4)),
+        "line": uniform(rng, -4.0, 4.0, (w, 4)), "copy": np.zeros((2, h, w, 4), np.float32),
+        "s": np.int32(bits), "out": np.zeros((gh * gw, 4), np.float32)})
+
+
+def _ref_layers(a, launch):
+    planes, rows, line = a["planes"], a["rows"], a["line"]
+    _, h, w, _ = planes.shape
+    gw, gh = launch.grid[0] * launch.block[0], launch.grid[1] * launch.block[1]
+    out, copy = np.zeros((gh * gw, 4), np.float32), a["copy"].copy()
+    for y in range(gh):
+        for x in range(gw):
+            cx, cy = min(x, w - 1), min(y, h - 1)  # an unnormalised sampler clamps to the edge
+            layer = int(np.clip(np.rint(f32(x % 4) - f32(0.75)), 0, 2))
+            pa = planes[layer, cy, cx]
+            pb = rows[min(max(y - 1, 0), 1), cx]  # no sampler: clamped in simu and PoCL alike
+            pc = line[cx]
+            if x < w and y < h:
+                copy[y % 2, y, x] = planes[2, y, x]
+            out[y * gw + x] = ((pa + pb * f32(2)) + pc * f32(4)) + f32(2)
+    return {"out": out, "copy": copy}
+
+
+case("images", "images.cl", "image_layers",
+     [_layers_launch(941, 4, 8, (4, 4), EDGE), _layers_launch(942, 6, 5, (5, 2), CLAMP_B | LINEAR)],
+     _ref_layers, ref_compare="close", ref_rtol=1e-5, ref_atol=1e-6)
