@@ -139,3 +139,32 @@ def test_unmodelled_sampler_use_is_unsupported_and_the_neighbour_analysed(tmp_pa
     good = kernels["neighbour"]
     assert good["status"] == "analysed"
     assert [f["kind"] for f in good["findings"]] == ["race"]  # every work-item writes out[0]
+
+
+FALLBACK = """
+__constant sampler_t bilinear = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
+__kernel void rows(read_only image2d_t src, write_only image2d_t dst, sampler_t s) {
+  const int x = get_global_id(0), y = get_global_id(1);
+  const float2 texel = (float2)(1.0f / get_image_width(src), 1.0f / get_image_height(src));
+  if (x < get_image_width(dst) && y < get_image_height(dst))
+    write_imagef(dst, (int2)(x, y), read_imagef(src, bilinear, (float2)(x + 1.0f, y + 0.5f) * texel)
+                                    + read_imagef(src, s, (float2)(x, y)));
+}
+"""
+
+
+def test_validate_without_launch_lines_replays_an_image_kernel_on_pocl(tmp_path):
+    """`simu validate` on a file with no `// launch:` line falls back to simu's default launch, whose
+    images and sampler get backing data: the kernel is replayed and matches PoCL (not unsupported)."""
+    from simu.validate import validate_kernel
+    from simu.validate.devices import OpenCLDevice
+    from simu.validate.opencl_runner import OpenCLUnavailableError
+
+    try:
+        OpenCLDevice(None)
+    except OpenCLUnavailableError as exc:
+        pytest.skip(f"no OpenCL device: {exc}")
+    path = tmp_path / "rows.cl"
+    path.write_text(FALLBACK)
+    report = validate_kernel(path, "rows", None, None, runs=1, schedules=0)
+    assert [r.verdict for r in report.results] == ["match"], [str(m) for r in report.results for m in r.mismatches]

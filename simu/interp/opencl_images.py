@@ -30,6 +30,11 @@ sampler takes integer coordinates (as CLK_ADDRESS_NONE).  Writes outside the ima
 (undefined).  Unsupported (UnsupportedError naming the call): multisample images, half reads and writes
 (``read_imageh``),
 other channel formats, a sampler or image that differs between work-items.
+
+Where PoCL 3.0 departs from the specification simu follows the specification (the differential
+cases stay off these inputs): PoCL scales an array's layer coordinate by the layer count under a
+normalised sampler and rounds it with ``floor(w + 0.5)`` (simu: ``rint(w)``, never normalised), and
+its border colour for CL_R images under CLAMP is (0,0,0,0) (simu: (0,0,0,1)).
 """
 
 from __future__ import annotations
