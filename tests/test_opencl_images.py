@@ -168,3 +168,16 @@ def test_validate_without_launch_lines_replays_an_image_kernel_on_pocl(tmp_path)
     path.write_text(FALLBACK)
     report = validate_kernel(path, "rows", None, None, runs=1, schedules=0)
     assert [r.verdict for r in report.results] == ["match"], [str(m) for r in report.results for m in r.mismatches]
+
+
+def test_run_counts_changed_elements_not_bytes(tmp_path):
+    """`simu run` reports how many elements of each buffer the launch changed (an RGBA float image
+    written in full: every element, not four bytes per element)."""
+    path = tmp_path / "fill.cl"
+    path.write_text("__kernel void fill(write_only image2d_t img) {\n"
+                    "  write_imagef(img, (int2)(get_global_id(0), get_global_id(1)), (float4)(-7.5f));\n}\n")
+    res = runner.invoke(app, ["run", str(path), "--grid", "1,1", "--block", "4,2",
+                              "--buffer", "img=float32:2x4x4:zeros"], terminal_width=200)
+    assert res.exit_code == 0, res.output
+    row = next(line for line in res.output.splitlines() if "img" in line and "float32" in line)
+    assert [c.strip() for c in row.split("│")[1:5]] == ["img", "float32", "32", "32"]

@@ -76,7 +76,11 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
     for col in ("buffer", "dtype", "elements", "changed", "first values"):
         table.add_column(col)
     for name, out in result.buffers.items():
-        changed = int(np.count_nonzero(out.view(np.uint8) != initial[name].view(np.uint8)))
+        changed = 0  # elements, not bytes
+        if out.size:
+            before = np.ascontiguousarray(initial[name]).reshape(-1).view(np.uint8).reshape(out.size, -1)
+            after = np.ascontiguousarray(out).reshape(-1).view(np.uint8).reshape(out.size, -1)
+            changed = int(np.count_nonzero((after != before).any(axis=1)))
         table.add_row(name, str(out.dtype), str(out.size), str(changed), np.array2string(out.ravel()[:6], precision=4))
     console.print(table)
     console.print(f"outcome: [bold]{result.outcome}[/]  steps: {result.steps}  thread-instructions: "
