@@ -2247,3 +2247,30 @@ def _ref_layers(a, launch):
 case("images", "images.cl", "image_layers",
      [_layers_launch(941, 4, 8, (4, 4), EDGE), _layers_launch(942, 6, 5, (5, 2), CLAMP_B | LINEAR)],
      _ref_layers, ref_compare="close", ref_rtol=1e-5, ref_atol=1e-6)
+
+
+def _arrays_launch(seed: int, s: int, a: int, lo: float, hi: float, n: int = 128) -> Launch:
+    rng = rng_for(seed)
+    coords = np.concatenate([uniform(rng, lo, hi, (n, 1)), uniform(rng, -2.0, 8.0, (n, 2)),
+                             uniform(rng, -1.4, 3.4, (n, 1))], axis=1)
+    return L1(cdiv(n, 64), 64, row=uniform(rng, -4.0, 4.0, (7, 4)), rows=ints(rng, 0, 256, (3, 6, 4), np.uint8),
+              planes=uniform(rng, -4.0, 4.0, (3, 5, 6, 4)), s=np.int32(s), a=np.int32(a), coords=coords,
+              out=np.zeros((3 * n, 4), np.float32))
+
+
+def _ref_arrays(args, launch):
+    out = []
+    s, a = int(args["s"]), int(args["a"])
+    for x, u, v, w in args["coords"]:
+        layer = int(np.clip(np.rint(w), 0, 2))
+        out += [_ref_sample(args["row"], [x], s), _ref_sample(args["rows"][layer], [u], a),
+                _ref_sample(args["planes"][layer], [u, v], a)]
+    return {"out": np.array(out, np.float32)}
+
+
+case("images", "images.cl", "image_sample_arrays",
+     [_arrays_launch(951, NORM | REPEAT | LINEAR, EDGE | LINEAR, -1.5, 2.5),
+      _arrays_launch(952, NORM | MIRROR | LINEAR, CLAMP_B | LINEAR, -2.5, 2.5),
+      _arrays_launch(953, CLAMP_B | LINEAR, CLAMP_B, -2.0, 9.0),
+      _arrays_launch(954, NORM | EDGE, EDGE, -0.5, 1.5)],
+     _ref_arrays, ref_compare="close", ref_rtol=1e-5, ref_atol=1e-6)

@@ -59,3 +59,16 @@ __kernel void image_layers(read_only image2d_array_t planes, read_only image1d_a
     write_imagef(copy, (int4)(x, y, y % 2, 0), d);
     out[y * get_global_size(0) + x] = a + b * 2.0f + c * 4.0f + (float4)(get_image_array_size(rows));
 }
+
+// Linear and nearest filtering of 1-D images, 1-D arrays and 2-D arrays: sampler s for the plain image
+// (normalised or not), sampler a (unnormalised) for the arrays, whose layer is the last coordinate.
+__kernel void image_sample_arrays(read_only image1d_t row, read_only image1d_array_t rows,
+                                  read_only image2d_array_t planes, sampler_t s, sampler_t a,
+                                  __global const float4 *coords, __global float4 *out)
+{
+    int i = get_global_id(0);
+    float4 c = coords[i];
+    out[3 * i] = read_imagef(row, s, c.x);
+    out[3 * i + 1] = read_imagef(rows, a, (float2)(c.y, c.w));
+    out[3 * i + 2] = read_imagef(planes, a, (float4)(c.y, c.z, c.w, 0.0f));
+}
