@@ -11,6 +11,7 @@ import pytest
 from simu import codes
 from simu.api import load_source
 from simu.interp import run
+from simu.interp.trace import READ
 from simu.launch import Launch
 from simu.launch.spec import build_launch
 from simu.pipeline import check_launches
@@ -420,3 +421,81 @@ def test_an_unmodelled_form_is_unsupported_while_its_neighbour_is_analysed():
     flat = check_launches(m, ks["flat"], [build_launch(ks["flat"], "1", "64", [])])
     assert flat.status == codes.ANALYSED
     assert [f.kind for f in flat.findings if f.kind == "race"] == ["race"]  # the missing barrier after the fetch
+
+
+# --- legacy texture references ----------------------------------------------------------------------
+
+LEGACY = r"""
+texture<float, 1, cudaReadModeElementType> ramp;
+texture<float4, cudaTextureType2D> image;
+texture<unsigned char, 2, cudaReadModeNormalizedFloat> bytes;
+
+__global__ void fetch(float *out, float4 *out4) {
+  const int i = threadIdx.x;
+  out[i] = tex1Dfetch(ramp, i) + tex1D(ramp, i + 0.5f);
+  out4[i] = tex2D(image, i + 0.5f, 0.5f);
+}
+__global__ void normalized(float *out) { out[threadIdx.x] = tex2D(bytes, 0.5f, 0.5f); }
+__global__ void shifted(float *out) {
+  __shared__ float tile[64];
+  tile[threadIdx.x] = tex1Dfetch(ramp, threadIdx.x);
+  out[threadIdx.x] = tile[(threadIdx.x + 1) % 64];
+}
+int main() {
+  float *d;
+  cudaMalloc(&d, 64 * sizeof(float));
+  ramp.normalized = 0;
+  ramp.filterMode = cudaFilterModePoint;
+  ramp.addressMode[0] = cudaAddressModeClamp;
+  cudaBindTexture(0, ramp, d, 64 * sizeof(float));
+  fetch<<<1, 32>>>(d, 0);
+  cudaUnbindTexture(ramp);
+  return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return _kernels(LEGACY, "legacy.cu")
+
+
+def test_legacy_texture_references_are_backed_like_texture_objects(legacy):
+    m, ks = legacy
+    launch = build_launch(ks["fetch"], "1", "32", [], ["ramp=float32:64:ramp", "image=float32:2x40x4:ramp"])
+    assert set(launch.args) == {"out", "out4", "ramp", "image"}  # the references are named like parameters
+    r = run(m, ks["fetch"], launch)
+    assert r.outcome.completed and not r.memory_errors
+    assert r.buffers["out"].tolist() == [2.0 * i for i in range(32)]
+    assert np.array_equal(r.buffers["out4"].reshape(32, 4), launch.args["image"][0, :32])
+    backing = {a.id for a in r.allocations if a is not None and a.param in ("ramp", "image")}
+    assert len(backing) == 2 and backing <= set((r.trace.addr[r.trace.action == READ] >> 40).tolist())  # recorded
+    default = build_launch(ks["fetch"], "1", "32", [])
+    assert default.args["ramp"].ndim == 1 and default.args["image"].shape[-1] == 4  # float4 texels: HxWx4
+    assert check_launches(m, ks["fetch"], [default]).status == codes.ANALYSED
+
+
+def test_a_race_on_data_fetched_through_a_texture_reference_is_found(legacy):
+    m, ks = legacy
+    report = check_launches(m, ks["shifted"], [build_launch(ks["shifted"], "1", "64", [])])
+    races = [f for f in report.findings if f.kind == "race"]
+    assert report.status == codes.ANALYSED and races and races[0].space == "shared"
+
+
+def test_unmodelled_texture_references_are_unsupported_with_their_line(legacy):
+    m, ks = legacy
+    report = check_launches(m, ks["normalized"], [build_launch(ks["normalized"], "1", "32", [])])
+    assert report.status == codes.UNSUPPORTED and "cudaReadModeNormalizedFloat" in report.reason
+    assert report.where.line == _line(LEGACY, "tex2D(bytes")
+    unbacked = Launch((1, 1, 1), (32, 1, 1), {"out": np.zeros(32, np.float32)})  # no array for `ramp`
+    report = check_launches(m, ks["shifted"], [unbacked])
+    assert report.status == codes.UNSUPPORTED and "texture reference 'ramp'" in report.reason
+
+
+def test_the_search_backs_texture_references(legacy):
+    from simu.check import CheckSettings
+    from simu.evolve import Budget, run_search
+
+    m, ks = legacy
+    res = run_search(m, ks["shifted"], CheckSettings(), None, Budget(evaluations=6, seconds=120), "full", seed=0)
+    assert res.status == codes.ANALYSED and [f for f in res.findings if f.kind == "race"]

@@ -33,6 +33,7 @@ from simu.launch.images import (
     is_image,
     is_sampler,
     is_texture,
+    launch_params,
     texture_layout,
 )
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
@@ -99,12 +100,14 @@ class Layout:
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
+    params: list = field(init=False)  # the kernel's parameters and its legacy texture references
     textures: dict = field(init=False)  # texture parameter -> its TextureLayout
 
     def __post_init__(self) -> None:
         self.at = Genes(len(self.scalars))
         self.image_dtype = {p.name: image_dtype(self.kernel, p) for p in self.kernel.params if is_image(p)}
-        self.textures = {p.name: texture_layout(self.kernel, p.name) for p in self.kernel.params if is_texture(p)}
+        self.params = launch_params(self.kernel)  # legacy texture references are backed like texture objects
+        self.textures = {p.name: texture_layout(self.kernel, p.name) for p in self.params if is_texture(p)}
 
     def initial(self, rng: random.Random) -> list[float]:
         """A start point from typical GPU sizes: warp multiples, powers of two, sizes near the thread count."""
@@ -211,7 +214,7 @@ class Layout:
             length = max(length, min(two, 1 << 22), ints[-1] ** 2 if ints and ints[-1] <= 2048 else 0)
         rng = np.random.default_rng(seed)
         args: dict[str, Any] = {}
-        for p in self.kernel.params:
+        for p in self.params:
             if p.name in values:
                 args[p.name] = values[p.name]
             elif is_sampler(p):

@@ -33,18 +33,18 @@ from pathlib import Path
 import numpy as np
 
 from simu.errors import SourcePoint, UnsupportedError
-from simu.interp.memory import OFFSET_BITS
+from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, POINTER_BIAS
 from simu.interp.outcome import MemoryError_
 from simu.interp.program import put
 from simu.interp.state import MAX_MEMORY_ERRORS
 from simu.interp.trace import ACTION_NAMES, READ, WRITE
-from simu.launch.images import TEX_ANY_SIZE, TEX_LINEAR, TEXTURE_TYPES, texel_code_parts, texture_mode
+from simu.launch.images import TEX_ANY_SIZE, TEX_LINEAR, TEXREF_HANDLE, TEXTURE_TYPES, texel_code_parts, texture_mode
 
 FETCH = "__simu_tex1Dfetch"
 TEXEL, EXTENT, MODE, TRAP, UNFILTERABLE = ("__simu_tex_texel", "__simu_tex_extent", "__simu_tex_mode",
                                            "__simu_surf_trap", "__simu_tex_unfilterable")
 USES = (FETCH, TEXEL, EXTENT, MODE, TRAP, UNFILTERABLE)  # a kernel calling one needs its textures backed
-UNMODELLED = ("texCubemap", "surfCubemap")
+UNMODELLED = ("texCubemap", "surfCubemap", "texref_normalized_float")
 _SHIM = str(Path(__file__).resolve().parents[1] / "include")  # simu's shim headers
 MAX_TRAPS = 4  # memory errors recorded per trap executed by a group, as the machine's own faults
 
@@ -81,12 +81,22 @@ def first_use(program):
     return min(calls, key=lambda ins: ins.id) if calls else None
 
 
-def _calls_on(program, callee: str, reg: str | None, param_regs: set[str]):
-    """The calls of ``callee`` whose handle is register ``reg`` or no parameter's register."""
+def _owners(program, kernel) -> dict[str, str]:
+    """Handle register -> the parameter or texture reference it is, where the IR says."""
+    owners = {reg: p.name for (reg, _), p in zip(kernel.function.args, kernel.params, strict=False)} \
+        if kernel is not None else {}
+    for ins in program.instrs.values():
+        if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.name:
+            owners[ins.name] = getattr(ins.ops[0].value, "name", "") if ins.ops else ""
+    return owners
+
+
+def _calls_on(program, callee: str, name: str, owners: dict[str, str]):
+    """The calls of ``callee`` whose handle is ``name``'s, or not known to be another's."""
     for ins in sorted(program.instrs.values(), key=lambda i: i.id):
         if ins.opcode == "call" and ins.attrs.get("callee") == callee and ins.ops:
             h = ins.ops[0]
-            if reg is None or h.kind != "reg" or h.value == reg or h.value not in param_regs:
+            if h.kind != "reg" or owners.get(h.value, name) == name:
                 yield ins
 
 
@@ -97,16 +107,63 @@ def _const(op) -> int | None:
 def validate(program, tex: Texture, kernel=None) -> None:
     """Check the kernel's fetches through ``tex`` against its backing array before the run, so that
     a mismatch is the kernel's ``unsupported`` status naming the fetch (the same checks run again
-    during the run for handles the IR does not trace to the parameter)."""
-    regs = [reg for reg, _ in kernel.function.args] if kernel is not None else []
-    reg = next((r for r, p in zip(regs, kernel.params, strict=False) if p.name == tex.name), None) if regs else None
-    for ins in _calls_on(program, EXTENT, reg, set(regs)):
+    during the run for handles the IR does not trace to a parameter)."""
+    owners = _owners(program, kernel)
+    for ins in _calls_on(program, EXTENT, tex.name, owners):
         axes, code = (_const(ins.ops[k]) if len(ins.ops) > k else None for k in (1, 3))
         if axes is not None and code is not None:
             geometry(tex, axes, code, ins)
     if tex.mode & TEX_LINEAR:
-        for ins in _calls_on(program, UNFILTERABLE, reg, set(regs)):
+        for ins in _calls_on(program, UNFILTERABLE, tex.name, owners):
             _unfilterable_error([tex.name], ins)
+
+
+def _register(st, program, kernel, name: str, arr: np.ndarray, base: int) -> None:
+    spec = (getattr(st.launch, "buffer_specs", None) or {}).get(name) or {}
+    try:
+        mode = texture_mode(spec.get("texture", ""))
+    except ValueError as exc:
+        raise UnsupportedError(f"texture '{name}': {exc}") from None
+    if not hasattr(st, "textures"):
+        st.textures = {}
+    st.textures[base] = tex = Texture(name, base, tuple(int(d) for d in arr.shape), arr.dtype, mode)
+    validate(program, tex, kernel)
+
+
+def bind_references(st, program, kernel, global_address, allocate) -> None:
+    """Back the legacy texture references (``texture<T, dim, mode>`` globals) the kernel reads with
+    the launch's arrays of their names: the reference's 64-bit handle (the global's value, which
+    llvm.nvvm.texsurf.handle.internal reads) becomes the backing buffer's address."""
+    seen = set()
+    for ins in sorted(program.instrs.values(), key=lambda i: i.id):
+        if ins.opcode != "call" or not (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) or not ins.ops:
+            continue
+        name = getattr(ins.ops[0].value, "name", None)
+        if name is None or name in seen:
+            continue
+        seen.add(name)
+        value = st.launch.args.get(name)
+        if not isinstance(value, np.ndarray) or value.ndim == 0:
+            raise UnsupportedError(f"texture reference '{name}': the launch gives no backing buffer for it "
+                                   f"(--buffer {name}=float32:N)", where(ins))
+        arr = np.ascontiguousarray(value)
+        base = int(allocate(name, arr))
+        _register(st, program, kernel, name, arr, base)
+        addr = int(global_address(name))
+        alloc = st.mem.allocs[addr >> OFFSET_BITS]
+        alloc.data[:8] = np.frombuffer(np.int64(base).tobytes(), np.uint8)
+
+
+def _texref_handle(ins, name, args, dst, proto):
+    """``llvm.nvvm.texsurf.handle.internal(@ref)``: the handle stored in the reference's global."""
+    ref = args[0]
+
+    def handle(st, lanes, sel):
+        addr = int(np.asarray(ref(st, sel)).flat[0])
+        alloc = st.mem.allocs[addr >> OFFSET_BITS]
+        off = (addr & OFFSET_MASK) - POINTER_BIAS
+        return np.full(len(lanes), int(alloc.data[off:off + 8].view(np.int64)[0]), np.int64)
+    return put(dst, proto, handle)
 
 
 def bind(st, program, param, value, allocate, kernel=None) -> np.ndarray | None:
@@ -116,16 +173,8 @@ def bind(st, program, param, value, allocate, kernel=None) -> np.ndarray | None:
     scalar handle of a kernel that fetches is unsupported."""
     if isinstance(value, np.ndarray) and value.ndim > 0:
         arr = np.ascontiguousarray(value)
-        spec = (getattr(st.launch, "buffer_specs", None) or {}).get(param.name) or {}
-        try:
-            mode = texture_mode(spec.get("texture", ""))
-        except ValueError as exc:
-            raise UnsupportedError(f"texture parameter '{param.name}': {exc}") from None
         base = int(allocate(arr))
-        if not hasattr(st, "textures"):
-            st.textures = {}
-        st.textures[base] = tex = Texture(param.name, base, tuple(int(d) for d in arr.shape), arr.dtype, mode)
-        validate(program, tex, kernel)
+        _register(st, program, kernel, param.name, arr, base)
         return np.full(st.T, base, np.int64)
     use = first_use(program)
     if use is None:
@@ -268,8 +317,12 @@ def _unfilterable_error(names: list[str], ins):
 
 def _unmodelled(ins, name, args, dst, proto):
     what = name[len("__simu_"):]
+    if what == "texref_normalized_float":
+        raise UnsupportedError("a fetch through a texture reference declared with cudaReadModeNormalizedFloat is not "
+                               "modelled (integer texels read as normalised floats)", where(ins))
     raise UnsupportedError(f"{what} (cubemap textures and surfaces) is not modelled", where(ins))
 
 
-TRANSLATORS = [([FETCH, TEXEL], _address), ([EXTENT], _extent), ([MODE], _mode), ([TRAP], _trap),
+TRANSLATORS = [([FETCH, TEXEL], _address), ([TEXREF_HANDLE + ".internal.p1", TEXREF_HANDLE + ".internal.p0"],
+                                            _texref_handle), ([EXTENT], _extent), ([MODE], _mode), ([TRAP], _trap),
                ([UNFILTERABLE], _unfilterable), (["__simu_" + n for n in UNMODELLED], _unmodelled)]

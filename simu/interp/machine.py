@@ -149,6 +149,8 @@ class Machine:
                 except (TypeError, ValueError) as exc:
                     raise LaunchError(f"bad value {v!r} for parameter '{p.name}': {exc}") from None
                 st.put(slot, FULL, c, proto_of(p.type))
+        cuda_textures.bind_references(st, prog, self.kernel, gaddr.__getitem__,
+                                      lambda name, arr: self._texture_buffer(st, buffers, name, arr))
         return st, buffers
 
     @staticmethod

@@ -25,6 +25,8 @@ simu/interp/cuda_textures.py).
   ``tex=float32:N`` / ``HxW`` / ``HxWx4[:fill][:modes]``, where ``modes`` are the texture descriptor
   settings that differ from the defaults (:func:`texture_mode`): ``linear`` (filtering), ``norm``
   (normalised coordinates), ``wrap``/``mirror``/``border`` (addressing; default clamp).
+* A **legacy texture reference** (a ``texture<T, dim, mode>`` global the kernel reads) is a
+  texture-object pseudo-parameter of the launch (:func:`launch_params`), named like the global.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ DEFAULT_CHANNELS = 4
 DEFAULT_SAMPLER = 0x12
 _IMAGE_CALL = re.compile(r"_Z\d+(read|write)_image(f|i|ui)")
 _FETCH, _EXTENT = "__simu_tex1Dfetch", "__simu_tex_extent"
+TEXREF_HANDLE = "llvm.nvvm.texsurf.handle"  # a legacy texture reference's handle (clang)
 # texture descriptor bits the shim reads (__simu_tex_mode): cudaTextureAddressMode in bits 0-1
 TEX_LINEAR, TEX_NORMALIZED, TEX_ANY_SIZE = 4, 8, 1 << 16
 ADDRESS_MODES = {"wrap": 0, "clamp": 1, "mirror": 2, "border": 3}
@@ -159,9 +162,33 @@ def _texel_dtype(code: int) -> tuple[np.dtype, int]:
     return np.dtype(np.uint8), size * count  # a struct texel: its bytes
 
 
+def texture_refs(kernel) -> list[str]:
+    """The legacy texture references (``texture<T, dim, mode>`` globals) the kernel reads, in order."""
+    names: list[str] = []
+    for ins in _calls(kernel):
+        if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.ops:
+            ref = ins.ops[0].value
+            if ins.ops[0].kind == "const" and hasattr(ref, "name") and ref.name not in names:
+                names.append(ref.name)
+    return names
+
+
+def launch_params(kernel) -> list:
+    """The kernel's parameters, then one texture-object pseudo-parameter per legacy texture reference
+    it reads: the launch backs a reference with an array as it backs a ``cudaTextureObject_t``."""
+    from simu.ir.module import Param
+    from simu.ir.types import IntType
+
+    return [*kernel.params, *(Param(-1, name, IntType(64), TEXTURE_TYPES[0]) for name in texture_refs(kernel))]
+
+
 def _param_regs(kernel) -> dict[str, str]:
-    """IR register of each parameter -> the parameter's name."""
-    return {reg: p.name for (reg, _), p in zip(kernel.function.args, kernel.params, strict=False)}
+    """IR register of each parameter (and of each texture reference's handle) -> its name."""
+    regs = {reg: p.name for (reg, _), p in zip(kernel.function.args, kernel.params, strict=False)}
+    for ins in _calls(kernel):
+        if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.ops and ins.name:
+            regs[ins.name] = getattr(ins.ops[0].value, "name", "")
+    return regs
 
 
 def _const(op) -> int | None:

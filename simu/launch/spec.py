@@ -29,6 +29,7 @@ from simu.launch.images import (
     is_sampler,
     is_texture,
     is_texture_modes,
+    launch_params,
     takes_array,
     texture_layout,
 )
@@ -139,11 +140,10 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
     name, sep, rest = spec.partition("=")
     if not sep or not name or not rest:
         raise LaunchError(f"bad --buffer '{spec}': expected {BUFFER_FORMAT}")
-    try:
-        param = kernel.param(name)
-    except KeyError:
+    param = next((p for p in launch_params(kernel) if p.name == name), None)
+    if param is None:
         raise LaunchError(f"--buffer '{spec}': kernel {kernel.display_name} has no parameter '{name}'; "
-                          f"its parameters: {describe_params(kernel)}") from None
+                          f"its parameters: {describe_params(kernel)}")
     if (not param.is_pointer or is_by_value(param)) and not takes_array(param):
         raise LaunchError(f"--buffer '{spec}': parameter '{name}' ({param.c_type or param.type}) is not a pointer; "
                           "give it with --arg")
@@ -309,7 +309,7 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
     of scalar parameters (or ``threads`` / ``blocks``)."""
     import ast
 
-    params = {p.name: p for p in kernel.params}
+    params = {p.name: p for p in launch_params(kernel)}
     allowed = f"its parameters: {describe_params(kernel)}"
     for table, names in (("args", [*c.args, *c.arg_ranges, *c.buffer_lengths]), ("fills", list(c.fills))):
         for name in names:
@@ -344,6 +344,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     backing buffer is sized like a buffer, an image covers the launch (:func:`default_image_shape`).
     The launch's size is checked against the limits before any buffer is drawn."""
     rng = np.random.default_rng(seed)
+    params = launch_params(kernel)  # legacy texture references are backed like texture objects
     gdim, bdim = parse_dims(grid, "--grid"), parse_dims(block, "--block")
     check_launch_shape(gdim, bdim, warp_size, max_threads)
     launch = Launch(gdim, bdim, {}, warp_size or 32, dynamic_shared, seed)
@@ -369,7 +370,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     # default buffers cover every thread and the largest integer argument (often a size n)
     sizes = [int(v) for v in values.values() if isinstance(v, (int, np.integer)) and 0 < int(v) <= 1 << 24]
     default_length = max([launch.total_threads] + sizes)
-    for p in kernel.params:
+    for p in params:
         if p.name in values or not (p.is_pointer or takes_array(p)):
             continue
         if is_image(p):
@@ -385,7 +386,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             dt, comps = element_type(p.pointee)
             nbytes += default_length * comps * dt.itemsize
     check_memory(nbytes, max_memory_bytes)
-    for p in kernel.params:
+    for p in params:
         if p.name in values:
             continue
         if is_image(p):
@@ -410,6 +411,6 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
         else:
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
                               f"give --arg {p.name}=...")
-    launch.args = {p.name: values[p.name] for p in kernel.params}
+    launch.args = {p.name: values[p.name] for p in params}
     launch.buffer_specs = {name: spec for name, spec in specs.items() if name in launch.args}
     return launch

@@ -33,6 +33,7 @@
  *       cudaBoundaryModeTrap (the default) is an out-of-bounds memory error and no access,
  *       cudaBoundaryModeClamp clamps x, y, z into the surface, cudaBoundaryModeZero reads 0 and
  *       drops writes.
+ *   Legacy texture references (texture<T, dim, mode>, cudaBindTexture...): see the end of this file.
  *   Not modelled (the kernel is unsupported, naming the call and its line): cubemaps,
  *   cudaReadModeNormalizedFloat, sRGB, mipmap levels, a texture with no backing array.
  * Host side: channel descriptors, resource/texture descriptors, cudaCreateTextureObject, arrays.
@@ -443,5 +444,124 @@ template <class T> __SIMU_DEV T surfCubemapread(cudaSurfaceObject_t, int, int, i
   __simu_surfCubemap();
   return T();
 }
+
+/* ---- legacy texture references (removed in CUDA 12, still in older code) --------------------
+ * `texture<T, dim, mode> tex;` at file scope, bound on the host (cudaBindTexture...).  clang's
+ * device_builtin_texture_type attribute makes the variable a device-side 64-bit handle, read by
+ * llvm.nvvm.texsurf.handle.internal; the machine gives each reference the kernel reads a backing
+ * array as for a texture object (the launch names it like a parameter: --buffer tex=float32:N),
+ * so the fetches below are the object forms on that handle.  cudaReadModeNormalizedFloat is not
+ * modelled: a kernel fetching through such a reference is unsupported. */
+#define cudaTextureType1D 0x01
+#define cudaTextureType2D 0x02
+#define cudaTextureType3D 0x03
+#define cudaTextureTypeCubemap 0x0C
+#define cudaTextureType1DLayered 0xF1
+#define cudaTextureType2DLayered 0xF2
+#define cudaTextureTypeCubemapLayered 0xFC
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int __cudaReserved[14];
+};
+template <class T, int dim = cudaTextureType1D, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture : public textureReference {
+  __host__ texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+                   enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
+    normalized = norm;
+    filterMode = fMode;
+    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+    channelDesc = cudaCreateChannelDesc<T>();
+    sRGB = 0;
+  }
+};
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTexture(size_t *offset, const struct texture<T, dim, mode> &tex,
+                                                   const void *devPtr, size_t size = ~(size_t)0) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTexture(size_t *offset, const struct texture<T, dim, mode> &tex,
+                                                   const void *devPtr, const struct cudaChannelFormatDesc &desc,
+                                                   size_t size = ~(size_t)0) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTexture2D(size_t *offset, const struct texture<T, dim, mode> &tex,
+                                                     const void *devPtr, size_t width, size_t height,
+                                                     size_t pitch) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTexture2D(size_t *offset, const struct texture<T, dim, mode> &tex,
+                                                     const void *devPtr, const struct cudaChannelFormatDesc &desc,
+                                                     size_t width, size_t height, size_t pitch) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, mode> &tex,
+                                                          cudaArray_const_t array) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaBindTextureToArray(const struct texture<T, dim, mode> &tex,
+                                                          cudaArray_const_t array,
+                                                          const struct cudaChannelFormatDesc &desc) {
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+static __host__ inline cudaError_t cudaUnbindTexture(const struct texture<T, dim, mode> &tex) {
+  return cudaSuccess;
+}
+
+extern "C" __device__ void __simu_texref_normalized_float(void);
+/* the handle of a reference passed by value (clang passes the 64-bit handle) */
+template <class R> __SIMU_DEV cudaTextureObject_t __simu_texref(const R &t) {
+  return *(const cudaTextureObject_t *)(const void *)&t;
+}
+/* what a cudaReadModeNormalizedFloat fetch returns (float for scalars, floatN for vectors) */
+template <class T> struct __simu_normalized { typedef float type; };
+#define __SIMU_NORMALIZED(V)                                                                         \
+  template <> struct __simu_normalized<V##1> { typedef float1 type; };                              \
+  template <> struct __simu_normalized<V##2> { typedef float2 type; };                              \
+  template <> struct __simu_normalized<V##4> { typedef float4 type; };
+__SIMU_NORMALIZED(char)
+__SIMU_NORMALIZED(uchar)
+__SIMU_NORMALIZED(short)
+__SIMU_NORMALIZED(ushort)
+#undef __SIMU_NORMALIZED
+#define __SIMU_TEXREF(DIM, NAME, PARAMS, ARGS)                                                       \
+  template <class T> __SIMU_DEV T NAME(texture<T, DIM, cudaReadModeElementType> t PARAMS) {          \
+    return NAME<T>(__simu_texref(t) ARGS);                                                           \
+  }                                                                                                  \
+  template <class T>                                                                                 \
+  __SIMU_DEV typename __simu_normalized<T>::type NAME(texture<T, DIM, cudaReadModeNormalizedFloat> PARAMS) { \
+    __simu_texref_normalized_float();                                                                \
+    return typename __simu_normalized<T>::type();                                                    \
+  }
+#define __SIMU_COMMA ,
+__SIMU_TEXREF(cudaTextureType1D, tex1Dfetch, __SIMU_COMMA int x, __SIMU_COMMA x)
+__SIMU_TEXREF(cudaTextureType1D, tex1D, __SIMU_COMMA float x, __SIMU_COMMA x)
+__SIMU_TEXREF(cudaTextureType2D, tex2D, __SIMU_COMMA float x __SIMU_COMMA float y, __SIMU_COMMA x __SIMU_COMMA y)
+__SIMU_TEXREF(cudaTextureType3D, tex3D, __SIMU_COMMA float x __SIMU_COMMA float y __SIMU_COMMA float z,
+              __SIMU_COMMA x __SIMU_COMMA y __SIMU_COMMA z)
+__SIMU_TEXREF(cudaTextureType1DLayered, tex1DLayered, __SIMU_COMMA float x __SIMU_COMMA int layer,
+              __SIMU_COMMA x __SIMU_COMMA layer)
+__SIMU_TEXREF(cudaTextureType2DLayered, tex2DLayered,
+              __SIMU_COMMA float x __SIMU_COMMA float y __SIMU_COMMA int layer,
+              __SIMU_COMMA x __SIMU_COMMA y __SIMU_COMMA layer)
+__SIMU_TEXREF(cudaTextureType1D, tex1DLod, __SIMU_COMMA float x __SIMU_COMMA float level,
+              __SIMU_COMMA x __SIMU_COMMA level)
+__SIMU_TEXREF(cudaTextureType2D, tex2DLod, __SIMU_COMMA float x __SIMU_COMMA float y __SIMU_COMMA float level,
+              __SIMU_COMMA x __SIMU_COMMA y __SIMU_COMMA level)
+#undef __SIMU_COMMA
+#undef __SIMU_TEXREF
 
 #endif /* __SIMU_TEXTURE_H */
