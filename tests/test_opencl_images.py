@@ -136,6 +136,7 @@ def test_unmodelled_sampler_use_is_unsupported_and_the_neighbour_analysed(tmp_pa
     bad = kernels["undefined_read"]
     assert bad["status"] == "unsupported"
     assert "integer coordinates" in bad["reason"] and bad["where"]["line"] == 4
+    assert bad["launches"] <= 2  # the search stops once the kernel is known to be unsupported
     good = kernels["neighbour"]
     assert good["status"] == "analysed"
     assert [f["kind"] for f in good["findings"]] == ["race"]  # every work-item writes out[0]

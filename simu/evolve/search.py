@@ -125,8 +125,10 @@ class Search:
 
     # -- budget ------------------------------------------------------------------------------
     def out_of_budget(self) -> bool:
+        """Budget spent, or the kernel found unsupported (a construct the machine does not model: every
+        further launch would stop at it too)."""
         return (self.stats.evaluations >= self.budget.evaluations
-                or time.perf_counter() - self.t0 > self.budget.seconds)
+                or time.perf_counter() - self.t0 > self.budget.seconds or self.status == codes.UNSUPPORTED)
 
     def out_of_time(self, factor: float = 1.6) -> bool:
         """The refutation and shrinking phases may use part of a second budget, never more."""
