@@ -136,8 +136,8 @@ def test_failures_are_recorded_and_the_scan_goes_on(messy_project):
     assert broken.first.startswith("src/broken.cu:2:")  # the first clang diagnostic, relative
     kernels = by_kernel(result)
     assert kernels["scale"][1].status == "analysed"  # found mylib/util.cuh by itself
-    # the compile options of each file (for --validate) hold the discovered include folder
-    assert str((messy_project / "include").resolve()) in files["src/kern/good.cu"].compile_options.include_dirs
+    # the compile options of each file (for --validate) hold the discovered include folder, after the system's
+    assert str((messy_project / "include").resolve()) in files["src/kern/good.cu"].compile_options.after_dirs
     asm = kernels["lane_asm"][1]
     assert asm.status == "unsupported" and "inline assembly" in asm.reason and ":8:" in asm.reason
     assert kernels["histogram16"][1].findings  # the other kernels still get their findings

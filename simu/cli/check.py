@@ -106,10 +106,12 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
         flags = build_file_flags(options, cfg, [file.resolve()])
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
-    compile_opts = flags.compile_options(file)
+    info, index = _discover_includes(file, options)
+    compile_opts = flags.compile_options(file, info.folders if info else [])
     for note in flags.notes:
         err_console.print(f"note: {note}", highlight=False)
-    module = load_module(file, compile_opts, debug)
+    module = load_module(file, compile_opts, debug,
+                         notes=lambda exc: _compile_notes(exc, file, info, index, options.include))
     if not module.kernels:
         fail(f"no kernels in {file}")
     if kernel:
@@ -150,6 +152,55 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     if output is not None:
         err_console.print(f"wrote {output}", highlight=False)
     raise typer.Exit(result.exit_code())
+
+
+def _discover_includes(file: Path, options):
+    """Include discovery for one file, as `simu scan` does it (folders after the system's, stand-ins for
+    generated headers); ``(None, None)`` when disabled."""
+    from simu.errors import CompileError
+    from simu.frontend import language_of
+    from simu.frontend.discover import IgnoreRules
+    from simu.frontend.includes import HeaderIndex, resolve_includes
+
+    if not options.auto_include:
+        return None, None
+    root = options.root if options.root.is_dir() else file.resolve().parent
+    rules = IgnoreRules(root, options.exclude)
+    rules.add_excludes(options.config_base or root, options.config_exclude)
+    index = HeaderIndex(root, rules)
+    try:
+        language = language_of(file)
+    except CompileError:
+        return None, None
+    return resolve_includes(file, options.include, index, language), index
+
+
+def _compile_notes(exc, file: Path, info, index, include_dirs: list[Path]) -> list[str]:
+    """What to add to clang's diagnostics: a missing header that the build generates; the files that
+    include this one (a fragment compiled alone lacks their context)."""
+    from simu.frontend.discover import IgnoreRules, enclosing_repository
+    from simu.frontend.includes import HeaderIndex, explain_missing, includers_of
+
+    notes = []
+    first = explain_missing(exc.first, info, index)
+    if first != exc.first:
+        notes.append(first)
+    if index is not None:
+        if enclosing_repository(index.root) is None and index.root.parent != index.root:
+            index = HeaderIndex(index.root.parent, IgnoreRules(index.root.parent))  # no project: one folder up
+        found = includers_of(file, index, include_dirs)
+        if found:
+            names = ", ".join(_shown(p) for p in found[:3])
+            notes.append(f"{file.name} is included by {names}{' and others' if len(found) > 3 else ''}: it may "
+                         f"need that file's context (simu scan analyses its kernels through the includer)")
+    return notes
+
+
+def _shown(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 
 def _note_partial(result, kernels: list, given: dict) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Callable, NoReturn, Optional
 
 import typer
 from rich.console import Console
@@ -68,14 +68,17 @@ def plural(n: int, many: str = "s", one: str = "") -> str:
     return one if n == 1 else many
 
 
-def load_module(file: Path, options: CompileOptions, debug: bool = False):
-    """Compile and decode a file, or print clang's diagnostics and exit 2."""
+def load_module(file: Path, options: CompileOptions, debug: bool = False,
+                notes: Callable[[CompileError], list[str]] | None = None):
+    """Compile and decode a file, or print clang's diagnostics (and ``notes(exc)``) and exit 2."""
     from simu.api import load_file
 
     try:
         return load_file(file, options)
     except CompileError as exc:
         show_compile_error(exc, debug)
+        for note in notes(exc) if notes is not None else []:
+            err_console.print(f"note: {note}", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     except UnicodeDecodeError:
         fail(f"{file}: not a text file (a .cu, .cl or .ll source is expected)")

@@ -12,12 +12,20 @@ Two modes:
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simu.errors import CompileError
+from simu.frontend.headers import (
+    header_language,
+    is_header,
+    may_have_template_kernels,
+    uninstantiated_template_kernels,
+    wrapper_source,
+)
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 CUDA_EXTENSIONS = {".cu", ".cuh"}
@@ -34,6 +42,7 @@ class CompileOptions:
     clang_args: tuple[str, ...] = ()
     opt_level: int = 0
     fp_contract: str | None = None  # None = clang's default for the language
+    after_dirs: tuple[str, ...] = ()  # discovered include folders: -idirafter, after the shim and the system
 
     @property
     def mode(self) -> str:
@@ -41,7 +50,8 @@ class CompileOptions:
 
     def key(self) -> str:
         """A stable text form, used in cache keys."""
-        return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract))
+        return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract,
+                     self.after_dirs))
 
 
 @dataclass
@@ -62,14 +72,21 @@ class CompiledModule:
 
 
 def language_of(path: str | Path) -> str:
+    """The language a file compiles as; a header (``.cuh/.hpp/.h/...``) is CUDA unless it looks like OpenCL C."""
     suffix = Path(path).suffix.lower()
-    if suffix in CUDA_EXTENSIONS:
+    if suffix in {".cu"}:
         return "cuda"
     if suffix in OPENCL_EXTENSIONS:
         return "opencl"
     if suffix in IR_EXTENSIONS:
         return "llvm"
-    raise CompileError(str(path), f"{path}: unknown kernel source type '{suffix}' (expected .cu, .cuh, .cl or .ll)")
+    if is_header(path):
+        try:
+            return header_language(Path(path).read_text(errors="replace"))
+        except OSError:
+            return "cuda"
+    raise CompileError(str(path), f"{path}: unknown kernel source type '{suffix}' (expected .cu, .cl, .ll or a "
+                                  f"header such as .cuh/.hpp/.h)")
 
 
 def clang_arguments(language: str, options: CompileOptions) -> list[str]:
@@ -103,6 +120,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
         args.append(f"-ffp-contract={options.fp_contract}")
     for inc in options.include_dirs:
         args += ["-I", str(inc)]
+    for inc in options.after_dirs:
+        args += ["-idirafter", str(inc)]
     for d in options.defines:
         args.append(f"-D{d}")
     args += list(options.clang_args)
@@ -133,16 +152,61 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
         raise CompileError(str(path), f"{path}: no such file")
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
-    argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(path)]
-    module = _run_clang(argv, str(path), language, options)
-    if options.opt_level > 0 and language == "cuda":
-        # NVPTX keeps only line tables when optimising; take parameter names from -O0.
-        o0 = CompileOptions(options.include_dirs, options.defines, options.clang_args, 0, options.fp_contract)
-        argv0 = clang_command() + clang_arguments(language, o0) + ["-o", "-", str(path)]
-        proc = subprocess.run(argv0, capture_output=True, text=True)
-        if proc.returncode == 0:
-            module.param_names = kernel_param_names(proc.stdout)
+    unit = path
+    tmp = None
+    if language == "cuda" and is_header(path):
+        unit, tmp = _header_unit(path, options)
+    try:
+        argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(unit)]
+        module = _run_clang(argv, str(path), language, options)
+        if options.opt_level > 0 and language == "cuda":
+            # NVPTX keeps only line tables when optimising; take parameter names from -O0.
+            argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + ["-o", "-", str(unit)]
+            proc = subprocess.run(argv0, capture_output=True, text=True)
+            if proc.returncode == 0:
+                module.param_names = kernel_param_names(proc.stdout)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
     return module
+
+
+def _header_unit(path: Path, options: CompileOptions):
+    """The file to compile for a CUDA header: the header itself, or an extra translation unit that includes
+    it and instantiates its template kernels that nothing instantiates (:mod:`simu.frontend.headers`)."""
+    import tempfile
+
+    text = path.read_text(errors="replace")
+    if not may_have_template_kernels(text):
+        return path, None
+    base = clang_command() + clang_arguments("cuda", replace(options, opt_level=0)) + ["-fsyntax-only"]
+    proc = subprocess.run(base + ["-Xclang", "-ast-dump=json", str(path)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return path, None  # the header's own compile reports why
+    try:
+        templates = uninstantiated_template_kernels(json.loads(proc.stdout), text)
+    except ValueError:
+        return path, None
+    if not templates:
+        return path, None
+    tmp = tempfile.TemporaryDirectory(prefix="simu-header-")
+    unit = Path(tmp.name) / (path.name + ".instantiate.cu")
+
+    def compiles(lines: list[str]) -> bool:
+        unit.write_text(wrapper_source(path, lines))
+        return subprocess.run(base + [str(unit)], capture_output=True, text=True).returncode == 0
+
+    first = [t.instantiation(c) for t in templates for c in (t.choices() if t.every_choice else t.choices()[:1])]
+    lines = first if compiles(first) else []
+    if not lines:  # find what compiles, kernel by kernel
+        for t in templates:
+            for c in t.choices():
+                if compiles([t.instantiation(c)]):
+                    lines.append(t.instantiation(c))
+                    if not t.every_choice:
+                        break
+    unit.write_text(wrapper_source(path, lines))
+    return unit, tmp
 
 
 def kernel_param_names(ir: str) -> dict[str, list[tuple[str, str | None]]]:

@@ -1,20 +1,32 @@
 """Include folders discovered from the sources themselves, and each source's transitive header set.
 
-For every ``#include "a/b.h"`` that does not resolve next to the including file or in a configured
-folder, the project file whose path ends with ``a/b.h`` (closest to the includer) supplies the folder
-to add.  The same resolution gives the headers a source uses (``simu scan --changed`` follows them).
+An ``#include`` resolves the way clang will resolve it: next to the including file (quoted form), then in
+the configured ``-I`` folders, then in simu's shim headers and the system's include folders.  Only a
+name that none of those provide is looked up in the project: the project file whose path ends with the
+name, *nearest to the includer*, supplies a folder that is passed with ``-idirafter`` (searched after
+the shim and the system, so a project's own ``unistd.h`` for Windows never shadows the real one).
+Discovered folders are ordered nearest to the source first, so that two sibling benchmarks with a
+``helper.h`` each compile against their own.
+
+A name found nowhere whose CMake template (``NAME.in``, ``NAME.cmake``) is in the project gets a stand-in
+generated from the template (:mod:`simu.frontend.generated`); the others are listed as ``missing``.
+The same resolution gives the headers a source uses (``simu scan --changed`` follows them, and a ``.cu``
+file that another scanned file includes is analysed through its includer).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simu.frontend.discover import KERNEL_EXTENSIONS, IgnoreRules, walk
+from simu.frontend.generated import TEMPLATE_SUFFIXES, generate_stand_in
 
 HEADER_EXTENSIONS = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl", ".clh", ".ipp", ".tcc", ".def"}
+BUILD_FILES = {"CMakeLists.txt", "configure.ac", "configure.in", "meson.build", "Makefile.am"}
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]', re.M)
 
@@ -35,28 +47,36 @@ class HeaderIndex:
             self._by_name = {}
             for f in walk(self.root, self.rules):
                 suffix = f.suffix.lower()
-                if suffix in HEADER_EXTENSIONS or suffix in KERNEL_EXTENSIONS or not suffix:
+                if (suffix in HEADER_EXTENSIONS or suffix in KERNEL_EXTENSIONS or not suffix
+                        or suffix in TEMPLATE_SUFFIXES or f.name in BUILD_FILES):
                     self._by_name.setdefault(f.name, []).append(f)
         return self._by_name
 
     def lookup(self, name: str, near: Path) -> tuple[Path, Path] | None:
-        """(header file, include folder) for ``#include "name"`` from a file in folder ``near``."""
+        """(header file, include folder) for ``#include "name"`` from a file in folder ``near``: the
+        project file ending in ``name`` nearest to ``near`` (see :func:`closeness`)."""
         parts = Path(name).parts
         if not parts or ".." in parts:
             return None
         candidates = [c for c in self.by_name.get(parts[-1], []) if c.parts[-len(parts):] == parts]
         if not candidates:
             return None
-
-        def closeness(c: Path) -> tuple[int, str]:
-            common = os.path.commonpath([str(c), str(near)])
-            return (-len(Path(common).parts), str(c))
-
-        best = min(candidates, key=closeness)
+        best = min(candidates, key=lambda c: closeness(c.parent, near))
         folder = best
         for _ in parts:
             folder = folder.parent
         return best, folder
+
+    def build_files(self) -> list[Path]:
+        return [f for n in sorted(BUILD_FILES) for f in self.by_name.get(n, [])]
+
+
+def closeness(folder: Path, near: Path) -> tuple[int, int, str]:
+    """Sort key, smaller is nearer: the deepest common ancestor with ``near`` first, then the fewest
+    folders to walk from ``near`` up to that ancestor and down to ``folder``, then the path."""
+    common = Path(os.path.commonpath([str(folder), str(near)]))
+    depth = len(common.parts)
+    return (-depth, len(folder.parts) + len(near.parts) - 2 * depth, str(folder))
 
 
 def includes_of(path: Path) -> list[tuple[str, bool]]:
@@ -71,14 +91,18 @@ def includes_of(path: Path) -> list[tuple[str, bool]]:
 @dataclass
 class IncludeInfo:
     headers: set[Path]  # project files the source includes, transitively
-    folders: list[Path]  # discovered include folders to add (besides the configured ones)
+    folders: list[Path]  # discovered include folders to add (-idirafter, nearest to the source first)
+    missing: list[str] = field(default_factory=list)  # names found nowhere (no template either)
+    generated: dict[str, Path] = field(default_factory=dict)  # name -> the template a stand-in was made from
 
 
-def resolve_includes(source: Path, include_dirs: list[Path], index: HeaderIndex | None) -> IncludeInfo:
-    """Follow a source's includes through the project: its header set and the folders it needs."""
-    headers: set[Path] = set()
-    folders: list[Path] = []
-    todo = [source.resolve()]
+def resolve_includes(source: Path, include_dirs: list[Path], index: HeaderIndex | None,
+                     language: str = "cuda") -> IncludeInfo:
+    """Follow a source's includes through the project: its header set, the folders it needs, the names
+    found nowhere."""
+    source = source.resolve()
+    info = IncludeInfo(set(), [])
+    todo = [source]
     done: set[Path] = set()
     while todo:
         f = todo.pop()
@@ -86,19 +110,57 @@ def resolve_includes(source: Path, include_dirs: list[Path], index: HeaderIndex 
             continue
         done.add(f)
         for name, quoted in includes_of(f):
-            if not quoted and _shim_header(name):
+            found = _find_header(name, ([f.parent] if quoted else []) + include_dirs)
+            if found is None and provided_outside(name, language):
                 continue
-            found = _find_header(name, ([f.parent] if quoted else []) + include_dirs + folders)
             if found is None and index is not None:
-                hit = index.lookup(name, f.parent)
-                if hit is not None:
-                    found = hit[0].resolve()
-                    if hit[1] not in folders and hit[1] not in include_dirs:
-                        folders.append(hit[1])
-            if found is not None and (index is None or _inside(found, index.root)):
-                headers.add(found)
+                found = _discover(name, f.parent, index, info)
+            if found is None:
+                if name not in info.missing and name not in info.generated:
+                    info.missing.append(name)
+                continue
+            if index is None or _inside(found, index.root):
+                info.headers.add(found)
                 todo.append(found)
-    return IncludeInfo(headers, folders)
+    info.folders.sort(key=lambda d: closeness(d, source.parent))
+    return info
+
+
+def _discover(name: str, near: Path, index: HeaderIndex, info: IncludeInfo) -> Path | None:
+    """The project file for ``name`` nearest to ``near`` (its folder joins ``info.folders``), else a stand-in
+    generated from a CMake template of the project."""
+    hit = index.lookup(name, near)
+    if hit is not None:
+        if hit[1] not in info.folders:
+            info.folders.append(hit[1])
+        return hit[0].resolve()
+    for suffix in TEMPLATE_SUFFIXES:
+        template = index.lookup(name + suffix, near)
+        if template is not None:
+            folder = generate_stand_in(name, template[0])
+            info.generated[name] = template[0]
+            if folder not in info.folders:
+                info.folders.append(folder)
+            return None  # a stand-in is not a project file (no header-set entry)
+    return None
+
+
+def includers_of(target: Path, index: HeaderIndex, include_dirs: list[Path]) -> list[Path]:
+    """The kernel sources of the project that include ``target`` (directly or through headers)."""
+    target = target.resolve()
+    out = []
+    for files in index.by_name.values():
+        for f in files:
+            if f == target or f.suffix.lower() not in KERNEL_EXTENSIONS:
+                continue
+            try:
+                if target.name not in f.read_text(errors="replace"):
+                    continue
+            except OSError:
+                continue
+            if target in resolve_includes(f, include_dirs, index).headers:
+                out.append(f)
+    return sorted(out)
 
 
 def _find_header(name: str, search: list[Path]) -> Path | None:
@@ -109,11 +171,35 @@ def _find_header(name: str, search: list[Path]) -> Path | None:
     return None
 
 
-def _shim_header(name: str) -> bool:
-    """Whether simu's own CUDA/OpenCL headers provide ``<name>`` (then the project is not searched)."""
+def provided_outside(name: str, language: str = "cuda") -> bool:
+    """Whether simu's shim headers or the system's include folders provide ``<name>`` (searched by clang
+    before any discovered folder)."""
     from simu.frontend.toolchain import INCLUDE_DIR
 
-    return (INCLUDE_DIR / "cuda" / name).is_file() or (INCLUDE_DIR / "opencl" / name).is_file()
+    shim = INCLUDE_DIR / ("opencl" if language == "opencl" else "cuda")
+    return (shim / name).is_file() or _find_header(name, list(system_include_dirs())) is not None
+
+
+@functools.lru_cache(maxsize=1)
+def system_include_dirs() -> tuple[Path, ...]:
+    """The ``#include <...>`` search list of the bundled clang for CUDA, after simu's shim (asked once)."""
+    import subprocess
+
+    from simu.frontend.toolchain import clang_command
+
+    argv = clang_command() + ["-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
+                              "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version", "-E", "-v", "-o", os.devnull,
+                              "-"]
+    try:
+        err = subprocess.run(argv, input="", capture_output=True, text=True, timeout=60).stderr
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    start = err.find("#include <...> search starts here:")
+    end = err.find("End of search list.")
+    if start < 0 or end < 0:
+        return ()
+    lines = err[start:end].splitlines()[1:]
+    return tuple(Path(line.strip().removesuffix(" (framework directory)")) for line in lines if line.strip())
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -124,4 +210,42 @@ def _inside(path: Path, root: Path) -> bool:
         return False
 
 
-__all__ = ["HEADER_EXTENSIONS", "HeaderIndex", "IncludeInfo", "includes_of", "resolve_includes"]
+_NOT_FOUND = re.compile(r"'([^']+)' file not found")
+_GENERATED_NAME = re.compile(r"(config|version|export|generated|autogen|features|build)[\w.-]*\.(h|hh|hpp|hxx)$", re.I)
+
+
+def explain_missing(first: str, info: IncludeInfo | None, index: HeaderIndex | None) -> str:
+    """clang's "'config.h' file not found" line, reworded when the header looks generated by the build
+    (its name, or a build file of the project that mentions it)."""
+    m = _NOT_FOUND.search(first)
+    if m is None or info is None or m.group(1) not in info.missing:
+        return first
+    name = m.group(1)
+    base = Path(name).name
+    mention = next((b for b in (index.build_files() if index else []) if _mentions(b, base)), None)
+    if mention is None and not _GENERATED_NAME.search(base):
+        return first
+    why = f"{_rel(mention, index.root)} mentions it" if mention is not None and index else "by its name"
+    where = first[: m.start()].rstrip(" :")
+    where = where.removesuffix("fatal error").removesuffix("error").rstrip(" :")
+    return (f"{where}: '{name}' not found: it looks generated by the build ({why}) and no template "
+            f"({base}.in, {base}.cmake) is in the project; give its folder with -I or use the build's "
+            f"compile_commands.json (--compile-commands)")
+
+
+def _mentions(path: Path, name: str) -> bool:
+    try:
+        return name in path.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+__all__ = ["HEADER_EXTENSIONS", "HeaderIndex", "IncludeInfo", "closeness", "explain_missing", "includers_of",
+           "includes_of", "provided_outside", "resolve_includes", "system_include_dirs"]

@@ -31,6 +31,8 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
                               "where": _point(fr.where)}
         if debug and fr.traceback:
             fd["traceback"] = fr.traceback
+        if fr.included_by:
+            fd["included_by"] = fr.included_by
         for k in fr.kernels:
             kd: dict[str, Any] = {
                 "name": k.name, "mangled": k.mangled, "line": k.line, "status": k.status, "reason": k.reason,
@@ -41,6 +43,9 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
             }
             if debug and k.traceback:
                 kd["traceback"] = k.traceback
+            if k.defined_in:
+                kd["defined_in"] = k.defined_in
+                kd["also_through"] = list(k.also_through)
             fd["kernels"].append(kd)
         files.append(fd)
     return {

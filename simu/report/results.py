@@ -29,6 +29,8 @@ class KernelResult:
     seconds: float = 0.0
     traceback: str = ""
     compile_options: Any = None  # the CompileOptions of its file's variant (None: the file's)
+    defined_in: str = ""  # the file that defines the kernel when not the compiled one (a header), root-relative
+    also_through: list[str] = field(default_factory=list)  # other compiled files that reach the same kernel
 
 
 @dataclass
@@ -43,6 +45,7 @@ class FileResult:
     traceback: str = ""
     kernels: list[KernelResult] = field(default_factory=list)
     compile_options: Any = None  # the CompileOptions the file was compiled with (discovered include folders too)
+    included_by: str = ""  # a fragment another scanned file includes: not compiled alone, analysed through it
 
 
 @dataclass

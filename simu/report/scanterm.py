@@ -90,6 +90,10 @@ def summary_table(result) -> Table:
         if fr.status in ("interrupted", "pending") and not fr.kernels:
             unreached += 1
             continue
+        if fr.included_by:
+            table.add_row(escape(fr.rel), "-", "[dim]included[/]", "-",
+                          escape(f"included by {fr.included_by}: its kernels are analysed there"))
+            continue
         if fr.status not in ("ok", "pending") or not fr.kernels:
             status = {"ok": "no kernels", "compile-error": "compile error"}.get(fr.status, fr.status)
             table.add_row(escape(fr.rel), "-", f"[{STATUS_STYLE.get(fr.status, 'dim')}]{status}[/]", "-",
@@ -97,6 +101,10 @@ def summary_table(result) -> Table:
             continue
         for k in fr.kernels:
             note = short_reason(k.status, k.reason, k.where) if k.status != "analysed" else ""
+            if k.defined_in:
+                reach = ", ".join(k.also_through)
+                note = (note + "; " if note else "") + f"defined in {k.defined_in}" + (f"; also in {reach}" if reach
+                                                                                      else "")
             if k.cached:
                 note = (note + "; " if note else "") + "cached"
             if k.suppressed:

@@ -22,10 +22,11 @@ import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 from simu.codes import FAILED, FILE_OK, INTERRUPTED, PENDING, TIMEOUT
 from simu.config import Config
-from simu.frontend.includes import HeaderIndex, resolve_includes
+from simu.frontend.includes import HeaderIndex, IncludeInfo, explain_missing, resolve_includes
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
 from simu.scan.cache import ResultCache, kernel_key
@@ -66,7 +67,12 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
         scheduler = Scheduler(options, config, result, events, cache)
         scheduler.flags = build_file_flags(options, config, selection.sources)
         for fr in result.files:
-            scheduler.add_file(fr, selection.index)
+            includer = selection.included_by.get(fr.path)
+            if includer is not None:  # a fragment: its kernels are analysed through its includer
+                fr.status, fr.included_by = FILE_OK, rel_path(str(includer), options.root)
+                events.file_done(fr)
+            else:
+                scheduler.add_file(fr, selection.index, selection.infos.get(fr.path))
         result.warnings += scheduler.flags.notes
         with _sigterm_interrupts():
             scheduler.run()
@@ -147,13 +153,18 @@ class Scheduler:
         self.flags = FileFlags(options, config)  # per-file compiler options (scan() adds the project's)
         self.variants_left: dict[int, int] = {}  # id(FileResult) -> compile variants not yet done
         self.variant_failures: dict[int, list[tuple[str, FileFailure]]] = {}
+        self.includes: dict = {}  # source -> (IncludeInfo | None, HeaderIndex | None): explains missing headers
+        self.defined: dict[tuple, KernelResult] = {}  # (mangled, file, line, variant) -> first seen
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
-    def add_file(self, fr: FileResult, index: HeaderIndex | None) -> None:
-        """Queue the compilation of one file, with the include folders its includes need."""
+    def add_file(self, fr: FileResult, index: HeaderIndex | None, info: IncludeInfo | None = None) -> None:
+        """Queue the compilation of one file, with the include folders its includes need (discovered ones
+        go after the shim and system folders: ``-idirafter``)."""
         o = self.options
-        info = resolve_includes(fr.path, o.include, index) if o.auto_include else None
+        if o.auto_include and info is None:
+            info = resolve_includes(fr.path, o.include, index)
+        self.includes[fr.path] = (info if o.auto_include else None, index)
         variants = self.flags.variants(fr.path, info.folders if info else [])
         fr.compile_options = variants[0][1]
         self.variants_left[id(fr)] = len(variants)
@@ -167,11 +178,20 @@ class Scheduler:
         self.tasks[task.id] = task
         return task
 
-    def _add_kernel(self, file_task: Task, listing: FileListing, entry: KernelEntry) -> None:
-        """One kernel of a compiled file: from the cache, else queued for analysis."""
+    def _add_kernel(self, file_task: Task, listing: FileListing, entry: KernelEntry) -> bool:
+        """One kernel of a compiled file: from the cache, else queued for analysis.  False when another file
+        reached the same kernel first (it is analysed once)."""
         fr, o = file_task.file, self.options
         name = f"{entry.name}[{file_task.variant}]" if file_task.variant else entry.name
         kr = KernelResult(name, entry.mangled, entry.line, compile_options=file_task.copts)
+        if entry.file and Path(entry.file).resolve() != fr.path.resolve():
+            kr.defined_in = rel_path(str(Path(entry.file).resolve()), o.root)
+        where = (entry.mangled, kr.defined_in or fr.rel, entry.line, file_task.variant)
+        first = self.defined.get(where)
+        if first is not None:  # one header's kernel reached through a second file: analysed once
+            first.also_through.append(fr.rel)
+            return False
+        self.defined[where] = kr
         fr.kernels.append(kr)
         constraints = self.config.constraints_for(entry.name, kr.mangled)
         key = kernel_key(listing.module.digest, kr.mangled, {
@@ -185,6 +205,7 @@ class Scheduler:
             self.finish_kernel(task, hit, cached=True)
         else:
             self.analyses.append(task.id)
+        return True
 
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles
@@ -201,10 +222,9 @@ class Scheduler:
             self.variant_failures.setdefault(id(fr), []).append((task.variant, outcome))
         else:
             fr.status = FILE_OK
-            for entry in outcome.kernels:
-                self._add_kernel(task, outcome, entry)
-            self.result.stats.kernels += len(outcome.kernels)
-            self.events.kernels_found(len(outcome.kernels))
+            added = sum(self._add_kernel(task, outcome, entry) for entry in outcome.kernels)
+            self.result.stats.kernels += added
+            self.events.kernels_found(added)
         if left > 0:
             return
         failures = self.variant_failures.pop(id(fr), [])
@@ -214,8 +234,9 @@ class Scheduler:
                                             f"{failure.first.replace(str(fr.path), fr.rel)}")
         elif failures:
             failure = failures[0][1]
+            info, index = self.includes.get(fr.path, (None, None))
             fr.status = failure.status
-            fr.first = failure.first.replace(str(fr.path), fr.rel)
+            fr.first = explain_missing(failure.first, info, index).replace(str(fr.path), fr.rel)
             fr.diagnostics = failure.diagnostics
             fr.traceback = failure.traceback
             fr.where = failure.where

@@ -90,8 +90,8 @@ class FileFlags:
                 incs += [str((self._base / d).resolve()) for d in fs.include]
                 defines += fs.define
                 args += fs.clang_args
-        incs += [str(d) for d in folders if str(d) not in incs]
-        return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level)
+        after = tuple(dict.fromkeys(str(d) for d in folders if str(d) not in incs))  # discovered: -idirafter
+        return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level, after_dirs=after)
 
     def _host_builds(self, path: Path) -> list[BuildSite]:
         """The first build site of each distinct non-empty options string the host code builds ``path`` with."""

@@ -29,6 +29,7 @@ class KernelEntry:
     name: str  # display name (demangled)
     mangled: str
     line: int
+    file: str = ""  # the file that defines it (from debug info): a header for a kernel a header defines
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simu.frontend.discover import IgnoreRules, find_kernel_sources
-from simu.frontend.includes import HeaderIndex
+from simu.frontend.includes import HeaderIndex, IncludeInfo
 from simu.scan.changes import GitError, changed_sources, staged_files
 from simu.scan.options import ScanError, ScanOptions
+from simu.scan.units import kernel_headers, plan_units
 
 
 @dataclass
@@ -16,10 +17,14 @@ class Selection:
     sources: list[Path]
     index: HeaderIndex | None  # project files by name, for include discovery (None: no discovery)
     note: str = ""  # why nothing was selected (--changed with nothing staged)
+    included_by: dict[Path, Path] = field(default_factory=dict)  # fragments: analysed through their includer
+    infos: dict[Path, IncludeInfo] = field(default_factory=dict)  # include resolution of each source
 
 
 def select_sources(options: ScanOptions) -> Selection:
-    """The kernel sources to scan, the header index (shared by include discovery) and a note."""
+    """The kernel sources to scan (fragments that another scanned file includes too, marked; headers that
+    define kernels and that nothing scanned includes), the header index (shared by include discovery)
+    and a note."""
     rules = IgnoreRules(options.root, options.exclude)
     rules.add_excludes(options.config_base or options.root, options.config_exclude)
     try:
@@ -27,13 +32,17 @@ def select_sources(options: ScanOptions) -> Selection:
     except FileNotFoundError as exc:
         raise ScanError(f"no such file or directory: {exc}") from None
     index = HeaderIndex(options.root, rules) if options.auto_include or options.changed else None
-    selection = Selection(sources, index)
+    headers = kernel_headers(options.paths, rules)
+    plan = plan_units(sources, headers, options.include, index, options.auto_include)
+    units = set(plan.units) | set(plan.included_by)
+    ordered = [f for f in dict.fromkeys([*sources, *headers]) if f in units]
+    selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos)
     if options.changed:
         try:
             staged = staged_files(options.root if options.root.is_dir() else Path.cwd())
         except GitError as exc:
             raise ScanError(f"--changed: {exc}") from None
-        selection.sources = changed_sources(sources, staged, options.include, index)
+        selection.sources = changed_sources(selection.sources, staged, options.include, index)
         if not selection.sources:
             selection.note = "no staged kernel file or header that a kernel includes"
     return selection

@@ -109,7 +109,7 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
     except Exception as exc:  # noqa: BLE001 - any failure of one file is data
         first, tb = _error(exc)
         return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
-    kernels = tuple(KernelEntry(k.display_name, k.name, k.line) for k in module.kernels)
+    kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
     return FileListing(src, kernels, time.perf_counter() - t0)
 
 

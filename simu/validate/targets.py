@@ -37,7 +37,7 @@ class Target:
 def build_options_for(path: str | Path, options: CompileOptions = CompileOptions()) -> str:
     """OpenCL build options equivalent to simu's compile options (include dirs, defines)."""
     parts = ["-I", str(Path(path).resolve().parent)]
-    for inc in options.include_dirs:
+    for inc in (*options.include_dirs, *options.after_dirs):
         parts += ["-I", str(Path(inc).resolve())]
     for d in options.defines:
         parts.append(f"-D{d}")

@@ -1,0 +1,150 @@
+"""Kernels that live in headers: a header compiled as a translation unit of its own.
+
+A header named on the command line (``simu check kernels.hpp``) or one that defines kernels and that no
+scanned file includes is compiled as CUDA (as OpenCL when it looks like OpenCL C).  Its template kernels
+that nothing instantiates get explicit instantiations in a small extra translation unit that includes
+the header: the template parameter lists come from clang's JSON AST (``FunctionTemplateDecl`` with the
+``CUDAGlobalAttr``), not from regular expressions.  Choices, in order (the first that compiles is kept):
+
+* one type parameter: ``float``, ``double`` and ``int`` (each that compiles is instantiated);
+* otherwise the first combination that compiles of types ``float, double, int``, integer values
+  ``32, 64, 128, 256`` and ``true, false`` (at most :data:`MAX_TRIES` combinations per kernel).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+HEADER_SUFFIXES = {".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".tcc", ".ipp", ".clh"}
+TYPE_CHOICES = ("float", "double", "int")
+INT_CHOICES = ("32", "64", "128", "256")
+BOOL_CHOICES = ("true", "false")
+MAX_TRIES = 12
+
+_OPENCL = re.compile(r"\b__kernel\b|(?<![\w.])kernel\s+void\b")
+_CUDA_KERNEL = re.compile(r"__global__")
+_INTEGRAL = re.compile(r"^(const\s+)?(unsigned\s+|signed\s+)?(int|long|long long|short|char|size_t|unsigned|"
+                       r"uint\d+_t|int\d+_t|std::size_t)$")
+
+
+def is_header(path: str | Path) -> bool:
+    return Path(path).suffix.lower() in HEADER_SUFFIXES
+
+
+def header_language(text: str) -> str:
+    """``opencl`` when the header looks like OpenCL C (``__kernel`` / ``kernel void``, no ``__global__``),
+    else ``cuda``."""
+    return "opencl" if _OPENCL.search(text) and not _CUDA_KERNEL.search(text) else "cuda"
+
+
+def defines_cuda_kernels(text: str) -> bool:
+    return bool(_CUDA_KERNEL.search(text))
+
+
+def may_have_template_kernels(text: str) -> bool:
+    return "template" in text and "__global__" in text
+
+
+@dataclass(frozen=True)
+class TemplateParam:
+    name: str
+    kind: str  # "type" | "int" | "bool"
+
+
+@dataclass(frozen=True)
+class TemplateKernel:
+    qualified: str  # ns::name
+    params: tuple[TemplateParam, ...]
+    signature: str  # the parameter list in terms of the template parameters, e.g. "T *, const T *, int"
+
+    @property
+    def every_choice(self) -> bool:
+        """One type parameter: every element type that compiles is instantiated (else only the first)."""
+        return len(self.params) == 1 and self.params[0].kind == "type"
+
+    def choices(self) -> list[tuple[str, ...]]:
+        """Argument lists to try, in order (see the module docstring)."""
+        if self.every_choice:
+            return [(t,) for t in TYPE_CHOICES]
+        pools = [TYPE_CHOICES if p.kind == "type" else BOOL_CHOICES if p.kind == "bool" else INT_CHOICES
+                 for p in self.params]
+        return list(itertools.islice(itertools.product(*pools), MAX_TRIES))
+
+    def instantiation(self, args: tuple[str, ...]) -> str:
+        """``template __global__ void ns::k<float>(float *, int);``"""
+        sig = self.signature
+        types = {p.name: a for p, a in zip(self.params, args, strict=False)}
+        if types:
+            sig = re.sub(r"\b(" + "|".join(map(re.escape, types)) + r")\b", lambda m: types[m.group(1)], sig)
+        return f"template __global__ void {self.qualified}<{', '.join(args)}>({sig});"
+
+
+def uninstantiated_template_kernels(ast: dict, header_text: str) -> list[TemplateKernel]:
+    """The ``__global__`` function templates of a JSON AST that the header names and that have no
+    specialisation in the translation unit."""
+    out: list[TemplateKernel] = []
+
+    def visit(node: dict, scope: tuple[str, ...]) -> None:
+        for child in node.get("inner") or []:
+            kind = child.get("kind")
+            if kind == "NamespaceDecl":
+                name = child.get("name")
+                if name:  # members of an anonymous namespace cannot be named from outside it: skipped
+                    visit(child, scope + (name,))
+            elif kind == "LinkageSpecDecl":
+                visit(child, scope)
+            elif kind == "FunctionTemplateDecl":
+                tk = _template_kernel(child, scope, header_text)
+                if tk is not None:
+                    out.append(tk)
+
+    visit(ast, ())
+    return out
+
+
+def _template_kernel(node: dict, scope: tuple[str, ...], header_text: str) -> TemplateKernel | None:
+    name = node.get("name", "")
+    if not name or not re.search(rf"\b{re.escape(name)}\b", header_text):
+        return None
+    inner = node.get("inner") or []
+    decls = [c for c in inner if c.get("kind") == "FunctionDecl"]
+    if not decls or not any(a.get("kind") == "CUDAGlobalAttr" for a in decls[0].get("inner") or []):
+        return None
+    if len(decls) > 1:  # something instantiates it already
+        return None
+    params: list[TemplateParam] = []
+    for c in inner:
+        kind = c.get("kind")
+        if kind == "TemplateTypeParmDecl":
+            if c.get("isParameterPack"):
+                return None
+            params.append(TemplateParam(c.get("name", ""), "type"))
+        elif kind == "NonTypeTemplateParmDecl":
+            qual = (c.get("type") or {}).get("qualType", "")
+            if qual.strip() == "bool":
+                params.append(TemplateParam(c.get("name", ""), "bool"))
+            elif _INTEGRAL.match(qual.strip()):
+                params.append(TemplateParam(c.get("name", ""), "int"))
+            else:
+                return None
+        elif kind == "TemplateTemplateParmDecl":
+            return None
+    if not params or any(not p.name for p in params):
+        return None
+    qual_type = (decls[0].get("type") or {}).get("qualType", "")
+    open_at = qual_type.find("(")
+    if open_at < 0 or not qual_type.endswith(")"):
+        return None
+    return TemplateKernel("::".join((*scope, name)), tuple(params), qual_type[open_at + 1:-1])
+
+
+def wrapper_source(header: Path, lines: list[str]) -> str:
+    """The extra translation unit: the header, then explicit instantiations."""
+    return f'#include "{header.resolve()}"\n' + "\n".join(lines) + "\n"
+
+
+__all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "defines_cuda_kernels", "header_language",
+           "is_header", "may_have_template_kernels", "uninstantiated_template_kernels", "wrapper_source"]

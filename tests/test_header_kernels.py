@@ -1,0 +1,91 @@
+"""Kernels that live in headers: a header compiled as its own translation unit, template kernels
+instantiated for common element types when nothing instantiates them."""
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from simu.api import load_file
+from simu.cli import app
+from simu.frontend import language_of
+from simu.scan import ScanOverrides, resolve_options, scan
+
+runner = CliRunner()
+
+TEMPLATES = """#pragma once
+namespace kern {
+// every thread writes its element, then thread 0 reads its neighbour's without a barrier: a race
+template <typename T>
+__global__ void shift(T *data) {
+  __shared__ T tile[64];
+  tile[threadIdx.x] = data[threadIdx.x];
+  data[threadIdx.x] = tile[(threadIdx.x + 1) % blockDim.x];
+}
+
+template <typename T, int BLOCK>
+__global__ void fill(T *out, int n) {
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) out[i] = T(BLOCK);
+}
+}  // namespace kern
+
+__global__ void plain(int *out) { out[threadIdx.x] = 1; }
+"""
+
+
+def test_header_language_is_cuda_unless_it_looks_like_opencl(tmp_path):
+    cu = tmp_path / "k.hpp"
+    cu.write_text(TEMPLATES)
+    cl = tmp_path / "k.h"
+    cl.write_text("__kernel void add(__global float *a) { a[get_global_id(0)] += 1.0f; }\n")
+    assert language_of(cu) == "cuda" and language_of(cl) == "opencl"
+    assert [k.display_name for k in load_file(cl).kernels] == ["add"]
+
+
+def test_template_kernels_of_a_header_are_instantiated(tmp_path):
+    hdr = tmp_path / "kernels.hpp"
+    hdr.write_text(TEMPLATES)
+    module = load_file(hdr)
+    names = sorted(k.display_name for k in module.kernels)
+    # one type parameter: float, double and int; several: the first combination that compiles
+    assert names == ["fill<float, 32>", "plain", "shift<double>", "shift<float>", "shift<int>"]
+    assert {Path(k.file).name for k in module.kernels} == {"kernels.hpp"}  # positions point into the header
+
+
+def test_only_the_element_types_that_compile_are_instantiated(tmp_path):
+    hdr = tmp_path / "bits.cuh"
+    hdr.write_text("template <typename T>\n__global__ void mask(T *a) { a[threadIdx.x] = a[threadIdx.x] % 3; }\n")
+    assert [k.display_name for k in load_file(hdr).kernels] == ["mask<int>"]  # % needs an integer type
+
+
+def test_a_template_instantiated_by_the_header_itself_is_left_alone(tmp_path):
+    hdr = tmp_path / "launch.cuh"
+    hdr.write_text("template <typename T>\n__global__ void k(T *a) { a[threadIdx.x] = T(1); }\n"
+                   "inline void run(double *a) { k<double><<<1, 32>>>(a); }\n")
+    assert [k.display_name for k in load_file(hdr).kernels] == ["k<double>"]
+
+
+def test_check_a_header_on_the_command_line(tmp_path):
+    hdr = tmp_path / "kernels.hpp"
+    hdr.write_text(TEMPLATES)
+    r = runner.invoke(app, ["check", str(hdr), "--kernel", "shift<float>", "--budget", "3", "--format", "json"])
+    assert r.exit_code == 1, r.output
+    report = json.loads(r.output)
+    kernels = [k for f in report["files"] for k in f["kernels"]]
+    assert [k["name"] for k in kernels] == ["shift<float>"]
+    assert any(f["kind"] == "race" for f in kernels[0]["findings"])
+
+
+def test_scan_compiles_a_kernel_header_that_nothing_includes(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "kernels.cuh").write_text(TEMPLATES)
+    (tmp_path / "lib" / "used.cuh").write_text("__global__ void used(float *a) { a[threadIdx.x] = 1.0f; }\n")
+    (tmp_path / "lib" / "decls.h").write_text("int host_only(int);\n")  # defines no kernel: not compiled
+    (tmp_path / "main.cu").write_text('#include "lib/used.cuh"\n')
+    result = scan(*resolve_options([tmp_path], ScanOverrides(budget=0.5, jobs=1, no_cache=True)))
+    by_file = {f.rel: sorted(k.name for k in f.kernels) for f in result.files}
+    assert by_file == {"main.cu": ["used"],
+                       "lib/kernels.cuh": ["fill<float, 32>", "plain", "shift<double>", "shift<float>", "shift<int>"]}
+    shift = {k.name: k for _, k in result.kernels()}["shift<float>"]
+    assert shift.status == "analysed" and any(f.kind == "race" for f in shift.findings)
