@@ -89,3 +89,15 @@ def test_scan_compiles_a_kernel_header_that_nothing_includes(tmp_path):
                        "lib/kernels.cuh": ["fill<float, 32>", "plain", "shift<double>", "shift<float>", "shift<int>"]}
     shift = {k.name: k for _, k in result.kernels()}["shift<float>"]
     assert shift.status == "analysed" and any(f.kind == "race" for f in shift.findings)
+
+
+def test_a_cu_file_whose_templates_only_host_code_instantiates(tmp_path):
+    # the pattern of a kernel file included by a .cpp host file that simu does not compile: alone, the
+    # file has template kernels and no instantiation
+    cu = tmp_path / "kernels.cu"
+    cu.write_text("template <typename T, unsigned int N>\n__global__ void __launch_bounds__(256)\n"
+                  "scale(T *a) { if (threadIdx.x < N) a[threadIdx.x] *= T(2); }\n"
+                  "template <typename T>\n__global__ void used(T *a) { a[threadIdx.x] = T(0); }\n"
+                  "void launch(int *a) { used<int><<<1, 32>>>(a); }\n")
+    names = sorted(k.display_name for k in load_file(cu).kernels)
+    assert names == ["scale<float, 32U>", "used<int>"]  # `used` is instantiated by the file itself

@@ -22,7 +22,7 @@ from simu.errors import CompileError
 from simu.frontend.headers import (
     header_language,
     is_header,
-    may_have_template_kernels,
+    uninstantiated_names,
     uninstantiated_template_kernels,
     wrapper_source,
 )
@@ -152,33 +152,37 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
         raise CompileError(str(path), f"{path}: no such file")
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
-    unit = path
-    tmp = None
-    if language == "cuda" and is_header(path):
-        unit, tmp = _header_unit(path, options)
-    try:
-        argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(unit)]
-        module = _run_clang(argv, str(path), language, options)
-        if options.opt_level > 0 and language == "cuda":
-            # NVPTX keeps only line tables when optimising; take parameter names from -O0.
-            argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + ["-o", "-", str(unit)]
-            proc = subprocess.run(argv0, capture_output=True, text=True)
-            if proc.returncode == 0:
-                module.param_names = kernel_param_names(proc.stdout)
-    finally:
+    module = _compile_unit(path, path, language, options)
+    if language == "cuda" and uninstantiated_names(path.read_text(errors="replace"), module.ir):
+        unit, tmp = _instantiation_unit(path, options)
         if tmp is not None:
-            tmp.cleanup()
+            try:
+                module = _compile_unit(unit, path, language, options)
+            finally:
+                tmp.cleanup()
     return module
 
 
-def _header_unit(path: Path, options: CompileOptions):
-    """The file to compile for a CUDA header: the header itself, or an extra translation unit that includes
-    it and instantiates its template kernels that nothing instantiates (:mod:`simu.frontend.headers`)."""
+def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:
+    """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name."""
+    argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(unit)]
+    module = _run_clang(argv, str(path), language, options)
+    if options.opt_level > 0 and language == "cuda":
+        # NVPTX keeps only line tables when optimising; take parameter names from -O0.
+        argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + ["-o", "-", str(unit)]
+        proc = subprocess.run(argv0, capture_output=True, text=True)
+        if proc.returncode == 0:
+            module.param_names = kernel_param_names(proc.stdout)
+    return module
+
+
+def _instantiation_unit(path: Path, options: CompileOptions):
+    """``(unit, temporary folder)``: an extra translation unit that includes a CUDA file (a header, or a
+    ``.cu`` file whose includer is not scanned) and instantiates its template kernels that nothing
+    instantiates (:mod:`simu.frontend.headers`); ``(path, None)`` when there is nothing to instantiate."""
     import tempfile
 
     text = path.read_text(errors="replace")
-    if not may_have_template_kernels(text):
-        return path, None
     base = clang_command() + clang_arguments("cuda", replace(options, opt_level=0)) + ["-fsyntax-only"]
     proc = subprocess.run(base + ["-Xclang", "-ast-dump=json", str(path)], capture_output=True, text=True)
     if proc.returncode != 0:

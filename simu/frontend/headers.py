@@ -2,9 +2,11 @@
 
 A header named on the command line (``simu check kernels.hpp``) or one that defines kernels and that no
 scanned file includes is compiled as CUDA (as OpenCL when it looks like OpenCL C).  Its template kernels
-that nothing instantiates get explicit instantiations in a small extra translation unit that includes
-the header: the template parameter lists come from clang's JSON AST (``FunctionTemplateDecl`` with the
-``CUDAGlobalAttr``), not from regular expressions.  Choices, in order (the first that compiles is kept):
+that nothing instantiates (in a header, or in a ``.cu`` file whose includer is not scanned: the IR of the
+file alone has no instantiation of a template kernel the file defines) get explicit instantiations in a
+small extra translation unit that includes the file: the template parameter lists come from clang's JSON
+AST (``FunctionTemplateDecl`` with the ``CUDAGlobalAttr``), not from regular expressions (a regular
+expression only decides whether clang is asked).  Choices, in order (the first that compiles is kept):
 
 * one type parameter: ``float``, ``double`` and ``int`` (each that compiles is instantiated);
 * otherwise the first combination that compiles of types ``float, double, int``, integer values
@@ -44,8 +46,21 @@ def defines_cuda_kernels(text: str) -> bool:
     return bool(_CUDA_KERNEL.search(text))
 
 
-def may_have_template_kernels(text: str) -> bool:
-    return "template" in text and "__global__" in text
+_TEMPLATE_KERNEL = re.compile(r"\btemplate\s*<[^;{}]*?>\s*(?:(?:static|inline|__\w+__(?:\s*\([^)]*\))?)\s+)*"
+                              r"__global__\s+[^;{}(]*?\b(\w+)\s*\(")
+
+
+def template_kernel_names(text: str) -> list[str]:
+    """Names of the ``__global__`` function templates a file defines (a cheap look, before asking clang)."""
+    if "template" not in text or "__global__" not in text:
+        return []
+    return list(dict.fromkeys(m.group(1) for m in _TEMPLATE_KERNEL.finditer(text)))
+
+
+def uninstantiated_names(text: str, ir: str) -> list[str]:
+    """The template kernels of a file of which the compiled IR defines no instantiation."""
+    return [n for n in template_kernel_names(text)
+            if not re.search(rf"^define [^@]*@_Z\w*?{len(n)}{n}I", ir, re.M)]
 
 
 @dataclass(frozen=True)
@@ -147,4 +162,5 @@ def wrapper_source(header: Path, lines: list[str]) -> str:
 
 
 __all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "defines_cuda_kernels", "header_language",
-           "is_header", "may_have_template_kernels", "uninstantiated_template_kernels", "wrapper_source"]
+           "is_header", "template_kernel_names", "uninstantiated_names", "uninstantiated_template_kernels",
+           "wrapper_source"]
