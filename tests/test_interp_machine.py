@@ -1,5 +1,7 @@
 """The machine itself: barriers and divergence, budgets, unsupported constructs, trace columns."""
 
+import json
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -211,3 +213,18 @@ def test_compiled_programs_are_cached_per_kernel_and_released_with_it():
     del k, prog, m
     gc.collect()
     assert len(compiler._PROGRAMS) == n - 1
+
+
+def test_vector_store_entirely_out_of_bounds_is_reported_not_a_crash(tmp_path):
+    """Every lane's int2 store below the buffer: the in-bounds part is empty (seen on bullet3's FillInt2Kernel)."""
+    src = tmp_path / "fill2.cl"
+    src.write_text("__kernel void fill2(__global int2 *dst, int2 value, const int offset, const int n)\n"
+                   "{\n    int i = get_global_id(0);\n    if (i < n)\n        dst[i + offset] = value;\n}\n")
+    res = CliRunner().invoke(app, ["check", str(src), "--grid", "1", "--block", "64", "--arg", "offset=-100",
+                                   "--arg", "n=64", "--buffer", "dst=int32:128", "--format", "json",
+                                   "-o", str(tmp_path / "out.json")])
+    assert "Traceback" not in res.output and "ValueError" not in res.output
+    doc = json.loads((tmp_path / "out.json").read_text())
+    (kernel,) = [k for f in doc["files"] for k in f["kernels"]]
+    assert kernel["status"] == "analysed"
+    assert {f["kind"] for f in kernel["findings"]} == {"out-of-bounds"}

@@ -115,7 +115,8 @@ def to_bits(vals: np.ndarray) -> np.ndarray:
     """Raw bits of the values as uint64 (for recording what a store wrote)."""
     v = np.asarray(vals)
     if v.ndim > 1:
-        v = np.ascontiguousarray(v).view(np.uint8).reshape(v.shape[0], -1)
+        row = v.dtype.itemsize * int(np.prod(v.shape[1:]))  # explicit: a store by no lane has shape (0, n)
+        v = np.ascontiguousarray(v).view(np.uint8).reshape(v.shape[0], row)
         v = v[:, :8]
         pad = np.zeros((v.shape[0], 8), np.uint8)
         pad[:, :v.shape[1]] = v
