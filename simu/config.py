@@ -415,6 +415,14 @@ def parse_constraints(data: Any, file: str = "pyproject.toml", table: str = "ker
                 c.fills[ft.raw[key]] = check_fill(ft.data[key])
             except ValueError as exc:
                 raise ft.err(key, str(exc)) from None
+    same = t.get("same")
+    if same is not None:
+        st = _Table(same, file, t.sub("same"))
+        for key in list(st.data):
+            st.seen.add(key)
+            if not isinstance(st.data[key], str) or not st.data[key]:
+                raise st.err(key, "expected the name of the parameter whose buffer this one shares")
+            c.same[st.raw[key]] = st.data[key]
     t.finish()
     return c
 

@@ -499,3 +499,55 @@ def test_the_search_backs_texture_references(legacy):
     m, ks = legacy
     res = run_search(m, ks["shifted"], CheckSettings(), None, Budget(evaluations=6, seconds=120), "full", seed=0)
     assert res.status == codes.ANALYSED and [f for f in res.findings if f.kind == "race"]
+
+
+# --- one buffer behind two parameters (same:) -------------------------------------------------------
+
+ALIAS = r"""
+__global__ void shift(cudaTextureObject_t t, float *out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i + 1 < n) out[i + 1] = tex1Dfetch<float>(t, i) * 0.5f;
+}
+__global__ void copy(const float *a, float *b) { b[threadIdx.x] = a[threadIdx.x]; }
+"""
+
+
+def test_a_texture_over_a_pointers_memory_races_with_its_writes():
+    from simu.launch.record import record_of
+    from simu.validate.replay import launch_from_record
+
+    m, ks = _kernels(ALIAS, "alias.cu")
+    k = ks["shift"]
+    launch = build_launch(k, "2", "64", ["n=128"], ["t=float32:128:ramp", "out=same:t"])
+    assert launch.args["out"] is launch.args["t"] and launch.buffer_specs["out"] == {"same": "t"}
+    report = check_launches(m, k, [launch])
+    races = [f for f in report.findings if f.kind == "race"]
+    assert races and races[0].space == "global" and races[0].detail["access"] == "read-write"
+    replayed = launch_from_record(record_of(launch), k).launch  # the record keeps the sharing
+    assert replayed.args["out"] is replayed.args["t"]
+    apart = build_launch(k, "2", "64", ["n=128"], ["t=float32:128:ramp"])
+    assert check_launches(m, k, [apart]).findings == ()
+
+
+def test_same_is_checked_and_honoured_by_the_search_and_the_configuration():
+    from simu.check import CheckSettings
+    from simu.config import parse_constraints as config_constraints
+    from simu.errors import LaunchError
+    from simu.evolve import Budget, run_search
+    from simu.launch.comments import parse_constraints
+    from simu.launch.spec import check_constraints, launch_constraints
+
+    m, ks = _kernels(ALIAS, "alias.cu")
+    for bad in ("out=same:n", "out=same:nosuch", "out=same:out", "out=same:"):
+        with pytest.raises(LaunchError):
+            build_launch(ks["shift"], "1", "32", ["n=32"], [bad])
+    with pytest.raises(LaunchError):  # two plain pointers: pointer aliasing is not what same: models
+        build_launch(ks["copy"], "1", "32", [], ["b=same:a"])
+    c = parse_constraints("same:out=t")
+    assert c.same == {"out": "t"} and config_constraints({"same": {"out": "t"}}).same == {"out": "t"}
+    check_constraints(ks["shift"], c)
+    assert launch_constraints(ks["shift"], buffers=["out=same:t"]).same == {"out": "t"}
+    res = run_search(m, ks["shift"], CheckSettings(), c, Budget(evaluations=6, seconds=120), "full", seed=0)
+    assert res.status == codes.ANALYSED and [f for f in res.findings if f.kind == "race"]
+    free = run_search(m, ks["shift"], CheckSettings(), None, Budget(evaluations=6, seconds=120), "full", seed=0)
+    assert not [f for f in free.findings if f.kind == "race"]

@@ -37,6 +37,7 @@ from simu.launch.images import (
     texture_layout,
 )
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
+from simu.launch.spec import share_buffers
 
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
@@ -98,6 +99,7 @@ class Layout:
     max_total_threads: int = 4096
     fixed_dynamic_shared: int | None = None
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
+    same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -215,6 +217,8 @@ class Layout:
         rng = np.random.default_rng(seed)
         args: dict[str, Any] = {}
         for p in self.params:
+            if p.name in self.same:
+                continue  # shares its partner's buffer (below)
             if p.name in values:
                 args[p.name] = values[p.name]
             elif is_sampler(p):
@@ -248,7 +252,8 @@ class Layout:
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             else:
                 args[p.name] = 0
-        launch.args = args
+        share_buffers(args, launch.buffer_specs, self.same)
+        launch.args = {p.name: args[p.name] for p in self.params}
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block

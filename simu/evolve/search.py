@@ -253,7 +253,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
-                  fixed_dynamic_shared=c.dynamic_shared)
+                  fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})))
 
 
 def _dim(v):

@@ -132,8 +132,13 @@ class Machine:
                     st.r[slot] = np.zeros(T, np.int64)
                 else:
                     arr = np.ascontiguousarray(v)
-                    space = SPACE_CONSTANT if p.addrspace in (2, 4) else SPACE_GLOBAL
-                    a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)
+                    shared = st.backing.get(id(arr))
+                    if shared is not None and shared[0] is arr and shared[2]:
+                        a = shared[1]  # the memory of a texture/surface given the very same array
+                    else:
+                        space = SPACE_CONSTANT if p.addrspace in (2, 4) else SPACE_GLOBAL
+                        a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)
+                        st.backing.setdefault(id(arr), (arr, a, False))
                     buffers[p.name] = (a, arr.dtype, arr.shape)
                     st.r[slot] = np.full(T, a.base, np.int64)
             elif cuda_textures.is_texture(p) and (handle := cuda_textures.bind(
@@ -156,13 +161,14 @@ class Machine:
     @staticmethod
     def _texture_buffer(st: State, buffers: dict, name: str, arr: np.ndarray) -> int:
         """The backing buffer of an image/texture/surface; parameters given the very same array (a
-        texture and a surface object made over one cudaArray) share it."""
+        texture and a surface object made over one cudaArray, a texture over a pointer's memory)
+        share it."""
         shared = st.backing.get(id(arr))
         if shared is not None and shared[0] is arr:
             a = shared[1]
         else:
             a = st.mem.allocate(name, SPACE_GLOBAL, arr.nbytes, 1, param=name, init=arr)
-            st.backing[id(arr)] = (arr, a)
+            st.backing[id(arr)] = (arr, a, True)
         buffers[name] = (a, arr.dtype, arr.shape)
         return int(a.base)
 

@@ -116,7 +116,8 @@ class State:
         self.memory_errors: list[MemoryError_] = []
         self.record = True
         self.rank: np.ndarray | None = None  # per-lane schedule rank of a scheduled run (see Schedule)
-        self.backing: dict[int, tuple] = {}  # id(array) -> (array, allocation) of image/texture backing buffers
+        # id(array) -> (array, allocation, is a texture/image backing) of the launch's arrays (machine._setup)
+        self.backing: dict[int, tuple] = {}
 
     # -- registers ------------------------------------------------------------------
     def put(self, slot: int, sel, val, proto) -> None:

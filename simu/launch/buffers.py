@@ -11,6 +11,7 @@ finding's launch record, lets :mod:`simu.validate` replay a launch on hardware):
     {"dtype": "float32", "length": 8, "fill": "const", "value": 2.5}
     {"dtype": "uint8", "length": 16, "fill": "data", "base64": "...", "shape": [4, 4]}
     {"dtype": "float32", "length": 256, "fill": "ramp", "shape": [16, 16], "texture": "linear,wrap,norm"}
+    {"same": "tex"}                                              # the very array of parameter tex
 
 ``rng`` is the state of numpy's PCG64 generator (``np.random.default_rng(seed)``) just before the
 buffer was drawn: buffers share one generator per launch, so the state, not the seed alone, says
@@ -229,6 +230,11 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
         if not isinstance(v, np.ndarray) or v.ndim == 0:
             continue
         spec = launch.buffer_specs.get(name)
+        if spec is not None and "same" in spec:
+            if launch.args.get(spec["same"]) is v:
+                out[name] = {"same": spec["same"]}  # the partner's very array (one buffer on the machine)
+                continue
+            spec = None
         if spec is not None and _regenerates(spec, v):
             spec = dict(spec)
             if v.ndim != 1:

@@ -2,14 +2,15 @@
 
     // launch: grid=4 block=64 n=100 [warp=32] [shared=BYTES] [seed=S] [buf=float32:1024[:fill]]
     // kernel: name                                      (when the file has several kernels)
-    // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp
+    // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp [same:dst=src]
     //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
 
 Only the first :data:`HEADER_LINES` lines are read.  A ``launch:`` token ``name=value`` is a buffer
 (``--buffer`` syntax) when the value holds a colon, otherwise a scalar argument (``--arg``).  OpenCL
 images and CUDA texture objects take the same buffer syntax (:mod:`simu.launch.images`):
-``img=float32:16x16x4[:fill]`` (an image's array shape, ``HxWxC``), ``tex=float32:256[:fill]``;
-a ``sampler_t`` is a scalar of CLK_* bits, e.g. ``smp=18`` (0x12).
+``img=float32:16x16x4[:fill]`` (an image's array shape, ``HxWxC``), ``tex=float32:64x64[:fill][:modes]``,
+``dst=same:src`` (the very buffer of parameter ``src``); a ``sampler_t`` is a scalar of CLK_* bits,
+e.g. ``smp=18`` (0x12).
 """
 
 from __future__ import annotations
@@ -106,6 +107,8 @@ def parse_constraints(text: str) -> KernelConstraints:
             c.buffer_lengths[name[4:]] = value
         elif name.startswith("fill:"):
             c.fills[name[5:]] = check_fill(value)
+        elif name.startswith("same:"):
+            c.same[name[5:]] = value
         elif name == "grid":
             c.grid = parse_dim(value)
         elif name == "block":

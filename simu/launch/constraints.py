@@ -25,7 +25,9 @@ class KernelConstraints:
 
     ``None`` / empty means "free": the search picks.  ``buffer_lengths`` maps a pointer parameter
     to an arithmetic expression over scalar parameters (``"n*m"``); ``fills`` a pointer parameter to
-    one of :data:`simu.launch.buffers.PLAIN_FILLS`.
+    one of :data:`simu.launch.buffers.PLAIN_FILLS`.  ``same`` maps a parameter to the parameter whose
+    buffer it is (a surface and a texture object made over one array, a texture over a pointer's
+    memory); at least one of the two is a texture or surface object.
     """
 
     grid: tuple[int, int, int] | None = None
@@ -34,6 +36,7 @@ class KernelConstraints:
     arg_ranges: dict[str, tuple[int | float, int | float]] = field(default_factory=dict)
     buffer_lengths: dict[str, str] = field(default_factory=dict)
     fills: dict[str, str] = field(default_factory=dict)  # buffer -> random | ramp | zeros | ones | small | signed
+    same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     warp_size: int | None = None
     dynamic_shared: int | None = None
 
@@ -42,7 +45,7 @@ class KernelConstraints:
         return {"grid": self.grid, "block": self.block, "args": dict(sorted(self.args.items())),
                 "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
                 "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
-                "fills": dict(sorted(self.fills.items())),
+                "fills": dict(sorted(self.fills.items())), "same": dict(sorted(self.same.items())),
                 "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared}
 
 

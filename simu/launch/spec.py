@@ -129,6 +129,7 @@ class BufferSpec:
     value: float = 0.0
     shape: tuple[int, ...] | None = None  # an image's / texture's array shape (length is its product)
     modes: str = ""  # a texture's descriptor settings ("linear,wrap,norm")
+    same: str = ""  # ``name=same:OTHER``: the parameter whose buffer this one is
 
     @property
     def nbytes(self) -> int:
@@ -149,6 +150,9 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
                           "give it with --arg")
     parts = rest.split(":")
     shape = None
+    if parts[0] == "same":
+        return BufferSpec(name, None, 0, "same", same=check_same(kernel, name, parts[1] if len(parts) == 2 else "",
+                                                                  f"--buffer '{spec}'"))
     try:
         if parts[0] == "local" and not takes_array(param):
             if len(parts) != 2 or int(parts[1]) <= 0:
@@ -182,11 +186,26 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
     return BufferSpec(name, dtype, length, fill, value, shape, modes)
 
 
+def check_same(kernel: Kernel, name: str, other: str, where: str) -> str:
+    """``other`` if parameter ``name`` may share its buffer (``same:``): both take arrays (pointers,
+    textures, surfaces), at least one is a texture or surface object, and they differ."""
+    params = {p.name: p for p in launch_params(kernel)}
+    arrays = [p for p in (params.get(name), params.get(other)) if p is not None
+              and ((p.is_pointer and not is_by_value(p) and not p.is_local) or is_texture(p))]
+    if len(arrays) != 2 or other == name or not any(is_texture(p) for p in arrays):
+        raise LaunchError(f"{where}: same:{other or '?'} shares the buffer of another parameter of kernel "
+                          f"{kernel.display_name} (a texture or surface object and a pointer, texture or surface "
+                          f"parameter); its parameters: {describe_params(kernel)}")
+    return other
+
+
 def parse_buffer(spec: str, kernel: Kernel, rng: np.random.Generator,
                  seed: int | None = None) -> tuple[str, Any, dict[str, Any] | None]:
     """`name=dtype:length[:fill[=value]]` -> (name, array, spec); `name=local:BYTES` for __local pointers
     (no spec).  ``rng`` draws random fills (one generator for every buffer of a launch)."""
     b = parse_buffer_spec(spec, kernel)
+    if b.same:
+        raise LaunchError(f"--buffer '{spec}' names another parameter's buffer: build_launch resolves it")
     if b.dtype is None:
         return b.name, LocalBuffer(b.length), None
     check_memory(b.nbytes, what=f"--buffer '{spec}'")
@@ -270,7 +289,7 @@ def launch_constraints(kernel: Kernel, base: Any = None, grid: Any = None, block
 
     c = replace(base) if base is not None else KernelConstraints()
     c.args, c.arg_ranges = dict(c.args), dict(c.arg_ranges)
-    c.buffer_lengths, c.fills = dict(c.buffer_lengths), dict(c.fills)
+    c.buffer_lengths, c.fills, c.same = dict(c.buffer_lengths), dict(c.fills), dict(c.same)
     if grid is not None:
         c.grid = parse_dims(grid, "--grid")
     if block is not None:
@@ -285,6 +304,9 @@ def launch_constraints(kernel: Kernel, base: Any = None, grid: Any = None, block
             c.args[name] = value
     for text in buffers or []:
         b = parse_buffer_spec(text, kernel)
+        if b.same:
+            c.same[b.name] = b.same
+            continue
         if b.dtype is None:
             continue  # a __local buffer: the search sizes it
         if b.fill == "const":
@@ -315,6 +337,8 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
         for name in names:
             if name not in params:
                 raise LaunchError(f"{table}.{name}: kernel {kernel.display_name} has no parameter '{name}'; {allowed}")
+    for name, other in getattr(c, "same", {}).items():
+        check_same(kernel, name, other, f"same.{name}")
     for name in c.fills:
         if not params[name].is_pointer and not takes_array(params[name]):
             raise LaunchError(f"fills.{name}: '{name}' ({params[name].c_type}) is not a buffer")
@@ -333,6 +357,16 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
         if p.is_pointer and not is_by_value(p):
             raise LaunchError(f"args.{name}: '{name}' is a pointer ({p.c_type}); give a length expression such as "
                               "\"n\" or \"threads\"")
+
+
+def share_buffers(values: dict[str, Any], specs: dict[str, dict[str, Any]], same: dict[str, str]) -> None:
+    """Give each parameter of ``same`` the very array of its partner (the machine then backs both with
+    one buffer), recorded as the spec ``{"same": partner}``."""
+    for name, other in same.items():
+        if other in same:
+            raise LaunchError(f"same:{other} for '{name}': '{other}' itself shares another parameter's buffer")
+        values[name] = values[other]
+        specs[name] = {"same": other}
 
 
 def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: list[str] | None = None,
@@ -358,7 +392,10 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     nbytes = sum(b.nbytes * (launch.num_blocks if b.dtype is None else 1) for b in parsed)
     check_memory(nbytes, max_memory_bytes)
     specs: dict[str, dict[str, Any]] = {}
-    for text in buffers or []:
+    same = {b.name: b.same for b in parsed if b.same}
+    for text, b in zip(buffers or [], parsed, strict=True):
+        if b.same:
+            continue  # resolved once its partner has a value
         name, arr, bspec = parse_buffer(text, kernel, rng, seed)
         values[name] = arr
         if bspec is not None:
@@ -371,7 +408,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
     sizes = [int(v) for v in values.values() if isinstance(v, (int, np.integer)) and 0 < int(v) <= 1 << 24]
     default_length = max([launch.total_threads] + sizes)
     for p in params:
-        if p.name in values or not (p.is_pointer or takes_array(p)):
+        if p.name in values or p.name in same or not (p.is_pointer or takes_array(p)):
             continue
         if is_image(p):
             shape = default_image_shape(p, launch.global_size, launch.total_threads)
@@ -387,7 +424,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             nbytes += default_length * comps * dt.itemsize
     check_memory(nbytes, max_memory_bytes)
     for p in params:
-        if p.name in values:
+        if p.name in values or p.name in same:
             continue
         if is_image(p):
             shape = default_image_shape(p, launch.global_size, launch.total_threads)
@@ -411,6 +448,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
         else:
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
                               f"give --arg {p.name}=...")
+    share_buffers(values, specs, same)
     launch.args = {p.name: values[p.name] for p in params}
     launch.buffer_specs = {name: spec for name, spec in specs.items() if name in launch.args}
     return launch

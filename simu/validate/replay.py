@@ -46,7 +46,10 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
     exact = True
     notes: list[str] = []
     legacy_rng = None
+    same = {name: spec["same"] for name, spec in record.buffers.items() if "same" in spec}
     for name, spec in record.buffers.items():
+        if name in same:
+            continue
         if "local_bytes" in spec:
             values[name] = LocalBuffer(int(spec["local_bytes"]))
             continue
@@ -65,6 +68,11 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
     if not exact:
         notes.append("buffer contents were not recorded: regenerated as build_launch's default random fill "
                      f"from seed {record.seed} (the replay may differ from the analysed launch)")
+    for name, other in same.items():  # one array for both (a texture and a surface over one buffer)
+        if other not in values:
+            raise LaunchError(f"the launch record's buffer '{name}' is the buffer of '{other}', which it lacks")
+        values[name] = values[other]
+        launch.buffer_specs[name] = {"same": other}
     order = [p.name for p in kernel.params] if kernel is not None else list(values)
     missing = [n for n in order if n not in values]
     if missing:
