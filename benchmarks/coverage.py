@@ -300,6 +300,7 @@ class ProjectReport:
     seconds: float = 0.0
     files: int = 0
     files_ok: int = 0
+    fragments: int = 0  # files analysed through the file that includes them (counted in files, not compiled)
     kernels: int = 0  # what simu reported
     kernel_status: Counter = field(default_factory=Counter)
     defs: int = 0
@@ -348,6 +349,9 @@ def tabulate(root: Path, scans: list[dict], name: str, mode: str, seconds: float
                 for kr in f["kernels"]:
                     rep.kernels += 1
                     rep.kernel_status[kr["status"]] += 1
+                continue
+            if f.get("included_by"):
+                rep.fragments += 1  # a .cu another scanned file includes: its kernels are reported there
                 continue
             reach = index.reach(rel) if rel in index.files else {rel}
             reachable = [k for r in reach for k in index.defs.get(r, [])]
@@ -483,14 +487,15 @@ def summary_rows(reps: list[ProjectReport]) -> list[list[str]]:
     rows, tot = [], ProjectReport("**total**", "")
     for r in [*reps, tot]:
         if r is not tot:
-            for a in ("files", "files_ok", "kernels", "defs", "seconds"):
+            for a in ("files", "files_ok", "fragments", "kernels", "defs", "seconds"):
                 setattr(tot, a, getattr(tot, a) + getattr(r, a))
             tot.kernel_status.update(r.kernel_status)
             tot.def_status.update(r.def_status)
         d = r.def_status
         ok = d["analysed"] + d["incomplete"]
         failed_kernels = sum(d[s] for s in ("unsupported", "error", "interrupted"))
-        rows.append([r.name, str(r.files), str(r.files_ok), str(r.kernels),
+        files = f"{r.files} ({r.fragments} included)" if r.fragments else str(r.files)
+        rows.append([r.name, files, str(r.files_ok), str(r.kernels),
                      f"{r.kernel_status['analysed']}/{r.kernel_status['incomplete']}", str(r.defs),
                      str(d["analysed"]), str(d["incomplete"]), f"**{_pct(ok, r.defs)}**", str(d["timeout"]),
                      str(d["not-launchable"]), str(failed_kernels), str(d["compile-error"]),
