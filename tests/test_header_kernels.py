@@ -101,3 +101,20 @@ def test_a_cu_file_whose_templates_only_host_code_instantiates(tmp_path):
                   "void launch(int *a) { used<int><<<1, 32>>>(a); }\n")
     names = sorted(k.display_name for k in load_file(cu).kernels)
     assert names == ["scale<float, 32U>", "used<int>"]  # `used` is instantiated by the file itself
+
+
+def test_kernels_lists_fragments_through_their_includer_and_kernel_headers(tmp_path, monkeypatch):
+    (tmp_path / "src" / "parts").mkdir(parents=True)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "src" / "main.cu").write_text('typedef float Elem;\n#include "parts/frag.cu"\n'
+                                              "__global__ void m(float *a) { a[0] = 1; }\n")
+    (tmp_path / "src" / "parts" / "frag.cu").write_text("__global__ void f(Elem *a) { a[0] = 2; }\n")
+    (tmp_path / "lib" / "k.cuh").write_text("template <typename T>\n__global__ void t(T *a) { a[0] = T(1); }\n")
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["kernels", ".", "--format", "json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["failures"] == [] and doc["included"] == [{"file": "src/parts/frag.cu", "included_by": "src/main.cu"}]
+    rows = {(k["file"], k["kernel"], k.get("defined_in")) for k in doc["kernels"]}
+    assert rows == {("src/main.cu", "f", "src/parts/frag.cu"), ("src/main.cu", "m", None),
+                    ("lib/k.cuh", "t<float>", None), ("lib/k.cuh", "t<double>", None), ("lib/k.cuh", "t<int>", None)}

@@ -28,7 +28,11 @@ def kernels_cmd(paths: list[Path],
         files = find_sources(list(paths))
     except FileNotFoundError as exc:
         fail(f"no such file or directory: {exc}")
-    file_options = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3))
+    file_options, plan = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3))
+    included = [{"file": str(f), "included_by": _shown(plan.included_by[f.resolve()])} for f in files
+                if f.resolve() in plan.included_by]
+    files = [f for f in files if f.resolve() not in plan.included_by]
+    files += [Path(_shown(h)) for h in plan.units if h not in {f.resolve() for f in files}]
     rows: list[dict] = []
     failures: list[dict] = []
     for f in files:
@@ -47,18 +51,23 @@ def kernels_cmd(paths: list[Path],
                 "params": [{"name": p.name, "type": p.c_type or str(p.type), "llvm_type": str(p.type),
                             "address_space": p.addrspace if p.is_pointer else None,
                             "pointer": p.is_pointer, "const": p.is_const} for p in k.params],
+                **({"defined_in": _shown(Path(k.file).resolve())}
+                   if k.file and Path(k.file).resolve() != Path(f).resolve() else {}),
             })
     if fmt == "json":
-        sys.stdout.write(json.dumps({"version": __version__, "kernels": rows, "failures": failures}, indent=2,
-                                    ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps({"version": __version__, "kernels": rows, "failures": failures,
+                                     "included": included}, indent=2, ensure_ascii=False) + "\n")
     else:
         table = Table(title=f"{len(rows)} kernels in {len(files) - len(failures)} files")
         for col in ("file", "kernel", "lang", "parameters"):
             table.add_column(col)
         for r in rows:
             params = ", ".join(f"{p['type']} {p['name']}" for p in r["params"])
-            table.add_row(f"{r['file']}:{r['line']}", r["kernel"], r["language"], params)
+            table.add_row(f"{r.get('defined_in', r['file'])}:{r['line']}", r["kernel"], r["language"], params)
         console.print(table)
+        for inc in included:
+            err_console.print(f"[dim]{escape(inc['file'])}: included by {escape(inc['included_by'])} (its kernels are "
+                              f"listed there)[/]", highlight=False, soft_wrap=True)
         for fl in failures:
             err_console.print(f"[bold red]error:[/] {escape(fl['file'])}: does not compile: {escape(fl['error'])}",
                               highlight=False, soft_wrap=True)
@@ -69,11 +78,17 @@ def kernels_cmd(paths: list[Path],
 
 
 def _project_flags(paths: list[Path], files: list[Path], include, define, clang_arg, level: int | None):
-    """``file -> CompileOptions``: the command line and configuration, plus the project's own build flags
-    (``compile_commands.json``, host build options of ``.cl`` files, per-file configuration tables)."""
+    """``(file -> CompileOptions, UnitPlan)``: the command line and configuration, plus the project's own build
+    flags (``compile_commands.json``, host build options of ``.cl`` files, per-file configuration tables) and
+    discovered include folders; the plan says which files are fragments and which headers define kernels
+    (as in `simu scan`)."""
     from simu.config import ConfigError
+    from simu.frontend.compile import IR_EXTENSIONS
+    from simu.frontend.discover import IgnoreRules
+    from simu.frontend.includes import HeaderIndex
     from simu.scan import ScanError, ScanOverrides, resolve_options
     from simu.scan.flags import build_file_flags
+    from simu.scan.units import kernel_headers, plan_units
 
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
                               clang_args=list(clang_arg or ()), opt_level=level, no_cache=True)
@@ -82,5 +97,23 @@ def _project_flags(paths: list[Path], files: list[Path], include, define, clang_
         flags = build_file_flags(options, cfg, [f.resolve() for f in files])
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
-    return lambda f: flags.compile_options(Path(f).resolve())
+    rules = IgnoreRules(options.root, options.exclude)
+    rules.add_excludes(options.config_base or options.root, options.config_exclude)
+    sources = [f.resolve() for f in files if f.suffix.lower() not in IR_EXTENSIONS]
+    plan = plan_units(sources, kernel_headers(list(paths), rules), options.include,
+                      HeaderIndex(options.root, rules), options.auto_include)
+
+    def file_options(f: Path):
+        info = plan.infos.get(Path(f).resolve())
+        return flags.compile_options(Path(f).resolve(), info.folders if info else [])
+
+    return file_options, plan
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder when it is under it."""
+    try:
+        return str(path.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
