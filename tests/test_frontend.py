@@ -122,3 +122,32 @@ def test_cli_compile_writes_ir(tmp_source, tmp_path):
 def test_compile_source_text():
     module = compile_source("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }", "opencl", path="k.cl")
     assert "spir_kernel" in module.ir
+
+
+def _check_json(tmp_path, src):
+    out = tmp_path / "out.json"
+    res = runner.invoke(app, ["check", str(src), "--budget", "1", "--format", "json", "-o", str(out)])
+    assert out.is_file(), res.output
+    return [k for f in json.loads(out.read_text())["files"] for k in f["kernels"]]
+
+
+def test_cuda_register_storage_class_compiles(tmp_path):
+    """C++17 dropped `register`; nvcc and g++ only warn, so benchmark code full of it must compile."""
+    src = tmp_path / "flops.cu"
+    src.write_text("__global__ void madd(float *data, int n) {\n"
+                   "  register float s = data[threadIdx.x];\n"
+                   "  for (register int i = 0; i < n; ++i) s = s * 0.99f + 0.01f;\n"
+                   "  data[threadIdx.x] = s;\n}\n")
+    (k,) = _check_json(tmp_path, src)
+    assert k["status"] in ("analysed", "incomplete"), k["reason"]
+
+
+def test_opencl_incompatible_pointer_conversion_is_a_warning(tmp_path):
+    """A float4 array read through a float pointer: vendor OpenCL compilers warn, simu must not stop."""
+    src = tmp_path / "solver.cl"
+    src.write_text("__kernel void lanes(__global float *out) {\n"
+                   "  float4 v[2];\n  v[0] = (float4)(1.0f); v[1] = (float4)(2.0f);\n"
+                   "  float *f = v;\n"
+                   "  out[get_global_id(0)] = f[get_global_id(0) % 8];\n}\n")
+    (k,) = _check_json(tmp_path, src)
+    assert k["status"] in ("analysed", "incomplete"), k["reason"]

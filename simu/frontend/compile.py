@@ -96,6 +96,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
         args += [
             "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
             "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version",
+            # `register` is only a warning for nvcc and g++ in C++17; clang makes it an error by default
+            "-Wno-register",
             "-isystem", str(INCLUDE_DIR / "cuda"),
             "-include", "cuda_runtime.h",
         ]
@@ -106,6 +108,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
             # a non-static C99 `inline` helper is only an inline definition (no body emitted); GNU89
             # semantics emit it, as OpenCL drivers do, so it is inlined into its kernels
             "-fgnu89-inline",
+            # vendor OpenCL compilers warn about `float *p = (float4 *)q`-style conversions; clang errs
+            "-Wno-error=incompatible-pointer-types",
             "-isystem", str(INCLUDE_DIR / "opencl"),
             "-include", "simu_opencl.h",
         ]
