@@ -475,6 +475,18 @@ def test_legacy_texture_references_are_backed_like_texture_objects(legacy):
     assert check_launches(m, ks["fetch"], [default]).status == codes.ANALYSED
 
 
+def test_texture_references_are_named_by_their_cpp_names():
+    from simu.launch.images import texref_name
+
+    assert [texref_name(s) for s in ("_ZN3img1tE", "_ZL6counts", "plain", "_Z3fooi", "_ZN3img1t")] == \
+        ["img::t", "counts", "plain", "_Z3fooi", "_ZN3img1t"]
+    m, ks = _kernels("namespace img { texture<float, 1> t; }\nstatic texture<int, 1> counts;\n"
+                     "__global__ void k(float *o) { o[threadIdx.x] = tex1Dfetch(img::t, threadIdx.x)"
+                     " + tex1Dfetch(counts, 0); }\n", "ns.cu")
+    launch = build_launch(ks["k"], "1", "4", [], ["img::t=float32:4:ramp", "counts=int32:1:ones"])
+    assert run(m, ks["k"], launch).buffers["o"].tolist() == [1, 2, 3, 4]
+
+
 def test_a_race_on_data_fetched_through_a_texture_reference_is_found(legacy):
     m, ks = legacy
     report = check_launches(m, ks["shifted"], [build_launch(ks["shifted"], "1", "64", [])])

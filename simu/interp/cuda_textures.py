@@ -38,7 +38,15 @@ from simu.interp.outcome import MemoryError_
 from simu.interp.program import put
 from simu.interp.state import MAX_MEMORY_ERRORS
 from simu.interp.trace import ACTION_NAMES, READ, WRITE
-from simu.launch.images import TEX_ANY_SIZE, TEX_LINEAR, TEXREF_HANDLE, TEXTURE_TYPES, texel_code_parts, texture_mode
+from simu.launch.images import (
+    TEX_ANY_SIZE,
+    TEX_LINEAR,
+    TEXREF_HANDLE,
+    TEXTURE_TYPES,
+    texel_code_parts,
+    texref_name,
+    texture_mode,
+)
 
 FETCH = "__simu_tex1Dfetch"
 TEXEL, EXTENT, MODE, TRAP, UNFILTERABLE = ("__simu_tex_texel", "__simu_tex_extent", "__simu_tex_mode",
@@ -87,7 +95,7 @@ def _owners(program, kernel) -> dict[str, str]:
         if kernel is not None else {}
     for ins in program.instrs.values():
         if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.name:
-            owners[ins.name] = getattr(ins.ops[0].value, "name", "") if ins.ops else ""
+            owners[ins.name] = texref_name(getattr(ins.ops[0].value, "name", "")) if ins.ops else ""
     return owners
 
 
@@ -138,10 +146,11 @@ def bind_references(st, program, kernel, global_address, allocate) -> None:
     for ins in sorted(program.instrs.values(), key=lambda i: i.id):
         if ins.opcode != "call" or not (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) or not ins.ops:
             continue
-        name = getattr(ins.ops[0].value, "name", None)
-        if name is None or name in seen:
+        symbol = getattr(ins.ops[0].value, "name", None)
+        if symbol is None or symbol in seen:
             continue
-        seen.add(name)
+        seen.add(symbol)
+        name = texref_name(symbol)
         value = st.launch.args.get(name)
         if not isinstance(value, np.ndarray) or value.ndim == 0:
             raise UnsupportedError(f"texture reference '{name}': the launch gives no backing buffer for it "
@@ -149,7 +158,7 @@ def bind_references(st, program, kernel, global_address, allocate) -> None:
         arr = np.ascontiguousarray(value)
         base = int(allocate(name, arr))
         _register(st, program, kernel, name, arr, base)
-        addr = int(global_address(name))
+        addr = int(global_address(symbol))
         alloc = st.mem.allocs[addr >> OFFSET_BITS]
         alloc.data[:8] = np.frombuffer(np.int64(base).tobytes(), np.uint8)
 

@@ -162,14 +162,35 @@ def _texel_dtype(code: int) -> tuple[np.dtype, int]:
     return np.dtype(np.uint8), size * count  # a struct texel: its bytes
 
 
+def texref_name(symbol: str) -> str:
+    """The launch's name of a texture reference global: its C++ name (``img::t`` for ``_ZN3img1tE``,
+    ``counts`` for a static's ``_ZL6counts``), the symbol itself when it is no plain mangled name."""
+    rest = symbol[2:] if symbol.startswith("_Z") else ""
+    rest = rest[1:] if rest.startswith("L") else rest
+    nested = rest.startswith("N")
+    if nested:
+        if not rest.endswith("E"):
+            return symbol
+        rest = rest[1:-1]
+    parts = []
+    while rest:
+        n = re.match(r"[1-9]\d*", rest)
+        if n is None or len(rest) < n.end() + int(n.group(0)):
+            return symbol
+        parts.append(rest[n.end():n.end() + int(n.group(0))])
+        rest = rest[n.end() + int(n.group(0)):]
+    return "::".join(parts) if parts and (nested or len(parts) == 1) else symbol
+
+
 def texture_refs(kernel) -> list[str]:
-    """The legacy texture references (``texture<T, dim, mode>`` globals) the kernel reads, in order."""
+    """The launch names (:func:`texref_name`) of the legacy texture references (``texture<T, dim,
+    mode>`` globals) the kernel reads, in order."""
     names: list[str] = []
     for ins in _calls(kernel):
         if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.ops:
             ref = ins.ops[0].value
-            if ins.ops[0].kind == "const" and hasattr(ref, "name") and ref.name not in names:
-                names.append(ref.name)
+            if ins.ops[0].kind == "const" and hasattr(ref, "name") and texref_name(ref.name) not in names:
+                names.append(texref_name(ref.name))
     return names
 
 
@@ -187,7 +208,7 @@ def _param_regs(kernel) -> dict[str, str]:
     regs = {reg: p.name for (reg, _), p in zip(kernel.function.args, kernel.params, strict=False)}
     for ins in _calls(kernel):
         if ins.opcode == "call" and (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) and ins.ops and ins.name:
-            regs[ins.name] = getattr(ins.ops[0].value, "name", "")
+            regs[ins.name] = texref_name(getattr(ins.ops[0].value, "name", ""))
     return regs
 
 
