@@ -51,7 +51,9 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
                   help="Scalar argument name=value (vectors: v=1,2,3), or name=lo:hi to bound it in the search.")
               ] = None,
               buffer: Annotated[Optional[list[str]], typer.Option(
-                  "--buffer", metavar="NAME=DTYPE:LEN[:FILL]", help="Buffer name=dtype:length[:fill].")] = None,
+                  "--buffer", metavar="NAME=DTYPE:LEN[:FILL]",
+                  help="Buffer name=dtype:length[:fill]; an image or texture name=dtype:HxW\\[xC][:fill][:modes] "
+                       "(modes: linear,norm,wrap|mirror|border); name=same:OTHER shares OTHER's buffer.")] = None,
               warp_model: Annotated[Optional[str], typer.Option(
                   metavar="MODEL", help="lockstep (pre-Volta) or independent (Volta+) \\[default: lockstep].")] = None,
               warp_size: Annotated[Optional[int], typer.Option(

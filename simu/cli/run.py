@@ -35,7 +35,9 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
                 "--arg", metavar="NAME=VALUE", help="Scalar argument name=value (vectors: v=1,2,3).")] = None,
             buffer: Annotated[Optional[list[str]], typer.Option(
                 "--buffer", metavar="NAME=DTYPE:LEN[:FILL]",
-                help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES.")] = None,
+                help="Buffer name=dtype:length[:random|zeros|ones|ramp|const=V] or name=local:BYTES; an image or "
+                     "texture name=dtype:HxW\\[xC][:fill][:modes] (modes: linear,norm,wrap|mirror|border); "
+                     "name=same:OTHER shares OTHER's buffer.")] = None,
             warp_size: Annotated[int, typer.Option(metavar="N",
                                                    help="Threads per warp: 1, 2, 4, 8, 16, 32 or 64.")] = 32,
             shared: Annotated[int, typer.Option("--shared", metavar="BYTES",
