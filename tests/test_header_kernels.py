@@ -118,3 +118,30 @@ def test_kernels_lists_fragments_through_their_includer_and_kernel_headers(tmp_p
     rows = {(k["file"], k["kernel"], k.get("defined_in")) for k in doc["kernels"]}
     assert rows == {("src/main.cu", "f", "src/parts/frag.cu"), ("src/main.cu", "m", None),
                     ("lib/k.cuh", "t<float>", None), ("lib/k.cuh", "t<double>", None), ("lib/k.cuh", "t<int>", None)}
+
+
+def test_instantiations_settle_every_kernel_in_few_clang_runs(tmp_path):
+    hdr = tmp_path / "mixed.cuh"
+    hdr.write_text("template <typename T, int N>\n__global__ void shr(T *a) { a[threadIdx.x] = a[threadIdx.x] >> N; }\n"
+                   "template <typename T>\n__global__ void rem(T *a) { a[threadIdx.x] = a[threadIdx.x] % 3; }\n"
+                   "template <typename T, bool B>\n__global__ void pick(T *a) { if (B) a[threadIdx.x] = T(1); }\n")
+    names = sorted(k.display_name for k in load_file(hdr).kernels)
+    assert names == ["pick<float, true>", "rem<int>", "shr<int, 32>"]
+
+
+def test_choose_instantiations_moves_only_the_blamed_lines():
+    from simu.frontend.headers import TemplateKernel, TemplateParam, choose_instantiations
+
+    one = TemplateKernel("k", (TemplateParam("T", "type"),), "T *")
+    two = TemplateKernel("ns::m", (TemplateParam("T", "type"), TemplateParam("N", "int")), "T *, int")
+    runs = []
+
+    def failing(lines):  # only int compiles, for every kernel
+        runs.append(list(lines))
+        return {i for i, line in enumerate(lines) if "<int" not in line}
+
+    assert choose_instantiations([one, two], failing) == [
+        "template __global__ void k<int>(int *);", "template __global__ void ns::m<int, 32>(int *, int);"]
+    # m: (float, 32) -> (double, 32) -> (float, 64) -> (int, 32); k is settled on the way: four runs in all
+    assert len(runs) == 4
+    assert choose_instantiations([one], lambda lines: None) == []  # an error no line is blamed for

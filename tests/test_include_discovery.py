@@ -2,6 +2,7 @@
 through their includer; a header's kernel analysed once; stand-ins for headers the build generates."""
 
 import json
+import subprocess
 from pathlib import Path
 
 import jsonschema
@@ -173,6 +174,9 @@ def test_cmake_template_gives_a_stand_in(tmp_path):
     f = files_of(run_scan(root))["src/k.cu"]
     assert f.status == "ok", f.first
     assert [k.status for k in f.kernels] == ["analysed"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)  # the project's root for `simu check`
+    r = runner.invoke(app, ["check", str(root / "src/k.cu"), "--budget", "2"])  # check discovers the same way
+    assert r.exit_code in (0, 1) and "does not compile" not in r.output, r.output
     assert not (root / "config.h").exists()  # the project is never written to
 
 

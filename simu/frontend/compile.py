@@ -20,6 +20,7 @@ from pathlib import Path
 
 from simu.errors import CompileError
 from simu.frontend.headers import (
+    choose_instantiations,
     header_language,
     is_header,
     uninstantiated_names,
@@ -200,19 +201,15 @@ def _instantiation_unit(path: Path, options: CompileOptions):
     tmp = tempfile.TemporaryDirectory(prefix="simu-header-")
     unit = Path(tmp.name) / (path.name + ".instantiate.cu")
 
-    def compiles(lines: list[str]) -> bool:
+    def failing(lines: list[str]) -> set[int] | None:
         unit.write_text(wrapper_source(path, lines))
-        return subprocess.run(base + [str(unit)], capture_output=True, text=True).returncode == 0
+        proc = subprocess.run(base + [str(unit)], capture_output=True, text=True)
+        if proc.returncode == 0:
+            return set()
+        at = {int(n) for n in re.findall(rf"{re.escape(unit.name)}:(\d+):", proc.stderr)}
+        return {n - 2 for n in at if 0 <= n - 2 < len(lines)} or None  # line 1 includes the file
 
-    first = [t.instantiation(c) for t in templates for c in (t.choices() if t.every_choice else t.choices()[:1])]
-    lines = first if compiles(first) else []
-    if not lines:  # find what compiles, kernel by kernel
-        for t in templates:
-            for c in t.choices():
-                if compiles([t.instantiation(c)]):
-                    lines.append(t.instantiation(c))
-                    if not t.every_choice:
-                        break
+    lines = choose_instantiations(templates, failing)
     unit.write_text(wrapper_source(path, lines))
     return unit, tmp
 

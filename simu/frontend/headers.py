@@ -10,13 +10,18 @@ expression only decides whether clang is asked).  Choices, in order (the first t
 
 * one type parameter: ``float``, ``double`` and ``int`` (each that compiles is instantiated);
 * otherwise the first combination that compiles of types ``float, double, int``, integer values
-  ``32, 64, 128, 256`` and ``true, false`` (at most :data:`MAX_TRIES` combinations per kernel).
+  ``32, 64, 128, 256`` and ``true, false``, nearest the first values first (``float, 32``, ``double, 32``,
+  ``float, 64``, ``int, 32``, ...; at most :data:`MAX_TRIES` combinations per kernel).
+
+Every kernel's current choice is compiled in one clang run; the lines clang blames move on to their next
+choice (:func:`choose_instantiations`), so a file takes at most :data:`MAX_TRIES` extra runs.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,7 +91,9 @@ class TemplateKernel:
             return [(t,) for t in TYPE_CHOICES]
         pools = [TYPE_CHOICES if p.kind == "type" else BOOL_CHOICES if p.kind == "bool" else INT_CHOICES
                  for p in self.params]
-        return list(itertools.islice(itertools.product(*pools), MAX_TRIES))
+        # nearest the first choices first: (float, 32), (double, 32), (float, 64), (int, 32), ...
+        order = sorted(itertools.product(*(range(len(p)) for p in pools)), key=lambda ix: (sum(ix), ix[::-1]))
+        return [tuple(p[i] for p, i in zip(pools, ix, strict=True)) for ix in order[:MAX_TRIES]]
 
     def instantiation(self, args: tuple[str, ...]) -> str:
         """``template __global__ void ns::k<float>(float *, int);``"""
@@ -156,11 +163,44 @@ def _template_kernel(node: dict, scope: tuple[str, ...], header_text: str) -> Te
     return TemplateKernel("::".join((*scope, name)), tuple(params), qual_type[open_at + 1:-1])
 
 
+def choose_instantiations(templates: list[TemplateKernel],
+                          failing: Callable[[list[str]], set[int] | None]) -> list[str]:
+    """The explicit instantiations to compile: every kernel's choices tried together, round after round.
+
+    ``failing(lines)`` compiles the lines and answers the indexes of those that do not compile (empty: all
+    compile; None: an error no line can be blamed for).  A failing line is replaced by its kernel's next
+    choice (dropped for a one-type-parameter kernel, whose choices are all tried at once), so that one clang
+    run settles every kernel's current choice; at most :data:`MAX_TRIES` runs."""
+    slots: list[tuple[str, TemplateKernel, Iterator[tuple[str, ...]] | None]] = []
+    for t in templates:
+        if t.every_choice:
+            slots += [(t.instantiation(c), t, None) for c in t.choices()]
+        else:
+            rest = iter(t.choices())
+            slots.append((t.instantiation(next(rest)), t, rest))
+    for _ in range(MAX_TRIES):
+        if not slots:
+            return []
+        bad = failing([s[0] for s in slots])
+        if bad is None:
+            return []
+        if not bad:
+            return [s[0] for s in slots]
+        kept = []
+        for i, (line, t, rest) in enumerate(slots):
+            if i not in bad:
+                kept.append((line, t, rest))
+            elif rest is not None and (nxt := next(rest, None)) is not None:
+                kept.append((t.instantiation(nxt), t, rest))
+        slots = kept
+    return []
+
+
 def wrapper_source(header: Path, lines: list[str]) -> str:
     """The extra translation unit: the header, then explicit instantiations."""
     return f'#include "{header.resolve()}"\n' + "\n".join(lines) + "\n"
 
 
-__all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "defines_cuda_kernels", "header_language",
-           "is_header", "template_kernel_names", "uninstantiated_names", "uninstantiated_template_kernels",
-           "wrapper_source"]
+__all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "choose_instantiations", "defines_cuda_kernels",
+           "header_language", "is_header", "template_kernel_names", "uninstantiated_names",
+           "uninstantiated_template_kernels", "wrapper_source"]
