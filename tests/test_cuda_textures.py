@@ -413,6 +413,17 @@ __global__ void flat(cudaTextureObject_t t, float *out) {
 """
 
 
+def test_a_handle_the_launch_does_not_back_is_unsupported_with_its_line():
+    src = ("struct P { cudaTextureObject_t tex; float *out; };\n"
+           "__global__ void viastruct(P p) { p.out[threadIdx.x] = tex2D<float>(p.tex, threadIdx.x, 0.5f); }\n"
+           "__global__ void viaarray(const cudaTextureObject_t *texs, float *out) {\n"
+           "  out[threadIdx.x] = tex1D<float>(texs[0], threadIdx.x + 0.5f);\n}\n")
+    m, ks = _kernels(src, "handles.cu")
+    for name, line in (("viastruct", 2), ("viaarray", 4)):
+        report = check_launches(m, ks[name], [build_launch(ks[name], "1", "32", [])])
+        assert report.status == codes.UNSUPPORTED and "handle" in report.reason and report.where.line == line
+
+
 def test_an_unmodelled_form_is_unsupported_while_its_neighbour_is_analysed():
     m, ks = _kernels(MIXED, "mixed.cu")
     cube = check_launches(m, ks["cube"], [build_launch(ks["cube"], "1", "64", [])])
