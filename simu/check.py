@@ -20,6 +20,7 @@ from simu.ir import Kernel, Module
 from simu.ir.types import FloatType, VectorType
 from simu.launch import Launch
 from simu.launch.images import is_sampler, takes_array
+from simu.launch.record import ORIGIN_GIVEN
 from simu.launch.spec import build_launch, is_complete, launch_constraints
 from simu.pipeline import CheckSettings, KernelReport, check_launches, status_of
 from simu.report.policy import SourceLines, apply_policy, rel_path
@@ -116,6 +117,7 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
             if is_complete(kernel, given.get("grid"), given.get("block"), given.get("args")):
                 warp = given.get("warp_size") or (configured.warp_size if configured is not None else None) or 32
                 launch = build_launch(kernel, **{**given, "warp_size": warp})
+                launch.origin = ORIGIN_GIVEN
                 return check_launches(module, kernel, [launch], settings)
             # a partial launch: what is given constrains the search, which fills in the rest
             configured = launch_constraints(kernel, configured, **given)

@@ -129,4 +129,4 @@ def test_json_output_file(tmp_path):
     doc = json.loads(out.read_text())
     jsonschema.validate(doc, schema())
     assert doc["files"][0]["path"] == "ok.cl" and doc["files"][0]["kernels"][0]["status"] == "analysed"
-    assert doc["warnings"] == ["the configuration constrains kernel 'nope', which was not found"]
+    assert doc["warnings"] == ["the configuration constrains kernel 'nope', which was not found (kernels: k)"]

@@ -133,6 +133,7 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
     from simu.api import load_file
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
+    from simu.launch.record import origin_of_comment
     from simu.launch.spec import build_launch
     from simu.pipeline import CheckSettings, check_launches
 
@@ -147,6 +148,8 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
     status, reason = "analysed", ""
     for k in kernels:
         launches = [build_launch(k, L.grid, L.block, L.args, L.buffers, L.seed, L.warp, L.shared) for L in cf.launches]
+        for launch in launches:
+            launch.origin = origin_of_comment(path.name)
         rep = check_launches(module, k, launches, CheckSettings(detect=DetectOptions(warp_model=model)))
         findings += rep.findings
         if rep.status != "analysed":

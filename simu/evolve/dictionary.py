@@ -72,3 +72,37 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
                         pool.add(k)
     pool = {v for v in pool if abs(v) <= _MAX_VALUE}
     return {k: sorted(v) for k, v in per.items()}, sorted(pool)
+
+
+_BLOCK_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.ctaid.", "_Z12get_group_idj", "_Z13get_global_idj")
+_DERIVING = _CASTS | {"add", "sub", "mul", "shl", "or", "and", "xor", "lshr", "ashr"}
+
+
+def grid_relative_arguments(kernel: Kernel) -> set[str]:
+    """Integer parameters a block id is divided by or reduced modulo (``acc[blockIdx.x % k]``,
+    ``blockIdx.x / per_group``): what such a kernel does changes once the grid outgrows the argument,
+    so the search tries small values with grids larger than them."""
+    fn = kernel.function
+    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
+              if isinstance(p.type, IntType) and p.type.bits > 1}
+    block_ids: set[str] = set()
+    found: set[str] = set()
+    for b in fn.blocks:
+        for ins in b.instrs:
+            if not ins.name:
+                continue
+            regs = [op.value for op in ins.ops if op.kind == "reg"]
+            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_BLOCK_ID_CALLS):
+                block_ids.add(ins.name)
+            elif ins.opcode in _CASTS and regs and regs[0] in params:
+                params[ins.name] = params[regs[0]]
+            elif ins.opcode in ("urem", "srem", "udiv", "sdiv") and len(ins.ops) == 2:
+                dividend, divisor = ins.ops
+                if dividend.kind == "reg" and dividend.value in block_ids and divisor.kind == "reg" \
+                        and divisor.value in params:
+                    found.add(params[divisor.value])
+                if dividend.kind == "reg" and dividend.value in block_ids:
+                    block_ids.add(ins.name)
+            elif ins.opcode in _DERIVING and any(r in block_ids for r in regs):
+                block_ids.add(ins.name)
+    return found

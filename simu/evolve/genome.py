@@ -43,6 +43,9 @@ SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|dept
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
 
 
+TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
+
+
 class Genes:
     """Named positions in a genome with ``scalars`` scalar-argument genes.
 
@@ -100,6 +103,8 @@ class Layout:
     fixed_dynamic_shared: int | None = None
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
+    grid_relative: set[str] = field(default_factory=set)  # arguments a block id is divided by or reduced modulo
+    origin: str = ""  # what the launches it builds say of where they come from (LaunchRecord.origin)
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -114,20 +119,29 @@ class Layout:
     def initial(self, rng: random.Random) -> list[float]:
         """A start point from typical GPU sizes: warp multiples, powers of two, sizes near the thread count."""
         s = self.shape
-        if s.block_dims >= 2:
+        r = rng.random() if s.block_prior else 1.0
+        if r < 0.7:
+            block = s.block_prior
+        elif r < 0.85:  # tiles are often twice the block (halos, a zeroed upper half, two loads per thread)
+            block = tuple(max(1, d // 2) if d > 1 else 1 for d in s.block_prior)
+        elif s.block_dims >= 2:
             choices = [(16, 16, 1), (8, 8, 1), (32, 8, 1), (16, 4, 1), (8, 4, 2)] if s.block_dims == 2 else \
                 [(8, 8, 4), (4, 4, 4), (16, 4, 2)]
             block = rng.choice(choices)
         else:
             block = (rng.choice([32, 64, 128, 256, 96, 33, 31, 65]), 1, 1)
         grid = tuple(rng.choice([1, 2, 3, 4]) if d < s.grid_dims else 1 for d in range(3))
+        small = {p.name: rng.choice([1, 2, 3]) for p in self.scalars
+                 if p.name in self.grid_relative and p.name not in self.ranges and rng.random() < 0.5}
+        if small and s.grid_dims:  # blockIdx.x % k: a grid larger than k
+            grid = (max(grid[0], max(small.values()) + rng.choice([1, 2, 5])),) + grid[1:]
         at = self.at
         genes = [0.0] * at.size
         genes[at.GRID] = [math.log2(g) for g in grid]
         genes[at.BLOCK] = [math.log2(b) for b in block]
         threads = int(np.prod(grid)) * int(np.prod(block))
         for j, p in enumerate(self.scalars):
-            genes[at.scalar(j)] = self._initial_scalar(p, rng, threads)
+            genes[at.scalar(j)] = float(small[p.name]) if p.name in small else self._initial_scalar(p, rng, threads)
         genes[at.FILL] = float(rng.randrange(len(PLAIN_FILLS)))
         genes[at.SEED] = float(rng.randrange(1 << 16))
         return genes
@@ -137,13 +151,15 @@ class Layout:
             lo, hi = self.ranges[p.name]
             return rng.uniform(lo, hi)
         if isinstance(p.type, FloatType):
+            if TOLERANCE_NAMES.match(p.name):  # tolerances and thresholds are small
+                return rng.choice([0.001, 0.01, 0.1, 0.5])
             return rng.choice([0.5, 1.0, 1.5, 2.0, -1.0])
         words = self.dictionary.get(p.name)
         if words and not SIZE_NAMES.match(p.name) and rng.random() < 0.35:
             return float(rng.choice(words))  # sizes start near the thread count; the sweep tries their words
         if SIZE_NAMES.match(p.name):
-            two_d = self.shape.grid_dims >= 2 or (self.shape.reqd_block[1] > 1 if self.shape.reqd_block
-                                                  else self.shape.block_dims >= 2)
+            fixed = self.shape.reqd_block or self.shape.block_prior
+            two_d = self.shape.grid_dims >= 2 or (fixed[1] > 1 if fixed else self.shape.block_dims >= 2)
             side = int(round(math.sqrt(threads))) if two_d else threads
             if rng.random() < 0.2:  # sometimes the other guess: sizes are not always what they seem
                 side = threads if two_d else int(round(math.sqrt(threads)))
@@ -161,6 +177,8 @@ class Layout:
                 grid[d] = 1
             if d >= s.block_dims:
                 block[d] = 1
+        if s.block_cap:
+            block = [min(b, c) for b, c in zip(block, s.block_cap, strict=True)]
         if s.reqd_block:
             block = list(s.reqd_block)
         if self.fixed_block:
@@ -203,7 +221,7 @@ class Layout:
 
     def launch(self, genes: list[float]) -> Launch:
         grid, block, values, fill, seed = self.decode(genes)
-        launch = Launch(grid, block, {}, self.warp_size, 0, seed)
+        launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin)
         T = launch.total_threads
         ints = sorted(abs(int(v)) for v in values.values()
                       if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)

@@ -25,13 +25,14 @@ def _step(rng: random.Random, cauchy: bool) -> float:
 
 
 def mutate(genes: list[float], rng: random.Random, cauchy: bool, at: Genes, rate: float = 0.5,
-           dictionary: list[list[int]] | None = None) -> list[float]:
-    """Each gene mutates with probability ``rate``.  ``dictionary[j]``, when given, lists values the
-    kernel compares scalar ``j`` with: a mutated scalar gene sometimes jumps to one of them instead
-    of taking a step."""
+           dictionary: list[list[int]] | None = None, block_rate: float | None = None) -> list[float]:
+    """Each gene mutates with probability ``rate`` (block genes with ``block_rate`` when given).
+    ``dictionary[j]``, when given, lists values the kernel compares scalar ``j`` with: a mutated
+    scalar gene sometimes jumps to one of them instead of taking a step."""
     out = list(genes)
     for i in range(len(out)):
-        if rng.random() > rate:
+        p = block_rate if block_rate is not None and at.BLOCK.start <= i < at.BLOCK.stop else rate
+        if rng.random() > p:
             continue
         s = _step(rng, cauchy)
         j = at.scalar_index(i)

@@ -31,7 +31,7 @@ from deap import tools
 from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import NotLaunchableError, SimuError, SourcePoint
-from simu.evolve.dictionary import argument_constants
+from simu.evolve.dictionary import argument_constants, grid_relative_arguments
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
@@ -40,11 +40,13 @@ from simu.launch import Launch
 from simu.launch.constraints import KernelConstraints
 from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.model import as_dim3
+from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import KernelAnalysis, LaunchRun, outcome_where, status_of
 
 CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
+OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
 
 
 @dataclass
@@ -120,8 +122,12 @@ class Search:
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
         self.not_launchable: tuple[str, SourcePoint | None] | None = None  # the first launch no GPU could run
+        # shared-memory errors of launches outside the contract, by whether the block was the tile's
+        self.outside: dict[bool, dict[tuple, Finding]] = {}
+        self.tiles = frozenset(g.display_name for g in module.globals.values() if g.addrspace == 3 and not g.external)
         if self.mode.dictionary:  # the constants the kernel compares its arguments with
             self.layout.dictionary = argument_constants(kernel)[0]
+            self.layout.grid_relative = grid_relative_arguments(kernel)
 
     # -- budget ------------------------------------------------------------------------------
     def out_of_budget(self) -> bool:
@@ -183,7 +189,12 @@ class Search:
                 self.where = outcome_where(result.outcome)
             return Evaluation.invalid(launch, str(result.outcome))
         findings = launch_run.findings
-        if _violates_contract(launch_run, findings):
+        prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
+        if _outside_contract(launch_run, findings, prior, self.tiles):
+            at_prior = tuple(launch.block) == tuple(self.layout.shape.block_prior or ())
+            for f in findings:  # reported only if no launch is inside the contract
+                if f.kind in OUTSIDE_KINDS and f.space == "shared":
+                    self.outside.setdefault(at_prior, {}).setdefault(f.key, f)
             return Evaluation.invalid(launch, "launch outside the kernel's contract")
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings))
 
@@ -226,7 +237,19 @@ class Search:
                     for f in findings]
         self.stats.seconds = time.perf_counter() - self.t0
         status, reason = self.status, self.reason
-        if not self.cache or all(not e.valid for e in self.cache.values()):
+        if self.outside and not any(e.valid for e in self.cache.values()):
+            # no launch inside the contract: the kernel overflows its shared memory whatever the launch.  At
+            # the block its tile was written for that is the bug; at other blocks only a warning that says
+            # which assumption the launch breaks.
+            at_prior = True in self.outside
+            for f in self.outside[True if at_prior else False].values():
+                f = f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name,
+                                          "contract": "no searched launch stays inside the kernel's shared memory"})
+                if not at_prior and f.severity == codes.ERROR:
+                    f = dataclasses.replace(f, severity=codes.WARNING, message=f.message + " (on a launch whose "
+                                            "block differs from the kernel's shared tile; no launch fits it)")
+                findings.append(f)
+        elif not self.cache or all(not e.valid for e in self.cache.values()):
             if status == codes.ANALYSED and self.not_launchable:
                 status, (reason, self.where) = codes.NOT_LAUNCHABLE, self.not_launchable
             elif status == codes.ANALYSED:
@@ -251,9 +274,11 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     shape = kernel_shape(module, kernel)
     scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
+    constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths)
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
-                  fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})))
+                  fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
+                  origin=ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED)
 
 
 def _dim(v):
@@ -274,14 +299,40 @@ def _launch_key(launch: Launch) -> tuple:
     return tuple(parts)
 
 
-def _violates_contract(launch_run: LaunchRun, findings: list[Finding]) -> bool:
-    """A shared array smaller than the block, indexed past its end, means the kernel was written
-    for smaller blocks: the launch is outside its contract, not a bug to report."""
-    tpb = launch_run.launch.threads_per_block
-    for f in findings:
-        if f.kind == "out-of-bounds" and f.space == "shared" and f.element is not None:
-            size = f.detail.get("size", 4)
-            alloc = next((a for a in launch_run.result.allocations if a is not None and a.name == f.variable), None)
-            if alloc is not None and alloc.instance_size // max(size, 1) < tpb:
-                return True
+def _outside_contract(run: LaunchRun, findings: list[Finding], prior=None, tiles: frozenset[str] = frozenset()) -> bool:
+    """A searched launch in which the kernel indexes its shared memory out of bounds was not written
+    for (the kernel assumes other blocks or sizes); nor was a block smaller than the shared tile
+    (``prior``) that leaves a tile (a static shared array) partly unloaded.  Such a launch is outside
+    the kernel's contract: its findings are not reported (unless no launch is inside, see
+    :meth:`Search.result`)."""
+    if any(f.kind == "out-of-bounds" and f.space == "shared" for f in findings):
+        return True
+    launch = run.launch
+    return prior is not None and any(b < p for b, p in zip(launch.block, prior, strict=False)) and (
+        any(f.kind == "uninitialized" and f.space == "shared" for f in findings) or _tile_unloaded(run, tiles))
+
+
+def _tile_unloaded(run: LaunchRun, tiles: frozenset[str]) -> bool:
+    """Whether the first block left a byte of one of its static shared arrays (``tiles``) unwritten."""
+    from simu.interp.memory import OFFSET_BITS, SPACE_SHARED
+    from simu.interp.trace import READ
+
+    allocs = [a for a in run.result.allocations
+              if a is not None and a.space == SPACE_SHARED and a.name in tiles and a.instance_size > 0]
+    t = run.result.trace
+    if not allocs or t is None:
+        return False
+    rows = np.flatnonzero((t.space == SPACE_SHARED) & (t.action != READ) & (t.lane < run.launch.threads_per_block))
+    ids = t.addr[rows] >> OFFSET_BITS
+    offsets = t.addr[rows] & ((1 << OFFSET_BITS) - 1)
+    sizes = t.size[rows]
+    for a in allocs:
+        sel = ids == a.id
+        written = np.zeros(a.instance_size, bool)
+        o, s = offsets[sel].astype(np.int64), sizes[sel].astype(np.int64)
+        for k in range(int(s.max()) if len(s) else 0):
+            m = (k < s) & (o + k < a.instance_size)
+            written[o[m] + k] = True
+        if not written.all():
+            return True
     return False

@@ -9,6 +9,7 @@ from simu.ir import Kernel
 from simu.launch.model import MAX_THREADS_PER_BLOCK
 
 _CUDA_IDS = re.compile(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$")
+_PTX_BLOCK_ID = re.compile(r"%ctaid")
 _OPENCL_IDS = re.compile(r"_Z\d+(get_local_id|get_local_size|get_group_id|get_num_groups|get_global_id|"
                          r"get_global_size)")
 
@@ -18,14 +19,21 @@ class Shape:
     """What the IR says about a kernel's launch: dimensions used, fixed block, dynamic shared."""
 
     block_dims: int = 1
-    grid_dims: int = 1
-    reqd_block: tuple[int, int, int] | None = None
+    grid_dims: int = 1  # 0: the kernel reads no block id, so its contract is one block
+    reqd_block: tuple[int, int, int] | None = None  # declared (reqd_work_group_size): a hard limit
+    block_prior: tuple[int, int, int] | None = None  # read off static shared tiles: tried first
+    # a multi-dimensional tile's prior is also the largest block: past its inner dimension an index runs
+    # into the next row instead of out of bounds, so a larger block cannot be told out of contract
+    block_cap: tuple[int, int, int] | None = None
     max_threads: int = MAX_THREADS_PER_BLOCK
     dynamic_shared: bool = False
 
 
 def kernel_shape(module, kernel: Kernel) -> Shape:
-    bdim = gdim = 1
+    """Dimensions the kernel reads.  A kernel that never reads a block id (``blockIdx``,
+    ``get_group_id``, ``get_global_id``) has every block do the same work: launching several only
+    makes the blocks race with themselves, so its grid is one block (``grid_dims = 0``)."""
+    bdim, gdim = 1, 0
     for b in kernel.function.blocks:
         for ins in b.instrs:
             if ins.opcode != "call":
@@ -36,32 +44,39 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                 axis = "xyz".index(m.group(2)) + 1
                 if m.group(1) in ("tid", "ntid"):
                     bdim = max(bdim, axis)
-                else:
+                elif m.group(1) == "ctaid":
                     gdim = max(gdim, axis)
                 continue
+            if "asm" in ins.attrs and _PTX_BLOCK_ID.search(str(ins.attrs["asm"])):
+                gdim = max(gdim, 3)  # inline PTX reading %ctaid
+                continue
             m = _OPENCL_IDS.match(name)
-            if m and ins.ops and ins.ops[0].kind == "const":
-                axis = int(ins.ops[0].value) + 1
+            if m:
+                axis = min(int(ins.ops[0].value) + 1, 3) if ins.ops and ins.ops[0].kind == "const" else 3
                 if m.group(1) in ("get_local_id", "get_local_size", "get_global_id", "get_global_size"):
-                    bdim = max(bdim, min(axis, 3))
-                if m.group(1) in ("get_group_id", "get_num_groups", "get_global_id", "get_global_size"):
-                    gdim = max(gdim, min(axis, 3))
+                    bdim = max(bdim, axis)
+                if m.group(1) in ("get_group_id", "get_global_id"):
+                    gdim = max(gdim, axis)
     dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
-    reqd = kernel.reqd_block or _block_from_tiles(module, kernel, bdim)
-    return Shape(bdim, gdim, reqd, kernel.max_threads or MAX_THREADS_PER_BLOCK, dyn)
+    prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, bdim)
+    return Shape(block_dims=bdim, grid_dims=gdim, reqd_block=kernel.reqd_block,
+                 max_threads=kernel.max_threads or MAX_THREADS_PER_BLOCK, dynamic_shared=dyn, block_prior=prior,
+                 block_cap=prior if multi else None)
 
 
-def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[int, int, int] | None:
-    """The block a kernel was written for, read off its static shared tiles.
+def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int, int] | None, bool]:
+    """The block a kernel was probably written for, read off its static shared tiles.
 
-    Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` assume one
-    thread per tile element; launching other block sizes only shows the kernel outside its
-    contract (indices past the tile, elements nobody loads).  The tile's dimensions, rounded down
-    to powers of two (dropping padding and halos), give the block."""
+    Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` usually
+    assume one thread per tile element.  The tile's dimensions, rounded down to powers of two
+    (dropping padding and halos), give a *prior*: the search tries it first but also explores other
+    blocks (``slot[t % 32]`` races only with more than 32 threads).  Launches that then index the
+    tile past its end, or leave it partly unloaded, are outside the kernel's contract
+    (``search._violates_contract``)."""
     from simu.ir.types import ArrayType
 
     used = _shared_globals_used(kernel)
-    best = None
+    best, multi = None, False
     for g in module.globals.values():
         if g.addrspace != 3 or g.external or g.name not in used or not isinstance(g.type, ArrayType):
             continue
@@ -79,10 +94,10 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[int, int, int]
         while cand[0] * cand[1] > MAX_THREADS_PER_BLOCK:
             cand = (cand[0] // 2, cand[1], 1)
         if best is None or cand[0] * cand[1] > best[0] * best[1]:
-            best = cand
+            best, multi = cand, len(dims) >= 2
     if best is not None and best[0] * best[1] >= 32:
-        return best  # type: ignore[return-value]
-    return None
+        return best, multi  # type: ignore[return-value]
+    return None, False
 
 
 def _shared_globals_used(kernel: Kernel) -> set[str]:

@@ -52,6 +52,9 @@ class Launch:
     # How each buffer argument was generated (see simu.launch.buffers.buffer_from_spec), by name:
     # lets a finding's launch be rebuilt exactly for replay.  Optional; may be incomplete.
     buffer_specs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # Where the launch comes from, for findings (see simu.launch.record.ORIGINS): given on the command line,
+    # a `// launch:` comment, the host program, or the search (inside the kernel's inferred contract).
+    origin: str = ""
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)

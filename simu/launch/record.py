@@ -10,6 +10,15 @@ import numpy as np
 from simu.launch.buffers import buffer_specs
 from simu.launch.model import Launch, LocalBuffer
 
+# Where a finding's launch comes from: a user's own launch, or a searched one and what bounded the search.
+ORIGIN_GIVEN = "given on the command line"
+ORIGIN_SEARCHED = "searched: no host launch found; inside the kernel's inferred contract"
+ORIGIN_CONSTRAINED = "searched within the configured constraints"
+
+
+def origin_of_comment(path: str) -> str:
+    return f"a `// launch:` comment of {path}"
+
 
 @dataclass(frozen=True)
 class LaunchRecord:
@@ -22,6 +31,7 @@ class LaunchRecord:
     seed: int = 0
     warp_size: int = 32
     dynamic_shared: int = 0
+    origin: str = ""  # where the launch comes from (ORIGIN_* texts; empty: not recorded)
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> LaunchRecord:
@@ -37,4 +47,4 @@ def record_of(launch: Launch) -> LaunchRecord:
             continue
         scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
     return LaunchRecord(tuple(launch.grid), tuple(launch.block), scalars, buffer_specs(launch), launch.seed,
-                        launch.warp_size, launch.dynamic_shared)
+                        launch.warp_size, launch.dynamic_shared, launch.origin)

@@ -37,8 +37,9 @@ def render_finding(console: Console, f: Finding) -> None:
     if f.launch is not None:
         L = f.launch
         scal = " ".join(f"{k}={v}" for k, v in L.scalars.items())
+        origin = f"; {escape(L.origin)}" if L.origin else ""
         console.print(f"  [dim]launch: grid={_dim(L.grid)} block={_dim(L.block)} {escape(scal)}"
-                      f" (seen {f.count}x)[/]", highlight=False)
+                      f" (seen {f.count}x{origin})[/]", highlight=False)
 
 
 def _indent(loc: SourceLocation) -> int:

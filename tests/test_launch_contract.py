@@ -1,0 +1,86 @@
+"""What the search infers of a kernel's launch contract when no launch is given: one block for kernels
+that read no block id, the shared tile as a prior (not a limit), launches that overflow their shared
+memory or leave a tile unloaded kept out, block ids reduced modulo an argument explored with larger
+grids; and every finding names where its launch came from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simu.api import load_source
+from simu.cli import app
+from simu.evolve.dictionary import grid_relative_arguments
+from simu.evolve.shape import kernel_shape
+from simu.launch.record import ORIGIN_GIVEN, ORIGIN_SEARCHED
+
+CONTRACT = Path(__file__).resolve().parent.parent / "corpus" / "cuda" / "contract"
+runner = CliRunner()
+
+
+def _shape(src: str, lang: str = "cuda"):
+    module = load_source(src, lang)
+    return kernel_shape(module, module.kernel())
+
+
+def test_a_kernel_without_block_ids_is_one_block():
+    assert _shape("__global__ void k(int *a) { a[threadIdx.x] += 1; }").grid_dims == 0
+    assert _shape("__global__ void k(int *a) { a[threadIdx.x + blockDim.x * gridDim.x] = 1; }").grid_dims == 0
+    assert _shape("__global__ void k(int *a) { a[blockIdx.y * 4 + threadIdx.x] = 1; }").grid_dims == 2
+    assert _shape("__kernel void k(__global int *a) { a[get_local_id(0)] = 1; }", "opencl").grid_dims == 0
+    assert _shape("__kernel void k(__global int *a) { a[get_global_id(0)] = 1; }", "opencl").grid_dims == 1
+    assert _shape("__kernel void k(__global int *a) { a[get_group_id(1)] = 1; }", "opencl").grid_dims == 2
+
+
+def test_the_shared_tile_is_a_prior_not_a_limit():
+    shape = _shape("__global__ void k(float *a) { __shared__ float t[16][17]; t[threadIdx.y][threadIdx.x] = 1;"
+                   " __syncthreads(); a[threadIdx.x] = t[threadIdx.x][threadIdx.y]; }")
+    assert shape.block_prior == (16, 16, 1) and shape.reqd_block is None
+    declared = _shape("__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void k(__global float *a) {"
+                      " __local float t[128]; t[get_local_id(0)] = 1; barrier(CLK_LOCAL_MEM_FENCE);"
+                      " a[get_local_id(0)] = t[127 - get_local_id(0)]; }", "opencl")
+    assert declared.reqd_block == (64, 1, 1) and declared.block_prior is None
+
+
+def test_block_ids_reduced_modulo_an_argument_are_found():
+    module = load_source("__global__ void k(float *acc, int k, int m) { acc[blockIdx.x % k] += m; }", "cuda")
+    assert grid_relative_arguments(module.kernel()) == {"k"}
+    module = load_source("__kernel void k(__global float *acc, int per) { acc[get_group_id(0) / per] = 1; }",
+                         "opencl")
+    assert grid_relative_arguments(module.kernel()) == {"per"}
+
+
+def _findings(path: Path, *options: str) -> list[dict]:
+    res = runner.invoke(app, ["check", str(path), "--format", "json", *options])
+    assert res.exit_code in (0, 1), res.output
+    return [f for file in json.loads(res.stdout)["files"] for k in file["kernels"] for f in k["findings"]]
+
+
+@pytest.mark.parametrize("name", ["no_block_id_shift.cu", "one_warp_tail_zero.cu", "tile_prior_slot_fixed.cu",
+                                  "grid_modulo_atomic.cu"])
+def test_contract_cases_are_clean_with_no_launch_given(name):
+    assert _findings(CONTRACT / name) == []
+
+
+@pytest.mark.parametrize(("name", "line", "grid_over"), [("tile_prior_slot_race.cu", 15, None),
+                                                         ("grid_modulo_race.cu", 18, "k")])
+def test_contract_bugs_are_found_with_a_searched_launch_that_says_so(name, line, grid_over):
+    races = [f for f in _findings(CONTRACT / name) if f["kind"] == "race"]
+    assert races and all(f["first"]["line"] == line for f in races)
+    for f in races:
+        assert f["launch"]["origin"] == ORIGIN_SEARCHED
+        if name.startswith("tile"):
+            assert f["launch"]["block"][0] > 32  # beyond the 32-slot tile: the prior did not limit the search
+        if grid_over:
+            assert f["launch"]["grid"][0] > f["launch"]["scalars"][grid_over]
+
+
+def test_a_given_launch_says_so():
+    found = _findings(CONTRACT / "grid_modulo_race.cu", "--grid", "8", "--block", "128", "--arg", "k=4")
+    assert found and all(f["launch"]["origin"] == ORIGIN_GIVEN for f in found)
+    text = runner.invoke(app, ["check", str(CONTRACT / "grid_modulo_race.cu"), "--grid", "8", "--block", "128",
+                               "--arg", "k=4"]).stdout
+    assert "given on the command line" in text
