@@ -15,7 +15,10 @@ The compiler hands every call to an inline-assembly callee to :func:`translate`.
 * ``shfl.sync.{idx,up,down,bfly}.b32 d, a, b, c, mask;``: the warp shuffle of ``__shfl*_sync``
   (the PTX ``c`` operand is the same ``((32 - width) << 8) | clamp`` encoding the shim uses);
 * ``ld.global[.nc|.ca|.cg|.cs|.lu|.cv][.L1::…|.L2::…].<type> d, [a(+imm)];`` a plain global load,
-  recorded as a read; likewise ``st.global[…].<type> [a(+imm)], v;`` a plain store.
+  recorded as a read; likewise ``st.global[…].<type> [a(+imm)], v;`` a plain store;
+* register arithmetic with one result (:mod:`simu.interp.ptx_alu`): ``lop3``, ``shf``, ``prmt``,
+  ``bfe``, ``bfi``, ``mul.hi/lo/wide``, ``mad.lo``, ``add/sub/and/or/xor/not/shl/shr/min/max``,
+  ``popc``, ``clz``, ``brev``, ``rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx``, ``mov.b64 d, {lo, hi}``.
 
 Anything else raises :class:`UnsupportedError` naming the PTX text (``%N`` operands, as written in
 the source) and the source line.
@@ -30,6 +33,7 @@ import numpy as np
 from simu.errors import UnsupportedError
 from simu.interp.builtins import BOTH_SPACES, _activemask, _shfl, special_register
 from simu.interp.program import Wait, put, where
+from simu.interp.ptx_alu import alu
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
 from simu.ir.types import FloatType, IntType
@@ -125,6 +129,10 @@ def translate(ins: Instr, args: list, dst, proto):
         return syncwarp
     if opcode == "activemask.b32" and output_ok() and len(operands) == 1:
         return _activemask(ins, "activemask", args, dst, proto, scalar_dtype(ins.type))
+    if output_ok() and isinstance(ins.type, (IntType, FloatType)):
+        op = alu(ins, shown, head, [operand(o) for o in operands[1:]], dst, proto)
+        if op is not None:
+            return op
     raise _unsupported(ins, shown)
 
 
