@@ -185,7 +185,8 @@ def test_ptx_block_barrier(sync, race):
 
 
 @pytest.mark.parametrize("asm,shown", [
-    ('asm volatile("add.s32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));', "add.s32 %0, %1, %2;"),
+    ('asm volatile("vabsdiff.s32.s32.s32 %0, %1, %2, %0;" : "+r"(r) : "r"(a), "r"(b));',
+     "vabsdiff.s32.s32.s32 %0, %1, %2, %0;"),
     ('asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));', "mov.u32 %0, %dynamic_smem_size;"),
     ('asm volatile("{ .reg .u32 t; add.u32 t, %1, %2; mov.u32 %0, t; }" : "=r"(r) : "r"(a), "r"(b));',
      ".reg .u32 t;"),
@@ -211,7 +212,7 @@ def test_other_ptx_is_unsupported_with_its_text_and_line(asm, shown):
 
 def test_unsupported_ptx_does_not_hide_other_kernels():
     src = r"""
-__global__ void uses_asm(int *p) { int r; asm volatile("popc.b32 %0, %1;" : "=r"(r) : "r"(p[0])); p[1] = r; }
+__global__ void uses_asm(int *p) { int r; asm volatile("sad.s32 %0, %1, %1, %1;" : "=r"(r) : "r"(p[0])); p[1] = r; }
 __global__ void plain(int *p) { p[threadIdx.x] = threadIdx.x; }
 """
     m = _module(src, "two.cu")
