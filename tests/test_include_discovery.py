@@ -139,12 +139,14 @@ def test_a_header_kernel_reached_through_two_files_is_analysed_once(tmp_path):
     assert result.stats.kernels == 3 and result.stats.analysed == 3
     # the shared header is not compiled on its own either (a.cu and b.cu include it)
     assert "common/shared.cuh" not in files_of(result)
+    assert files_of(result)["b.cu"].analysed_through == {"shared_k": "a.cu"}
     from simu.report.jsonreport import scan_to_dict
 
     doc = json.loads(json.dumps(scan_to_dict(result)))
     jsonschema.validate(doc, json.loads((Path(simu.__file__).parent / "report/schema/scan.schema.json").read_text()))
     kd = [k for f in doc["files"] for k in f["kernels"] if k["name"] == "shared_k"]
     assert kd == [dict(kd[0], defined_in="common/shared.cuh", also_through=["b.cu"])]
+    assert [f.get("analysed_through") for f in doc["files"] if f["path"] == "b.cu"] == [{"shared_k": "a.cu"}]
 
 
 CONFIG_IN = """#pragma once

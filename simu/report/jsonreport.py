@@ -33,6 +33,8 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
             fd["traceback"] = fr.traceback
         if fr.included_by:
             fd["included_by"] = fr.included_by
+        if fr.analysed_through:
+            fd["analysed_through"] = dict(fr.analysed_through)
         for k in fr.kernels:
             kd: dict[str, Any] = {
                 "name": k.name, "mangled": k.mangled, "line": k.line, "status": k.status, "reason": k.reason,

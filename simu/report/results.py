@@ -46,6 +46,7 @@ class FileResult:
     kernels: list[KernelResult] = field(default_factory=list)
     compile_options: Any = None  # the CompileOptions the file was compiled with (discovered include folders too)
     included_by: str = ""  # a fragment another scanned file includes: not compiled alone, analysed through it
+    analysed_through: dict[str, str] = field(default_factory=dict)  # kernel it reaches -> the file analysing it
 
 
 @dataclass

@@ -94,6 +94,10 @@ def summary_table(result) -> Table:
             table.add_row(escape(fr.rel), "-", "[dim]included[/]", "-",
                           escape(f"included by {fr.included_by}: its kernels are analysed there"))
             continue
+        if fr.status == "ok" and not fr.kernels and fr.analysed_through:
+            through = "; ".join(f"{k}: analysed through {t}" for k, t in fr.analysed_through.items())
+            table.add_row(escape(fr.rel), "-", "[dim]reached[/]", "-", escape(through))
+            continue
         if fr.status not in ("ok", "pending") or not fr.kernels:
             status = {"ok": "no kernels", "compile-error": "compile error"}.get(fr.status, fr.status)
             table.add_row(escape(fr.rel), "-", f"[{STATUS_STYLE.get(fr.status, 'dim')}]{status}[/]", "-",
@@ -102,9 +106,8 @@ def summary_table(result) -> Table:
         for k in fr.kernels:
             note = short_reason(k.status, k.reason, k.where) if k.status != "analysed" else ""
             if k.defined_in:
-                reach = ", ".join(k.also_through)
-                note = (note + "; " if note else "") + f"defined in {k.defined_in}" + (f"; also in {reach}" if reach
-                                                                                      else "")
+                reach = f"; also reached through {', '.join(k.also_through)}" if k.also_through else ""
+                note = (note + "; " if note else "") + f"defined in {k.defined_in}{reach}"
             if k.cached:
                 note = (note + "; " if note else "") + "cached"
             if k.suppressed:

@@ -154,7 +154,7 @@ class Scheduler:
         self.variants_left: dict[int, int] = {}  # id(FileResult) -> compile variants not yet done
         self.variant_failures: dict[int, list[tuple[str, FileFailure]]] = {}
         self.includes: dict = {}  # source -> (IncludeInfo | None, HeaderIndex | None): explains missing headers
-        self.defined: dict[tuple, KernelResult] = {}  # (mangled, file, line, variant) -> first seen
+        self.defined: dict[tuple, tuple[KernelResult, str]] = {}  # (mangled, file, line, variant) -> first seen, in
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
@@ -187,11 +187,12 @@ class Scheduler:
         if entry.file and Path(entry.file).resolve() != fr.path.resolve():
             kr.defined_in = rel_path(str(Path(entry.file).resolve()), o.root)
         where = (entry.mangled, kr.defined_in or fr.rel, entry.line, file_task.variant)
-        first = self.defined.get(where)
-        if first is not None:  # one header's kernel reached through a second file: analysed once
+        if where in self.defined:  # one header's kernel reached through a second file: analysed once
+            first, through = self.defined[where]
             first.also_through.append(fr.rel)
+            fr.analysed_through[kr.name] = through
             return False
-        self.defined[where] = kr
+        self.defined[where] = (kr, fr.rel)
         fr.kernels.append(kr)
         constraints = self.config.constraints_for(entry.name, kr.mangled)
         key = kernel_key(listing.module.digest, kr.mangled, {
