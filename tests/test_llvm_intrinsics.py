@@ -65,3 +65,38 @@ def test_saturating_add_and_sub_are_exact():
     got = result.buffers[names[0]].view(np.int32).reshape(8, 4)
     want = np.array([_expected(int(x), int(y)) for x, y in zip(a, b, strict=True)], np.int64)
     assert (got == want).all(), got
+
+
+VECTOR_BITCAST_PHI = """
+define void @k(ptr addrspace(1) %o, i32 %c) {
+entry:
+  %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %cond = icmp sgt i32 %c, 0
+  br i1 %cond, label %a, label %b
+a:
+  br label %b
+b:
+  %v = phi <2 x i32> [ bitcast (<1 x i64> splat (i64 4294967298) to <2 x i32>), %entry ], [ <i32 7, i32 9>, %a ]
+  %x = extractelement <2 x i32> %v, i32 0
+  %y = extractelement <2 x i32> %v, i32 1
+  %s = mul i32 %y, 100
+  %t = add i32 %x, %s
+  %p = getelementptr i32, ptr addrspace(1) %o, i32 %i
+  store i32 %t, ptr addrspace(1) %p
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+"""
+
+
+def test_a_constant_vector_bitcast_reads_the_same_bytes():
+    """``bitcast (<1 x i64> splat (i64 0x100000002) to <2 x i32>)`` (as -O0 SROA leaves in a phi) is <2, 1>."""
+    module = load_source(VECTOR_BITCAST_PHI, "llvm")
+    kernel = module.kernel()
+    names = [p.name for p in kernel.params]
+    for c, want in ((0, 2 + 100 * 1), (1, 7 + 100 * 9)):
+        result = run(module, kernel, Launch((1, 1, 1), (2, 1, 1), {names[0]: np.zeros(2, np.int32), names[1]: c}))
+        assert result.outcome.completed
+        assert list(result.buffers[names[0]].view(np.int32)) == [want, want]

@@ -86,7 +86,8 @@ class ConstantParser:
                 rest = rest.lstrip()[1:]  # ')'
                 return [v] * t.count, rest
             open_, close = ("[", "]") if isinstance(t, ArrayType) else ("<", ">")
-            assert s.startswith(open_), s[:40]
+            if not s.startswith(open_) and re.match(r"[a-z]", s):
+                return self._expr(t, s)  # bitcast (<1 x i64> splat (i64 1) to <2 x i32>), ...
             return self._list(s[1:], close)
         if isinstance(t, StructType):
             packed = s.startswith("<{")
@@ -145,11 +146,13 @@ class ConstantParser:
         rest = s[m.end():].lstrip()
         if op in ("addrspacecast", "bitcast", "ptrtoint", "inttoptr", "trunc", "zext", "sext"):
             assert rest.startswith("(")
-            _, v, rest = self._typed_elem(rest[1:])
+            src_t, v, rest = self._typed_elem(rest[1:])
             rest = rest.lstrip()
             assert rest.startswith("to"), rest[:30]
-            _, rest = self.types.parse_prefix(rest[2:])
+            dst_t, rest = self.types.parse_prefix(rest[2:])
             rest = rest.lstrip()[1:]  # ')'
+            if op == "bitcast" and not isinstance(v, GlobalRef) and not isinstance(src_t, PtrType):
+                return _bitcast(v, src_t, dst_t), rest
             if op == "ptrtoint" and isinstance(v, GlobalRef):
                 v = GlobalRef(v.name, v.offset, True)
             if op == "inttoptr" and isinstance(v, GlobalRef):
@@ -177,6 +180,33 @@ class ConstantParser:
                 return GlobalRef(base.name, base.offset + offset, base.as_int), rest
             return int(base) + offset, rest
         raise ValueError(f"unsupported constant expression '{op}'")
+
+
+def _bitcast(value: Any, src: Type, dst: Type) -> Any:
+    """A constant bitcast between numeric scalars and vectors: the same bytes read as the other type."""
+    import numpy as np
+
+    def dtype(t: Type):
+        e = t.elem if isinstance(t, VectorType) else t
+        if isinstance(e, FloatType):
+            if e.kind == "bfloat":
+                raise ValueError("constant bitcast of bfloat values")
+            return np.dtype({"half": np.float16, "float": np.float32, "double": np.float64}[e.kind])
+        return np.dtype({1: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[e.bits])
+
+    def unsigned(x: Any, d) -> Any:
+        return x % (1 << (d.itemsize * 8)) if d.kind == "u" and isinstance(x, int) else x
+
+    values = value if isinstance(value, list) else [value]
+    if any(v is UNDEF for v in values):
+        return value
+    sd, dd = dtype(src), dtype(dst)
+    raw = np.array([unsigned(v, sd) for v in values], sd).tobytes()
+    out = np.frombuffer(raw, dd).tolist()
+    if dd.kind == "u":  # integers as signed values of their width, as the parser gives them
+        bits = dd.itemsize * 8
+        out = [x - (1 << bits) if x >= 1 << (bits - 1) else x for x in out]
+    return out if isinstance(dst, VectorType) else out[0]
 
 
 def gep_constant_offset(src: Type, indices: list[int]) -> int:
