@@ -151,3 +151,23 @@ def test_opencl_incompatible_pointer_conversion_is_a_warning(tmp_path):
                    "  out[get_global_id(0)] = f[get_global_id(0) % 8];\n}\n")
     (k,) = _check_json(tmp_path, src)
     assert k["status"] in ("analysed", "incomplete"), k["reason"]
+
+
+def test_spaced_launch_chevrons_compile_under_the_files_own_names(tmp_path):
+    """``k<< <1, 16 >> >(a)`` (nvcc accepts it) in a file and in a header it includes: clang reads closed-up
+    copies through a VFS overlay; kernels keep the user's paths and lines; nothing is written to the tree."""
+    from simu.api import load_file
+    from simu.frontend.overlay import close_up
+
+    (tmp_path / "helper.h").write_text("__global__ void k2(float *a) { a[threadIdx.x] = 0; }\n"
+                                       "static void twice(float *a) { k2<< <2, 8>> >(a); }\n")
+    src = tmp_path / "k.cu"
+    text = ('#include "helper.h"\n__global__ void k(float *a) { a[threadIdx.x] += 1.0f; }\n'
+            "int main() { float *a; cudaMalloc(&a, 64); k<< <1, 16 >> >(a); twice(a); return 0; }\n")
+    src.write_text(text)
+    module = load_file(src)
+    where = {k.display_name: (k.file, k.line) for k in module.kernels}
+    assert where == {"k": (str(src), 2), "k2": (str(tmp_path / "helper.h"), 1)}
+    assert src.read_text() == text and sorted(p.name for p in tmp_path.iterdir()) == ["helper.h", "k.cu"]
+    assert close_up("k<< <1, 16 >> >(a);") == "k<<< 1, 16 >>> (a);"
+    assert close_up("std::vector<std::vector<int> > v; x = a << 2;") is None

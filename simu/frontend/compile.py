@@ -27,6 +27,7 @@ from simu.frontend.headers import (
     uninstantiated_template_kernels,
     wrapper_source,
 )
+from simu.frontend.overlay import spaced_launch_overlay
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 CUDA_EXTENSIONS = {".cu", ".cuh"}
@@ -170,14 +171,20 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
 
 def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:
     """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name."""
-    argv = clang_command() + clang_arguments(language, options) + ["-o", "-", str(unit)]
-    module = _run_clang(argv, str(path), language, options)
-    if options.opt_level > 0 and language == "cuda":
-        # NVPTX keeps only line tables when optimising; take parameter names from -O0.
-        argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + ["-o", "-", str(unit)]
-        proc = subprocess.run(argv0, capture_output=True, text=True)
-        if proc.returncode == 0:
-            module.param_names = kernel_param_names(proc.stdout)
+    overlay, tmp = spaced_launch_overlay(path, options.include_dirs) if language == "cuda" else ([], None)
+    try:
+        argv = clang_command() + clang_arguments(language, options) + overlay + ["-o", "-", str(unit)]
+        module = _run_clang(argv, str(path), language, options)
+        if options.opt_level > 0 and language == "cuda":
+            # NVPTX keeps only line tables when optimising; take parameter names from -O0.
+            argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + overlay + \
+                ["-o", "-", str(unit)]
+            proc = subprocess.run(argv0, capture_output=True, text=True)
+            if proc.returncode == 0:
+                module.param_names = kernel_param_names(proc.stdout)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
     return module
 
 
