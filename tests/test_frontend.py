@@ -171,3 +171,34 @@ def test_spaced_launch_chevrons_compile_under_the_files_own_names(tmp_path):
     assert src.read_text() == text and sorted(p.name for p in tmp_path.iterdir()) == ["helper.h", "k.cu"]
     assert close_up("k<< <1, 16 >> >(a);") == "k<<< 1, 16 >>> (a);"
     assert close_up("std::vector<std::vector<int> > v; x = a << 2;") is None
+
+
+PRECISION_CHAIN = """#if defined(SINGLE_PRECISION)
+#define VALTYPE float
+#elif defined(K_DOUBLE_PRECISION)
+#define VALTYPE double
+#else
+#error No precision defined.
+#endif
+__kernel void copy(__global VALTYPE *out, __global const VALTYPE *in) { out[get_global_id(0)] = in[get_global_id(0)]; }
+"""
+
+
+def test_an_unchosen_configuration_chain_takes_its_first_choice_and_says_so(tmp_path):
+    from typer.testing import CliRunner
+
+    from simu.cli import app
+    from simu.frontend.choices import chain_default
+
+    assert chain_default(PRECISION_CHAIN, 6) == "SINGLE_PRECISION"
+    assert chain_default("#ifndef X\n#error need X\n#endif\n", 2) is None  # nothing to choose
+    assert chain_default("#ifdef A\n#if B\n#endif\n#else\n#error no A\n#endif\n", 5) == "A"
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "st.cl").write_text(PRECISION_CHAIN)
+    res = CliRunner().invoke(app, ["scan", str(tmp_path), "--no-cache", "--budget", "1", "-j", "1"])
+    assert res.exit_code == 0, res.output
+    assert "defined SINGLE_PRECISION" in res.output and "line 6" in res.output
+    res = CliRunner().invoke(app, ["check", str(tmp_path / "st.cl"), "--budget", "4"])
+    assert res.exit_code == 0 and "note:" in res.stderr and "SINGLE_PRECISION" in res.stderr
+    res = CliRunner().invoke(app, ["check", str(tmp_path / "st.cl"), "-D", "K_DOUBLE_PRECISION", "--budget", "4"])
+    assert res.exit_code == 0 and "SINGLE_PRECISION" not in res.stderr  # a chosen configuration is kept

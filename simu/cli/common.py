@@ -71,10 +71,14 @@ def plural(n: int, many: str = "s", one: str = "") -> str:
 def load_module(file: Path, options: CompileOptions, debug: bool = False,
                 notes: Callable[[CompileError], list[str]] | None = None):
     """Compile and decode a file, or print clang's diagnostics (and ``notes(exc)``) and exit 2."""
-    from simu.api import load_file
+    from simu.frontend import compile_file
+    from simu.ir import load_module as decode
 
     try:
-        return load_file(file, options)
+        compiled = compile_file(file, options)
+        for note in compiled.notes:
+            err_console.print(f"note: {file}: {note}", highlight=False, soft_wrap=True)
+        return decode(compiled.ir, str(file), compiled.language, compiled.param_names)
     except CompileError as exc:
         show_compile_error(exc, debug)
         for note in notes(exc) if notes is not None else []:

@@ -65,6 +65,7 @@ class CompiledModule:
     ir: str
     options: CompileOptions = field(default_factory=CompileOptions)
     warnings: str = ""
+    notes: list[str] = field(default_factory=list)  # what simu chose to make the file compile
     # kernel -> [(parameter name, C type)], from a -O0 compile when optimisation dropped them
     param_names: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
 
@@ -158,7 +159,16 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
         raise CompileError(str(path), f"{path}: no such file")
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
-    module = _compile_unit(path, path, language, options)
+    try:
+        module = _compile_unit(path, path, language, options)
+    except CompileError as exc:
+        chosen = _chain_choice(path, exc)
+        if chosen is None:
+            raise
+        options = replace(options, defines=(*options.defines, chosen[0]))
+        module = _compile_unit(path, path, language, options)
+        module.notes.append(f"no build option chose a configuration: defined {chosen[0]}, the first choice of the "
+                            f"#if chain whose #else is the #error on line {chosen[1]}")
     if language == "cuda" and uninstantiated_names(path.read_text(errors="replace"), module.ir):
         unit, tmp = _instantiation_unit(path, options)
         if tmp is not None:
@@ -167,6 +177,17 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
             finally:
                 tmp.cleanup()
     return module
+
+
+def _chain_choice(path: Path, exc: CompileError) -> tuple[str, int] | None:
+    """(macro, line) when the file stopped at an ``#error`` of an unchosen ``#if defined(X)`` chain."""
+    from simu.frontend.choices import chain_default, error_line
+
+    line = error_line(exc.diagnostics, str(path))
+    if line is None:
+        return None
+    macro = chain_default(path.read_text(errors="replace"), line)
+    return (macro, line) if macro else None
 
 
 def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:

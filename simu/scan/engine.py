@@ -223,6 +223,7 @@ class Scheduler:
             self.variant_failures.setdefault(id(fr), []).append((task.variant, outcome))
         else:
             fr.status = FILE_OK
+            self.result.warnings += [f"{fr.rel}: {note}" for note in outcome.notes]
             added = sum(self._add_kernel(task, outcome, entry) for entry in outcome.kernels)
             self.result.stats.kernels += added
             self.events.kernels_found(added)

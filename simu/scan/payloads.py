@@ -40,6 +40,7 @@ class FileListing:
     module: ModuleIR
     kernels: tuple[KernelEntry, ...]
     seconds: float = 0.0
+    notes: tuple[str, ...] = ()  # what the compiler front end chose to make the file compile
 
     @property
     def language(self) -> str:

@@ -110,7 +110,7 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
         first, tb = _error(exc)
         return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
     kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
-    return FileListing(src, kernels, time.perf_counter() - t0)
+    return FileListing(src, kernels, time.perf_counter() - t0, tuple(compiled.notes))
 
 
 def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, constraints,
