@@ -122,12 +122,23 @@ class _Huge:
     nbytes = 1 << 40
 
 
-@pytest.mark.parametrize("text", ["", "template <int N> __global__ void t(float *a) { a[threadIdx.x] = N; }\n"])
+@pytest.mark.parametrize("text", ["", "// only a comment\n", "static int helper(int x) { return x + 1; }\n"])
 def test_no_kernels(tmp_path, text):
     src = tmp_path / "empty.cu"
     src.write_text(text)
     _one_error(runner.invoke(app, ["check", str(src)]), "no kernels in", "empty.cu")
     _one_error(runner.invoke(app, ["run", str(src)]), "no kernels in")
+
+
+def test_a_template_kernel_nothing_instantiates_is_instantiated_and_analysed(tmp_path):
+    """Its only kernel an uninstantiated template: once a silent "no findings", now instantiated for a
+    common argument and analysed under that name."""
+    src = tmp_path / "tmpl.cu"
+    src.write_text("template <int N> __global__ void t(float *a) { a[threadIdx.x] = N; }\n")
+    res = runner.invoke(app, ["check", str(src), "--format", "json"])
+    assert res.exit_code == 0, res.output
+    kernels = json.loads(res.stdout)["files"][0]["kernels"]
+    assert [k["status"] for k in kernels] == ["analysed"] and kernels[0]["name"].startswith("t<")
 
 
 def test_binary_file_prints_a_few_diagnostics(tmp_path):
