@@ -145,3 +145,22 @@ def test_choose_instantiations_moves_only_the_blamed_lines():
     # m: (float, 32) -> (double, 32) -> (float, 64) -> (int, 32); k is settled on the way: four runs in all
     assert len(runs) == 4
     assert choose_instantiations([one], lambda lines: None) == []  # an error no line is blamed for
+
+
+def test_a_kernel_header_is_compiled_alone_when_every_includer_fails(tmp_path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "ops.cuh").write_text("#pragma once\n__global__ void op(float *a) { a[threadIdx.x] = 1; }\n")
+    (tmp_path / "inc" / "fine.cuh").write_text("#pragma once\n__global__ void fine(float *a) { a[0] = 2; }\n")
+    # both includers need a third-party host library simu cannot see; the third one compiles
+    (tmp_path / "a.cu").write_text('#include <opencv2/core.hpp>\n#include "inc/ops.cuh"\n#include "inc/fine.cuh"\n')
+    (tmp_path / "b.cu").write_text('#include <opencv2/core.hpp>\n#include "inc/ops.cuh"\n')
+    (tmp_path / "c.cu").write_text('#include "inc/fine.cuh"\n')
+    result = scan(*resolve_options([tmp_path], ScanOverrides(budget=0.5, jobs=2, no_cache=True)))
+    files = {f.rel: f for f in result.files}
+    assert files["a.cu"].status == files["b.cu"].status == "compile-error"
+    assert [k.name for k in files["inc/ops.cuh"].kernels] == ["op"]  # compiled on its own
+    assert files["inc/ops.cuh"].kernels[0].status == "analysed"
+    assert "inc/fine.cuh" not in files  # c.cu compiled it
+    assert [k.name for k in files["c.cu"].kernels] == ["fine"]
+    assert any("inc/ops.cuh: compiled on its own" in w and "a.cu, b.cu" in w for w in result.warnings)
+    assert result.stats.files == len(result.files) == 4

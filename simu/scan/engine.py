@@ -73,6 +73,7 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                 events.file_done(fr)
             else:
                 scheduler.add_file(fr, selection.index, selection.infos.get(fr.path))
+        scheduler.plan_fallbacks(selection)
         result.warnings += scheduler.flags.notes
         with _sigterm_interrupts():
             scheduler.run()
@@ -155,6 +156,10 @@ class Scheduler:
         self.variant_failures: dict[int, list[tuple[str, FileFailure]]] = {}
         self.includes: dict = {}  # source -> (IncludeInfo | None, HeaderIndex | None): explains missing headers
         self.defined: dict[tuple, tuple[KernelResult, str]] = {}  # (mangled, file, line, variant) -> first seen, in
+        self.selection = None  # what select_sources found (plan_fallbacks keeps it)
+        self.fallback_of: dict[Path, set[Path]] = {}  # kernel header -> the compiled files including it
+        self.waiting: dict[Path, set[Path]] = {}  # kernel header -> those of its includers not done yet
+        self.compiled_ok: set[Path] = set()
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
@@ -172,6 +177,36 @@ class Scheduler:
             task = self._new_task(LIST, (str(fr.path), copts), COMPILE_LIMIT + o.budget, fr, copts=copts,
                                   variant=label)
             self.compiles.append(task.id)
+
+    def plan_fallbacks(self, selection) -> None:
+        """Kernel headers that compiled files include: each is compiled alone once every file including it has
+        failed to compile (its kernels would otherwise never be analysed)."""
+        compiled = {fr.path for fr in self.result.files if not fr.included_by}
+        listed = {fr.path for fr in self.result.files}
+        self.selection = selection
+        self.fallback_of = {h: set(incs) & compiled for h, incs in selection.fallback.items() if h not in listed}
+        self.waiting = {h: set(incs) for h, incs in self.fallback_of.items() if incs}
+
+    def _includer_done(self, fr: FileResult) -> None:
+        if fr.status == FILE_OK:
+            self.compiled_ok.add(fr.path)
+        for h, incs in list(self.waiting.items()):
+            if fr.path not in incs:
+                continue
+            incs.discard(fr.path)
+            if incs:
+                continue
+            del self.waiting[h]
+            if self.fallback_of[h] & self.compiled_ok:
+                continue
+            hr = FileResult(h, rel_path(str(h), self.options.root))
+            names = ", ".join(sorted(rel_path(str(i), self.options.root) for i in self.fallback_of[h]))
+            self.result.warnings.append(f"{hr.rel}: compiled on its own, since every file that includes it failed "
+                                        f"to compile ({names})")
+            self.result.files.append(hr)
+            self.result.stats.files += 1
+            self.events.files_found(len(self.result.files))
+            self.add_file(hr, self.selection.index, self.selection.infos.get(h))
 
     def _new_task(self, kind: str, args: tuple, limit: float, fr: FileResult, **more) -> Task:
         task = Task(len(self.tasks), kind, args, limit, fr, **more)
@@ -243,6 +278,7 @@ class Scheduler:
             fr.traceback = failure.traceback
             fr.where = failure.where
         self.events.file_done(fr)
+        self._includer_done(fr)
 
     def finish_kernel(self, task: Task, verdict: KernelVerdict, cached: bool) -> None:
         k = task.kernel

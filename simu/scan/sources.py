@@ -19,6 +19,7 @@ class Selection:
     note: str = ""  # why nothing was selected (--changed with nothing staged)
     included_by: dict[Path, Path] = field(default_factory=dict)  # fragments: analysed through their includer
     infos: dict[Path, IncludeInfo] = field(default_factory=dict)  # include resolution of each source
+    fallback: dict[Path, list[Path]] = field(default_factory=dict)  # kernel header -> compiled includers
 
 
 def select_sources(options: ScanOptions) -> Selection:
@@ -36,7 +37,8 @@ def select_sources(options: ScanOptions) -> Selection:
     plan = plan_units(sources, headers, options.include, index, options.auto_include)
     units = set(plan.units) | set(plan.included_by)
     ordered = [f for f in dict.fromkeys([*sources, *headers]) if f in units]
-    selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos)
+    selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos,
+                          fallback=plan.fallback)
     if options.changed:
         try:
             staged = staged_files(options.root if options.root.is_dir() else Path.cwd())
