@@ -526,3 +526,20 @@ def test_out_of_place_image_downsample_is_clean_given_and_searched():
     np.testing.assert_allclose(out, src.reshape(16, 2, 16, 2, 4).mean(axis=(1, 3)), rtol=1e-5)
     res = run_search(module, k, CheckSettings(), None, Budget(evaluations=12, seconds=120), "full", seed=0)
     assert res.status == "analysed" and not res.findings
+
+
+def test_fast_geometric_functions():
+    """fast_normalize / fast_distance / fast_length (bullet3 normalises its contact normals with them)."""
+    src = """
+__kernel void k(__global float4 *v, __global float *d) {
+  int i = get_global_id(0);
+  float4 p = v[i];
+  v[i] = fast_normalize(p);
+  d[i] = fast_distance(p, (float4)(0.0f)) - fast_length(p);
+}
+"""
+    v = np.tile(np.array([3, 4, 0, 0], np.float32), 32)
+    res = run_opencl_source(src, "k", Launch(grid=(1,), block=(32,), args={"v": v, "d": np.ones(32, np.float32)}))
+    assert res.outcome.status == "completed"
+    np.testing.assert_allclose(res.buffers["v"].reshape(32, 4)[:, :2], np.tile([0.6, 0.8], (32, 1)), rtol=1e-6)
+    np.testing.assert_allclose(res.buffers["d"], 0.0, atol=1e-6)
