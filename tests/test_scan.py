@@ -102,7 +102,7 @@ __global__ void scale(float *a, int n) {
 }
 __global__ void lane_asm(int *a) {
   int x;
-  asm volatile("popc.b32 %0, %1;" : "=r"(x) : "r"(threadIdx.x));
+  asm volatile("vabsdiff4.u32.u32.u32.add %0, %1, %1, %1;" : "=r"(x) : "r"(threadIdx.x));
   a[threadIdx.x] = x;
 }
 """
