@@ -238,6 +238,9 @@ def _instantiation_unit(path: Path, options: CompileOptions):
         return {n - 2 for n in at if 0 <= n - 2 < len(lines)} or None  # line 1 includes the file
 
     lines = choose_instantiations(templates, failing)
+    if not lines:  # nothing compiles: the file alone is what there is
+        tmp.cleanup()
+        return path, None
     unit.write_text(wrapper_source(path, lines))
     return unit, tmp
 
