@@ -84,3 +84,41 @@ def test_a_given_launch_says_so():
     text = runner.invoke(app, ["check", str(CONTRACT / "grid_modulo_race.cu"), "--grid", "8", "--block", "128",
                                "--arg", "k=4"]).stdout
     assert "given on the command line" in text
+
+
+STRUCTS = """
+typedef struct { float4 lo; float4 hi; } Box;
+__kernel void copy_boxes(__global const Box *in, __global Box *out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i];
+}
+"""
+
+
+def test_buffers_of_structs_are_sized_by_the_structs_bytes():
+    module = load_source(STRUCTS, "opencl")
+    kernel = module.kernel()
+    assert {p.name: p.pointee_size for p in kernel.params} == {"in": 32, "out": 32, "n": None}
+    from simu.check import analyse_kernel
+
+    report = analyse_kernel(module, kernel, budget=20)
+    assert report.status == "analysed" and report.findings == (), report.findings
+
+
+GATHER = """
+__global__ void gather(const int *index, const float *src, float *dst, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) dst[i] = src[index[i]];
+}
+"""
+
+
+def test_an_index_read_from_a_buffer_makes_an_out_of_bounds_a_warning_that_says_so():
+    """src[index[i]] overflows only with the contents the search drew: the host's data decides."""
+    from simu.check import analyse_kernel
+
+    module = load_source(GATHER, "cuda")
+    report = analyse_kernel(module, module.kernel(), budget=40)
+    oob = [f for f in report.findings if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == "warning" and "buffer contents" in f.message for f in oob), oob
+    assert not any(f.severity == "error" for f in report.findings)

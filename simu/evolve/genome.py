@@ -260,7 +260,8 @@ class Layout:
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             elif p.is_pointer or is_texture(p):
                 layout = self.textures.get(p.name)
-                dt, comps = element_type(p.pointee) if p.is_pointer else (layout.dtype, layout.components)
+                dt, comps = element_type(p.pointee, p.pointee_size) if p.is_pointer \
+                    else (layout.dtype, layout.components)
                 n = length
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)

@@ -6,6 +6,8 @@ Each takes the :class:`~simu.evolve.search.Search` (its layout, generator, budge
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 from deap import tools
 
@@ -90,6 +92,33 @@ def shrink(search, per_finding: int = SHRINK_TRIES) -> None:
                     break
                 if tries >= per_finding:
                     break
+
+
+MEMORY_KINDS = ("out-of-bounds", "null", "invalid-pointer")
+CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
+
+
+def refute_by_contents(search) -> None:
+    """A global-memory error that goes away on its own witness launch when the buffers hold zeros or a
+    ramp depends on the buffer contents (indices or pointers the kernel reads from its buffers), which
+    the host, not the search, decides: it is kept as a warning that says so, not an error."""
+    at = search.layout.at
+    for key, (finding, genes) in list(search.found.items()):
+        if finding.kind not in MEMORY_KINDS or finding.space not in ("global", "constant") \
+                or finding.severity != codes.ERROR:
+            continue
+        for fill in CONTENT_FILLS:
+            if search.out_of_time(1.8):
+                return
+            variant = list(genes)
+            variant[at.FILL] = float(PLAIN_FILLS.index(fill))
+            ev = search.evaluate(variant)
+            if ev.valid and not any(f.key == key for f in ev.findings):
+                search.found[key] = (replace(finding, severity=codes.WARNING, message=finding.message +
+                                             f" (only with the searched buffer contents: with {fill}-filled buffers "
+                                             "the same launch stays in bounds, so the kernel reads the index from "
+                                             "its buffers and the host's data decides)"), genes)
+                break
 
 
 def _distinct(individuals: list, at: Genes) -> list:

@@ -146,6 +146,49 @@ class DebugInfo:
             return []
         return [self.type_name(t) for t in types[1][1:]]  # type: ignore[index]
 
+    def param_pointee_sizes(self, sp_ref: str | None) -> list[int | None]:
+        """Per parameter, the bytes of the type a pointer parameter points to (None: not a pointer or unknown)."""
+        sp = self.subprogram(sp_ref)
+        st = self.node(sp.get("type"))
+        if not st or st[0] != "DISubroutineType":
+            return []
+        types = self.node(st[1].get("types"))  # type: ignore[union-attr]
+        if not types or types[0] != "tuple":
+            return []
+        return [self._pointee_size(t) for t in types[1][1:]]  # type: ignore[index]
+
+    def _pointee_size(self, ref: str) -> int | None:
+        n = self._strip(ref)
+        if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_pointer_type":  # type: ignore[union-attr]
+            return None
+        return self.type_size(n[1].get("baseType"))  # type: ignore[union-attr]
+
+    def type_size(self, ref: str | None, depth: int = 0) -> int | None:
+        """Bytes of a debug-info type (through typedefs and qualifiers), None if unknown."""
+        n = self.node(ref) if ref else None
+        if n is None or depth > 16:
+            return None
+        kind, f = n
+        assert isinstance(f, dict)
+        if "size" in f and kind in ("DIBasicType", "DICompositeType"):
+            try:
+                return int(f["size"]) // 8 or None
+            except ValueError:
+                return None
+        if kind == "DIDerivedType" and f.get("tag") in ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
+                                                         "DW_TAG_restrict_type", "DW_TAG_atomic_type"):
+            return self.type_size(f.get("baseType"), depth + 1)
+        return None
+
+    def _strip(self, ref: str, depth: int = 0):
+        """The node behind typedefs and qualifiers."""
+        n = self.node(ref)
+        while n is not None and n[0] == "DIDerivedType" and depth < 16 and n[1].get("tag") in (  # type: ignore[union-attr]
+                "DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type", "DW_TAG_restrict_type"):
+            n = self.node(n[1].get("baseType"))  # type: ignore[union-attr]
+            depth += 1
+        return n
+
     def type_name(self, ref: str, depth: int = 0) -> str:
         n = self.node(ref)
         if n is None or depth > 16:

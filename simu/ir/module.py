@@ -79,6 +79,7 @@ class Param:
     type: Type
     c_type: str | None = None
     addrspace: int = 0
+    pointee_size: int | None = None  # bytes of the element a pointer parameter points to (debug info)
 
     @property
     def is_pointer(self) -> bool:
@@ -268,6 +269,7 @@ class _Decoder:
         sp_ref = spm.group(1) if spm else None
         names = self.dbg.param_names(sp_ref)
         ctypes = self.dbg.param_type_names(sp_ref)
+        sizes = self.dbg.param_pointee_sizes(sp_ref)
         sp = self.dbg.subprogram(sp_ref)
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
@@ -277,7 +279,8 @@ class _Decoder:
             ctype = ctypes[i] if i < len(ctypes) else None
             if isinstance(atype, TargetExtType) and ctype:
                 ctype = _opencl_handle_name(ctype)
-            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space))
+            size = sizes[i] if i < len(sizes) else None
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size))
         lang = language
         if lang == "llvm":
             lang = "opencl" if "spir_kernel" in header else "cuda"

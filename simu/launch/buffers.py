@@ -51,17 +51,18 @@ FILLS = ("random", "ramp", "zeros", "ones", "small", "signed", "const")
 PLAIN_FILLS = tuple(f for f in FILLS if f != "const")
 
 
-def element_type(c_type: str | None) -> tuple[np.dtype, int]:
-    """(numpy dtype, components) for a pointee C type such as "float" or "float4"; bytes if unknown."""
+def element_type(c_type: str | None, size: int | None = None) -> tuple[np.dtype, int]:
+    """(numpy dtype, components) for a pointee C type such as "float" or "float4"; for another type
+    (a struct), ``size`` bytes when the debug information gives its size, else 16 bytes."""
     if not c_type:
-        return np.dtype(np.uint8), 16
+        return np.dtype(np.uint8), size or 16
     name = c_type.replace("const", "").replace("volatile", "").replace("__restrict__", "").strip()
     if name in C_TYPES:
         return np.dtype(C_TYPES[name]), 1
     m = re.fullmatch(r"([a-z]+?)(\d+)", name)
     if m and m.group(1) in C_TYPES:
         return np.dtype(C_TYPES[m.group(1)]), int(m.group(2)) if m.group(2) != "3" else 4
-    return np.dtype(np.uint8), 16
+    return np.dtype(np.uint8), size or 16
 
 
 def default_range(dtype: np.dtype) -> tuple[float, float]:

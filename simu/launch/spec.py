@@ -420,7 +420,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
         elif p.is_local:
             nbytes += 4 * launch.threads_per_block * 4 * launch.num_blocks
         else:
-            dt, comps = element_type(p.pointee)
+            dt, comps = element_type(p.pointee, p.pointee_size)
             nbytes += default_length * comps * dt.itemsize
     check_memory(nbytes, max_memory_bytes)
     for p in params:
@@ -443,7 +443,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
         elif p.is_local:
             values[p.name] = LocalBuffer(4 * launch.threads_per_block * 4)
         elif p.is_pointer:
-            dt, comps = element_type(p.pointee)
+            dt, comps = element_type(p.pointee, p.pointee_size)
             values[p.name], specs[p.name] = draw_buffer(dt, default_length * comps, "random", rng, seed=seed)
         else:
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
