@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simu.errors import CompileError
 from simu.frontend.compile import language_of
 from simu.frontend.discover import IgnoreRules, walk
 from simu.frontend.headers import defines_cuda_kernels, is_header
@@ -51,12 +52,12 @@ def plan_units(sources: list[Path], headers: list[Path], include_dirs: list[Path
                discover: bool = True) -> UnitPlan:
     """The translation units of a scan (see the module docstring).  Without ``index`` (no include
     discovery) only includes that resolve next to the includer or in ``include_dirs`` are followed."""
-    candidates = list(dict.fromkeys([*sources, *[h for h in headers if h not in set(sources)]]))
+    candidates = list(dict.fromkeys([*sources, *headers]))
     infos: dict[Path, IncludeInfo] = {}
     for f in candidates:
         try:
             language = language_of(f)
-        except Exception:  # noqa: BLE001 - an unknown type compiles (and fails) later with its own message
+        except CompileError:  # an unknown type: its compile fails later with its own message
             language = "cuda"
         infos[f] = resolve_includes(f, include_dirs, index if discover else None, language)
     scanned = set(candidates)
