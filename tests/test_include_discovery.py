@@ -197,3 +197,14 @@ def test_missing_generated_header_without_template_is_one_clear_line(tmp_path):
     # a header that nothing suggests the build makes keeps clang's own line
     other = files["src/other.cu"]
     assert other.status == "compile-error" and "'plain_missing.hpp' file not found" in other.first
+
+
+def test_a_header_in_a_discovered_folder_gets_the_spaced_launch_overlay_too(tmp_path):
+    root = write(tmp_path, {
+        "inc/launch.cuh": "#pragma once\n__global__ void k(float *a) { a[threadIdx.x] = 1; }\n"
+                          "inline void run(float *a) { k<< <1, 32 >> >(a); }\n",
+        "src/m.cu": '#include "launch.cuh"\n',
+    })
+    f = files_of(run_scan(root))["src/m.cu"]
+    assert f.status == "ok", f.first
+    assert [(k.name, k.defined_in, k.status) for k in f.kernels] == [("k", "inc/launch.cuh", "analysed")]

@@ -192,7 +192,8 @@ def _chain_choice(path: Path, exc: CompileError) -> tuple[str, int] | None:
 
 def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:
     """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name."""
-    overlay, tmp = spaced_launch_overlay(path, options.include_dirs) if language == "cuda" else ([], None)
+    overlay, tmp = spaced_launch_overlay(path, (*options.include_dirs, *options.after_dirs)) \
+        if language == "cuda" else ([], None)
     try:
         argv = clang_command() + clang_arguments(language, options) + overlay + ["-o", "-", str(unit)]
         module = _run_clang(argv, str(path), language, options)
