@@ -208,3 +208,17 @@ def test_a_header_in_a_discovered_folder_gets_the_spaced_launch_overlay_too(tmp_
     f = files_of(run_scan(root))["src/m.cu"]
     assert f.status == "ok", f.first
     assert [(k.name, k.defined_in, k.status) for k in f.kernels] == [("k", "inc/launch.cuh", "analysed")]
+
+
+def test_a_fragment_whose_includer_fails_is_compiled_on_its_own(tmp_path):
+    root = write(tmp_path, {
+        "main.cu": '#include <no_sdk/api.hpp>\n#include "parts/k.cu"\n',  # a host library simu cannot see
+        "parts/k.cu": KERNEL.format(name="frag_k", value="1.0f"),
+    })
+    result = run_scan(root)
+    files = files_of(result)
+    assert files["main.cu"].status == "compile-error"
+    frag = files["parts/k.cu"]
+    assert frag.included_by == "" and frag.status == "ok"
+    assert [(k.name, k.status) for k in frag.kernels] == [("frag_k", "analysed")]
+    assert any(w.startswith("parts/k.cu: compiled on its own") and "(main.cu)" in w for w in result.warnings)

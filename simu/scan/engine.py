@@ -157,6 +157,7 @@ class Scheduler:
         self.includes: dict = {}  # source -> (IncludeInfo | None, HeaderIndex | None): explains missing headers
         self.defined: dict[tuple, tuple[KernelResult, str]] = {}  # (mangled, file, line, variant) -> first seen, in
         self.selection = None  # what select_sources found (plan_fallbacks keeps it)
+        self.listed: dict[Path, FileResult] = {}
         self.fallback_of: dict[Path, set[Path]] = {}  # kernel header -> the compiled files including it
         self.waiting: dict[Path, set[Path]] = {}  # kernel header -> those of its includers not done yet
         self.compiled_ok: set[Path] = set()
@@ -179,12 +180,13 @@ class Scheduler:
             self.compiles.append(task.id)
 
     def plan_fallbacks(self, selection) -> None:
-        """Kernel headers that compiled files include: each is compiled alone once every file including it has
-        failed to compile (its kernels would otherwise never be analysed)."""
+        """Kernel headers and ``.cu`` fragments that compiled files include: each is compiled alone once every
+        file including it has failed to compile (its kernels would otherwise never be analysed)."""
         compiled = {fr.path for fr in self.result.files if not fr.included_by}
-        listed = {fr.path for fr in self.result.files}
+        self.listed = {fr.path: fr for fr in self.result.files}
         self.selection = selection
-        self.fallback_of = {h: set(incs) & compiled for h, incs in selection.fallback.items() if h not in listed}
+        self.fallback_of = {h: set(incs) & compiled for h, incs in selection.fallback.items()
+                            if h not in self.listed or self.listed[h].included_by}
         self.waiting = {h: set(incs) for h, incs in self.fallback_of.items() if incs}
 
     def _includer_done(self, fr: FileResult) -> None:
@@ -199,13 +201,16 @@ class Scheduler:
             del self.waiting[h]
             if self.fallback_of[h] & self.compiled_ok:
                 continue
-            hr = FileResult(h, rel_path(str(h), self.options.root))
+            hr = self.listed.get(h)
+            if hr is None:  # a kernel header: a file of its own from now on
+                hr = FileResult(h, rel_path(str(h), self.options.root))
+                self.result.files.append(hr)
+                self.result.stats.files += 1
+                self.events.files_found(len(self.result.files))
+            hr.status, hr.included_by = PENDING, ""
             names = ", ".join(sorted(rel_path(str(i), self.options.root) for i in self.fallback_of[h]))
             self.result.warnings.append(f"{hr.rel}: compiled on its own, since every file that includes it failed "
                                         f"to compile ({names})")
-            self.result.files.append(hr)
-            self.result.stats.files += 1
-            self.events.files_found(len(self.result.files))
             self.add_file(hr, self.selection.index, self.selection.infos.get(h))
 
     def _new_task(self, kind: str, args: tuple, limit: float, fr: FileResult, **more) -> Task:

@@ -4,8 +4,9 @@
   its own (it usually cannot be: it relies on its includer's context); its kernels are analysed through
   the includer, and the scan lists it as *included by* that file.
 * A header under a scanned folder that defines kernels (``__global__``) and that no scanned file
-  includes is compiled as a translation unit of its own (:mod:`simu.frontend.headers`); so is one whose
-  every scanned includer fails to compile (``fallback``: the scan decides once those compiles are done).
+  includes is compiled as a translation unit of its own (:mod:`simu.frontend.headers`).
+* A kernel header or a fragment whose every compiled includer fails to compile is compiled on its own
+  after all (``fallback``: the scan decides once those compiles are done).
 
 Files that include each other in a cycle with no outside includer are all compiled on their own.
 """
@@ -27,7 +28,7 @@ class UnitPlan:
     units: list[Path]  # what is compiled, in scan order
     included_by: dict[Path, Path] = field(default_factory=dict)  # fragment -> the scanned file that includes it
     infos: dict[Path, IncludeInfo] = field(default_factory=dict)  # include resolution of each scanned file
-    # kernel header -> the compiled files that include it (the header is compiled alone if they all fail)
+    # kernel header or fragment -> the compiled files that include it (compiled alone if they all fail)
     fallback: dict[Path, list[Path]] = field(default_factory=dict)
 
 
@@ -81,7 +82,7 @@ def plan_units(sources: list[Path], headers: list[Path], include_dirs: list[Path
             continue  # a header in an include cycle: its includers compile it
         plan.units.append(f)
     units = set(plan.units)
-    for h in header_set:
+    for h in [*header_set, *plan.included_by]:
         through = [i for i in includers[h] if i in units]
         if through and h not in units:
             plan.fallback[h] = through
