@@ -550,16 +550,32 @@ def render(reps: list[ProjectReport], top: int = 25) -> str:
 
 
 def compare(before: list[ProjectReport], after: list[ProjectReport]) -> str:
+    """Before → after per project and in total (source view), as a markdown table."""
+    def totals(reps: list[ProjectReport]) -> ProjectReport:
+        t = ProjectReport("**total**", "")
+        for r in reps:
+            for a in ("files", "files_ok", "kernels", "defs"):
+                setattr(t, a, getattr(t, a) + getattr(r, a))
+            t.def_status.update(r.def_status)
+            t.kernel_status.update(r.kernel_status)
+        return t
+
     b = {r.name: r for r in before}
+    b["**total**"] = totals(before)
     rows = []
-    for r in after:
-        o = b.get(r.name)
-        ok = r.def_status["analysed"] + r.def_status["incomplete"]
-        ob = (o.def_status["analysed"] + o.def_status["incomplete"]) if o else 0
-        rows.append([r.name, f"{o.files_ok if o else '-'}/{o.files if o else '-'} → {r.files_ok}/{r.files}",
-                     f"{o.defs if o else '-'} → {r.defs}", f"{ob} ({_pct(ob, o.defs if o else 0)}) → {ok} "
-                     f"({_pct(ok, r.defs)})"])
-    return _table(["project", "compiled files", "kernel defs", "analysed+incomplete"], rows) + "\n"
+    for r in [*after, totals(after)]:
+        o = b.get(r.name) or ProjectReport(r.name, "")
+
+        def ok(x: ProjectReport) -> int:
+            return x.def_status["analysed"] + x.def_status["incomplete"]
+
+        rows.append([r.name, f"{o.files_ok}/{o.files} → {r.files_ok}/{r.files}",
+                     f"{o.kernel_status['analysed']} → {r.kernel_status['analysed']}",
+                     f"{o.defs} → {r.defs}",
+                     f"{o.def_status['analysed']} → {r.def_status['analysed']}",
+                     f"{ok(o)} ({_pct(ok(o), o.defs)}) → **{ok(r)} ({_pct(ok(r), r.defs)})**"])
+    return _table(["project", "files compiled", "kernels analysed (simu)", "kernel defs", "defs analysed",
+                   "defs analysed+incomplete"], rows) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

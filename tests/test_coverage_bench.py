@@ -85,6 +85,8 @@ def test_real_scan_source_view(tmp_path):
     md = cov.render([rep])
     assert "`undeclared identifier: TILE`" in md and f"| proj | {rep.files} | {rep.files_ok} | {rep.kernels} |" in md
     assert json.loads(json.dumps(rep.to_dict()))["def_status"]["compile-error"] == 1
+    table = cov.compare([rep], [rep])
+    assert "| proj |" in table and "| **total** |" in table and f"{rep.defs} → {rep.defs}" in table
     meta = json.loads((out / "proj.meta.json").read_text())
     assert meta["commands"] == ["simu scan . --budget 0.3 --no-cache -j 1 --format json"]
 
