@@ -106,15 +106,30 @@ def _strip(text: str) -> str:
     return text
 
 
-def _is_definition(text: str, open_paren: int) -> bool:
+def _close_paren(text: str, open_paren: int) -> int:
+    """Index just past the parenthesis that closes the one at ``open_paren``."""
     depth, j = 0, open_paren
     while j < len(text):
         depth += {"(": 1, ")": -1}.get(text[j], 0)
         j += 1
         if depth == 0:
             break
-    rest = text[j:j + 400].lstrip()
-    return rest.startswith("{")
+    return j
+
+
+def _definition_name(text: str, name: str, open_paren: int) -> str | None:
+    """The kernel's name if the declarator at ``open_paren`` has a body; a macro with arguments between the
+    return type and the name (``__global__ void LAUNCH_BOUNDS(256, 2) k(...) {``) is stepped over."""
+    for _ in range(3):
+        j = _close_paren(text, open_paren)
+        rest = text[j:j + 400]
+        if rest.lstrip().startswith("{"):
+            return name
+        m = re.match(r"\s*([A-Za-z_]\w*)\s*\(", rest)
+        if not m:
+            return None
+        name, open_paren = m.group(1), j + m.end() - 1
+    return None
 
 
 CUDA_KERNEL_RE = re.compile(r"\b__global__\b[^;{}()#]*?\b([A-Za-z_]\w*)\s*\(")
@@ -136,9 +151,9 @@ def kernel_defs(path: Path, rel: str) -> list[KernelDef]:
     text = _strip(raw)
     found = []
     for m in (OPENCL_KERNEL_RE if opencl else CUDA_KERNEL_RE).finditer(text):
-        if _is_definition(text, m.end() - 1):
-            found.append(KernelDef(rel, text.count("\n", 0, m.start()) + 1, m.group(1),
-                                   "opencl" if opencl else "cuda"))
+        name = _definition_name(text, m.group(1), m.end() - 1)
+        if name is not None:
+            found.append(KernelDef(rel, text.count("\n", 0, m.start()) + 1, name, "opencl" if opencl else "cuda"))
     return found
 
 

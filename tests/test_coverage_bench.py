@@ -24,11 +24,14 @@ def test_kernel_defs_skip_declarations_comments_strings_and_count_attributes(tmp
         "template <typename T>\n"
         "__global__ void __launch_bounds__(256, 2)\n"
         "templated(T *a) { a[0] = 0; }\n"
-        "extern \"C\" __global__ void plain(int *a)\n{\n}\n")
+        "extern \"C\" __global__ void plain(int *a)\n{\n}\n"
+        "template <class real> __global__ void\nBOUNDS (THREADS, 2)\nmacro_bounds(real *a) {}\n"
+        "__global__ void BOUNDS(1, 2) declared_too(int *a);\n")
     cl = tmp_path / "k.cl"
     cl.write_text("__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void a(global int *x) {}\n"
                   "kernel void b(global int *x) {}\n/* __kernel void c(global int *x) {} */\n")
-    assert [(k.name, k.line) for k in cov.kernel_defs(cu, "k.cuh")] == [("templated", 5), ("plain", 7)]
+    assert [(k.name, k.line) for k in cov.kernel_defs(cu, "k.cuh")] == [("templated", 5), ("plain", 7),
+                                                                  ("macro_bounds", 10)]
     assert [(k.name, k.line) for k in cov.kernel_defs(cl, "k.cl")] == [("a", 1), ("b", 2)]
 
 
