@@ -512,7 +512,7 @@ def summary_rows(reps: list[ProjectReport]) -> list[list[str]]:
         files = f"{r.files} ({r.fragments} included)" if r.fragments else str(r.files)
         rows.append([r.name, files, str(r.files_ok), str(r.kernels),
                      f"{r.kernel_status['analysed']}/{r.kernel_status['incomplete']}", str(r.defs),
-                     str(d["analysed"]), str(d["incomplete"]), f"**{_pct(ok, r.defs)}**", str(d["timeout"]),
+                     str(d["analysed"]), str(d["incomplete"]), f"**{ok} ({_pct(ok, r.defs)})**", str(d["timeout"]),
                      str(d["not-launchable"]), str(failed_kernels), str(d["compile-error"]),
                      str(d["not-instantiated"]), str(d["not-reached"]), f"{r.seconds:.0f}"])
     return rows
