@@ -322,11 +322,13 @@ class ProjectReport:
     def_status: Counter = field(default_factory=Counter)
     compile_causes: list[dict] = field(default_factory=list)  # one per failed file
     kernel_causes: list[dict] = field(default_factory=list)  # one per failed kernel definition
+    finding_kinds: Counter = field(default_factory=Counter)  # kernels (simu's) with a finding of that kind
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
         d["kernel_status"] = dict(self.kernel_status)
         d["def_status"] = dict(self.def_status)
+        d["finding_kinds"] = dict(self.finding_kinds)
         return d
 
 
@@ -364,6 +366,7 @@ def tabulate(root: Path, scans: list[dict], name: str, mode: str, seconds: float
                 for kr in f["kernels"]:
                     rep.kernels += 1
                     rep.kernel_status[kr["status"]] += 1
+                    rep.finding_kinds.update({x["kind"] for x in kr.get("findings", [])})
                 continue
             if f.get("included_by"):
                 rep.fragments += 1  # a .cu another scanned file includes: its kernels are reported there
@@ -387,6 +390,7 @@ def tabulate(root: Path, scans: list[dict], name: str, mode: str, seconds: float
             for kr in f["kernels"]:
                 rep.kernels += 1
                 rep.kernel_status[kr["status"]] += 1
+                rep.finding_kinds.update({x["kind"] for x in kr.get("findings", [])})
                 w = kr.get("where") or {}
                 where = f"{w.get('file', rel)}:{w.get('line', 0)}" if w else f"{rel}:{kr.get('line', 0)}"
                 base = _base_name(kr["name"])
@@ -561,6 +565,10 @@ def render(reps: list[ProjectReport], top: int = 25) -> str:
         rows.append([str(len(items)), status, f"`{cause}`", ", ".join(sorted({p for p, _ in items})),
                      f"{ex['kernel']} ({ex['where']}): `{ex['reason'][:120]}`"])
     parts.append(_table(["kernels", "status", "construct", "projects", "example"], rows))
+    kinds = sorted({k for r in reps for k in r.finding_kinds})
+    if kinds:
+        parts.append("\nKernels (simu's) with at least one finding of each kind:\n")
+        parts.append(_table(["project", *kinds], [[r.name, *(str(r.finding_kinds[k]) for k in kinds)] for r in reps]))
     return "\n".join(parts) + "\n"
 
 
