@@ -97,10 +97,12 @@ def test_real_scan_source_view(tmp_path):
 def test_flag_groups_plan(tmp_path):
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "k.cl").write_text("")
+    (tmp_path / "a" / "k.cuh").write_text("__global__ void k(int *a) {}\n")
+    (tmp_path / "a" / "plain.h").write_text("int f(void);\n")
     (tmp_path / "b.cu").write_text("")
     plan = cov.scan_plan(tmp_path, {"define": ["X"], "group": [{"files": ["a/*"], "define": ["N=4"]}]}, True)
-    assert plan[0] == (["."], ["-D", "X", "--exclude", "/a/k.cl"])
-    assert plan[1] == (["a/k.cl"], ["-D", "X", "-D", "N=4"])
+    assert plan[0] == (["."], ["-D", "X", "--exclude", "/a/k.cl", "--exclude", "/a/k.cuh"])
+    assert plan[1] == (["a/k.cl", "a/k.cuh"], ["-D", "X", "-D", "N=4"])
     assert cov.scan_plan(tmp_path, None, True) == [(["."], [])]
     assert subprocess.run([sys.executable, str(ROOT / "benchmarks" / "coverage.py"), "--help"],
                           capture_output=True).returncode == 0
