@@ -12,6 +12,7 @@ Two modes:
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import re
 import subprocess
@@ -33,6 +34,10 @@ from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 CUDA_EXTENSIONS = {".cu", ".cuh"}
 OPENCL_EXTENSIONS = {".cl"}
 IR_EXTENSIONS = {".ll"}
+# clang's own headers (immintrin.h, x86intrin.h, ...) ship in the ziglang wheel but are not on the
+# bundled clang's search path; host code includes them, so they come last, after the system's.
+_SPEC = importlib.util.find_spec("ziglang")
+_CLANG_HEADERS = Path(_SPEC.origin).parent / "lib" / "include" if _SPEC and _SPEC.origin else None
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
             "-isystem", str(INCLUDE_DIR / "cuda"),
             "-include", "cuda_runtime.h",
         ]
+        if _CLANG_HEADERS is not None and _CLANG_HEADERS.is_dir():
+            args += ["-idirafter", str(_CLANG_HEADERS)]
     elif language == "opencl":
         args += [
             "-x", "cl", "-cl-std=CL1.2", "-cl-no-stdinc", "-target", "spir64",

@@ -121,6 +121,12 @@ long random(void) noexcept;
 void srandom(unsigned int seed) noexcept;
 double drand48(void) noexcept;
 void srand48(long seed) noexcept;
+long lrand48(void) noexcept;
+long mrand48(void) noexcept;
+double erand48(unsigned short xsubi[3]) noexcept;
+long nrand48(unsigned short xsubi[3]) noexcept;
+long jrand48(unsigned short xsubi[3]) noexcept;
+unsigned short *seed48(unsigned short seed16v[3]) noexcept;
 void qsort(void *base, size_t n, size_t size, int (*compar)(const void *, const void *));
 void *bsearch(const void *key, const void *base, size_t n, size_t size,
               int (*compar)(const void *, const void *));

@@ -7,6 +7,19 @@
 #ifndef __SIMU_CUDA_RUNTIME_H
 #define __SIMU_CUDA_RUNTIME_H
 #define __CUDA_RUNTIME_H__
+/* the guard macros of the headers the real cuda_runtime.h pulls in: helper headers test them */
+#define __CUDA_RUNTIME_API_H__
+#define __VECTOR_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __CHANNEL_DESCRIPTOR_H__
+#define __CUDA_DEVICE_RUNTIME_API_H__
+#ifndef CUDA_VERSION
+#define CUDA_VERSION CUDART_VERSION
+#endif
+#ifndef __CUDA_API_VERSION
+#define __CUDA_API_VERSION CUDA_VERSION
+#endif
 
 #include "__simu_defs.h"
 #include "__simu_sync.h"

@@ -14,6 +14,7 @@
 #define __SIMU_CURAND_KERNEL_H
 
 #include "cuda_runtime.h"
+#include "curand.h"
 
 struct curandStateXORWOW {
   unsigned int d;
