@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simu.errors import CompileError
+from simu.frontend.cuda_headers import cuda_header_arguments
 from simu.frontend.headers import (
     choose_instantiations,
     header_language,
@@ -50,6 +51,7 @@ class CompileOptions:
     opt_level: int = 0
     fp_contract: str | None = None  # None = clang's default for the language
     after_dirs: tuple[str, ...] = ()  # discovered include folders: -idirafter, after the shim and the system
+    cuda_path: str | None = None  # a CUDA toolkit root: compile against its headers (cuda_headers.py)
 
     @property
     def mode(self) -> str:
@@ -58,7 +60,7 @@ class CompileOptions:
     def key(self) -> str:
         """A stable text form, used in cache keys."""
         return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract,
-                     self.after_dirs))
+                     self.after_dirs, self.cuda_path))
 
 
 @dataclass
@@ -106,9 +108,7 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
             "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version",
             # `register` is only a warning for nvcc and g++ in C++17; clang makes it an error by default
             "-Wno-register",
-            "-isystem", str(INCLUDE_DIR / "cuda"),
-            "-include", "cuda_runtime.h",
-        ]
+        ] + cuda_header_arguments(options.cuda_path)
         if _CLANG_HEADERS is not None and _CLANG_HEADERS.is_dir():
             args += ["-idirafter", str(_CLANG_HEADERS)]
     elif language == "opencl":
@@ -313,6 +313,8 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
     mpm.add_always_inliner_pass()
     if options.opt_level == 0:
         mpm.add_sroa_pass()
+        # a call through a function pointer that SROA just made direct (libcu++'s atomics)
+        mpm.add_always_inliner_pass()
     mpm.add_global_dead_code_eliminate_pass()
     mpm.add_instruction_namer_pass()
     mpm.run(mod, pb)

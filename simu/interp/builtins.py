@@ -138,38 +138,43 @@ def _shfl(mode, args, dst, proto):
     _, val, lane_arg, cval = args
 
     def shfl(st, lanes, sel):
-        v = np.asarray(val(st, sel))
-        v = np.broadcast_to(v, (len(lanes),) + v.shape[1:]) if v.ndim else np.broadcast_to(v, (len(lanes),))
-        b = np.asarray(lane_arg(st, sel)).astype(np.int64)
-        cc = np.asarray(cval(st, sel)).astype(np.int64)
-        width = np.minimum(32 - (cc >> 8), st.ws)  # arithmetic shift: width 64 encodes as -32
-        width = np.maximum(width, 1)
-        lw = st.lane_in_warp[lanes]
-        seg = lw - lw % width
-        if mode == "idx":
-            j = seg + b % width
-            ok = np.ones(len(lanes), bool)
-        elif mode == "up":
-            j = lw - b
-            ok = j >= seg
-        elif mode == "down":
-            j = lw + b
-            ok = j < seg + width
-        else:  # bfly
-            j = lw ^ b
-            ok = (j >= seg) & (j < seg + width)
-        src = st.warp_base[lanes] + np.where(ok, j, lw)
-        src_local = st.local[lanes] - lw + np.where(ok, j, lw)
-        ok &= (src_local < st.tpb) & (src < st.T)
-        src = np.where(ok, src, lanes)
-        pos = np.full(st.T, -1, np.int64)
-        pos[lanes] = np.arange(len(lanes))
-        p = pos[src]
-        p = np.where(p >= 0, p, np.arange(len(lanes)))  # inactive source: keep the own value
-        return v[p]
+        return shfl_lanes(mode, st, lanes, sel, val, lane_arg, cval)[0]
     if dst is None:
         return None
     return put(dst, proto, shfl)
+
+
+def shfl_lanes(mode, st, lanes, sel, val, lane_arg, cval):
+    """A warp shuffle's values and PTX predicate (the source lane is in range) for ``lanes``."""
+    v = np.asarray(val(st, sel))
+    v = np.broadcast_to(v, (len(lanes),) + v.shape[1:]) if v.ndim else np.broadcast_to(v, (len(lanes),))
+    b = np.asarray(lane_arg(st, sel)).astype(np.int64)
+    cc = np.asarray(cval(st, sel)).astype(np.int64)
+    width = np.minimum(32 - (cc >> 8), st.ws)  # arithmetic shift: width 64 encodes as -32
+    width = np.maximum(width, 1)
+    lw = st.lane_in_warp[lanes]
+    seg = lw - lw % width
+    if mode == "idx":
+        j = seg + b % width
+        ok = np.ones(len(lanes), bool)
+    elif mode == "up":
+        j = lw - b
+        ok = j >= seg
+    elif mode == "down":
+        j = lw + b
+        ok = j < seg + width
+    else:  # bfly
+        j = lw ^ b
+        ok = (j >= seg) & (j < seg + width)
+    src = st.warp_base[lanes] + np.where(ok, j, lw)
+    src_local = st.local[lanes] - lw + np.where(ok, j, lw)
+    ok &= (src_local < st.tpb) & (src < st.T)
+    src = np.where(ok, src, lanes)
+    pos = np.full(st.T, -1, np.int64)
+    pos[lanes] = np.arange(len(lanes))
+    p = pos[src]
+    p = np.where(p >= 0, p, np.arange(len(lanes)))  # inactive source: keep the own value
+    return v[p], ok
 
 
 def _vote(mode, pred, dst, proto):

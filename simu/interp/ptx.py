@@ -18,7 +18,10 @@ The compiler hands every call to an inline-assembly callee to :func:`translate`.
   recorded as a read; likewise ``st.global[…].<type> [a(+imm)], v;`` a plain store;
 * register arithmetic with one result (:mod:`simu.interp.ptx_alu`): ``lop3``, ``shf``, ``prmt``,
   ``bfe``, ``bfi``, ``mul.hi/lo/wide``, ``mad.lo``, ``add/sub/and/or/xor/not/shl/shr/min/max``,
-  ``popc``, ``clz``, ``brev``, ``rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx``, ``mov.b64 d, {lo, hi}``.
+  ``popc``, ``clz``, ``brev``, ``rcp/sqrt/rsqrt/ex2/lg2/sin/cos.approx``, ``mov.b64 d, {lo, hi}``;
+* atomics and memory-model loads/stores as libcu++ emits them (:mod:`simu.interp.ptx_atomics`);
+* short straight-line blocks with named registers, as CUB's warp collectives write them
+  (:mod:`simu.interp.ptx_sequences`).
 
 Anything else raises :class:`UnsupportedError` naming the PTX text (``%N`` operands, as written in
 the source) and the source line.
@@ -34,6 +37,8 @@ from simu.errors import UnsupportedError
 from simu.interp.builtins import BOTH_SPACES, _activemask, _shfl, special_register
 from simu.interp.program import Wait, put, where
 from simu.interp.ptx_alu import alu
+from simu.interp.ptx_atomics import translate_atomic
+from simu.interp.ptx_sequences import translate_sequence
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
 from simu.ir.types import FloatType, IntType
@@ -78,11 +83,14 @@ def translate(ins: Instr, args: list, dst, proto):
         if dst is not None:
             raise _unsupported(ins, shown, "a fence with a result")
         return None
+    cons = [c for c in constraints.split(",") if c and not c.startswith("~")]
+    nout = sum(1 for c in cons if c.startswith("="))
+    seq = translate_sequence(ins, template, args, nout, dst, proto) if len(stmts) > 1 else None
+    if seq is not None:
+        return seq
     if len(stmts) != 1:
         raise _unsupported(ins, shown, "only single-instruction inline PTX is modelled")
     stmt = stmts[0]
-    cons = [c for c in constraints.split(",") if c and not c.startswith("~")]
-    nout = sum(1 for c in cons if c.startswith("="))
     if nout > 1 or (nout == 1 and dst is None):
         raise _unsupported(ins, shown, "more than one output operand")
     opcode, _, rest = stmt.partition(" ")
@@ -116,6 +124,9 @@ def translate(ins: Instr, args: list, dst, proto):
             and len(operands) == 5 and output_ok():
         a, b, c, mask = (operand(o) for o in operands[1:])
         return _shfl(head[2], [mask, a, b, c], dst, proto)
+    atomic = translate_atomic(ins, head, operands, operand, nout, dst, proto)
+    if atomic is not None:
+        return atomic
     if head[0] in ("ld", "st") and "global" in head and not any(h.startswith("v") and h[1:].isdigit()
                                                                 for h in head):
         return _memory(ins, shown, head, operands, operand, output_ok, dst, proto)
