@@ -5,6 +5,7 @@
  *
  *   CUDA_VERSION              = CUDART_VERSION: clang-cuda CCCL reads the toolkit version from it
  *   placement new             as clang's wrapper headers define it
+ *   CCCL_DISABLE_NVTX         CUB's host-side NVTX ranges off
  *   CUDARTAPI                 the runtime's calling-convention macro (empty on Linux)
  *   _LIBCUDACXX_ATOMIC_UNSAFE_AUTOMATIC_STORAGE  atomics take the plain path (see below)
  *   CCCL_DISABLE_FP16/BF16    CCCL's __half/__nv_bfloat16 support needs the real cuda_fp16.h
@@ -31,6 +32,10 @@
  * through function pointers; simu's machine has no such bug, so the plain atomic path is taken */
 #ifndef _LIBCUDACXX_ATOMIC_UNSAFE_AUTOMATIC_STORAGE
 #define _LIBCUDACXX_ATOMIC_UNSAFE_AUTOMATIC_STORAGE
+#endif
+/* CUB's NVTX ranges are host-side profiling annotations; simu's NVTX shim is declarations only */
+#ifndef CCCL_DISABLE_NVTX
+#define CCCL_DISABLE_NVTX
 #endif
 #ifndef CUDARTAPI
 #define CUDARTAPI
