@@ -748,7 +748,8 @@ int main(int argc, char **argv) {
 
 def test_every_shim_header_exists():
     for h in OWN_HEADERS:
-        assert (SHIMS / h).is_file(), h
+        # helper_cuda.h / helper_math.h are project-level helpers: searched last (cuda_fallback/)
+        assert (SHIMS / h).is_file() or (SHIMS.parent / "cuda_fallback" / h).is_file(), h
 
 
 def test_shim_headers_need_no_system_headers():

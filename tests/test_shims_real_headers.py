@@ -412,6 +412,16 @@ void host_side(int *out, int *in) {
 """
 
 
+HALF2_ATOMIC = r"""
+#include <cuda_fp16.h>
+__global__ void accumulate(half2 *sum, const half2 *in) {
+  int32_t i = threadIdx.x;  // int32_t without <stdint.h>: the real runtime headers provide it
+  atomicAdd(sum, in[i]);
+}
+__global__ void last_writer(int *out, const int *in) { out[0] = in[threadIdx.x]; }
+"""
+
+
 def _check(path, *extra: str) -> dict:
     res = runner.invoke(app, ["check", str(path), *LAUNCH, *extra])
     assert res.exit_code in (0, 1), res.output
@@ -424,7 +434,7 @@ def _check(path, *extra: str) -> dict:
 def _assert_racy_kernel_analysed(kernels: dict) -> None:
     k = kernels["last_writer"]
     assert k["status"] == "analysed", k
-    assert any(x["kind"] == "race" if "kind" in x else True for x in k["findings"]) and k["findings"]
+    assert any(x["kind"] == "race" and x["variable"] == "out" for x in k["findings"]), k["findings"]
 
 
 @pytest.fixture
@@ -462,3 +472,33 @@ def test_shim_needs_no_system_c_headers(project, source):
     src = project / "k.cu"
     src.write_text(source)
     _assert_racy_kernel_analysed(_check(src, "--clang-arg", "-nostdlibinc"))
+
+
+def test_half2_atomic_add_and_fixed_width_ints_without_stdint(project):
+    src = project / "k.cu"
+    src.write_text(HALF2_ATOMIC)
+    kernels = _check(src)
+    assert kernels["accumulate"]["status"] == "analysed", kernels["accumulate"]
+    assert not kernels["accumulate"]["findings"]  # atomics on each half do not race
+    _assert_racy_kernel_analysed(kernels)
+
+
+def test_discovered_project_helper_cuda_takes_precedence_over_simus(project):
+    """Zero configuration: <helper_cuda.h> found by include discovery (a sibling folder) is the
+    project's own, not simu's fallback copy (which would lack projectOnlyHelper)."""
+    inc = project / "common" / "inc"
+    inc.mkdir(parents=True)
+    (inc / "helper_cuda.h").write_text(PROJECT_HELPER.replace(
+        "inline int findCudaDevice", "inline int projectOnlyHelper() { return 3; }\ninline int findCudaDevice"))
+    src = project / "src" / "main.cu"
+    src.parent.mkdir()
+    src.write_text(PROJECT_MAIN.replace('"helper_cuda.h"', "<helper_cuda.h>")
+                   + "int other() { return projectOnlyHelper(); }\n")
+    _assert_racy_kernel_analysed(_check(src))
+
+
+def test_simus_helper_cuda_when_the_project_has_none(project):
+    src = project / "k.cu"
+    src.write_text("#include <helper_cuda.h>\n#include <helper_math.h>\n" + RACY_KERNEL
+                   + "int main() { int *p; checkCudaErrors(cudaMalloc(&p, 4)); return _ConvertSMVer2Cores(8, 0); }\n")
+    _assert_racy_kernel_analysed(_check(src))

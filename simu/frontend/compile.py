@@ -136,6 +136,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
         args += ["-I", str(inc)]
     for inc in options.after_dirs:
         args += ["-idirafter", str(inc)]
+    if language == "cuda":  # simu's helper_cuda.h / helper_math.h: only when the project has none
+        args += ["-idirafter", str(INCLUDE_DIR / "cuda_fallback")]
     for d in options.defines:
         args.append(f"-D{d}")
     args += list(options.clang_args)

@@ -9,7 +9,7 @@
  * hlog, hsin, hcos, hfloor, hceil, htrunc, hrint), __half2 helpers (__halves2half2,
  * __floats2half2_rn, __float2half2_rn, __half22float2, __low2half, __high2half, __low2float,
  * __high2float, __hadd2, __hsub2, __hmul2, __h2div, __hfma2, make_half2), warp shuffles of
- * __half and atomicAdd(__half *, __half).
+ * __half and atomicAdd(__half *, __half) / atomicAdd(__half2 *, __half2).
  *
  * Lowering: float -> half is `fptrunc float to half` (round to nearest even), half -> float is
  * `fpext half to float` (through `bitcast i16 to half`); arithmetic is done in float (exactly
@@ -178,6 +178,13 @@ __SIMU_DEV __half atomicAdd(__half *address, __half val) {
   _Float16 old = __scoped_atomic_fetch_add((_Float16 *)address, __builtin_bit_cast(_Float16, val.__x),
                                            __ATOMIC_RELAXED, __MEMORY_SCOPE_DEVICE);
   return __ushort_as_half(__builtin_bit_cast(unsigned short, old));
+}
+/* CUDA guarantees atomicity for each of the two halves separately, not for the pair */
+__SIMU_DEV __half2 atomicAdd(__half2 *address, __half2 val) {
+  __half2 old;
+  old.x = atomicAdd(&address->x, val.x);
+  old.y = atomicAdd(&address->y, val.y);
+  return old;
 }
 
 #undef __SIMU_H_HD

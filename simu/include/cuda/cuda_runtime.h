@@ -22,6 +22,7 @@
 #endif
 
 #include "__simu_defs.h"
+#include <stdint.h> /* the real runtime headers reach it through the C library */
 #include "__simu_sync.h"
 #include "__simu_warp.h"
 #include "__simu_math.h"
