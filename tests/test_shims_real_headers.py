@@ -359,6 +359,11 @@ LIBC = r"""
 #include <sys/types.h>
 #include <unistd.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <ctime>
 #include <omp.h>
 #include <immintrin.h>
 #include <stdlib.h>
@@ -381,7 +386,14 @@ void host_side(float *a, float *b, int *out, int *in) {
   __m256 x = _mm256_loadu_ps(a);
   _mm256_storeu_ps(b, _mm256_add_ps(x, x));
   usleep(1);
-  clock_t c = clock();
+  std::clock_t c = std::clock();
+  struct stat st;
+  if (stat("in.bin", &st) == 0 && S_ISREG(st.st_mode)) close(open("in.bin", O_RDONLY));
+  static struct option opts[] = {{"size", required_argument, 0, 's'}, {0, 0, 0, 0}};
+  (void)opts;
+  pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
   last_writer<<<1, 64>>>(out, in);
   printf("%ld %f %f %f %ld\n", r, d, seconds(), t0, (long)c);
 }
