@@ -89,6 +89,7 @@ class Config:
     max_static_shared: int | None = None  # bytes of static shared memory a block may use (default 48 KiB)
     max_dynamic_shared: int | None = None  # bytes of dynamic shared memory a block may use (default 227 KiB)
     compile_commands: str | None = None  # a compile_commands.json, relative to the configuration's folder
+    cuda_path: str | None = None  # a CUDA toolkit root whose headers replace simu's shim, relative to the folder
     files: list[FileSettings] = field(default_factory=list)
     severity: dict[str, str] = field(default_factory=dict)
     suppress: list[Suppression] = field(default_factory=list)
@@ -285,6 +286,7 @@ def parse_config(table: Any, file: str = "pyproject.toml", name: str = "tool.sim
     cfg.fail_on = t.str_("fail-on", FAIL_ON)
     cfg.cache_dir = t.str_("cache-dir")
     cfg.compile_commands = t.str_("compile-commands")
+    cfg.cuda_path = t.str_("cuda-path")
     files = t.get("files")
     if files is not None:
         ft = _Table(files, file, t.sub("files"))

@@ -12,6 +12,7 @@ from simu.cli.common import (
     O2,
     O3,
     ClangArgOpt,
+    CudaPathOpt,
     DefineOpt,
     IncludeOpt,
     check_launch_options,
@@ -70,7 +71,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
               max_static_shared: MaxStaticSharedOpt = None, max_dynamic_shared: MaxDynamicSharedOpt = None,
               validate: ValidateOpt = False, debug: DebugOpt = False, compile_commands: CompileCommandsOpt = None,
               include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
-              o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+              cuda_path: CudaPathOpt = None, o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Run a file's kernels (a given launch, or searched ones) and report races, barrier problems and
     memory errors, with the configuration's severities and suppressions, as `simu scan` does.
 
@@ -102,7 +103,8 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
                               no_cache=True, config=str(config) if config else None,
                               max_static_shared=size_option("--max-static-shared", max_static_shared),
                               max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared),
-                              compile_commands=str(compile_commands) if compile_commands else None)
+                              compile_commands=str(compile_commands) if compile_commands else None,
+                              cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options([file], overrides)
         flags = build_file_flags(options, cfg, [file.resolve()])

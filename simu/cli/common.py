@@ -22,6 +22,10 @@ DefineOpt = Annotated[Optional[list[str]], typer.Option("-D", "--define", metava
                                                         help="Define a macro NAME[=VALUE].")]
 ClangArgOpt = Annotated[Optional[list[str]], typer.Option("--clang-arg", metavar="ARG",
                                                           help="Pass an argument to clang verbatim.")]
+CudaPathOpt = Annotated[Optional[Path], typer.Option(
+    "--cuda-path", metavar="DIR",
+    help="Compile against a CUDA toolkit's own headers (DIR/include) behind simu's prelude, not simu's shim "
+         "(default: the configuration's cuda-path, else $CUDA_PATH or nvcc's toolkit when they exist).")]
 O1 = Annotated[bool, typer.Option("-O1", metavar="", help="As-compiled mode at -O1.")]
 O2 = Annotated[bool, typer.Option("-O2", metavar="", help="As-compiled mode at -O2.")]
 O3 = Annotated[bool, typer.Option("-O3", metavar="", help="As-compiled mode at -O3.")]
@@ -32,9 +36,22 @@ def opt_level(o1: bool = False, o2: bool = False, o3: bool = False) -> int | Non
 
 
 def compile_options(include: list[str] | None, define: list[str] | None, clang_arg: list[str] | None,
-                    o1: bool = False, o2: bool = False, o3: bool = False) -> CompileOptions:
+                    o1: bool = False, o2: bool = False, o3: bool = False,
+                    cuda_path: Path | None = None) -> CompileOptions:
     return CompileOptions(tuple(include or ()), tuple(define or ()), tuple(clang_arg or ()),
-                          opt_level(o1, o2, o3) or 0)
+                          opt_level(o1, o2, o3) or 0, cuda_path=resolve_cuda_path(cuda_path))
+
+
+def resolve_cuda_path(cuda_path: Path | None) -> str | None:
+    """--cuda-path checked (one error line, exit 2), else a toolkit found through CUDA_PATH or nvcc."""
+    from simu.frontend.cuda_headers import check_cuda_path, detect_cuda_path
+
+    if cuda_path is None:
+        return detect_cuda_path()
+    problem = check_cuda_path(str(cuda_path))
+    if problem:
+        fail(problem)
+    return str(cuda_path.resolve())
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -13,6 +13,7 @@ from simu.cli.common import (
     O2,
     O3,
     ClangArgOpt,
+    CudaPathOpt,
     DefineOpt,
     IncludeOpt,
     check_output_path,
@@ -27,11 +28,11 @@ from simu.frontend import compile_file
 
 def compile_cmd(file: Path, output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="FILE")] = None,
                 include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
-                o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+                cuda_path: CudaPathOpt = None, o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Compile a .cu/.cl/.ll file to LLVM IR (device side, with line tables)."""
     check_output_path(output)
     try:
-        module = compile_file(file, compile_options(include, define, clang_arg, o1, o2, o3))
+        module = compile_file(file, compile_options(include, define, clang_arg, o1, o2, o3, cuda_path))
     except CompileError as exc:
         show_compile_error(exc)
         raise typer.Exit(2) from None

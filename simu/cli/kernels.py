@@ -12,14 +12,26 @@ from rich.markup import escape
 from rich.table import Table
 
 from simu import __version__
-from simu.cli.common import O1, O2, O3, ClangArgOpt, DefineOpt, IncludeOpt, console, err_console, fail, opt_level
+from simu.cli.common import (
+    O1,
+    O2,
+    O3,
+    ClangArgOpt,
+    CudaPathOpt,
+    DefineOpt,
+    IncludeOpt,
+    console,
+    err_console,
+    fail,
+    opt_level,
+)
 from simu.errors import CompileError, SimuError
 
 
 def kernels_cmd(paths: list[Path],
                 fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="table or json")] = "table",
                 include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
-                o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
+                cuda_path: CudaPathOpt = None, o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """List every kernel with its parameters in files or directories."""
     from simu.api import load_file
     from simu.frontend.discover import find_sources
@@ -28,7 +40,8 @@ def kernels_cmd(paths: list[Path],
         files = find_sources(list(paths))
     except FileNotFoundError as exc:
         fail(f"no such file or directory: {exc}")
-    file_options, plan = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3))
+    file_options, plan = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3),
+                                        cuda_path)
     included = [{"file": str(f), "included_by": _shown(plan.included_by[f.resolve()])} for f in files
                 if f.resolve() in plan.included_by]
     files = [f for f in files if f.resolve() not in plan.included_by]
@@ -77,7 +90,8 @@ def kernels_cmd(paths: list[Path],
         raise typer.Exit(1)
 
 
-def _project_flags(paths: list[Path], files: list[Path], include, define, clang_arg, level: int | None):
+def _project_flags(paths: list[Path], files: list[Path], include, define, clang_arg, level: int | None,
+                   cuda_path: Path | None = None):
     """``(file -> CompileOptions, UnitPlan)``: the command line and configuration, plus the project's own build
     flags (``compile_commands.json``, host build options of ``.cl`` files, per-file configuration tables) and
     discovered include folders; the plan says which files are fragments and which headers define kernels
@@ -91,7 +105,8 @@ def _project_flags(paths: list[Path], files: list[Path], include, define, clang_
     from simu.scan.units import kernel_headers, plan_units
 
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
-                              clang_args=list(clang_arg or ()), opt_level=level, no_cache=True)
+                              clang_args=list(clang_arg or ()), opt_level=level, no_cache=True,
+                              cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options(list(paths), overrides)
         flags = build_file_flags(options, cfg, [f.resolve() for f in files])

@@ -13,6 +13,7 @@ from simu.cli.common import (
     O2,
     O3,
     ClangArgOpt,
+    CudaPathOpt,
     DefineOpt,
     IncludeOpt,
     check_launch_options,
@@ -49,6 +50,7 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
                 metavar="FILE", help="Initial buffer contents (.npz, arrays named after parameters).")] = None,
             max_seconds: Annotated[float, typer.Option(metavar="SECONDS", help="Time limit of the run.")] = 5.0,
             include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
+            cuda_path: CudaPathOpt = None,
             o1: O1 = False, o2: O2 = False, o3: O3 = False) -> None:
     """Execute one launch of a kernel on the machine model and print a summary."""
     import numpy as np
@@ -60,7 +62,7 @@ def run_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, .c
     check_output_path(save, "--save")
     if not max_seconds > 0:
         fail(f"bad --max-seconds {max_seconds}: expected a positive number of seconds")
-    module, k = load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3))
+    module, k = load_kernel(file, kernel, compile_options(include, define, clang_arg, o1, o2, o3, cuda_path))
     loaded = None
     if load is not None:
         try:

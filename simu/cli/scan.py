@@ -12,6 +12,7 @@ from simu.cli.common import (
     O2,
     O3,
     ClangArgOpt,
+    CudaPathOpt,
     DefineOpt,
     IncludeOpt,
     check_output_path,
@@ -74,7 +75,7 @@ def size_option(name: str, value: str | None) -> int | None:
 def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
                  metavar="PATH...", help="Files or folders \\[default: .].")] = None,
              include: IncludeOpt = None, define: DefineOpt = None, clang_arg: ClangArgOpt = None,
-             o1: O1 = False, o2: O2 = False, o3: O3 = False,
+             cuda_path: CudaPathOpt = None, o1: O1 = False, o2: O2 = False, o3: O3 = False,
              exclude: Annotated[Optional[list[str]], typer.Option(
                  "--exclude", metavar="GLOB", help="Skip paths matching a .gitignore-style glob (repeatable).")] = None,
              budget: Annotated[Optional[float], typer.Option(
@@ -112,7 +113,8 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
         config=str(config) if config else None,
         max_static_shared=size_option("--max-static-shared", max_static_shared),
         max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared),
-        compile_commands=str(compile_commands) if compile_commands else None)
+        compile_commands=str(compile_commands) if compile_commands else None,
+        cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options(list(paths or [Path(".")]), overrides)
         if err_console.is_terminal and not debug:

@@ -128,8 +128,9 @@ TERNARY = {"fma": fma, "fmuladd": fma}
 NATIVE = {"fabs", "copysign", "floor", "ceil", "trunc", "rint", "nearbyint", "roundeven", "minnum", "maxnum",
           "minimum", "maximum", "minimumnum", "maximumnum", "canonicalize", "nextafter", "fmin", "fmax", "fdim"}
 
-# OpenCL native_/half_ prefixes and CUDA fast forms map onto the same functions.
-ALIASES = {"native_": "", "half_": "", "__": ""}
+# OpenCL native_/half_ prefixes, CUDA fast forms and libdevice's __nv_/__nv_fast_ names (what the
+# --cuda-path prelude calls) map onto the same functions.
+ALIASES = {"native_": "", "half_": "", "__nv_fast_": "", "__nv_": "", "__": ""}
 
 
 def lookup(name: str):

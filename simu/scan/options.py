@@ -40,6 +40,7 @@ class ScanOverrides:
     changed: bool = False
     config: str | None = None  # an explicit configuration file
     compile_commands: str | None = None  # --compile-commands FILE
+    cuda_path: str | None = None  # --cuda-path DIR
     max_static_shared: int | None = None
     max_dynamic_shared: int | None = None
 
@@ -66,6 +67,7 @@ class ScanOptions:
     auto_include: bool = True
     compile_commands: Path | None = None  # given; None: looked for at the root and in build*/
     host_code: bool = True  # read the project's host code (OpenCL build options)
+    cuda_path: str | None = None  # a CUDA toolkit root: its headers instead of simu's shim
     max_static_shared: int = MAX_STATIC_SHARED  # bytes per block (a launch over it is not-launchable)
     max_dynamic_shared: int = MAX_DYNAMIC_SHARED
 
@@ -112,8 +114,26 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
         cache_dir=_cache_dir(cli, config, root, base), changed=cli.changed,
         max_static_shared=int(_pick(cli.max_static_shared, config.max_static_shared, MAX_STATIC_SHARED)),
         max_dynamic_shared=int(_pick(cli.max_dynamic_shared, config.max_dynamic_shared, MAX_DYNAMIC_SHARED)),
-        compile_commands=_compile_commands(cli, config, base))
+        compile_commands=_compile_commands(cli, config, base), cuda_path=_cuda_path(cli, config, base))
     return opts, config
+
+
+def _cuda_path(cli: ScanOverrides, config: Config, base: Path) -> str | None:
+    """--cuda-path, else the configuration's cuda-path, else CUDA_PATH / nvcc on PATH when they name a toolkit."""
+    from simu.frontend.cuda_headers import check_cuda_path, detect_cuda_path
+
+    if cli.cuda_path:
+        problem = check_cuda_path(cli.cuda_path)
+        if problem:
+            raise ScanError(problem)
+        return str(Path(cli.cuda_path).resolve())
+    if config.cuda_path:
+        path = (base / config.cuda_path).resolve()
+        problem = check_cuda_path(str(path))
+        if problem:
+            raise ScanError(f"{config.source}: 'cuda-path': {problem.split(': ', 1)[1]}")
+        return str(path)
+    return detect_cuda_path()
 
 
 def _compile_commands(cli: ScanOverrides, config: Config, base: Path) -> Path | None:

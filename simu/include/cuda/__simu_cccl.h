@@ -50,6 +50,7 @@ __device__ inline void operator delete(void *, void *) noexcept {}
 __device__ inline void operator delete[](void *, void *) noexcept {}
 #endif
 
+#ifndef __SIMU_REAL_CUDA_HEADERS__ /* with a real toolkit (--cuda-path) the system <math.h> has these */
 typedef float float_t;
 typedef double double_t;
 
@@ -75,6 +76,7 @@ __host__ __device__ __forceinline__ double nexttoward(double x, long double y) n
 __host__ __device__ __forceinline__ float nexttowardf(float x, long double y) noexcept {
   return __builtin_nextafterf(x, (float)y);
 }
+#endif
 
 /* per-halfword SIMD min/max */
 #define __SIMU_CCCL_V2(name, T, op)                                                       \
