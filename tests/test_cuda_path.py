@@ -128,6 +128,15 @@ def test_detected_from_cuda_path_and_nvcc(tmp_path, monkeypatch):
     monkeypatch.setenv("CUDA_PATH", str(tk))
     res = runner.invoke(app, ["check", str(tmp_path / "k.cu"), "--grid", "1", "--block", "64"])
     assert res.exit_code == 0 and "analysed" in res.output, res.output
+    # a file the detected toolkit's headers do not compile gets simu's own headers, with a note
+    (tmp_path / "host.cu").write_text("__global__ void h(float3 *p) { p[threadIdx.x].x = 1.0f; }\n"
+                                      "int main() { float3 *d; cudaMalloc(&d, 12); h<<<1, 32>>>(d); }\n")
+    res = runner.invoke(app, ["check", str(tmp_path / "host.cu"), "--grid", "1", "--block", "32"])
+    assert res.exit_code == 0 and "analysed" in res.output and "compiled with simu's CUDA headers" in res.output, \
+        res.output
+    # asked for explicitly, it is not replaced
+    res = runner.invoke(app, ["check", str(tmp_path / "host.cu"), "--cuda-path", str(tk)])
+    assert res.exit_code == 2 and "float3" in res.output, res.output
     monkeypatch.delenv("CUDA_PATH")
     monkeypatch.setenv("PATH", os.defpath)
     res = runner.invoke(app, ["check", str(tmp_path / "k.cu"), "--grid", "1", "--block", "64"])

@@ -39,7 +39,8 @@ def compile_options(include: list[str] | None, define: list[str] | None, clang_a
                     o1: bool = False, o2: bool = False, o3: bool = False,
                     cuda_path: Path | None = None) -> CompileOptions:
     return CompileOptions(tuple(include or ()), tuple(define or ()), tuple(clang_arg or ()),
-                          opt_level(o1, o2, o3) or 0, cuda_path=resolve_cuda_path(cuda_path))
+                          opt_level(o1, o2, o3) or 0, cuda_path=resolve_cuda_path(cuda_path),
+                          cuda_path_detected=cuda_path is None)
 
 
 def resolve_cuda_path(cuda_path: Path | None) -> str | None:

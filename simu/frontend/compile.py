@@ -52,6 +52,7 @@ class CompileOptions:
     fp_contract: str | None = None  # None = clang's default for the language
     after_dirs: tuple[str, ...] = ()  # discovered include folders: -idirafter, after the shim and the system
     cuda_path: str | None = None  # a CUDA toolkit root: compile against its headers (cuda_headers.py)
+    cuda_path_detected: bool = False  # found through CUDA_PATH / nvcc, not asked for: the shim if it fails
 
     @property
     def mode(self) -> str:
@@ -60,7 +61,7 @@ class CompileOptions:
     def key(self) -> str:
         """A stable text form, used in cache keys."""
         return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract,
-                     self.after_dirs, self.cuda_path))
+                     self.after_dirs, self.cuda_path, self.cuda_path_detected))
 
 
 @dataclass
@@ -171,6 +172,8 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
     try:
         module = _compile_unit(path, path, language, options)
     except CompileError as exc:
+        if language == "cuda" and options.cuda_path and options.cuda_path_detected:
+            return _with_shim(path, options, exc)
         chosen = _chain_choice(path, exc)
         if chosen is None:
             raise
@@ -185,6 +188,15 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
                 module = _compile_unit(unit, path, language, options)
             finally:
                 tmp.cleanup()
+    return module
+
+
+def _with_shim(path: Path, options: CompileOptions, exc: CompileError) -> CompiledModule:
+    """A file the detected toolkit's headers do not compile, compiled against simu's own headers."""
+    module = compile_file(path, replace(options, cuda_path=None, cuda_path_detected=False))
+    first = next((ln for ln in exc.diagnostics.splitlines() if "error:" in ln), "").strip()
+    module.notes.append(f"compiled with simu's CUDA headers: the headers of the CUDA toolkit found at "
+                        f"{options.cuda_path} (CUDA_PATH / nvcc) do not compile it" + (f" ({first})" if first else ""))
     return module
 
 

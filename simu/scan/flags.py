@@ -92,7 +92,7 @@ class FileFlags:
                 args += fs.clang_args
         after = tuple(dict.fromkeys(str(d) for d in folders if str(d) not in incs))  # discovered: -idirafter
         return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level, after_dirs=after,
-                              cuda_path=o.cuda_path)
+                              cuda_path=o.cuda_path, cuda_path_detected=o.cuda_path_detected)
 
     def _host_builds(self, path: Path) -> list[BuildSite]:
         """The first build site of each distinct non-empty options string the host code builds ``path`` with."""

@@ -68,6 +68,7 @@ class ScanOptions:
     compile_commands: Path | None = None  # given; None: looked for at the root and in build*/
     host_code: bool = True  # read the project's host code (OpenCL build options)
     cuda_path: str | None = None  # a CUDA toolkit root: its headers instead of simu's shim
+    cuda_path_detected: bool = False  # found through CUDA_PATH / nvcc (a file it fails on gets the shim)
     max_static_shared: int = MAX_STATIC_SHARED  # bytes per block (a launch over it is not-launchable)
     max_dynamic_shared: int = MAX_DYNAMIC_SHARED
 
@@ -115,6 +116,7 @@ def resolve_options(paths: list[Path], cli: ScanOverrides | None = None) -> tupl
         max_static_shared=int(_pick(cli.max_static_shared, config.max_static_shared, MAX_STATIC_SHARED)),
         max_dynamic_shared=int(_pick(cli.max_dynamic_shared, config.max_dynamic_shared, MAX_DYNAMIC_SHARED)),
         compile_commands=_compile_commands(cli, config, base), cuda_path=_cuda_path(cli, config, base))
+    opts.cuda_path_detected = bool(opts.cuda_path) and not (cli.cuda_path or config.cuda_path)
     return opts, config
 
 
