@@ -331,6 +331,8 @@ void host_side(float *A, float *B, float *C, cufftComplex *sig, int *out, int *i
   cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, A, CUDA_R_32F, 4, B, CUDA_R_32F, 4, &zero, C,
                CUDA_R_32F, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   cublasLtHandle_t lt; cublasLtCreate(&lt);
+  cudaEmulationMantissaControl mantissa = CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC;  // CUDA 12.9 library types
+  (void)mantissa;
   cusparseHandle_t sp; cusparseCreate(&sp);
   cusparseSpMatDescr_t m;
   cusparseCreateCsr(&m, 4, 4, 4, in, in, A, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,

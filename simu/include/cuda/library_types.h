@@ -34,5 +34,21 @@ typedef enum cudaDataType_t {
   CUDA_R_8F_E5M2 = 29
 } cudaDataType;
 typedef cudaDataType cudaDataType_t;
+/* floating-point emulation controls of the CUDA 12.9+ math libraries */
+typedef enum cudaEmulationStrategy_t {
+  CUDA_EMULATION_STRATEGY_DEFAULT = 0,
+  CUDA_EMULATION_STRATEGY_PERFORMANT = 1,
+  CUDA_EMULATION_STRATEGY_EAGER = 2
+} cudaEmulationStrategy;
+typedef enum cudaEmulationMantissaControl_t {
+  CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC = 0,
+  CUDA_EMULATION_MANTISSA_CONTROL_FIXED = 1
+} cudaEmulationMantissaControl;
+typedef enum cudaEmulationSpecialValuesSupport_t {
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NONE = 0,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_INFINITY = 1,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_NAN = 2,
+  CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT = 0xffff
+} cudaEmulationSpecialValuesSupport;
 typedef enum libraryPropertyType_t { MAJOR_VERSION, MINOR_VERSION, PATCH_LEVEL } libraryPropertyType;
 #endif
