@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -90,3 +91,32 @@ def check_cuda_path(cuda_path: str) -> str | None:
     if not any((d / "cuda_runtime.h").is_file() for d in toolkit_include_dirs(root)):
         return f"--cuda-path {cuda_path}: no include/cuda_runtime.h there (expected a CUDA toolkit root)"
     return None
+
+
+_KERNEL_DEF = re.compile(r"^(define [^@\n]*?)\bptx_kernel (.*?!dbg (!\d+))", re.M)
+_SUBPROGRAM_FILE = re.compile(r"^(!\d+) = distinct !DISubprogram\(.*?\bfile: (!\d+)", re.M)
+_FILE = re.compile(r'^(!\d+) = !DIFile\(filename: "([^"]*)", directory: "([^"]*)"', re.M)
+_LINKAGE = re.compile(r"\b(private|internal|available_externally|linkonce|weak|common|linkonce_odr|weak_odr)\b")
+
+
+def drop_library_kernels(ir: str) -> str:
+    """IR in which the kernels that CCCL's own headers define (the device-wide algorithms that host calls
+    such as ``thrust::sort`` instantiate) are ordinary functions, so that dead-code elimination drops them:
+    simu analyses the file's own kernels; the library's are launched by host code it never runs."""
+    cccl = cccl_include_dir()
+    if cccl is None or "ptx_kernel" not in ir or cccl.parent.name not in ir:  # DIFile splits the path
+        return ir
+    prefix = str(cccl) + os.sep
+    files = {m.group(1) for m in _FILE.finditer(ir)
+             if os.path.join(m.group(3), m.group(2)).startswith(prefix)}
+    library = {m.group(1) for m in _SUBPROGRAM_FILE.finditer(ir) if m.group(2) in files}
+
+    def plain(m: re.Match[str]) -> str:
+        if m.group(3) not in library:
+            return m.group(0)
+        head = m.group(1)
+        if not _LINKAGE.search(head):  # external: discardable once no longer a kernel
+            head = head.replace("define ", "define linkonce_odr ", 1)
+        return head + m.group(2)
+
+    return _KERNEL_DEF.sub(plain, ir)
