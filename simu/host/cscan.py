@@ -19,9 +19,6 @@ STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{C_STRING}", re.S)
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
-# a function definition's head, just before its body's "{"
-_FUNC_HEAD = re.compile(r"(?<![\w:~])([A-Za-z_~][\w:~]*)\s*\(([^;{}]*)\)\s*(?:const\s*|noexcept\s*|override\s*|"
-                        r"->\s*[\w:<>*&\s]+)*$")
 _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else", "defined"})
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b",
             "f": "\f", "v": "\v", "?": "?"}
@@ -79,20 +76,33 @@ class CSource:
                 self.macros.setdefault(m.group(1), m.group(3).replace("\\\n", " ").strip())
         self.includes = [(m.group(1), self.line_of(m.start())) for m in _INCLUDE.finditer(self.code)]
         self._functions: list[Function] | None = None
+        self._calls: dict[str, list[Call]] = {}
 
     def line_of(self, pos: int) -> int:
         return bisect.bisect_left(self._lines, pos) + 1
 
     def calls(self, name: str) -> list[Call]:
-        """Every call of ``name`` (a function or method name), with its top-level arguments."""
+        """Every call of ``name`` (a function or method name), with its top-level arguments (memoised)."""
+        hit = self._calls.get(name)
+        if hit is not None:
+            return hit
         out = []
-        for m in re.finditer(rf"(?<![\w.>:])(?:::)?{re.escape(name)}\s*\(", self.code):
-            if _is_definition(self.code, m.start()):
+        code = self.code
+        for m in re.finditer(rf"{re.escape(name)}\s*\(", code):
+            at = m.start()
+            before = code[at - 1] if at else ""
+            if before.isalnum() or before in "_.>":
+                continue  # part of a longer name, or a method (x.name / x->name)
+            if before == ":" and code[at - 2:at] == "::" and (at < 3 or code[at - 3].isalnum() or code[at - 3] == "_"):
+                continue  # a qualified name (ns::name); a leading ::name is the global one
+            start = at - 2 if before == ":" else at
+            if _is_definition(code, start):
                 continue
-            args, end = split_args(self.code, m.end())
+            args, _ = split_args(code, m.end())
             if args is None:
                 continue
-            out.append(Call(name, m.start(), self.line_of(m.start()), tuple(args), _lhs(self.code, m.start())))
+            out.append(Call(name, start, self.line_of(start), tuple(args), _lhs(code, start)))
+        self._calls[name] = out
         return out
 
     def functions(self) -> list[Function]:
@@ -138,13 +148,45 @@ def _functions(code: str) -> list[Function]:
     out, stack = [], []
     for m in re.finditer(r"[{}]", blank):
         if m.group(0) == "{":
-            head = _FUNC_HEAD.search(blank, max(0, m.start() - 400), m.start())
-            stack.append((m.start(), head))
+            stack.append((m.start(), _function_head(blank, m.start())))
         elif stack:
             start, head = stack.pop()
-            if head is not None and head.group(1).split("::")[-1] not in _NOT_FUNCTIONS:
-                out.append(Function(head.group(1), _param_names(head.group(2)), start, m.end()))
+            if head is not None:
+                out.append(Function(head[0], _param_names(head[1]), start, m.end()))
     return sorted(out, key=lambda f: f.start)
+
+
+def _function_head(blank: str, brace: int) -> tuple[str, str] | None:
+    """``(name, parameter text)`` when the ``{`` at ``brace`` opens a function body (bounded look-back)."""
+    j = brace
+    while True:
+        lo = max(0, j - 200)
+        k = lo + len(blank[lo:j].rstrip())
+        word = re.search(r"(const|noexcept|override|final)$", blank[max(0, k - 9):k])
+        if word is None:
+            j = k
+            break
+        j = k - len(word.group(1))
+    if j == 0 or blank[j - 1] != ")":
+        return None
+    depth, i = 0, j - 1
+    while i >= max(0, j - 2000):
+        c = blank[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            depth -= 1
+            if depth == 0:
+                break
+        elif c in ";{}":
+            return None
+        i -= 1
+    else:
+        return None
+    name = re.search(r"(?<![\w:~])([A-Za-z_~][\w:~]*)\s*$", blank[max(0, i - 120):i])
+    if name is None or name.group(1).split("::")[-1] in _NOT_FUNCTIONS:
+        return None
+    return name.group(1), blank[i + 1:j - 1]
 
 
 def _param_names(params: str) -> tuple[str, ...]:
