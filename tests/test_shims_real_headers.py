@@ -368,6 +368,7 @@ LIBC = r"""
 #include <ctime>
 #include <omp.h>
 #include <immintrin.h>
+#include <stdalign.h>  /* a compiler header: clang's own, from the ziglang wheel */
 #include <stdlib.h>
 #include <stdio.h>
 """ + RACY_KERNEL + r"""
@@ -402,6 +403,7 @@ void host_side(float *a, float *b, int *out, int *in) {
 """
 
 CXX = r"""
+#include <bits/stdc++.h>  /* reaches <cstdalign> -> the compiler's <stdalign.h> */
 #include <vector>
 #include <string>
 #include <iostream>
