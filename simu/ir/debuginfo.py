@@ -56,17 +56,28 @@ class DebugInfo:
     """Index of a module's metadata nodes, parsed once from the IR text."""
 
     def __init__(self, ir: str):
-        self.nodes: dict[int, tuple[str, dict[str, str] | list[str]]] = {}
-        for m in _MD_LINE.finditer(ir):
-            nid, body = int(m.group(1)), m.group(2).strip()
+        # Node bodies are kept as text and parsed on first use: a large module has hundreds of
+        # thousands of nodes, and a kernel needs only the few its instructions point at.
+        self._raw: dict[int, str] = {int(m.group(1)): m.group(2) for m in _MD_LINE.finditer(ir)}
+        self.nodes: dict[int, tuple[str, dict[str, str] | list[str]] | None] = {}
+        self._locs: dict[int, Loc | None] = {}
+        self._params: dict[str, dict[int, str]] | None = None
+
+    def _parse(self, nid: int) -> tuple[str, dict[str, str] | list[str]] | None:
+        if nid in self.nodes:
+            return self.nodes[nid]
+        body = self._raw.get(nid)
+        node: tuple[str, dict[str, str] | list[str]] | None = None
+        if body is not None:
+            body = body.strip()
             if body.startswith("!{"):
-                items = [x.strip() for x in body[2:-1].split(",")] if body != "!{}" else []
-                self.nodes[nid] = ("tuple", items)
+                node = ("tuple", [x.strip() for x in body[2:-1].split(",")] if body != "!{}" else [])
             else:
                 mm = re.match(r"!(\w+)\((.*)\)$", body)
                 if mm:
-                    self.nodes[nid] = (mm.group(1), _split_fields(mm.group(2)))
-        self._locs: dict[int, Loc | None] = {}
+                    node = (mm.group(1), _split_fields(mm.group(2)))
+        self.nodes[nid] = node
+        return node
 
     def node(self, ref: str | int | None) -> tuple[str, dict[str, str]] | None:
         if ref is None:
@@ -75,8 +86,7 @@ class DebugInfo:
             if not ref.startswith("!") or not ref[1:].isdigit():
                 return None
             ref = int(ref[1:])
-        n = self.nodes.get(ref)
-        return n  # type: ignore[return-value]
+        return self._parse(ref)  # type: ignore[return-value]
 
     def file_of(self, scope_ref: str | None) -> str:
         seen = 0
@@ -128,13 +138,18 @@ class DebugInfo:
 
     def param_names(self, sp_ref: str | None) -> dict[int, str]:
         """Argument index (0-based) -> name, from the DILocalVariables of a subprogram."""
-        out: dict[int, str] = {}
         if not sp_ref:
-            return out
-        for _nid, (kind, f) in self.nodes.items():
-            if kind == "DILocalVariable" and isinstance(f, dict) and f.get("scope") == sp_ref and "arg" in f:
-                out[int(f["arg"]) - 1] = _unq(f.get("name", ""))
-        return out
+            return {}
+        if self._params is None:  # one pass over the parameter variables, indexed by subprogram
+            self._params = {}
+            for nid, body in self._raw.items():
+                if "DILocalVariable(" in body and " arg: " in body:
+                    node = self._parse(nid)
+                    if node and node[0] == "DILocalVariable" and isinstance(node[1], dict) \
+                            and "arg" in node[1] and "scope" in node[1]:
+                        f = node[1]
+                        self._params.setdefault(f["scope"], {})[int(f["arg"]) - 1] = _unq(f.get("name", ""))
+        return dict(self._params.get(sp_ref, {}))
 
     def param_type_names(self, sp_ref: str | None) -> list[str]:
         sp = self.subprogram(sp_ref)

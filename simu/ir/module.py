@@ -8,10 +8,12 @@ location, the CFG in reverse post-order, kernel signatures and module globals.
 from __future__ import annotations
 
 import re
+import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from simu.errors import CompileError
+from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
 from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
@@ -46,15 +48,43 @@ class Block:
     succs: list[str]
 
 
-@dataclass
 class Function:
-    name: str
-    args: list[tuple[str, Type]]
-    blocks: list[Block]
-    rpo: list[str]
-    is_kernel: bool
-    display_name: str
-    is_declaration: bool = False
+    """A function's signature, and its blocks decoded on first use (see :func:`load_module`)."""
+
+    def __init__(self, name: str, args: list[tuple[str, Type]], blocks: list[Block] | None,
+                 rpo: list[str] | None, is_kernel: bool, display_name: str, is_declaration: bool = False,
+                 body: Callable[[], tuple[list[Block], list[str]]] | None = None):
+        self.name = name
+        self.args = args
+        self.is_kernel = is_kernel
+        self.display_name = display_name
+        self.is_declaration = is_declaration
+        self._blocks = blocks
+        self._rpo = rpo
+        self._body = body
+
+    @property
+    def decoded(self) -> bool:
+        return self._blocks is not None
+
+    def _decode(self) -> None:
+        if self._blocks is None:
+            assert self._body is not None
+            self._blocks, self._rpo = self._body()
+            self._body = None
+
+    @property
+    def blocks(self) -> list[Block]:
+        self._decode()
+        return self._blocks  # type: ignore[return-value]
+
+    @property
+    def rpo(self) -> list[str]:
+        self._decode()
+        return self._rpo  # type: ignore[return-value]
+
+    def __repr__(self) -> str:
+        return f"Function({self.name!r}, kernel={self.is_kernel}, decoded={self.decoded})"
 
 
 @dataclass
@@ -155,15 +185,19 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     ``param_names`` supplies kernel parameter names when the IR's debug info lost them."""
     import llvmlite.binding as llvm
 
+    context = llvm.create_context()
     try:
-        mod = llvm.parse_assembly(ir, context=llvm.create_context())
+        mod = llvm.parse_assembly(ir, context=context)
     except RuntimeError as exc:
+        context.close()
         raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None
     types = TypeParser({m.group(1): m.group(2) for m in _NAMED_TYPE.finditer(ir)})
     consts = ConstantParser(types)
     dbg = DebugInfo(ir)
     triple = mod.triple
-    decoder = _Decoder(types, consts, dbg, _instruction_lines(ir))
+    decoder = _Decoder(types, consts, dbg, _FunctionLines(ir))
+    _own_llvm(decoder, mod, context)
+    decoder.headers = {m.group(1).strip('"'): m.group(0) for m in _HEADER.finditer(ir)}
     decoder.attr_groups = {m.group(1): m.group(2) for m in re.finditer(r"^attributes #(\d+) = \{(.*)\}$", ir, re.M)}
     decoder.md_tuples = {m.group(1): m.group(2) for m in re.finditer(r"^!(\d+) = !\{(.*)\}$", ir, re.M)}
     # module text (not str(value)) so that type names and metadata numbers are the module's own
@@ -196,9 +230,29 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     return Module(path, language, triple, kernels, functions, globals_, decoder.instrs)
 
 
+_LIVE: dict[int, tuple[Any, Any]] = {}  # llvmlite module and context of each live decoder
+
+
+def _own_llvm(decoder: _Decoder, mod: Any, context: Any) -> None:
+    """Keep the parsed module alive while function bodies may still be decoded from it.
+
+    The pair is held here, not by the decoder, so that the garbage collector never finalises the
+    context before its module (they would be finalised in any order inside a reference cycle): the
+    decoder's finaliser disposes of the module first, then its context."""
+    key = id(decoder)
+    _LIVE[key] = (mod, context)
+    weakref.finalize(decoder, _release_llvm, key).atexit = False
+
+
+def _release_llvm(key: int) -> None:
+    mod, context = _LIVE.pop(key, (None, None))
+    if mod is not None:
+        mod.close()
+        context.close()
+
+
 class _Decoder:
-    def __init__(self, types: TypeParser, consts: ConstantParser, dbg: DebugInfo,
-                 lines: dict[str, list[str]]):
+    def __init__(self, types: TypeParser, consts: ConstantParser, dbg: DebugInfo, lines: _FunctionLines):
         self.lines = lines
         self.types = types
         self.consts = consts
@@ -233,8 +287,8 @@ class _Decoder:
 
     # -- functions ---------------------------------------------------------------------
     def function(self, f) -> tuple[Function, str]:
-        text = str(f)
-        header = next((ln for ln in text.splitlines() if ln.startswith("define") or ln.startswith("declare")), "")
+        """The function's signature now; its body is decoded when first used."""
+        header = self.headers.get(f.name, "")
         is_kernel = " ptx_kernel " in header or " spir_kernel " in header or " amdgpu_kernel " in header
         args = [(a.name, self._arg_type(str(a.type))) for a in f.arguments]
         spm = re.search(r"!dbg (!\d+)", header)
@@ -242,8 +296,12 @@ class _Decoder:
         display = sp.get("name", "").strip('"') if sp else ""
         if f.is_declaration:
             return Function(f.name, args, [], [], False, display or f.name, True), header
+        return Function(f.name, args, None, None, is_kernel, display or f.name, body=lambda: self.body(f)), header
+
+    def body(self, f) -> tuple[list[Block], list[str]]:
+        """Blocks and reverse post-order of a defined function."""
         blocks = []
-        lines = iter(self.lines.get(f.name, []))
+        lines = iter(self.lines.of(f.name))
         for b in f.blocks:
             instrs = [self.decode(i, next(lines, None)) for i in b.instructions]
             term = instrs[-1]
@@ -253,8 +311,7 @@ class _Decoder:
             if term.opcode == "br" and len(term.ops) == 3:
                 succs = [term.ops[2].value, term.ops[1].value]  # true, false
             blocks.append(Block(b.name, instrs, list(dict.fromkeys(succs))))
-        rpo = _reverse_post_order(blocks)
-        return Function(f.name, args, blocks, rpo, is_kernel, display or f.name), header
+        return blocks, reverse_post_order(blocks)
 
     def _arg_type(self, text: str) -> Type:
         """A parameter's type; one this decoder cannot read is kept as an opaque handle (named by its
@@ -411,37 +468,46 @@ def _value_kind(o) -> str:
         return _NEWER_VALUE_KINDS.get(raw, f"value kind {raw}")
 
 
-_DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$-]+)\(")
+_DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$-]+)\(", re.M)
+_HEADER = re.compile(r"^(?:define|declare) [^@]*@(\"[^\"]+\"|[\w.$-]+)\(.*$", re.M)
+_LABEL = re.compile(r"^[\w.$-]+:\s*(;.*)?$")
 
 
-def _instruction_lines(ir: str) -> dict[str, list[str]]:
-    """Function name -> its instruction lines, in order, from the module text."""
-    out: dict[str, list[str]] = {}
-    current: list[str] | None = None
+class _FunctionLines:
+    """Each defined function's instruction lines from the module text, split on first use."""
+
+    def __init__(self, ir: str):
+        self.ir = ir
+        self.starts = {m.group(1).strip('"'): m.end() for m in _DEFINE.finditer(ir)}
+
+    def of(self, name: str) -> list[str]:
+        start = self.starts.get(name)
+        if start is None:
+            return []
+        start = self.ir.index("\n", start) + 1
+        end = self.ir.find("\n}", start - 1)
+        return _instruction_lines(self.ir[start:end if end >= 0 else len(self.ir)])
+
+
+def _instruction_lines(body: str) -> list[str]:
+    """A function body's instruction lines, in order (a switch's case table joined into one line)."""
+    out: list[str] = []
     pending_switch: str | None = None
-    for line in ir.splitlines():
-        if current is None:
-            m = _DEFINE.match(line)
-            if m:
-                current = out.setdefault(m.group(1).strip('"'), [])
-            continue
-        if line.startswith("}"):
-            current = None
-            continue
+    for line in body.splitlines():
         s = line.strip()
         if pending_switch is not None:  # a switch's case table spans several lines
             pending_switch += " " + s
             if s.startswith("]"):
-                current.append(pending_switch)
+                out.append(pending_switch)
                 pending_switch = None
             continue
         if not s or s.startswith(";") or s.startswith("#dbg_") or (s.endswith(":") and " " not in s) \
-                or re.match(r"^[\w.$-]+:\s*(;.*)?$", s):
+                or _LABEL.match(s):
             continue
         if s.startswith("switch ") and s.endswith("["):
             pending_switch = s
             continue
-        current.append(s)
+        out.append(s)
     return out
 
 
@@ -458,79 +524,6 @@ def _split_top(s: str) -> list[str]:
             start = j + 1
     out.append(s[start:])
     return out
-
-
-def _reverse_post_order(blocks: list[Block]) -> list[str]:
-    """Reverse post-order in which every loop's blocks come before the blocks it exits to.
-
-    The machine always runs the group that is first in this order, so lanes that leave a loop
-    early wait at the exit until the other lanes of their warp have finished the loop, and the
-    warp reconverges there.  A plain DFS may place an exit before the loop body; visiting exit
-    edges first in the DFS puts them after the body in reverse post-order.
-    """
-    by_name = {b.name: b for b in blocks}
-    loops = _natural_loops(blocks)
-
-    def exits_first(name: str) -> list[str]:
-        inside = [lp for lp in loops if name in lp]
-        succs = [s for s in by_name[name].succs if s in by_name]
-        leaving = [s for s in succs if any(s not in lp for lp in inside)]
-        return leaving + [s for s in succs if s not in leaving]
-
-    seen: set[str] = {blocks[0].name}
-    order: list[str] = []
-    stack: list[tuple[str, list[str], int]] = [(blocks[0].name, exits_first(blocks[0].name), 0)]
-    while stack:
-        name, succs, k = stack[-1]
-        if k < len(succs):
-            stack[-1] = (name, succs, k + 1)
-            s = succs[k]
-            if s not in seen:
-                seen.add(s)
-                stack.append((s, exits_first(s), 0))
-        else:
-            stack.pop()
-            order.append(name)
-    order.reverse()
-    order += [b.name for b in blocks if b.name not in seen]  # unreachable blocks last
-    return order
-
-
-def _natural_loops(blocks: list[Block]) -> list[set[str]]:
-    """Blocks of each natural loop (one per back edge whose head dominates its tail)."""
-    names = [b.name for b in blocks]
-    succs = {b.name: [s for s in b.succs] for b in blocks}
-    preds: dict[str, list[str]] = {n: [] for n in names}
-    for n in names:
-        for s in succs[n]:
-            if s in preds:
-                preds[s].append(n)
-    entry = names[0]
-    dom: dict[str, set[str]] = {n: set(names) for n in names}
-    dom[entry] = {entry}
-    changed = True
-    while changed:  # small CFGs: the simple iterative algorithm is enough
-        changed = False
-        for n in names[1:]:
-            ps = [dom[p] for p in preds[n]]
-            new = set.intersection(*ps) | {n} if ps else {n}
-            if new != dom[n]:
-                dom[n] = new
-                changed = True
-    loops: list[set[str]] = []
-    for tail in names:
-        for head in succs[tail]:
-            if head in dom.get(tail, ()):  # back edge tail -> head
-                body = {head, tail}
-                work = [tail]
-                while work:
-                    x = work.pop()
-                    for p in preds[x]:
-                        if p not in body:
-                            body.add(p)
-                            work.append(p)
-                loops.append(body)
-    return loops
 
 
 _ACCESS = {"ro": "read_only", "wo": "write_only", "rw": "read_write"}

@@ -1,0 +1,80 @@
+"""Control-flow order of a decoded function's blocks."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+Block = Any  # simu.ir.module.Block: anything with ``name`` and ``succs``
+
+
+def reverse_post_order(blocks: Sequence[Block]) -> list[str]:
+    """Reverse post-order in which every loop's blocks come before the blocks it exits to.
+
+    The machine always runs the group that is first in this order, so lanes that leave a loop
+    early wait at the exit until the other lanes of their warp have finished the loop, and the
+    warp reconverges there.  A plain DFS may place an exit before the loop body; visiting exit
+    edges first in the DFS puts them after the body in reverse post-order.
+    """
+    by_name = {b.name: b for b in blocks}
+    loops = natural_loops(blocks)
+
+    def exits_first(name: str) -> list[str]:
+        inside = [lp for lp in loops if name in lp]
+        succs = [s for s in by_name[name].succs if s in by_name]
+        leaving = [s for s in succs if any(s not in lp for lp in inside)]
+        return leaving + [s for s in succs if s not in leaving]
+
+    seen: set[str] = {blocks[0].name}
+    order: list[str] = []
+    stack: list[tuple[str, list[str], int]] = [(blocks[0].name, exits_first(blocks[0].name), 0)]
+    while stack:
+        name, succs, k = stack[-1]
+        if k < len(succs):
+            stack[-1] = (name, succs, k + 1)
+            s = succs[k]
+            if s not in seen:
+                seen.add(s)
+                stack.append((s, exits_first(s), 0))
+        else:
+            stack.pop()
+            order.append(name)
+    order.reverse()
+    order += [b.name for b in blocks if b.name not in seen]  # unreachable blocks last
+    return order
+
+
+def natural_loops(blocks: Sequence[Block]) -> list[set[str]]:
+    """Blocks of each natural loop (one per back edge whose head dominates its tail)."""
+    names = [b.name for b in blocks]
+    succs = {b.name: [s for s in b.succs] for b in blocks}
+    preds: dict[str, list[str]] = {n: [] for n in names}
+    for n in names:
+        for s in succs[n]:
+            if s in preds:
+                preds[s].append(n)
+    entry = names[0]
+    dom: dict[str, set[str]] = {n: set(names) for n in names}
+    dom[entry] = {entry}
+    changed = True
+    while changed:  # small CFGs: the simple iterative algorithm is enough
+        changed = False
+        for n in names[1:]:
+            ps = [dom[p] for p in preds[n]]
+            new = set.intersection(*ps) | {n} if ps else {n}
+            if new != dom[n]:
+                dom[n] = new
+                changed = True
+    loops: list[set[str]] = []
+    for tail in names:
+        for head in succs[tail]:
+            if head in dom.get(tail, ()):  # back edge tail -> head
+                body = {head, tail}
+                work = [tail]
+                while work:
+                    x = work.pop()
+                    for p in preds[x]:
+                        if p not in body:
+                            body.add(p)
+                            work.append(p)
+                loops.append(body)
+    return loops
