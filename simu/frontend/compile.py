@@ -320,6 +320,7 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
         mod.verify()
     except RuntimeError as exc:
         raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None
+    _internalize_helpers(mod, ir)
     tm = _target_machine()
     pto = llvm.create_pipeline_tuning_options(speed_level=0)
     pb = llvm.create_pass_builder(tm, pto)
@@ -333,6 +334,22 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
     mpm.add_instruction_namer_pass()
     mpm.run(mod, pb)
     return str(mod)
+
+
+_KERNEL_NAME = re.compile(r"^define [^@\n]*\b(?:spir_kernel|ptx_kernel|amdgpu_kernel) [^@\n]*@(\"[^\"]+\"|[\w.$-]+)\(",
+                          re.M)
+
+
+def _internalize_helpers(mod, ir: str) -> None:
+    """Give every external non-kernel function internal linkage, so that dead-code elimination drops
+    the helpers once they are inlined into the kernels, and those that no kernel reaches: the module
+    that is printed, parsed again and decoded is then the size of what the kernels reach."""
+    import llvmlite.binding as llvm
+
+    kernels = {m.group(1).strip('"') for m in _KERNEL_NAME.finditer(ir)}
+    for f in mod.functions:
+        if not f.is_declaration and f.linkage == llvm.Linkage.external and f.name not in kernels:
+            f.linkage = llvm.Linkage.internal
 
 
 _TM = None

@@ -86,6 +86,10 @@ class ConstantParser:
                 rest = rest.lstrip()[1:]  # ')'
                 return [v] * t.count, rest
             open_, close = ("[", "]") if isinstance(t, ArrayType) else ("<", ">")
+            if s.startswith(open_) and isinstance(t.elem, IntType):
+                fast = _int_list(s, t.elem.bits, t.count, close)
+                if fast is not None:
+                    return fast
             if not s.startswith(open_) and re.match(r"[a-z]", s):
                 return self._expr(t, s)  # bitcast (<1 x i64> splat (i64 1) to <2 x i32>), ...
             return self._list(s[1:], close)
@@ -254,3 +258,28 @@ def _c_string(body: str) -> bytes:
             out.append(ord(body[i]))
             i += 1
     return bytes(out)
+
+
+_INT_ITEM = re.compile(r"\s*i(\d+) ([-+]?\d+)\s*(,|$)")
+
+
+def _int_list(s: str, bits: int, count: int, close: str) -> tuple[list[int], str] | None:
+    """``[i32 1, i32 2, ...]`` read in one pass (element by element slicing would copy the rest of a
+    large table once per element); None when the list holds anything but plain integers."""
+    end = s.find(close, 1)
+    if end < 0:
+        return None
+    body = s[1:end]
+    out: list[int] = []
+    pos = 0
+    want = str(bits)
+    while pos < len(body):
+        m = _INT_ITEM.match(body, pos)
+        if m is None or m.group(1) != want:
+            return None
+        out.append(int(m.group(2)))
+        pos = m.end()
+    if len(out) != count:
+        return None
+    return out, s[end + len(close):]
+
