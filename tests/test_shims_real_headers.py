@@ -518,3 +518,39 @@ def test_simus_helper_cuda_when_the_project_has_none(project):
     src.write_text("#include <helper_cuda.h>\n#include <helper_math.h>\n" + RACY_KERNEL
                    + "int main() { int *p; checkCudaErrors(cudaMalloc(&p, 4)); return _ConvertSMVer2Cores(8, 0); }\n")
     _assert_racy_kernel_analysed(_check(src))
+
+
+SOBOL = r"""
+#include <curand_kernel.h>
+__global__ void sobol_points(float *out, unsigned int *dirs) {
+  __shared__ unsigned int v[32];
+  if (threadIdx.x < 32) v[threadIdx.x] = dirs[threadIdx.x];
+  __syncthreads();
+  curandStateSobol32_t st;
+  curand_init(v, threadIdx.x, &st);
+  out[threadIdx.x] = curand_uniform(&st);
+}
+""" + RACY_KERNEL
+
+
+def test_device_sobol32_quasi_random_state(project):
+    src = project / "k.cu"
+    src.write_text(SOBOL)
+    kernels = _check(src)
+    assert kernels["sobol_points"]["status"] == "analysed", kernels["sobol_points"]
+    assert not kernels["sobol_points"]["findings"]
+    _assert_racy_kernel_analysed(kernels)
+
+
+def test_device_sobol32_yields_the_sobol_sequence_in_gray_code_order(project):
+    """First Sobol dimension (direction vectors 2^(31-b)): points 0, 1/2, 3/4, 1/4, 3/8, 7/8, 5/8, 1/8."""
+    import numpy as np
+
+    src = project / "k.cu"
+    src.write_text(SOBOL.replace("v[threadIdx.x] = dirs[threadIdx.x]", "v[threadIdx.x] = 1u << (31 - threadIdx.x)"))
+    saved = project / "run.npz"
+    res = runner.invoke(app, ["run", str(src), "-k", "sobol_points", "--grid", "1", "--block", "64",
+                              "--buffer", "out=float32:64", "--buffer", "dirs=uint32:32", "--save", str(saved)])
+    assert res.exit_code == 0, res.output
+    out = np.load(saved)["out.out"]
+    assert np.allclose(out[:8], [0, 0.5, 0.75, 0.25, 0.375, 0.875, 0.625, 0.125], atol=1e-9)

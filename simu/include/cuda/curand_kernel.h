@@ -4,7 +4,9 @@
  * curandStatePhilox4_32_10[_t], curandStateMRG32k3a[_t], all the same generator),
  * curand_init(seed, subsequence, offset, &state), curand(&state), curand_uniform,
  * curand_uniform_double, curand_normal, curand_normal_double, curand_normal2,
- * curand_log_normal, curand_uniform4, curand_normal4 (for the Philox name).
+ * curand_log_normal, curand_uniform4, curand_normal4 (for the Philox name); and 32-bit Sobol /
+ * scrambled Sobol quasi-random states (curand_init with direction vectors, curand, curand_uniform,
+ * curand_normal, skipahead).
  *
  * The generator is an xorshift/Weyl ("xorwow"-style) generator seeded through splitmix64 of
  * (seed, subsequence, offset): statistically reasonable and deterministic, but NOT the same
@@ -135,5 +137,65 @@ __SIMU_DEV float4 curand_normal4(curandState *state) {
 __SIMU_DEV void skipahead(unsigned long long n, curandState *state) {
   for (unsigned long long i = 0; i < n; ++i) curand(state);
 }
+
+/* ---- quasi-random: 32-bit Sobol (plain and scrambled), Gray-code order ---------------------
+ * The caller passes the direction vectors (host: curandGetDirectionVectors32); the n-th point is
+ * the XOR of the direction vectors selected by the bits of gray(n) = n ^ (n >> 1), and each
+ * step XORs in the vector of the lowest zero bit of the current index. */
+struct curandStateSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+typedef struct curandStateSobol32 curandStateSobol32_t;
+struct curandStateScrambledSobol32 {
+  unsigned int i, x, c;
+  unsigned int direction_vectors[32];
+};
+typedef struct curandStateScrambledSobol32 curandStateScrambledSobol32_t;
+
+__SIMU_DEV unsigned int __simu_sobol32_point(const unsigned int *v, unsigned int n) {
+  unsigned int g = n ^ (n >> 1), x = 0;
+  for (int b = 0; b < 32; ++b)
+    if (g & (1u << b)) x ^= v[b];
+  return x;
+}
+__SIMU_DEV void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int offset,
+                            curandStateSobol32_t *state) {
+  for (int b = 0; b < 32; ++b) state->direction_vectors[b] = direction_vectors[b];
+  state->i = offset;
+  state->c = 0;
+  state->x = __simu_sobol32_point(state->direction_vectors, offset);
+}
+__SIMU_DEV void curand_init(curandDirectionVectors32_t direction_vectors, unsigned int scramble_c,
+                            unsigned int offset, curandStateScrambledSobol32_t *state) {
+  for (int b = 0; b < 32; ++b) state->direction_vectors[b] = direction_vectors[b];
+  state->i = offset;
+  state->c = scramble_c;
+  state->x = scramble_c ^ __simu_sobol32_point(state->direction_vectors, offset);
+}
+#define __SIMU_SOBOL32_NEXT(TYPE)                                                               \
+  __SIMU_DEV unsigned int curand(TYPE *state) {                                                 \
+    unsigned int r = state->x;                                                                  \
+    state->x ^= state->direction_vectors[(__ffs((int)~state->i) - 1) & 31];                    \
+    state->i += 1;                                                                              \
+    return r;                                                                                   \
+  }                                                                                             \
+  __SIMU_DEV float curand_uniform(TYPE *state) {                                                \
+    return curand(state) * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);                      \
+  }                                                                                             \
+  __SIMU_DEV double curand_uniform_double(TYPE *state) {                                        \
+    return curand(state) * CURAND_2POW32_INV_DOUBLE + (CURAND_2POW32_INV_DOUBLE / 2.0);         \
+  }                                                                                             \
+  __SIMU_DEV float curand_normal(TYPE *state) { return normcdfinvf(curand_uniform(state)); }    \
+  __SIMU_DEV double curand_normal_double(TYPE *state) {                                         \
+    return normcdfinv(curand_uniform_double(state));                                            \
+  }                                                                                             \
+  __SIMU_DEV void skipahead(unsigned int n, TYPE *state) {                                      \
+    state->i += n;                                                                              \
+    state->x = state->c ^ __simu_sobol32_point(state->direction_vectors, state->i);             \
+  }
+__SIMU_SOBOL32_NEXT(curandStateSobol32_t)
+__SIMU_SOBOL32_NEXT(curandStateScrambledSobol32_t)
+#undef __SIMU_SOBOL32_NEXT
 
 #endif /* __SIMU_CURAND_KERNEL_H */
