@@ -243,3 +243,24 @@ def test_ptx_blocks_of_cub_shape():
     assert r.buffers["bits"].tolist() == ((x >> 4) & 0xFF).tolist()
     w = x.astype(np.int64) << 33
     assert r.buffers["wide"].tolist() == np.where(lane >= 1, np.roll(w, 1) + w, w).tolist()
+
+
+def test_searched_launches_keep_cub_block_size(tmp_path):
+    """CUB's BlockReduce<int, 128> needs blockDim (128, 1, 1): the frontend marks the kernel with it, so a
+    searched launch never breaks the library's contract (no false races), and the real bug is still found."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from simu.cli.app import app
+
+    m = load_source(BLOCK_REDUCE, "cuda", path="cccl.cu")
+    assert {k.reqd_block for k in m.kernels} == {(128, 1, 1)}
+    kinds = {}
+    for name, src in (("ok.cu", BLOCK_REDUCE), ("racy.cu", REUSED_TEMP_STORAGE)):
+        (tmp_path / name).write_text(src)
+        res = CliRunner().invoke(app, ["check", str(tmp_path / name), "--format", "json", "--budget", "12"])
+        report = json.loads(res.output)
+        kinds[name] = {f["kind"] for f in report["files"][0]["kernels"][0]["findings"]}
+    assert not kinds["ok.cu"] & {"race", "out-of-bounds", "uninitialized"}, kinds
+    assert "race" in kinds["racy.cu"], kinds

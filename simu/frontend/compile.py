@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simu.errors import CompileError
-from simu.frontend.cuda_headers import cuda_header_arguments, drop_library_kernels
+from simu.frontend.cuda_headers import cub_block_requirements, cuda_header_arguments, drop_library_kernels
 from simu.frontend.headers import (
     choose_instantiations,
     header_language,
@@ -316,7 +316,8 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
 
     try:
         # a fresh context per module: the global one would rename struct types (%struct.X.1)
-        mod = llvm.parse_assembly(_inline_everything(drop_library_kernels(ir)), context=llvm.create_context())
+        ir = cub_block_requirements(drop_library_kernels(ir))
+        mod = llvm.parse_assembly(_inline_everything(ir), context=llvm.create_context())
         mod.verify()
     except RuntimeError as exc:
         raise CompileError(path, f"{path}: invalid LLVM IR: {exc}") from None

@@ -120,3 +120,107 @@ def drop_library_kernels(ir: str) -> str:
         return head + m.group(2)
 
     return _KERNEL_DEF.sub(plain, ir)
+
+
+# CUB's block collectives: (index of BLOCK_DIM_Y, of BLOCK_DIM_Z) in the class's template arguments;
+# BLOCK_DIM_X is always the second
+_CUB_BLOCK_DIMS = {"BlockReduce": (3, 4), "BlockScan": (3, 4), "BlockLoad": (4, 5), "BlockStore": (4, 5),
+                   "BlockExchange": (4, 5), "BlockRadixSort": (8, 9), "BlockHistogram": (5, 6),
+                   "BlockDiscontinuity": (2, 3), "BlockAdjacentDifference": (2, 3), "BlockShuffle": (2, 3)}
+_DEFINE = re.compile(r"^define [^\n]*?@([\w.$]+)\([^\n]*\{\n(.*?)^\}", re.M | re.S)
+_CALLEE = re.compile(r"@([\w.$]+)\(")
+_DBG = re.compile(r"!dbg (!\d+)")
+_NODE = re.compile(r"^(!\d+) = (?:distinct )?!(DISubprogram|DICompositeType|DILocation|DILexicalBlock"
+                   r"|DILexicalBlockFile)\((.*)\)$", re.M)
+
+
+def _template_args(name: str) -> list[str]:
+    inner = name[name.index("<") + 1:name.rindex(">")]
+    args, depth, cur = [], 0, ""
+    for ch in inner:
+        depth += ch in "<(" and 1 or (-1 if ch in ">)" else 0)
+        if ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return args + [cur.strip()]
+
+
+def cub_block_requirements(ir: str) -> str:
+    """IR in which each CUDA kernel that uses CUB block collectives of one block shape (``BlockReduce<int, 128>``
+    needs ``blockDim == (128, 1, 1)``: CUB's contract) carries it as ``!reqd_work_group_size``, so launches
+    are searched with that block only (another block size makes CUB's own code index past its storage)."""
+    if "ptx_kernel" not in ir or "Block" not in ir:
+        return ir
+    fields = {m.group(1): (m.group(2), m.group(3)) for m in _NODE.finditer(ir)}
+    dims_of_class: dict[str, tuple[int, int, int]] = {}
+    for ref, (kind, body) in fields.items():
+        nm = re.search(r'name: "(Block\w+)<', body) if kind == "DICompositeType" else None
+        if nm and nm.group(1) in _CUB_BLOCK_DIMS:
+            name = re.search(r'name: "([^"]*)"', body).group(1)  # type: ignore[union-attr]
+            args = _template_args(name)
+            yi, zi = _CUB_BLOCK_DIMS[nm.group(1)]
+            try:
+                dims = (int(args[1]), int(args[yi]) if yi < len(args) else 1, int(args[zi]) if zi < len(args) else 1)
+            except (ValueError, IndexError):
+                continue
+            dims_of_class[ref] = dims
+    if not dims_of_class:
+        return ir
+    bodies = {m.group(1): m.group(2) for m in _DEFINE.finditer(ir)}
+    scope_dims: dict[str, tuple[int, int, int] | None] = {}
+
+    def dims_at(ref: str) -> tuple[int, int, int] | None:
+        """The CUB class (if any) whose member function holds the scope ``ref`` (a location's, or a scope's)."""
+        if ref in scope_dims:
+            return scope_dims[ref]
+        scope_dims[ref] = None
+        node = fields.get(ref)
+        found = None
+        if node is not None:
+            up = re.search(r"\bscope: (!\d+)", node[1])
+            if node[0] == "DISubprogram":
+                found = dims_of_class.get(up.group(1)) if up else None
+            elif up:
+                found = dims_at(up.group(1))
+            inl = re.search(r"\binlinedAt: (!\d+)", node[1]) if node[0] == "DILocation" else None
+            if found is None and inl:
+                found = dims_at(inl.group(1))
+        scope_dims[ref] = found
+        return found
+
+    def required(kernel: str) -> set[tuple[int, int, int]]:
+        seen, todo, found = {kernel}, [kernel], set()
+        while todo:
+            body = bodies[todo.pop()]
+            for ref in set(_DBG.findall(body)):
+                d = dims_at(ref)
+                if d:
+                    found.add(d)
+            for callee in _CALLEE.findall(body):
+                if callee in bodies and callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        return found
+
+    extra: list[str] = []
+    next_id = max((int(r[1:]) for r in re.findall(r"^(!\d+) = ", ir, re.M)), default=0) + 1
+
+    def annotate(m: re.Match[str]) -> str:
+        nonlocal next_id
+        line = m.group(0)
+        name = re.search(r"@([\w.$]+)\(", line)
+        if " ptx_kernel " not in line or not name or name.group(1) not in bodies or "reqd_work_group_size" in line:
+            return line
+        dims = required(name.group(1))
+        if len(dims) != 1:
+            return line
+        x, y, z = dims.pop()
+        extra.append(f"!{next_id} = !{{i32 {x}, i32 {y}, i32 {z}}}")
+        line = line[:-1].rstrip() + f" !reqd_work_group_size !{next_id} {{"
+        next_id += 1
+        return line
+
+    out = re.sub(r"^define [^\n]*\{$", annotate, ir, flags=re.M)
+    return out + ("\n" + "\n".join(extra) + "\n" if extra else "")
