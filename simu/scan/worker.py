@@ -87,8 +87,10 @@ def _module_from_ir(src: ModuleIR, path: str) -> Any:
 
     hit = _MODULES.get(src.digest)
     if hit is None:
-        if len(_MODULES) > 16:
-            _MODULES.clear()
+        # a decoded module keeps its parsed LLVM module for the bodies it decodes on demand: keep
+        # the few files whose kernels are being analysed (a file's kernels come one after another)
+        while len(_MODULES) >= 4:
+            _MODULES.pop(next(iter(_MODULES)))
         hit = _MODULES[src.digest] = load_module(src.ir, path, src.language, src.param_names)
     return hit
 
