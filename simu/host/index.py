@@ -15,6 +15,7 @@ from pathlib import Path
 
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.cscan import CSource
+from simu.host.cuda import CudaLaunch, cuda_launches_of, extract_cuda, to_extra
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 
@@ -46,6 +47,10 @@ class HostIndex:
     def launches_of(self, kernel_name: str) -> list[LaunchSite]:
         return [s for h in self.files for s in h.launches if s.kernel_name == kernel_name]
 
+    def cuda_launches_of(self, kernel_name: str) -> list[CudaLaunch]:
+        """The CUDA launches of a kernel (by its source name) in every host file."""
+        return [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)]
+
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]
         if len(same) <= 1:
@@ -70,7 +75,8 @@ def index_host_file(path: Path, rel: str) -> HostFile | None:
     src = CSource(text)
     cl = extract(src, rel)
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
-                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers))
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers),
+                    extra=to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {})
 
 
 def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None) -> HostIndex:

@@ -1,0 +1,242 @@
+"""CUDA launch sites in host code: ``k<<<grid, block, shmem, stream>>>(args)`` (templates too),
+``cudaLaunchKernel`` / ``cudaLaunchCooperativeKernel``, and launches inside wrapper functions (one level:
+a host function launching with its own parameters is resolved at its call sites in the same file).
+
+Grid, block and dynamic shared size are recovered as constants where :class:`Evaluator` can (literals,
+``#define``, ``const`` variables, ``dim3 g(a, b)`` / ``dim3 g = dim3(...)``, arithmetic such as
+``(N + B - 1) / B``); what is not recoverable keeps its text.  Pointer arguments allocated in the same
+function with ``cudaMalloc``/``cudaMallocManaged``/``malloc``/``new T[n]`` get their length in elements.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from simu.host.cscan import CSource, split_args
+from simu.host.cvalues import SIZEOF, Evaluator
+
+EXTRA_KEY = "cuda_launches"
+Dim = tuple[int | None, int | None, int | None]
+_LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<")
+_API = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+
+
+@dataclass(frozen=True)
+class CudaLaunch:
+    """One CUDA launch of ``kernel`` at ``file:line``; ``None`` parts are not recoverable (see the texts)."""
+
+    file: str
+    line: int
+    kernel: str
+    grid_text: str
+    grid: Dim | None
+    block_text: str
+    block: Dim | None
+    shmem_text: str
+    shmem: int | None
+    args_text: tuple[str, ...]
+    args: tuple[int | None, ...]  # constant scalar values
+    buffer_lengths: tuple[int | str | None, ...]  # per argument: allocated length (number or expression)
+    buffer_elem_bytes: tuple[int | None, ...]  # its unit: bytes of the allocated element (None: length is bytes)
+    via: str = ""  # the wrapper function the launch sits in, when resolved at its call site
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
+    """Every CUDA launch in one host file, wrappers resolved one level."""
+    ev = Evaluator(src)
+    raw = _chevron_launches(src) + _api_launches(src)
+    out: list[CudaLaunch] = []
+    for kernel, pos, parts, args in raw:
+        fn = src.enclosing(pos)
+        params = set(fn.params) if fn else set()
+        used = set(re.findall(r"[A-Za-z_]\w*", " ".join(parts + args)))
+        calls = src.calls(fn.name) if fn and fn.name != "main" and used & params else []
+        if calls:
+            for call in calls:
+                bind = dict(zip(fn.params, call.args, strict=False))
+                sub = [_substitute(p, bind) for p in parts]
+                sargs = [_substitute(a, bind) for a in args]
+                out.append(_resolve(src, ev, rel, kernel, call.pos, call.line, sub, sargs, fn.name))
+        else:
+            out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, ""))
+    return out
+
+
+def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
+    """The launches of ``kernel`` stored in a host file's ``extra`` (see :data:`EXTRA_KEY`)."""
+    out = []
+    for row in extra.get(EXTRA_KEY, ()):
+        if row["kernel"] != kernel:
+            continue
+        d = dict(row)
+        for k in ("grid", "block"):
+            d[k] = tuple(d[k]) if d[k] is not None else None
+        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes"):
+            d[k] = tuple(d[k])
+        out.append(CudaLaunch(**d))
+    return out
+
+
+def to_extra(launches: list[CudaLaunch]) -> dict:
+    return {EXTRA_KEY: [asdict(x) for x in launches]} if launches else {}
+
+
+# -- finding launches ---------------------------------------------------------------------------------
+
+def _chevron_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]]]:
+    code, out = src.code, []
+    for m in _LAUNCH.finditer(code):
+        end = code.find(">>>", m.end())
+        if end < 0:
+            continue
+        parts, _ = split_args(code[:end] + ")", m.end())
+        rest = re.match(r"\s*\(", code[end + 3:])
+        if parts is None or rest is None:
+            continue
+        args, _ = split_args(code, end + 3 + rest.end())
+        if args is None:
+            continue
+        out.append((m.group(1).split("::")[-1], m.start(), parts, args))
+    return out
+
+
+def _api_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]]]:
+    out = []
+    for api in _API:
+        for c in src.calls(api):
+            if len(c.args) < 3:
+                continue
+            kernel = re.sub(r"^\(\s*(const\s+)?void\s*\*\s*\)|^reinterpret_cast<[^>]*>\(|[&()\s]", "", c.args[0])
+            kernel = re.sub(r"<.*", "", kernel).split("::")[-1]
+            parts = [c.args[1], c.args[2]] + ([c.args[4]] if len(c.args) > 4 else [])
+            args = _arg_array(src, c.args[3], c.pos) if len(c.args) > 3 else []
+            out.append((kernel, c.pos, parts, args))
+    return out
+
+
+def _arg_array(src: CSource, expr: str, pos: int) -> list[str]:
+    """``void *args[] = {&a, &b}`` → ``['a', 'b']`` (what each slot points to)."""
+    name = expr.strip().lstrip("(").rstrip(")")
+    name = re.sub(r"^\s*void\s*\*\s*\*\s*\)\s*", "", name)
+    init = Evaluator(src).definition(name, pos) if re.fullmatch(r"[A-Za-z_]\w*", name) else None
+    if not init or not init.startswith("{"):
+        return []
+    items, _ = split_args(init, 1)
+    return [re.sub(r"^\(\s*void\s*\*\s*\)\s*", "", i).lstrip("&").strip() for i in items or []]
+
+
+def _substitute(text: str, bind: dict[str, str]) -> str:
+    return re.sub(r"(?<![\w.>])[A-Za-z_]\w*", lambda m: f"({bind[m.group(0)]})" if m.group(0) in bind
+                  else m.group(0), text)
+
+
+# -- resolving ----------------------------------------------------------------------------------------
+
+def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line: int, parts: list[str],
+             args: list[str], via: str) -> CudaLaunch:
+    grid_t = parts[0] if parts else ""
+    block_t = parts[1] if len(parts) > 1 else ""
+    shmem_t = parts[2] if len(parts) > 2 else "0"
+    shmem = ev.int_value(shmem_t, pos)
+    values = tuple(ev.int_value(a, pos) if not _is_pointerish(src, a, pos) else None for a in args)
+    lengths = [_buffer_length(src, ev, a, pos) for a in args]
+    return CudaLaunch(rel, line, kernel, grid_t, dim3_value(ev, grid_t, pos), block_t,
+                      dim3_value(ev, block_t, pos), shmem_t, shmem, tuple(args), values,
+                      tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via)
+
+
+def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None:
+    """A grid/block expression's three extents: an integer, ``dim3(a, b, c)``, ``{a, b}`` or a dim3 variable."""
+    e = _unparen(expr)
+    if not e or depth > 4:
+        return None
+    m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
+    if m and (e.startswith(("dim3", "{"))):
+        items = [i.strip() for i in split_args(m.group(1) + ")", 0)[0] or [] if i.strip()]
+        return _dims(ev, items, pos)
+    if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in ev.src.macros:
+        init = ev.definition(e, pos)
+        decl = re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos])
+        if init is not None and decl:
+            if init.startswith(("dim3", "{")):
+                return dim3_value(ev, init, pos, depth + 1)
+            items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]
+            return _dims(ev, items, pos)
+        if decl and init is None:
+            return (1, 1, 1)
+    v = ev.int_value(e, pos)
+    return (v, 1, 1) if v is not None else None
+
+
+def _unparen(expr: str) -> str:
+    e = expr.strip()
+    while e.startswith("(") and e.endswith(")") and split_args(e, 1)[1] == len(e):
+        e = e[1:-1].strip()
+    return e
+
+
+def _dims(ev: Evaluator, items: list[str], pos: int) -> Dim | None:
+    if not 1 <= len(items) <= 3:
+        return None
+    vals = [ev.int_value(i, pos) for i in items] + [1] * (3 - len(items))
+    return (vals[0], vals[1], vals[2])
+
+
+def _is_pointerish(src: CSource, expr: str, pos: int) -> bool:
+    e = _unparen(expr)
+    if e.startswith("&") or "raw_pointer_cast" in e or e.endswith(".data()"):
+        return True
+    return bool(re.fullmatch(r"[A-Za-z_]\w*", e) and _allocation(src, e, pos))
+
+
+_ALLOC = (
+    (r"cuda(?:Malloc|MallocManaged)\s*\(\s*(?:\(\s*\w+\s*\*\s*\*\s*\)\s*)?&\s*{v}\s*,", "call"),
+    (r"(?<![\w.>]){v}\s*=\s*(?:\(\s*[\w\s]+\*\s*\)\s*)?malloc\s*\(", "malloc"),
+    (r"(?<![\w.>]){v}\s*=\s*new\s+([\w:]+)\s*\[", "new"),
+)
+
+
+def _allocation(src: CSource, var: str, pos: int) -> tuple[str, str | None] | None:
+    """(size text, element type for ``new``) of the last allocation of ``var`` before ``pos``."""
+    best: tuple[int, str, str | None] | None = None
+    code = src.code
+    for pat, kind in _ALLOC:
+        for m in re.finditer(pat.format(v=re.escape(var)), code[:pos]):
+            if kind == "new":
+                end = code.find("]", m.end())
+                size, elem = code[m.end():end], m.group(1)
+            else:
+                args, _ = split_args(code, m.end())
+                if not args:
+                    continue
+                size, elem = args[-1] if kind == "malloc" else args[0], None
+            if best is None or m.start() > best[0]:
+                best = (m.start(), size.strip(), elem)
+    return (best[1], best[2]) if best else None
+
+
+def _buffer_length(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[int | str | None, int | None]:
+    """(length, element bytes) allocated for a pointer argument: ``n * sizeof(float)`` -> (n, 4); a size
+    without ``sizeof`` is in bytes (element bytes ``None``); the length stays an expression when not constant."""
+    var = _unparen(expr)
+    if not re.fullmatch(r"[A-Za-z_]\w*", var):
+        return None, None
+    alloc = _allocation(src, var, pos)
+    if alloc is None:
+        return None, None
+    size, elem = alloc
+    elem_bytes = SIZEOF.get(" ".join(elem.split())) if elem else None
+    if elem is None:
+        m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s]+?)\s*\)\s*\*?", size)
+        if m is not None:
+            elem_bytes = SIZEOF.get(" ".join(m.group(1).split()))
+            if elem_bytes is None:
+                return None, None
+            size = (size[:m.start()] + size[m.end():]).strip() or "1"
+    v = ev.int_value(size, pos)
+    return (v if v is not None else size), elem_bytes

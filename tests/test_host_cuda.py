@@ -1,0 +1,95 @@
+"""CUDA launch sites read from host code (simu.host.cuda) and kept by the host index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simu.host.cscan import CSource
+from simu.host.cuda import extract_cuda
+from simu.host.index import build_host_index
+
+PROGRAM = r"""
+#define W 64
+#define H 32
+#define N 1000
+const int BLOCK = 256;
+__global__ void shift(char *a, const int *b) { a[threadIdx.x] += b[threadIdx.x]; }
+template <typename T, int B> __global__ void tiled(T *x, int n) {}
+__global__ void img(unsigned char *p, int w) {}
+__global__ void coop(float *p, int n) {}
+
+void run_racy(float *d, int n, int threads) {
+    tiled<float, 256><<<(n + threads - 1) / threads, threads>>>(d, n);
+}
+
+int main() {
+    char *a; int *b; float *d; unsigned char *p;
+    cudaMalloc(&a, 16 * sizeof(char));
+    cudaMalloc((void **)&b, sizeof(int) * 16);
+    shift<<<1, 16>>>(a, b);
+    cudaMalloc(&p, W * H * 4);
+    dim3 g(W, H);
+    img<<<g, 1>>>(p, W);
+    dim3 blocks = dim3(N / 4, 2);
+    float *m = new float[N];
+    img<<<blocks, dim3(BLOCK), 128>>>(p, 7);
+    cudaMallocManaged(&d, N * sizeof(float));
+    run_racy(d, N, 96);
+    int n = N;
+    void *args[] = {&d, &n};
+    cudaLaunchCooperativeKernel((void *)coop, dim3(4), dim3(BLOCK), args, 0, 0);
+    return 0;
+}
+"""
+
+
+def _by_kernel(launches):
+    out: dict[str, list] = {}
+    for x in launches:
+        out.setdefault(x.kernel, []).append(x)
+    return out
+
+
+def test_chevron_launches_constants_dim3_and_buffers():
+    got = _by_kernel(extract_cuda(CSource(PROGRAM), "main.cu"))
+    (s,) = got["shift"]
+    assert (s.grid, s.block, s.shmem, s.line) == ((1, 1, 1), (16, 1, 1), 0, 19)
+    assert s.buffer_lengths == (16, 16) and s.buffer_elem_bytes == (1, 4)
+    first, second = got["img"]
+    assert first.grid == (64, 32, 1) and first.block == (1, 1, 1)
+    assert first.buffer_lengths[0] == 64 * 32 * 4 and first.buffer_elem_bytes[0] is None  # bytes
+    assert first.args[1] == 64
+    assert second.grid == (250, 2, 1) and second.block == (256, 1, 1) and second.shmem == 128
+    assert second.args == (None, 7)
+
+
+def test_wrapper_launch_resolved_at_its_call_site():
+    (t,) = _by_kernel(extract_cuda(CSource(PROGRAM), "main.cu"))["tiled"]
+    assert t.via == "run_racy" and t.line == 27
+    assert t.grid == (11, 1, 1) and t.block == (96, 1, 1)
+    assert t.args[1] == 1000 and t.buffer_lengths[0] == 1000 and t.buffer_elem_bytes[0] == 4
+
+
+def test_cooperative_api_launch_with_argument_array():
+    (c,) = _by_kernel(extract_cuda(CSource(PROGRAM), "main.cu"))["coop"]
+    assert c.grid == (4, 1, 1) and c.block == (256, 1, 1)
+    assert c.args_text == ("d", "n") and c.args[1] == 1000 and c.buffer_lengths[0] == 1000
+
+
+def test_unknown_sizes_keep_their_expression():
+    src = CSource("__global__ void k(float *x, int n) {}\n"
+                  "void f(int n) { float *x; cudaMalloc(&x, n * sizeof(float));\n"
+                  "  k<<<(n + 127) / 128, 128>>>(x, n); }\n")
+    (k,) = extract_cuda(src, "a.cu")
+    assert k.grid is None and k.grid_text == "(n + 127) / 128" and k.block == (128, 1, 1)
+    assert k.buffer_lengths == ("n", None) and k.args == (None, None)
+
+
+def test_index_keeps_cuda_launches_through_its_cache(tmp_path: Path):
+    (tmp_path / "main.cu").write_text(PROGRAM)
+    cache = tmp_path / "cache"
+    for _ in range(2):  # fresh, then from the cache
+        index = build_host_index(tmp_path, [tmp_path / "main.cu"], cache)
+        (s,) = index.cuda_launches_of("shift")
+        assert s.where == "main.cu:19" and s.block == (16, 1, 1)
+    assert len(index.cuda_launches_of("img")) == 2
