@@ -278,7 +278,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
-                  origin=ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED)
+                  origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED))
 
 
 def _dim(v):

@@ -39,6 +39,7 @@ class KernelConstraints:
     same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     warp_size: int | None = None
     dynamic_shared: int | None = None
+    origin: str | None = None  # where these bounds come from when not the user ("host launch at main.cu:37")
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -46,7 +47,7 @@ class KernelConstraints:
                 "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
                 "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
                 "fills": dict(sorted(self.fills.items())), "same": dict(sorted(self.same.items())),
-                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared}
+                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:

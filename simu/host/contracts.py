@@ -1,0 +1,78 @@
+"""Host launches as launch contracts: each CUDA launch the host code makes becomes a
+:class:`KernelConstraints` (fixed grid/block where known, constant scalar arguments, buffer lengths from
+allocation sizes, dynamic shared size) with an origin text naming the launch ("host launch at main.cu:37").
+User constraints from the configuration win: their set fields override the host launch's (:func:`merge`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields, replace
+
+from simu.host.cuda import CudaLaunch
+from simu.host.index import HostIndex
+from simu.launch.constraints import KernelConstraints
+
+
+def host_constraints(index: HostIndex, kernel: str, params: list[tuple[str, int | None]]
+                     ) -> list[tuple[KernelConstraints, str]]:
+    """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
+    scalar) in order, as the device IR gives them."""
+    out = []
+    for x in index.cuda_launches_of(kernel):
+        c = launch_constraints(x, params)
+        c.origin = f"host launch at {x.where}"
+        out.append((c, c.origin))
+    return out
+
+
+def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> KernelConstraints:
+    c = KernelConstraints()
+    if x.grid and None not in x.grid and all(v > 0 for v in x.grid):
+        c.grid = x.grid  # type: ignore[assignment]
+    if x.block and None not in x.block and all(v > 0 for v in x.block):
+        c.block = x.block  # type: ignore[assignment]
+    if x.shmem is not None and x.shmem >= 0:
+        c.dynamic_shared = x.shmem
+    scalars = {name for name, elem in params if elem is None}
+    names = {_ident(a): name for a, (name, _) in zip(x.args_text, params, strict=False) if _ident(a)}
+    for i, (name, elem) in enumerate(params[:len(x.args)]):
+        if elem is None and x.args[i] is not None:
+            c.args[name] = x.args[i]  # type: ignore[assignment]
+        if elem is not None and x.buffer_lengths[i] is not None:
+            length = _length(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem, names, scalars)
+            if length is not None:
+                c.buffer_lengths[name] = length
+    return c
+
+
+def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelConstraints:
+    """The host launch's contract with the user's set fields on top."""
+    if user is None:
+        return host
+    out = replace(host, args=dict(host.args), buffer_lengths=dict(host.buffer_lengths))
+    for f in fields(KernelConstraints):
+        v = getattr(user, f.name)
+        if isinstance(v, dict):
+            setattr(out, f.name, {**getattr(out, f.name), **v})
+        elif v is not None:
+            setattr(out, f.name, v)
+    return out
+
+
+def _ident(text: str) -> str | None:
+    e = text.strip().strip("()").strip()
+    return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
+
+
+def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: dict[str, str],
+            scalars: set[str]) -> str | None:
+    """A buffer length in the kernel parameter's elements: a number, or an expression of scalar params."""
+    if isinstance(value, int):
+        total = value * (elem_bytes or 1)
+        return str(max(1, total // param_elem)) if param_elem > 0 else None
+    expr = re.sub(r"[A-Za-z_]\w*", lambda m: names.get(m.group(0), "\0"), value)
+    if "\0" in expr or not set(re.findall(r"[A-Za-z_]\w*", expr)) <= scalars:
+        return None  # a host value the kernel does not receive
+    if elem_bytes is None or elem_bytes == param_elem:
+        return expr if elem_bytes is not None else f"({expr})//{param_elem}"
+    return f"({expr})*{elem_bytes}//{param_elem}"

@@ -1,0 +1,71 @@
+"""Host launches become launch contracts: the search runs the launch the program makes, and findings name it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simu.api import load_file
+from simu.check import analyse_kernel
+from simu.host.contracts import host_constraints, merge
+from simu.host.index import build_host_index
+from simu.launch.constraints import KernelConstraints
+
+WRAPPED = r"""
+__global__ void slot(float *out, const float *in) {
+    __shared__ float s[32];
+    unsigned t = threadIdx.x;
+    s[t % 32] = in[t];
+    __syncthreads();
+    out[t] = s[(t + 1) % 32];
+}
+void launch(float *o, const float *i, int threads) { slot<<<1, threads>>>(o, i); }
+int main() {
+    float *o, *i;
+    cudaMalloc(&o, 96 * sizeof(float));
+    cudaMalloc(&i, 96 * sizeof(float));
+    launch(o, i, 96);
+    return 0;
+}
+"""
+
+SIZED = r"""
+__global__ void scale(float *x, int n, float a) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= a; }
+void run(int n) {
+    float *d;
+    cudaMalloc(&d, n * sizeof(float));
+    scale<<<(n + 127) / 128, 128>>>(d, n, 2.0f);
+}
+"""
+
+
+def _index(tmp_path: Path, text: str) -> tuple[Path, object]:
+    src = tmp_path / "main.cu"
+    src.write_text(text)
+    return src, build_host_index(tmp_path, [src])
+
+
+def test_wrapper_launch_is_the_contract_and_its_race_names_it(tmp_path: Path):
+    src, index = _index(tmp_path, WRAPPED)
+    ((c, origin),) = host_constraints(index, "slot", [("out", 4), ("in", 4)])
+    assert origin == "host launch at main.cu:14"
+    assert c.grid == (1, 1, 1) and c.block == (96, 1, 1) and c.buffer_lengths == {"out": "96", "in": "96"}
+    module = load_file(src)
+    report = analyse_kernel(module, module.kernel(), constraints=c, budget=4)
+    races = [f for f in report.findings if f.kind == "race"]
+    assert races and all(f.launch.block == (96, 1, 1) and f.launch.origin == origin for f in races)
+
+
+def test_unknown_sizes_become_expressions_of_the_kernels_scalars(tmp_path: Path):
+    _, index = _index(tmp_path, SIZED)
+    ((c, _),) = host_constraints(index, "scale", [("x", 4), ("n", None), ("a", None)])
+    assert c.grid is None and c.block == (128, 1, 1)  # the grid stays free: n is not known on the host
+    assert c.buffer_lengths == {"x": "n"} and c.args == {"a": 2}  # 2.0f; n is a host variable
+
+
+def test_configuration_wins_over_the_host_launch(tmp_path: Path):
+    _, index = _index(tmp_path, WRAPPED)
+    ((c, _),) = host_constraints(index, "slot", [("out", 4), ("in", 4)])
+    user = KernelConstraints(block=(32, 1, 1), buffer_lengths={"in": "64"})
+    m = merge(c, user)
+    assert m.block == (32, 1, 1) and m.grid == (1, 1, 1)
+    assert m.buffer_lengths == {"out": "96", "in": "64"} and m.origin == c.origin
