@@ -111,6 +111,10 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
     configured = request.constraints
     if configured is None:
         configured = config.constraints_for(kernel.display_name, kernel.name)
+    if request.launch_args is None and request.constraints is None:
+        from simu.host.contracts import kernel_contract
+
+        configured = kernel_contract(module.path, kernel, configured)  # the host's launch, configuration on top
     if request.launch_args is not None:
         given = _own(kernel, request.launch_args)
         try:

@@ -40,6 +40,7 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
     from simu.evolve.search import CHECK_GUARD_SECONDS, MAX_PROBE_SECONDS
+    from simu.host.contracts import kernel_contract
 
     cf = parse(path)
     cache = cache if cache is not None else {}
@@ -52,7 +53,7 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     for k in kernels:
         budget = Budget(evaluations=evaluations, seconds=guard_seconds or CHECK_GUARD_SECONDS,
                         probe_seconds=probe_seconds or MAX_PROBE_SECONDS)
-        rep = search_kernel(module, k, CheckSettings(), cf.constraints, budget, mode, seed)
+        rep = search_kernel(module, k, CheckSettings(), kernel_contract(path, k, cf.constraints), budget, mode, seed)
         findings += rep.findings
         st = rep.search
         evals += st.evaluations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields, replace
+from pathlib import Path
 
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
@@ -76,3 +77,27 @@ def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: di
     if elem_bytes is None or elem_bytes == param_elem:
         return expr if elem_bytes is not None else f"({expr})//{param_elem}"
     return f"({expr})*{elem_bytes}//{param_elem}"
+
+
+def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
+    """The contract ``simu check`` and the search corpus use for one kernel of ``path``: its first host
+    launch in the file or the host files beside it, with the configuration's fields on top; ``user`` alone
+    when no host launch is found.  (The first launch only: several launches of one kernel are not split.)"""
+    from simu.host.index import HOST_EXTENSIONS, build_host_index
+    from simu.launch.buffers import element_type
+
+    p = Path(path)
+    if not p.is_file():
+        return user
+    beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
+    index = build_host_index(p.parent, beside or [p])
+    name = re.split(r"[<(]", kernel.display_name)[0].split("::")[-1].strip()
+    params = []
+    for q in kernel.params:
+        if q.is_pointer:
+            dt, comps = element_type(q.pointee, q.pointee_size)
+            params.append((q.name, dt.itemsize * comps))
+        else:
+            params.append((q.name, None))
+    found = host_constraints(index, name, params)
+    return merge(found[0][0], user) if found else user
