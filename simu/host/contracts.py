@@ -84,13 +84,20 @@ def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) ->
     launch in the file or the host files beside it, with the configuration's fields on top; ``user`` alone
     when no host launch is found.  (The first launch only: several launches of one kernel are not split.)"""
     from simu.host.index import HOST_EXTENSIONS, build_host_index
-    from simu.launch.buffers import element_type
 
     p = Path(path)
     if not p.is_file():
         return user
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = build_host_index(p.parent, beside or [p])
+    return contract_from_index(index, kernel, user)
+
+
+def contract_from_index(index: HostIndex, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
+    """The kernel's first host launch in ``index`` as its contract, ``user``'s fields on top (``user`` alone
+    when the host code never launches it)."""
+    from simu.launch.buffers import element_type
+
     name = re.split(r"[<(]", kernel.display_name)[0].split("::")[-1].strip()
     params = []
     for q in kernel.params:
