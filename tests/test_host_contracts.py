@@ -69,3 +69,30 @@ def test_configuration_wins_over_the_host_launch(tmp_path: Path):
     m = merge(c, user)
     assert m.block == (32, 1, 1) and m.grid == (1, 1, 1)
     assert m.buffer_lengths == {"out": "96", "in": "64"} and m.origin == c.origin
+
+
+def test_opencl_ndrange_is_the_contract(tmp_path: Path):
+    (tmp_path / "k.cl").write_text(
+        "__kernel void acc(__global float *out) {\n"
+        "    __local float s[64];\n"
+        "    int t = get_local_id(0);\n"
+        "    s[t % 64] = (float)t;\n"
+        "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+        "    out[get_global_id(0)] = s[(t + 1) % 64];\n"
+        "}\n")
+    (tmp_path / "host.c").write_text(
+        "#include <CL/cl.h>\nint main(void) {\n    cl_program program; cl_command_queue q; cl_int err;\n"
+        "    cl_kernel k = clCreateKernel(program, \"acc\", &err);\n"
+        "    size_t global = 1024;\n    size_t local = 128;\n"
+        "    clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);\n    return 0;\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "host.c"])
+    ((c, origin),) = host_constraints(index, "acc", [("out", 4)])
+    assert (c.grid, c.block, origin) == ((8, 1, 1), (128, 1, 1), "host launch at host.c:7")
+    module = load_file(tmp_path / "k.cl")
+    from simu.host.contracts import kernel_contract
+
+    report = analyse_kernel(module, module.kernel(), constraints=kernel_contract(tmp_path / "k.cl", module.kernel(),
+                                                                                  None), budget=4)
+    races = [f for f in report.findings if f.kind == "race"]
+    assert races and all(f.launch.grid == (8, 1, 1) and f.launch.block == (128, 1, 1) for f in races)
+    assert races[0].launch.origin == origin

@@ -23,6 +23,14 @@ def host_constraints(index: HostIndex, kernel: str, params: list[tuple[str, int 
         c = launch_constraints(x, params)
         c.origin = f"host launch at {x.where}"
         out.append((c, c.origin))
+    for site in index.launches_of(kernel):  # OpenCL: global is total work-items, grid = global / local
+        c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}")
+        g, loc = site.global_size, site.local_size
+        if loc and None not in loc and all(v > 0 for v in loc):
+            c.block = tuple(list(loc) + [1] * (3 - len(loc)))[:3]  # type: ignore[assignment]
+            if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
+                c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
+        out.append((c, c.origin))
     return out
 
 
