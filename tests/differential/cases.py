@@ -1275,19 +1275,19 @@ case("vector_struct", "structs.cl", "struct_aos_to_soa",
      [_aos_launch(481, 1000, 128), _aos_launch(482, 7, 4)],
      _ref_aos)
 
-PAIR = np.dtype({"names": ["ij", "w"], "formats": [(np.int32, 2), np.float32], "offsets": [0, 8], "itemsize": 16})
-EDGE = np.dtype({"names": ["p", "flags", "key"], "formats": [PAIR, (np.uint8, 3), np.int64],
+PAIR = np.dtype({"names": ["ij", "w"], "formats": [(np.int32, (2,)), np.float32], "offsets": [0, 8], "itemsize": 16})
+EDGE_T = np.dtype({"names": ["p", "flags", "key"], "formats": [PAIR, (np.uint8, (3,)), np.int64],
                  "offsets": [0, 16, 24], "itemsize": 32})
 
 
 def _edges_launch(seed: int, n: int, block: int) -> Launch:
     rng = rng_for(seed)
-    e = np.zeros(n, EDGE)
+    e = np.zeros(n, EDGE_T)
     e["p"]["ij"] = ints(rng, -2**31, 2**31, (n, 2))
     e["p"]["w"] = uniform(rng, -10.0, 10.0, n)
     e["flags"] = rng.integers(0, 256, (n, 3))
     e["key"] = 12345
-    return L1(cdiv(n, block), block, **{"in": e, "out": np.zeros(n, EDGE)}, n=n)
+    return L1(cdiv(n, block), block, **{"in": e, "out": np.zeros(n, EDGE_T)}, n=n)
 
 
 def _ref_edges(a, launch):
@@ -1295,7 +1295,7 @@ def _ref_edges(a, launch):
     n = e.size
     L = launch.block[0]
     G = launch.grid[0]
-    full = np.zeros(G * L, EDGE)
+    full = np.zeros(G * L, EDGE_T)
     full[:n] = e
     ij = full["p"]["ij"]
     key = (ij[:, 0].astype(np.uint32).astype(np.uint64) << np.uint64(32)) | ij[:, 1].astype(np.uint32).astype(np.uint64)
