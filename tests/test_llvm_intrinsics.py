@@ -9,7 +9,7 @@ from simu.interp import run
 from simu.launch import Launch
 
 SATURATING = """
-define void @k(ptr addrspace(1) %o, ptr addrspace(1) %a, ptr addrspace(1) %b) {
+define ptx_kernel void @k(ptr addrspace(1) %o, ptr addrspace(1) %a, ptr addrspace(1) %b) {
   %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %pa = getelementptr i32, ptr addrspace(1) %a, i32 %i
   %pb = getelementptr i32, ptr addrspace(1) %b, i32 %i
@@ -68,7 +68,7 @@ def test_saturating_add_and_sub_are_exact():
 
 
 VECTOR_BITCAST_PHI = """
-define void @k(ptr addrspace(1) %o, i32 %c) {
+define ptx_kernel void @k(ptr addrspace(1) %o, i32 %c) {
 entry:
   %i = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
   %cond = icmp sgt i32 %c, 0
