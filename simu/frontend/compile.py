@@ -29,6 +29,7 @@ from simu.frontend.headers import (
     uninstantiated_template_kernels,
     wrapper_source,
 )
+from simu.frontend.kernel_names import kernel_names
 from simu.frontend.overlay import spaced_launch_overlay
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
@@ -337,17 +338,13 @@ def postprocess(ir: str, options: CompileOptions, path: str) -> str:
     return str(mod)
 
 
-_KERNEL_NAME = re.compile(r"^define [^@\n]*\b(?:spir_kernel|ptx_kernel|amdgpu_kernel) [^@\n]*@(\"[^\"]+\"|[\w.$-]+)\(",
-                          re.M)
-
-
 def _internalize_helpers(mod, ir: str) -> None:
     """Give every external non-kernel function internal linkage, so that dead-code elimination drops
     the helpers once they are inlined into the kernels, and those that no kernel reaches: the module
     that is printed, parsed again and decoded is then the size of what the kernels reach."""
     import llvmlite.binding as llvm
 
-    kernels = {m.group(1).strip('"') for m in _KERNEL_NAME.finditer(ir)}
+    kernels = set(kernel_names(ir))
     for f in mod.functions:
         if not f.is_declaration and f.linkage == llvm.Linkage.external and f.name not in kernels:
             f.linkage = llvm.Linkage.internal

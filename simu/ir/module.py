@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from simu.errors import CompileError
+from simu.frontend.kernel_names import kernel_names
 from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
@@ -198,6 +199,7 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     decoder = _Decoder(types, consts, dbg, _FunctionLines(ir))
     _own_llvm(decoder, mod, context)
     decoder.headers = {m.group(1).strip('"'): m.group(0) for m in _HEADER.finditer(ir)}
+    decoder.kernel_names = kernel_names(ir)
     decoder.attr_groups = {m.group(1): m.group(2) for m in re.finditer(r"^attributes #(\d+) = \{(.*)\}$", ir, re.M)}
     decoder.md_tuples = {m.group(1): m.group(2) for m in re.finditer(r"^!(\d+) = !\{(.*)\}$", ir, re.M)}
     # module text (not str(value)) so that type names and metadata numbers are the module's own
@@ -289,7 +291,7 @@ class _Decoder:
     def function(self, f) -> tuple[Function, str]:
         """The function's signature now; its body is decoded when first used."""
         header = self.headers.get(f.name, "")
-        is_kernel = " ptx_kernel " in header or " spir_kernel " in header or " amdgpu_kernel " in header
+        is_kernel = f.name in self.kernel_names
         args = [(a.name, self._arg_type(str(a.type))) for a in f.arguments]
         spm = re.search(r"!dbg (!\d+)", header)
         sp = self.dbg.subprogram(spm.group(1)) if spm else {}
@@ -340,7 +342,7 @@ class _Decoder:
             params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size))
         lang = language
         if lang == "llvm":
-            lang = "opencl" if "spir_kernel" in header else "cuda"
+            lang = "opencl" if self.kernel_names.get(fn.name) == "opencl" else "cuda"
         reqd = None
         rm = re.search(r"!reqd_work_group_size !(\d+)", header)
         if rm and rm.group(1) in self.md_tuples:
