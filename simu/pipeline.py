@@ -10,7 +10,7 @@ dropped as soon as the caller is done with the :class:`LaunchRun`.  After the la
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from simu import codes
@@ -103,6 +103,28 @@ class KernelAnalysis:
         for check, obs in zip(self.checks, self.observations, strict=True):
             findings += check.on_kernel_end(obs)
         return findings
+
+
+ASSUMPTION = "assumption"  # Finding.detail key: the inferred assumption a finding's launch breaks
+
+
+def beyond_contract(finding: Finding, assumption: str) -> Finding:
+    """The one severity rule of provenance (issue 14).  A finding is an error when a launch the program
+    can make shows it: a host launch, a launch the user gave or constrained, or a searched launch inside
+    every assumption the search inferred of the kernel (the block its shared tile was written for, buffer
+    lengths and contents the host would allocate and fill).  A finding that only a launch breaking one of
+    those inferred assumptions shows is at most a warning, and says which assumption (``assumption``, a
+    clause naming it, also kept as ``detail["assumption"]``).  The search decides *whether* a finding
+    depends on an assumption (:mod:`simu.evolve.phases`, :meth:`simu.evolve.search.Search.result`); this
+    function is what follows from it."""
+    if finding.detail.get(ASSUMPTION):
+        return finding  # already capped, with the assumption it first broke
+    severity = finding.severity
+    if codes.SEVERITY_RANK.get(severity, 0) > codes.SEVERITY_RANK[codes.WARNING]:
+        severity = codes.WARNING
+    return replace(finding, severity=severity, detail={**finding.detail, ASSUMPTION: assumption},
+                   message=f"{finding.message} (a warning, not an error: only a launch that breaks an assumption "
+                           f"inferred of the kernel shows it: {assumption})")
 
 
 def status_of(exc: SimuError) -> str:

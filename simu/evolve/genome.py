@@ -43,6 +43,24 @@ SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|dept
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
 
 
+# A buffer whose length the search chose (no host allocation, constraint or launch comment gives it) is
+# drawn as long as the thread count and every integer argument (often a size n: `i < n` guards an index
+# into n elements), one row of n per block, or width x height for 2-D kernels.  Hosts allocate more than
+# that as a matter of course: several elements per thread or per size unit (RGBA pixels, float4s, 4x4
+# matrices: up to PLAUSIBLE_FACTOR) or a product of two sizes (rows x pitch).  Those are the *plausible*
+# lengths; an out-of-bounds access that a plausible length keeps in bounds only breaks the search's guess.
+PLAUSIBLE_FACTOR = 16
+PLAUSIBLE_MAX_BYTES = 1 << 26  # per buffer: the refutation launch must stay within the launch's memory limit
+
+
+def plausible_length(length: int, ints: list[int], element_bytes: int) -> int:
+    """The longest length the kernel's own sizes allow for a buffer the search drew with ``length``
+    elements, given the launch's integer arguments ``ints`` (sorted, absolute) and the element's size."""
+    two = ints[-1] * ints[-2] if len(ints) >= 2 else 0
+    longest = max(PLAUSIBLE_FACTOR * length, two)
+    return max(length, min(longest, PLAUSIBLE_MAX_BYTES // max(1, element_bytes)))
+
+
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
 
 
@@ -219,7 +237,14 @@ class Layout:
             return np.full(t.count, g)
         return g
 
-    def launch(self, genes: list[float]) -> Launch:
+    def invented_buffers(self) -> set[str]:
+        """The pointer parameters whose length the search chooses (no host allocation or constraint gives it)."""
+        return {p.name for p in self.params if p.is_pointer and not p.is_local and p.name not in self.buffer_lengths
+                and p.name not in self.same and not is_image(p) and not is_texture(p)}
+
+    def launch(self, genes: list[float], plausible: bool = False) -> Launch:
+        """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
+        gets the longest length the kernel's sizes allow (:func:`plausible_length`) instead."""
         grid, block, values, fill, seed = self.decode(genes)
         launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin)
         T = launch.total_threads
@@ -265,6 +290,8 @@ class Layout:
                 n = length
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
+                elif plausible and p.is_pointer:
+                    n = plausible_length(length, ints, np.dtype(dt).itemsize * comps)
                 fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)

@@ -17,12 +17,14 @@ from simu.evolve.loop import individual
 from simu.evolve.operators import MAX_LOG2_DIM, halvings
 from simu.launch import Launch
 from simu.launch.buffers import PLAIN_FILLS
+from simu.pipeline import beyond_contract
 
 SWEEP_BASES = 3  # the best distinct launches the sweep varies
 SWEEP_LIMIT = 18  # launches the sweep may add
 REFUTE_LAUNCHES = 8
 REFUTE_MAX_LOG2_GRID = 3  # refutation launches have at most 8 blocks along x
 SHRINK_TRIES = 10  # smaller launches tried per finding
+LENGTH_WITNESSES = 3  # the largest launches that showed an out-of-bounds access, tried with plausible lengths
 
 
 def dictionary_sweep(search, pop: list, limit: int = SWEEP_LIMIT) -> list:
@@ -114,11 +116,61 @@ def refute_by_contents(search) -> None:
             variant[at.FILL] = float(PLAIN_FILLS.index(fill))
             ev = search.evaluate(variant)
             if ev.valid and not any(f.key == key for f in ev.findings):
-                search.found[key] = (replace(finding, severity=codes.WARNING, message=finding.message +
-                                             f" (only with the searched buffer contents: with {fill}-filled buffers "
-                                             "the same launch stays in bounds, so the kernel reads the index from "
-                                             "its buffers and the host's data decides)"), genes)
+                search.found[key] = (beyond_contract(finding, "the buffer contents are the search's (with "
+                                                     f"{fill}-filled buffers the same launch stays in bounds, so the "
+                                                     "kernel reads the index from its buffers and the host's data "
+                                                     "decides)"), genes)
                 break
+
+
+def refute_by_length(search, witnesses: int = LENGTH_WITNESSES) -> None:
+    """A global-memory out-of-bounds access past the end of a buffer whose length the search chose (no host
+    allocation, constraint or launch comment gives it) that goes away, on each of its largest witness
+    launches, when every such buffer gets the longest length the kernel's own sizes allow
+    (:func:`~simu.evolve.genome.plausible_length`) depends on that guess, not on the kernel: it is kept
+    as a warning that names the length.  An access before a buffer's start, or past every plausible
+    length on some witness, stays an error."""
+    layout = search.layout
+    invented = layout.invented_buffers()
+    for key, (finding, genes) in list(search.found.items()):
+        if finding.kind != "out-of-bounds" or finding.space not in ("global", "constant") \
+                or finding.severity != codes.ERROR or finding.variable not in invented \
+                or finding.detail.get("offset", 0) < 0:
+            continue
+        shown = [e for e in search.cache.values() if e.valid and e.genes is not None
+                 and any(f.key == key for f in e.findings)]
+        shown.sort(key=lambda e: _size(e.launch), reverse=True)
+        tried = []
+        for ev in shown[:witnesses]:
+            if search.out_of_time(1.9):
+                return
+            longer = layout.launch(ev.genes, plausible=True)
+            probe = search.probe(longer)
+            if probe is None:
+                break  # nothing learnt: the error stands
+            hit = next((f for f in probe.findings if f.key == key), None)
+            if hit is not None:  # past every plausible length: the error stands, on a witness that shows it
+                n = _elements(longer, finding.variable)
+                shown_f = next(f for f in ev.findings if f.key == key)
+                search.found[key] = (replace(shown_f, message=f"{shown_f.message} (out of bounds even with {n} "
+                                             "elements, the longest length the kernel's own sizes allow)"),
+                                     list(ev.genes))
+                break
+            tried.append((ev.launch, longer))
+        else:
+            if not tried:
+                continue
+            var = finding.variable
+            drawn, longer = tried[0]
+            search.found[key] = (beyond_contract(finding, (
+                f"'{var}' holds {_elements(drawn, var)} elements, a length the search chose (no host allocation, "
+                f"constraint or launch comment gives it); with {_elements(longer, var)} elements, a length the "
+                "kernel's own sizes allow, the same launch stays in bounds")), genes)
+
+
+def _elements(launch: Launch, name: str) -> int:
+    v = launch.args.get(name)
+    return int(getattr(v, "size", 0))
 
 
 def _distinct(individuals: list, at: Genes) -> list:

@@ -41,7 +41,7 @@ from simu.launch.constraints import KernelConstraints
 from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.model import as_dim3
 from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
-from simu.pipeline import KernelAnalysis, LaunchRun, outcome_where, status_of
+from simu.pipeline import KernelAnalysis, LaunchRun, beyond_contract, outcome_where, status_of
 
 CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
@@ -69,6 +69,7 @@ class Evaluation:
     fitness: tuple[float, float, float, float]
     valid: bool = True
     error: str = ""
+    genes: list[float] | None = None  # what the search evaluated (None: a probe's variant)
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -154,7 +155,7 @@ class Search:
             self.stats.cache_hits += 1
             return self.cache[key]
         self.stats.evaluations += 1
-        ev = self._run(launch)
+        ev = dataclasses.replace(self._run(launch), genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
             ev = Evaluation.invalid(launch, "arguments outgrow the guessed buffers")
@@ -172,6 +173,15 @@ class Search:
         else:
             self.stats.invalid += 1
         return ev
+
+    def probe(self, launch: Launch) -> Evaluation | None:
+        """Run a launch the genes alone do not describe (a refutation's variant) and return what it
+        showed, or None when it taught nothing; the search's findings, cache and status stay as they were."""
+        state = (self.status, self.reason, self.where, self.not_launchable)
+        self.stats.evaluations += 1
+        ev = self._run(launch)
+        self.status, self.reason, self.where, self.not_launchable = state
+        return ev if ev.valid else None
 
     def _run(self, launch: Launch) -> Evaluation:
         try:
@@ -242,12 +252,17 @@ class Search:
             # the block its tile was written for that is the bug; at other blocks only a warning that says
             # which assumption the launch breaks.
             at_prior = True in self.outside
+            prior = self.layout.shape.block_prior
             for f in self.outside[True if at_prior else False].values():
                 f = f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name,
                                           "contract": "no searched launch stays inside the kernel's shared memory"})
-                if not at_prior and f.severity == codes.ERROR:
-                    f = dataclasses.replace(f, severity=codes.WARNING, message=f.message + " (on a launch whose "
-                                            "block differs from the kernel's shared tile; no launch fits it)")
+                if not at_prior:
+                    tile = "x".join(map(str, prior[:2])) if prior else None
+                    f = beyond_contract(f, (f"the kernel's shared tile was written for blocks of {tile} threads, "
+                                            "this launch's block differs" if tile else
+                                            "the launch's block is the search's guess (no shared tile, host "
+                                            "launch or constraint gives it)") + "; no searched launch fits the "
+                                           "kernel's shared memory")
                 findings.append(f)
         elif not self.cache or all(not e.valid for e in self.cache.values()):
             if status == codes.ANALYSED and self.not_launchable:
