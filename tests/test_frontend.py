@@ -188,11 +188,11 @@ def test_an_unchosen_configuration_chain_takes_its_first_choice_and_says_so(tmp_
     from typer.testing import CliRunner
 
     from simu.cli import app
-    from simu.frontend.choices import chain_default
+    from simu.frontend.choices import chain_choice
 
-    assert chain_default(PRECISION_CHAIN, 6) == "SINGLE_PRECISION"
-    assert chain_default("#ifndef X\n#error need X\n#endif\n", 2) is None  # nothing to choose
-    assert chain_default("#ifdef A\n#if B\n#endif\n#else\n#error no A\n#endif\n", 5) == "A"
+    assert chain_choice(PRECISION_CHAIN, 6) == ("SINGLE_PRECISION",)
+    assert chain_choice("#ifndef X\n#error need X\n#endif\n", 2) == ()  # nothing to choose
+    assert chain_choice("#ifdef A\n#if B\n#endif\n#else\n#error no A\n#endif\n", 5) == ("A",)
     (tmp_path / ".git").mkdir()
     (tmp_path / "st.cl").write_text(PRECISION_CHAIN)
     res = CliRunner().invoke(app, ["scan", str(tmp_path), "--no-cache", "--budget", "1", "-j", "1"])

@@ -1,33 +1,63 @@
 """A configuration choice the build was meant to make: ``#if defined(SINGLE_PRECISION) ... #elif
 defined(DOUBLE_PRECISION) ... #else #error No precision defined`` compiles only when the host
 passes one of the macros.  With no build flags at hand, simu defines the chain's first choice (and
-says so) rather than give up on the file."""
+says so) rather than give up on the file.
+
+The ``#error`` may be in the file or in a header it includes (shoc's ``Timer.h``: ``#if defined(_WIN32)
+... #elif defined(HAVE_CLOCK_GETTIME) && defined(HAVE_CLOCK_PROCESS_CPUTIME_ID) ... #elif
+defined(HAVE_GETTIMEOFDAY) ... #else #error No supported timer available``, behind an autoconf
+``config.h`` that only ``./configure`` writes).  The choice is the first branch whose condition is one
+macro, or a conjunction of macros, being defined; a branch on a name the compiler or platform defines
+(``_WIN32``, ``__APPLE__``, ``WIN32``) is never chosen, nor an ``#ifndef`` or a negated test."""
 
 from __future__ import annotations
 
 import re
 
+from simu.frontend.guards import reserved
+
 _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|error)\b(.*)$")
-_FIRST = re.compile(r"^\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*(?:$|\|\||&&)")
+_TERM = re.compile(r"^\(?\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*\)?$")
 _ERROR_AT = re.compile(r"^(.*?):(\d+):\d+: error: ", re.M)
+PLATFORM = frozenset({"WIN32", "WIN64", "WINNT", "MSVC", "linux", "unix", "APPLE", "MACOSX"})
 
 
-def error_line(diagnostics: str, path: str) -> int | None:
-    """The line of ``path`` clang's first error is on, if it is in that file."""
+def error_location(diagnostics: str) -> tuple[str, int] | None:
+    """``(file, line)`` of clang's first error."""
     m = _ERROR_AT.search(diagnostics)
-    return int(m.group(2)) if m and m.group(1) == path else None
+    return (m.group(1), int(m.group(2))) if m else None
 
 
-def chain_default(text: str, line: int) -> str | None:
-    """The macro of the first branch of the ``#if``/``#elif`` chain whose ``#else`` holds the ``#error`` on
-    ``line`` (1-based), when that branch tests one macro being defined; else None."""
+def branch_macros(kind: str, condition: str) -> tuple[str, ...]:
+    """The macros whose definition takes a ``#ifdef``/``#if``/``#elif`` branch, when its condition is one
+    macro or a conjunction (``&&``) of macros being defined and none is the platform's; else ()."""
+    condition = re.sub(r"/\*.*?\*/|//.*$", "", condition).strip()
+    if kind == "ifdef":
+        terms = condition.split()[:1]
+    elif kind in ("if", "elif"):
+        terms = [t.strip() for t in condition.split("&&")]
+    else:
+        return ()
+    names = []
+    for t in terms:
+        m = _TERM.match(t) if kind != "ifdef" else re.match(r"(\w+)$", t)
+        name = next((g for g in m.groups() if g), None) if m else None
+        if not name or name == "defined" or reserved(name) or name in PLATFORM:
+            return ()
+        names.append(name)
+    return tuple(names)
+
+
+def chain_choice(text: str, line: int) -> tuple[str, ...]:
+    """The macros of the first choosable branch (see :func:`branch_macros`) of the ``#if``/``#elif``
+    chain whose ``#else`` holds the ``#error`` on ``line`` (1-based); () when there is none."""
     lines = text.splitlines()
     if not 0 < line <= len(lines):
-        return None
+        return ()
     m = _DIRECTIVE.match(lines[line - 1])
     if not m or m.group(1) != "error":
-        return None
-    depth, first = 0, None
+        return ()
+    depth, chain = 0, []
     for i in range(line - 2, -1, -1):
         d = _DIRECTIVE.match(lines[i])
         if not d:
@@ -37,19 +67,14 @@ def chain_default(text: str, line: int) -> str | None:
             depth += 1
         elif kind in ("if", "ifdef", "ifndef") and depth:
             depth -= 1
-        elif depth:
+        elif depth or kind in ("else", "error"):
             continue
         elif kind == "elif":
-            continue
-        elif kind == "else":
-            continue
-        elif kind == "ifdef":
-            first = rest.split()[0] if rest.split() else None
+            chain.append(branch_macros(kind, rest))
+        else:
+            chain.append(branch_macros(kind, rest))
             break
-        elif kind == "if":
-            f = _FIRST.match(rest)
-            first = next((g for g in f.groups() if g), None) if f else None
-            break
-        else:  # #ifndef: its first branch is taken when the macro is *not* defined
-            break
-    return first if first and not first.isdigit() else None
+    return next((c for c in reversed(chain) if c), ())
+
+
+__all__ = ["PLATFORM", "branch_macros", "chain_choice", "error_location"]

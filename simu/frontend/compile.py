@@ -36,6 +36,7 @@ from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 CUDA_EXTENSIONS = {".cu", ".cuh"}
 OPENCL_EXTENSIONS = {".cl"}
 IR_EXTENSIONS = {".ll"}
+_MAX_CHOICES = 4  # #error chains chosen per file
 # clang's own headers (immintrin.h, x86intrin.h, ...) ship in the ziglang wheel but are not on the
 # bundled clang's search path; host code includes them, so they come last, after the system's.
 _SPEC = importlib.util.find_spec("ziglang")
@@ -110,6 +111,8 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
             "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version",
             # `register` is only a warning for nvcc and g++ in C++17; clang makes it an error by default
             "-Wno-register",
+            # `int a[] = {0.0}`: nvcc's front end warns about narrowing in braced initialisers, clang errs
+            "-Wno-c++11-narrowing",
         ] + cuda_header_arguments(options.cuda_path)
         if _CLANG_HEADERS is not None and _CLANG_HEADERS.is_dir():
             args += ["-idirafter", str(_CLANG_HEADERS)]
@@ -170,18 +173,27 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
         raise CompileError(str(path), f"{path}: no such file")
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
+    guards = _guards(path, options) if path.suffix.lower() in CUDA_EXTENSIONS else []
     try:
-        module = _compile_unit(path, path, language, options)
+        try:
+            module, options = _compile_choosing(path, language, _defining(options, [g.macro for g in guards]))
+        except CompileError as guarded:
+            if not guards:
+                raise
+            # compiled as if the gate had stayed off, when that works; else the GPU build's error stands
+            try:
+                module, options = _compile_choosing(path, language, options)
+            except CompileError:
+                raise guarded from None
+            guards = []
     except CompileError as exc:
         if language == "cuda" and options.cuda_path and options.cuda_path_detected:
             return _with_shim(path, options, exc)
-        chosen = _chain_choice(path, exc)
-        if chosen is None:
-            raise
-        options = replace(options, defines=(*options.defines, chosen[0]))
-        module = _compile_unit(path, path, language, options)
-        module.notes.append(f"no build option chose a configuration: defined {chosen[0]}, the first choice of the "
-                            f"#if chain whose #else is the #error on line {chosen[1]}")
+        raise
+    if guards:
+        from simu.frontend.guards import describe
+
+        module.notes.insert(0, describe(guards))
     if language == "cuda" and uninstantiated_names(path.read_text(errors="replace"), module.ir):
         unit, tmp = _instantiation_unit(path, options)
         if tmp is not None:
@@ -201,15 +213,47 @@ def _with_shim(path: Path, options: CompileOptions, exc: CompileError) -> Compil
     return module
 
 
-def _chain_choice(path: Path, exc: CompileError) -> tuple[str, int] | None:
-    """(macro, line) when the file stopped at an ``#error`` of an unchosen ``#if defined(X)`` chain."""
-    from simu.frontend.choices import chain_default, error_line
+def _guards(path: Path, options: CompileOptions) -> list:
+    """The macros that gate the CUDA headers of a .cu/.cuh file (:mod:`simu.frontend.guards`), unless the
+    options name them."""
+    from simu.frontend.guards import cuda_guards, option_macros
 
-    line = error_line(exc.diagnostics, str(path))
-    if line is None:
-        return None
-    macro = chain_default(path.read_text(errors="replace"), line)
-    return (macro, line) if macro else None
+    search = [Path(d) for d in (*options.include_dirs, *options.after_dirs)]
+    return cuda_guards(path, search, option_macros(options.defines, options.clang_args))
+
+
+def _defining(options: CompileOptions, macros: list[str] | tuple[str, ...]) -> CompileOptions:
+    return replace(options, defines=(*options.defines, *macros)) if macros else options
+
+
+def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tuple[CompiledModule, CompileOptions]:
+    """Compile, and while the file stops at the ``#error`` of an unchosen ``#if defined(X)`` chain (in the
+    file or a header: :mod:`simu.frontend.choices`), again with the chain's first choice defined."""
+    from simu.frontend.choices import chain_choice, error_location
+    from simu.frontend.guards import option_macros
+
+    notes: list[str] = []
+    for _ in range(_MAX_CHOICES + 1):
+        try:
+            module = _compile_unit(path, path, language, options)
+        except CompileError as exc:
+            at = error_location(exc.diagnostics)
+            try:
+                text = Path(at[0]).read_text(errors="replace") if at else ""
+            except OSError:
+                text = ""
+            chosen = chain_choice(text, at[1]) if at else ()
+            if not chosen or len(notes) >= _MAX_CHOICES or \
+                    set(chosen) & option_macros(options.defines, options.clang_args):
+                raise
+            options = _defining(options, chosen)
+            where = "" if Path(at[0]) == path else f" of {at[0]}"
+            notes.append(f"no build option chose a configuration: defined {', '.join(chosen)}, the first choice of "
+                         f"the #if chain whose #else is the #error on line {at[1]}{where}")
+            continue
+        module.notes += notes
+        return module, options
+    raise AssertionError("unreachable")
 
 
 def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:

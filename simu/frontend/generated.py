@@ -6,7 +6,10 @@ project) with every option *off*, the choice that needs no guess about the build
 
 * ``#cmakedefine X ...`` becomes ``/* #undef X */``; ``#cmakedefine01 X`` becomes ``#define X 0``;
 * ``@VAR@`` and ``${VAR}`` become ``0`` in code (so ``#if @HAVE_X@`` and ``#define N @N@`` still parse)
-  and nothing inside a string literal (``"@VERSION@"`` becomes ``""``).
+  and nothing inside a string literal (``"@VERSION@"`` becomes ``""``);
+* in an autoconf (autoheader) template, one with no ``#cmakedefine``, every ``#undef X`` line is a slot
+  that ``./configure`` turns into ``#define X 1`` or ``/* #undef X */``: it becomes the latter, so that
+  the stand-in undefines nothing a ``-D`` option (or simu's choice of an ``#error`` chain) defined.
 
 The folder is named by a digest of the template's path and text, so it is stable across runs (cache
 keys stay valid) and changes when the template does.
@@ -24,12 +27,15 @@ TEMPLATE_SUFFIXES = (".in", ".cmake")
 
 _CMAKEDEFINE01 = re.compile(r"^(\s*)#\s*cmakedefine01\s+(\w+).*$", re.M)
 _CMAKEDEFINE = re.compile(r"^(\s*)#\s*cmakedefine\s+(\w+).*$", re.M)
+_UNDEF = re.compile(r"^(\s*)#\s*undef\s+(\w+)\s*$", re.M)
 _VAR = re.compile(r"@[A-Za-z_][\w-]*@|\$\{[A-Za-z_][\w-]*\}")
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 
 
 def configure(template: str) -> str:
     """The text of a stand-in for a CMake template (see the module docstring)."""
+    if not _CMAKEDEFINE.search(template) and not _CMAKEDEFINE01.search(template):
+        template = _UNDEF.sub(lambda m: f"{m.group(1)}/* #undef {m.group(2)} */", template)
     text = _CMAKEDEFINE01.sub(lambda m: f"{m.group(1)}#define {m.group(2)} 0", template)
     text = _CMAKEDEFINE.sub(lambda m: f"{m.group(1)}/* #undef {m.group(2)} */", text)
     out = []

@@ -23,6 +23,7 @@
 
 #include "__simu_defs.h"
 #include <stdint.h> /* the real runtime headers reach it through the C library */
+#include <limits.h> /* INT_MAX, UINT_MAX, ...: .cu files built by nvcc use them with no #include */
 #include "__simu_sync.h"
 #include "__simu_warp.h"
 #include "__simu_math.h"
