@@ -96,3 +96,16 @@ def test_opencl_ndrange_is_the_contract(tmp_path: Path):
     races = [f for f in report.findings if f.kind == "race"]
     assert races and all(f.launch.grid == (8, 1, 1) and f.launch.block == (128, 1, 1) for f in races)
     assert races[0].launch.origin == origin
+
+
+def test_a_kernels_own_file_launch_comes_before_a_namesakes_beside_it(tmp_path):
+    from simu.host.contracts import kernel_contract
+
+    for name, threads in (("a.cu", 32), ("b.cu", 64)):
+        (tmp_path / name).write_text("__global__ void k(int *p) { p[threadIdx.x] = 1; }\n"
+                                     f"int main() {{ int *p; cudaMalloc(&p, {threads} * sizeof(int)); "
+                                     f"k<<<1, {threads}>>>(p); return 0; }}\n")
+    for name, threads in (("a.cu", 32), ("b.cu", 64)):
+        path = tmp_path / name
+        c = kernel_contract(path, load_file(path).kernel(), None)
+        assert c.block == (threads, 1, 1) and c.origin.startswith(f"host launch at {name}:"), c

@@ -82,3 +82,21 @@ def test_a_constrained_length_makes_the_same_access_an_error():
     c = KernelConstraints(buffer_lengths={"x": "n", "d": "n"})
     found = _oob("tail", c)
     assert found and all(f.severity == codes.ERROR and ASSUMPTION not in f.detail for f in found), found
+
+
+def test_a_host_allocation_makes_the_same_access_an_error():
+    """tail_read_oob.cu: the host allocates n floats for x, so x[n] is past a length the host gave."""
+    from pathlib import Path
+
+    from simu.api import load_file
+    from simu.host.contracts import kernel_contract
+
+    path = Path(__file__).resolve().parent.parent / "corpus" / "cuda" / "host" / "tail_read_oob.cu"
+    module = load_file(path)
+    kernel = module.kernel()
+    contract = kernel_contract(path, kernel, None)
+    assert contract.buffer_lengths == {"x": "1000", "d": "1000"}
+    report = analyse_kernel(module, kernel, constraints=contract,
+                            budget=Budget(evaluations=40, seconds=600, probe_seconds=120))
+    oob = [f for f in report.findings if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == codes.ERROR and f.launch.origin.startswith("host launch at") for f in oob)

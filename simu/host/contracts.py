@@ -98,12 +98,14 @@ def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) ->
         return user
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = build_host_index(p.parent, beside or [p])
-    return contract_from_index(index, kernel, user)
+    return contract_from_index(index, kernel, user, prefer=p)
 
 
-def contract_from_index(index: HostIndex, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
+def contract_from_index(index: HostIndex, kernel, user: KernelConstraints | None,
+                        prefer: Path | None = None) -> KernelConstraints | None:
     """The kernel's first host launch in ``index`` as its contract, ``user``'s fields on top (``user`` alone
-    when the host code never launches it)."""
+    when the host code never launches it).  With ``prefer`` (the kernel's own file), a launch in that file
+    comes before launches elsewhere: files beside it may define and launch another kernel of that name."""
     from simu.launch.buffers import element_type
 
     name = re.split(r"[<(]", kernel.display_name)[0].split("::")[-1].strip()
@@ -115,4 +117,15 @@ def contract_from_index(index: HostIndex, kernel, user: KernelConstraints | None
         else:
             params.append((q.name, None))
     found = host_constraints(index, name, params)
+    if prefer is not None:
+        found.sort(key=lambda item: not _in_file(item[1], index.root, prefer))  # stable: own file first
     return merge(found[0][0], user) if found else user
+
+
+def _in_file(origin: str, root: Path, path: Path) -> bool:
+    """Whether an origin text ("host launch at FILE:LINE") names ``path`` (FILE relative to ``root``)."""
+    where = origin.removeprefix("host launch at ").rsplit(":", 1)[0]
+    try:
+        return (Path(root) / where).resolve() == path.resolve()
+    except OSError:
+        return False
