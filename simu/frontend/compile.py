@@ -55,6 +55,7 @@ class CompileOptions:
     after_dirs: tuple[str, ...] = ()  # discovered include folders: -idirafter, after the shim and the system
     cuda_path: str | None = None  # a CUDA toolkit root: compile against its headers (cuda_headers.py)
     cuda_path_detected: bool = False  # found through CUDA_PATH / nvcc, not asked for: the shim if it fails
+    assumed: tuple[str, ...] = ()  # defines among ``defines`` whose value simu chose (the host computes it)
 
     @property
     def mode(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from simu.host.cscan import CSource
 from simu.host.cuda import CudaLaunch, cuda_launches_of, extract_cuda, to_extra
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
+from simu.host.options import define_hints, names_source
 
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
@@ -32,17 +34,31 @@ class HostIndex:
     root: Path
     files: list[HostFile] = field(default_factory=list)
     wrapped: list[BuildSite] = field(default_factory=list)  # builds made at the call sites of wrappers
+    # (file, line) of builds whose options come from a wrapper's parameter, resolved at its call sites
+    templates: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def builds(self) -> list[BuildSite]:
-        return [b for h in self.files for b in h.builds] + self.wrapped
+        return [b for h in self.files for b in h.builds if (b.file, b.line) not in self.templates] + self.wrapped
 
     def builds_of(self, cl_file: Path, cl_files: list[Path] | None = None) -> list[BuildSite]:
         """Build sites whose program is made from ``cl_file`` (matched by base name; when several scanned
         ``.cl`` files share that name, the one nearest to the host file)."""
         name = cl_file.name
+        stem = Path(name).stem
         return [b for b in self.builds
-                if name in b.sources and self._nearest(b.file, name, cl_files or [cl_file]) == cl_file.resolve()]
+                if (name in b.sources or not b.sources and any(names_source(v, stem) for v in b.source_vars))
+                and self._nearest(b.file, name, cl_files or [cl_file]) == cl_file.resolve()]
+
+    def define_hints(self) -> dict[str, set[str]]:
+        """Every ``-DNAME`` the project's host code writes in a string: NAME -> the values it gives it (``""``
+        for none, :data:`simu.host.options.HOLE` for one computed at run time)."""
+        out: dict[str, set[str]] = {}
+        for h in self.files:
+            for d in h.define_hints:
+                name, _, value = d.partition("=")
+                out.setdefault(name, set()).add(value)
+        return out
 
     def launches_of(self, kernel_name: str) -> list[LaunchSite]:
         return [s for h in self.files for s in h.launches if s.kernel_name == kernel_name]
@@ -75,7 +91,7 @@ def index_host_file(path: Path, rel: str) -> HostFile | None:
     src = CSource(text)
     cl = extract(src, rel)
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
-                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers),
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),
                     extra=to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {})
 
 
@@ -106,32 +122,41 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         index.files.append(h)
         fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
     _save_cache(cache_dir, fresh)
-    index.wrapped = _wrapped_builds(index, files)
+    index.wrapped, index.templates = _wrapped_builds(index, files)
     return index
 
 
-def _wrapped_builds(index: HostIndex, files: list[Path]) -> list[BuildSite]:
+def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite], set[tuple[str, int]]]:
     """One build site per call of a wrapper function (one level): the options and ``.cl`` file name its
-    caller passes, evaluated in the caller's file."""
+    caller passes, evaluated in the caller's file.  A wrapper called in the file that defines it takes only
+    those calls (shoc defines a ``runTest`` per benchmark).  Also the builds inside wrappers whose options
+    parameter the calls filled in (templates, no build of their own)."""
     wrappers = [w for h in index.files for w in h.wrappers]
     if not wrappers:
-        return []
+        return [], set()
     names = {w.function for w in wrappers}
-    out: list[BuildSite] = []
+    per: list[list[BuildSite]] = [[] for _ in wrappers]
     for path in files:
         try:
             text = path.read_text(errors="replace") if path.stat().st_size <= MAX_HOST_BYTES else ""
         except OSError:
             continue
-        used = [n for n in names if n + "(" in text.replace(" (", "(")]
+        used = [n for n in names if re.search(rf"\b{re.escape(n)}\s*[(<]", text)]
         if not used:
             continue
         src = CSource(text)
         rel = path.resolve().relative_to(index.root).as_posix()
-        for w in wrappers:
+        for i, w in enumerate(wrappers):
             if w.function in used:
-                out += wrapper_calls(src, rel, w)
-    return out
+                per[i] += wrapper_calls(src, rel, w)
+    out: list[BuildSite] = []
+    templates = set()
+    for w, sites in zip(wrappers, per, strict=True):
+        own = [b for b in sites if b.file == w.build.file]
+        out += own or sites
+        if sites and w.options_index is not None:
+            templates.add((w.build.file, w.build.line))
+    return out, templates
 
 
 def host_files(walked: list[Path]) -> list[Path]:

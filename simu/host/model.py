@@ -21,7 +21,9 @@ class BuildSite:
     program: str  # the program expression (a variable name, usually)
     sources: tuple[str, ...]  # base names of the .cl files it is built from (may be empty: not found)
     options_text: str  # the options argument as written
-    options: str | None  # its value ("" for NULL), None if not recoverable
+    options: str | None  # its value ("" for NULL), None if not recoverable; run-time pieces: simu.host.options
+    # without a .cl file name: identifiers that hold the program's embedded source (cl_source_gemmN)
+    source_vars: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,7 @@ class WrapperSite:
     function: str
     options_index: int | None  # the parameter holding the options (None: the build's own options)
     build: BuildSite  # the clBuildProgram inside it
+    macro: tuple[str, ...] | None = None  # a function-like macro: its parameters (options read where it is used)
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class HostFile:
     args: tuple[ArgSite, ...] = ()
     launches: tuple[LaunchSite, ...] = ()
     wrappers: tuple[WrapperSite, ...] = ()
+    define_hints: tuple[str, ...] = ()  # every -DNAME[=VALUE] its string literals hold (simu.host.options)
     extra: dict[str, Any] = field(default_factory=dict)  # room for later extractors (CUDA launches)
 
 
@@ -105,8 +109,9 @@ def host_file_from_dict(d: dict[str, Any]) -> HostFile:
         return cls(**{k: tuple(tuple(x) if isinstance(x, list) else x for x in v) if isinstance(v, list) else v
                       for k, v in row.items()})
 
-    wrappers = tuple(WrapperSite(w["function"], w["options_index"], site(BuildSite, w["build"]))
+    wrappers = tuple(WrapperSite(w["function"], w["options_index"], site(BuildSite, w["build"]),
+                                 tuple(w["macro"]) if w.get("macro") is not None else None)
                      for w in d.get("wrappers", ()))
     return HostFile(d["path"], tuple(d.get("cl_files", ())),
                     **{k: tuple(site(cls, r) for r in d.get(k, ())) for k, cls in _SITES.items()},
-                    wrappers=wrappers, extra=dict(d.get("extra", {})))
+                    wrappers=wrappers, define_hints=tuple(d.get("define_hints", ())), extra=dict(d.get("extra", {})))

@@ -16,6 +16,15 @@ from pathlib import PurePosixPath
 from simu.host.cscan import Call, CSource, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
+from simu.host.options import (
+    OptionHarvest,
+    define_functions,
+    param_indices,
+    param_marker,
+    prepended_defines,
+    source_identifiers,
+    template_calls,
+)
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -51,10 +60,22 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
         return OpenCLSites()
     ev = Evaluator(src)
     mentions = cl_mentions(src)
-    calls = [c for c in src.calls("clBuildProgram") if len(c.args) >= 4]
-    builds = [_build_site(src, ev, rel, c, mentions) for c in calls]
-    wrappers = [w for c, b in zip(calls, builds, strict=True) if (w := _wrapper(src, c, b)) is not None]
-    builds += _cpp_builds(src, ev, rel, mentions)
+    defs = define_functions(src)
+    builds: list[BuildSite] = []
+    wrappers: list[WrapperSite] = []
+    macros = _function_macros(src)
+    for c in src.calls("clBuildProgram"):
+        if len(c.args) < 4:
+            continue
+        macro = next((m for m in macros if m[1] < c.pos < m[2]), None)
+        if macro is not None:  # #define clBuild(prog) clBuildProgram(prog, 0, NULL, flags, ...): built where used
+            wrappers.append(WrapperSite(macro[0], None, BuildSite(rel, c.line, c.args[0], (), c.args[3], None),
+                                        macro=macro[3]))
+            continue
+        sites = _build_sites(src, ev, rel, c, mentions, defs)
+        builds += sites
+        wrappers += [w for b in sites[:1] if (w := _wrapper(src, c, b)) is not None]
+    builds += _cpp_builds(src, ev, rel, mentions, defs)
     kernels = [KernelSite(rel, c.line, c.lhs or "", c.args[0], ev.str_value(c.args[1], c.pos))
                for c in src.calls("clCreateKernel") if len(c.args) >= 2]
     kernels += _cpp_kernels(src, ev, rel)
@@ -67,25 +88,51 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
 
 
 def wrapper_calls(src: CSource, rel: str, w: WrapperSite) -> list[BuildSite]:
-    """The builds that the calls of wrapper ``w`` in ``src`` make."""
+    """The builds that the calls of wrapper ``w`` in ``src`` make: one per option string the caller may pass
+    (a parameter of the wrapper filled in), a macro's options read where it is used."""
     ev = Evaluator(src)
+    harvest = OptionHarvest(src, ev)
     mentions = None
     out = []
-    for c in src.calls(w.function):
-        if w.options_index is not None:
+    for c in template_calls(src, w.function):
+        program = w.build.program
+        if w.macro is not None:
+            params = dict(zip(w.macro, c.args, strict=False))
+            text = _substitute(w.build.options_text.replace("\\\n", " "), params)
+            program = _substitute(program, params)
+            alternatives: list[str | None] = list(harvest.values(text, c.pos))
+        elif w.options_index is not None:
             if w.options_index >= len(c.args):
                 continue
             text = c.args[w.options_index]
-            options = ev.str_value(text, c.pos)
+            marker = param_marker(w.options_index)
+            template = w.build.options if w.build.options and marker in w.build.options else marker
+            alternatives = [template.replace(marker, v) for v in harvest.values(text, c.pos)]
         else:
-            text, options = w.build.options_text, w.build.options
+            text, alternatives = w.build.options_text, [w.build.options]
         named = [PurePosixPath(v.replace("\\", "/")).name for a in c.args
                  if (v := ev.str_value(a, c.pos)) and v.lower().endswith(CL_SUFFIX)]
         sources = tuple(named[:1]) or w.build.sources
         if not sources:
             mentions = cl_mentions(src) if mentions is None else mentions
             sources = source_near(src, c.pos, mentions)
-        out.append(BuildSite(rel, c.line, w.build.program, sources, text, options))
+        idents = () if sources else (source_identifiers(src, program, c.pos) or w.build.source_vars)
+        out += [BuildSite(rel, c.line, w.build.program, sources, text, options, idents) for options in alternatives]
+    return out
+
+
+def _substitute(text: str, params: dict[str, str]) -> str:
+    return re.sub(r"[A-Za-z_]\w*", lambda m: params.get(m.group(0), m.group(0)), text)
+
+
+def _function_macros(src: CSource) -> list[tuple[str, int, int, tuple[str, ...]]]:
+    """(name, start, end, parameters) of every function-like macro that calls ``clBuildProgram``."""
+    out = []
+    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", src.code,
+                         re.M):
+        if "clBuildProgram" in m.group(3):
+            params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
+            out.append((m.group(1), m.start(), m.end(), params))
     return out
 
 
@@ -115,8 +162,8 @@ def _wrapper(src: CSource, c: Call, b: BuildSite) -> WrapperSite | None:
     f = src.enclosing(c.pos)
     if f is None:
         return None
-    name = re.sub(r"\s*(?:\.|->)\s*(?:c_str|data)\s*\(\s*\)$", "", b.options_text.strip())
-    index = f.params.index(name) if b.options is None and name in f.params else None
+    indices = param_indices(b.options or "")
+    index = indices[0] if indices else None
     if index is None and b.sources:
         return None
     return WrapperSite(f.name.split("::")[-1], index, b)
@@ -126,14 +173,28 @@ def _same(a: str, b: str) -> bool:
     return a.strip().lstrip("&*") == b.strip().lstrip("&*")
 
 
-def _build_site(src: CSource, ev: Evaluator, rel: str, c: Call, mentions) -> BuildSite:
+def _build_sites(src: CSource, ev: Evaluator, rel: str, c: Call, mentions, defs) -> list[BuildSite]:
     program = c.args[0]
-    text = c.args[3]
-    return BuildSite(rel, c.line, program, _source_for(src, program, c.pos, mentions), text,
-                     ev.str_value(text, c.pos))
+    return _sites(src, ev, rel, c.line, c.pos, program, _source_for(src, program, c.pos, mentions), c.args[3], defs)
 
 
-def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions) -> list[BuildSite]:
+def _sites(src: CSource, ev: Evaluator, rel: str, line: int, pos: int, program: str, sources: tuple[str, ...],
+           text: str, defs) -> list[BuildSite]:
+    """One build site per option string the options expression may have (harvested when not a constant),
+    with the ``#define``s prepended to the source in the same function as ``-D`` options."""
+    value = ev.str_value(text, pos) if text else ""
+    alternatives: list[str | None] = [value] if value is not None else list(OptionHarvest(src, ev).values(text, pos))
+    if value is None and not any(re.sub(r"@\?@|@P\d+@|\s", "", a or "") for a in alternatives) and \
+            not any(param_indices(a or "") for a in alternatives):
+        alternatives = [None]  # nothing of it known
+    extra = " ".join(prepended_defines(src, ev, pos, defs)) if defs else ""
+    if extra:
+        alternatives = [f"{a or ''} {extra}".strip() for a in alternatives]
+    idents = () if sources else source_identifiers(src, program, pos)
+    return [BuildSite(rel, line, program, sources, text, a, idents) for a in alternatives]
+
+
+def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions, defs) -> list[BuildSite]:
     if "cl::Program" not in src.code:
         return []
     out = []
@@ -149,9 +210,8 @@ def _cpp_builds(src: CSource, ev: Evaluator, rel: str, mentions) -> list[BuildSi
                 break
         else:
             text = args[1] if len(args) > 1 else ""
-        out.append(BuildSite(rel, src.line_of(m.start()), m.group(1),
-                             _cpp_source_for(src, m.group(1), m.start(), mentions), text,
-                             ev.str_value(text, m.start()) if text else ""))
+        out += _sites(src, ev, rel, src.line_of(m.start()), m.start(), m.group(1),
+                      _cpp_source_for(src, m.group(1), m.start(), mentions), text, defs)
     return out
 
 

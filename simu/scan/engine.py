@@ -29,6 +29,7 @@ from simu.config import Config
 from simu.frontend.includes import HeaderIndex, IncludeInfo, explain_missing, resolve_includes
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
+from simu.scan.assume import mark_findings
 from simu.scan.cache import ResultCache, kernel_key
 from simu.scan.flags import FileFlags, build_file_flags
 from simu.scan.options import COMPILE_LIMIT, ScanOptions
@@ -290,7 +291,8 @@ class Scheduler:
         assert k is not None
         k.status, k.reason, k.launches = verdict.status, verdict.reason, verdict.launches
         k.seconds, k.traceback, k.cached, k.where = verdict.seconds, verdict.traceback, cached, verdict.where
-        k.findings, k.suppressed = apply_policy(list(verdict.findings), self.config, self.options.root, self.lines)
+        findings = mark_findings(list(verdict.findings), getattr(k.compile_options, "assumed", ()))
+        k.findings, k.suppressed = apply_policy(findings, self.config, self.options.root, self.lines)
         if cached:
             self.result.stats.cache_hits += 1
         else:

@@ -10,6 +10,10 @@ Sources, in the order their options are added (a later ``-D`` of the same name w
    string by a scan (:meth:`FileFlags.variants`; its kernels are named ``k[TILE=16]``, up to
    :data:`MAX_VARIANTS` strings), and with the first one found by ``simu check`` (which says so);
 4. every ``[tool.simu.files."GLOB"]`` table whose glob matches the file, in file order.
+
+Host options assembled at run time (``-DLROWS=" << lRows``) and ``-DNAME=`` names the host writes that a
+``.cl`` file needs but no traced build gives it get values chosen by :mod:`simu.scan.assume`, kept in
+:attr:`CompileOptions.assumed` and named in a note and in every finding of the file's kernels.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from simu.config import Config
 from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.host import BuildSite, HostIndex, parse_build_options
+from simu.scan.assume import hinted, label, normal, resolve
 from simu.scan.options import ScanError, ScanOptions
 
 MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
@@ -39,6 +44,7 @@ class FileFlags:
     database: CompileDatabase | None = None
     cl_files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    _hint_cache: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         base = self.config.root or self.options.root
@@ -65,7 +71,7 @@ class FileFlags:
                               f"option sets; the first {MAX_VARIANTS} are compiled, not "
                               f"{_listing(sites[MAX_VARIANTS:])}")
             sites = sites[:MAX_VARIANTS]
-        labels = variant_labels([s.options or "" for s in sites])
+        labels = variant_labels([normal(s.options or "") for s in sites])
         return [(label, self._options(path, folders, site)) for label, site in zip(labels, sites, strict=True)]
 
     def _options(self, path: Path, folders, site: BuildSite | None) -> CompileOptions:
@@ -79,11 +85,21 @@ class FileFlags:
                 incs += flags.include_dirs
                 defines += flags.defines
                 args += flags.clang_args
+        assumed: list[str] = []
         if site is not None and site.options:
-            cf = parse_build_options(site.options)
+            cf, assumed = resolve(site.options, _text(path), self._hints())
             incs += [str(d) for d in _existing(cf.include_dirs, path, self.options.root / site.file)]
             defines += cf.defines
             args += cf.clang_args
+        if suffix == ".cl" and self.host is not None:
+            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints())
+            defines += extra
+            assumed += extra
+        if assumed:
+            where = f" ({site.file}:{site.line})" if site is not None else ""
+            self._note(f"{_rel(path, self.options.root) or path}: the host code computes "
+                              f"{', '.join(a.partition('=')[0] for a in assumed)} at run time{where}; compiled "
+                              f"assuming {' '.join(assumed)}")
         rel = _rel(path, self._base)
         for spec, fs in self._globs:
             if rel is not None and spec.match_file(rel):
@@ -92,7 +108,17 @@ class FileFlags:
                 args += fs.clang_args
         after = tuple(dict.fromkeys(str(d) for d in folders if str(d) not in incs))  # discovered: -idirafter
         return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level, after_dirs=after,
-                              cuda_path=o.cuda_path, cuda_path_detected=o.cuda_path_detected)
+                              cuda_path=o.cuda_path, cuda_path_detected=o.cuda_path_detected,
+                              assumed=tuple(dict.fromkeys(assumed)))
+
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def _hints(self) -> dict[str, set[str]]:
+        if self._hint_cache is None:
+            self._hint_cache = self.host.define_hints() if self.host is not None else {}
+        return self._hint_cache
 
     def _host_builds(self, path: Path) -> list[BuildSite]:
         """The first build site of each distinct non-empty options string the host code builds ``path`` with."""
@@ -100,8 +126,9 @@ class FileFlags:
             return []
         out: dict[str, BuildSite] = {}
         for s in self.host.builds_of(path, self.cl_files or [path]):
-            if s.options and s.options.strip() not in out:
-                out[s.options.strip()] = s
+            key = normal(s.options or "")
+            if key and key not in out:
+                out[key] = s
         return list(out.values())
 
 
@@ -110,10 +137,17 @@ def variant_labels(options: list[str]) -> list[str]:
     else ``#1``, ``#2`` ..."""
     defs = [parse_build_options(o).defines for o in options]
     common = set(defs[0]).intersection(*map(set, defs[1:]))
-    labels = [" ".join(d for d in ds if d not in common) for ds in defs]
+    labels = [" ".join(label(d) for d in ds if d not in common) for ds in defs]
     if len(set(labels)) < len(labels) or not all(labels):
         return [f"#{i + 1}" for i in range(len(options))]
     return labels
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def _listing(sites: list[BuildSite]) -> str:

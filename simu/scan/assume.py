@@ -1,0 +1,105 @@
+"""Values for the macros host code defines at run time, so that a ``.cl`` file compiles with zero configuration.
+
+The host index (:mod:`simu.host.options`) records ``-DLROWS=<run-time value>`` as a hole.  A macro with no
+value cannot compile, so the scan chooses one, and says so (a scan warning, and every finding of the
+kernel names it: :func:`mark_findings`):
+
+1. the one constant value the project's host code writes for that name elsewhere (``"-DLROWS=16"``);
+2. ``float`` when the ``.cl`` file uses the name as a type (``__global FPTYPE *a``);
+3. else :data:`DEFAULT_INT` (a small power of two: a work-group or tile size is the common use).
+
+The same holds for a ``-DNAME=`` the host code writes somewhere (:meth:`HostIndex.define_hints`) that a
+``.cl`` file uses outside preprocessor lines but never defines, when no build of it defines the name: the
+build was not traced to the file (a macro, two levels of wrappers), the name still comes from the host.
+
+Decision (issue 13): names no host code mentions are *not* given assumed values.  An undeclared ALL_CAPS
+identifier is as often a missing header or a configuration the kernel does not support as a build option,
+and an assumed size (a grid-point count, a tile) decides which threads collide: a wrong guess reports races
+that no real build has.  A false alarm costs a user more than a kernel left as ``compile-error``, which the
+user can fix with one ``define``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from simu.host.opencl import ClangFlags, parse_build_options
+from simu.host.options import HOLE
+
+DEFAULT_INT = "16"
+DEFAULT_TYPE = "float"
+_DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
+
+
+def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, str]:
+    """(value, why) for a macro the host defines with a run-time value."""
+    known = {v for v in hints.get(name, ()) if v and HOLE not in v}
+    if len(known) == 1:
+        return next(iter(known)), "the value the host code passes elsewhere"
+    code = _DIRECTIVE.sub("", cl_text)
+    if re.search(rf"\b{re.escape(name)}\s*\*|\b{re.escape(name)}\s+[A-Za-z_]\w*\s*[;=,)\[]|"
+                 rf"\(\s*{re.escape(name)}\s*\)\s*[\w(]", code):
+        return DEFAULT_TYPE, "used as a type"
+    return DEFAULT_INT, "default"
+
+
+def resolve(options: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[ClangFlags, list[str]]:
+    """``options`` (with holes) as clang flags, every hole given a value; the ``NAME=value`` choices made."""
+    cf = parse_build_options(normal(options))
+    defines, assumed = [], []
+    for d in cf.defines:
+        name, eq, value = d.partition("=")
+        if HOLE in name or not re.fullmatch(r"[A-Za-z_]\w*", name):
+            continue  # a name computed at run time: nothing to define
+        if eq and HOLE in value:
+            value = _chosen(name, cl_text, hints)[0]
+            assumed.append(f"{name}={value}")
+            d = f"{name}={value}"
+        defines.append(d)
+    return replace(cf, defines=tuple(defines)), assumed
+
+
+def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]]) -> list[str]:
+    """``NAME=value`` for the host's ``-DNAME=`` names the file uses but neither it, the files it includes
+    (one level) nor its options define."""
+    try:
+        text = cl_path.read_text(errors="replace")
+    except OSError:
+        return []
+    candidates = [n for n, vals in hints.items() if n not in defined and any(v for v in vals)]
+    if not candidates:
+        return []
+    own = text
+    for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+        try:
+            own += "\n" + (cl_path.parent / inc).read_text(errors="replace")
+        except OSError:
+            pass
+    code = _DIRECTIVE.sub("", text)
+    out = []
+    for name in sorted(candidates):
+        if re.search(rf"\b{re.escape(name)}\b", code) and \
+                not re.search(rf"^\s*#\s*define\s+{re.escape(name)}\b", own, re.M):
+            out.append(f"{name}={_chosen(name, text, hints)[0]}")
+    return out
+
+
+def normal(options: str) -> str:
+    """Options text with a wrapper parameter nobody filled in left out, and holes kept as words of their own."""
+    text = re.sub(r"@P\d+@", " ", options)
+    return " ".join(re.sub(r"@\?@(?=-)", HOLE + " ", text).split())
+
+
+def label(define: str) -> str:
+    return define.replace(HOLE, "?")
+
+
+def mark_findings(findings: list, assumed: tuple[str, ...]) -> list:
+    """Findings of a kernel compiled with assumed macro values, each saying which (``detail["assumed"]``)."""
+    if not assumed:
+        return findings
+    note = ", ".join(assumed)
+    return [replace(f, message=f"{f.message} [assuming {note}: values the host computes at run time]",
+                    detail={**f.detail, "assumed": list(assumed)}) for f in findings]
