@@ -60,9 +60,6 @@ class OptionHarvest:
         e = re.sub(r"(?:\s*(?:\.|->)\s*(?:c_str|data|str)\s*\(\s*\))+$", "", e).strip()
         if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in self.src.macros:
             return self.variable(e, pos, depth)
-        exact = self.ev.str_value(e, pos)
-        if exact is not None:
-            return [exact]
         parts = _split_plus(e)
         if parts is None:
             return [HOLE]
@@ -343,5 +340,5 @@ def define_hints(src: CSource) -> tuple[str, ...]:
                 out.append(m.group(1))
                 continue
             v = re.match(r"[^\s\"]+", rest)
-            out.append(f"{m.group(1)}={v.group(0) if v else HOLE}")
+            out.append(f"{m.group(1)}={v.group(0) if v and '%' not in v.group(0) else HOLE}")  # "%d": sprintf
     return tuple(dict.fromkeys(out))

@@ -90,7 +90,7 @@ def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]]) -> list
 
 def normal(options: str) -> str:
     """Options text with a wrapper parameter nobody filled in left out, and holes kept as words of their own."""
-    text = re.sub(r"@P\d+@", " ", options)
+    text = re.sub(r"@P\d+@", " ", re.sub(r"(?<==)@P\d+@", HOLE, options))
     return " ".join(re.sub(r"@\?@(?=-)", HOLE + " ", text).split())
 
 
