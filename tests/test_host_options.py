@@ -196,7 +196,7 @@ def test_findings_of_an_assumed_kernel_say_so(report):
     assert k["findings"], k
     for finding in k["findings"]:
         assert finding["severity"] != "error" and finding["detail"]["assumed"] == ["LROWS=16"]
-        assert "assuming LROWS=16" in finding["message"]
+        assert "compiled assuming LROWS=16" in finding["message"]
 
 
 def test_a_name_no_host_code_gives_is_not_assumed(report):

@@ -25,12 +25,10 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from simu.codes import SEVERITY_RANK, WARNING
 from simu.host.opencl import ClangFlags, parse_build_options
 from simu.host.options import HOLE
 
 DEFAULT_INT = "16"
-ASSUMED_SEVERITY = WARNING  # the most a finding of a kernel compiled with assumed values is
 DEFAULT_TYPE = "float"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
 
@@ -99,14 +97,20 @@ def label(define: str) -> str:
 
 
 def mark_findings(findings: list, assumed: tuple[str, ...]) -> list:
-    """Findings of a kernel compiled with assumed macro values, each saying which (``detail["assumed"]``),
-    at most :data:`ASSUMED_SEVERITY`: which threads collide may depend on the guess (a grid-point count
-    assumed 16 makes threads of a larger grid overlap), so they never fail a scan at the default
-    ``fail-on = "error"``; a user who sets the values (``define``) gets the kernel's own severities."""
+    """Findings of a kernel compiled with assumed macro values, each saying which (``detail["assumed"]``).
+    Which threads collide may depend on the guess (a grid-point count assumed 16 makes threads of a larger
+    grid overlap), so the one severity rule of provenance applies (:func:`simu.pipeline.beyond_contract`):
+    at most a warning, naming the values; a user who sets them (``define``) gets the kernel's own severities."""
     if not assumed:
         return findings
+    from simu.pipeline import ASSUMPTION, beyond_contract
+
     note = ", ".join(assumed)
-    cap = SEVERITY_RANK[ASSUMED_SEVERITY]
-    return [replace(f, message=f"{f.message} [assuming {note}: values the host computes at run time]",
-                    severity=f.severity if SEVERITY_RANK.get(f.severity, 0) <= cap else ASSUMED_SEVERITY,
-                    detail={**f.detail, "assumed": list(assumed)}) for f in findings]
+    out = []
+    for f in findings:
+        if f.detail.get(ASSUMPTION):
+            f = replace(f, message=f"{f.message} [compiled assuming {note}]")
+        else:
+            f = beyond_contract(f, f"compiled assuming {note}, values the host computes at run time")
+        out.append(replace(f, detail={**f.detail, "assumed": list(assumed)}))
+    return out
