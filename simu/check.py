@@ -112,9 +112,10 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
     if configured is None:
         configured = config.constraints_for(kernel.display_name, kernel.name)
     if request.launch_args is None and request.constraints is None:
-        from simu.host.contracts import kernel_contract
+        from simu.host.contracts import kernel_contracts
 
-        configured = kernel_contract(module.path, kernel, configured)  # the host's launch, configuration on top
+        # the host's launches (one contract per distinct launch), configuration on top
+        configured = kernel_contracts(module.path, kernel, configured).for_search()
     if request.launch_args is not None:
         given = _own(kernel, request.launch_args)
         try:

@@ -89,10 +89,10 @@ def test_opencl_ndrange_is_the_contract(tmp_path: Path):
     ((c, origin),) = host_constraints(index, "acc", [("out", 4)])
     assert (c.grid, c.block, origin) == ((8, 1, 1), (128, 1, 1), "host launch at host.c:7")
     module = load_file(tmp_path / "k.cl")
-    from simu.host.contracts import kernel_contract
+    from simu.host.contracts import kernel_contracts
 
-    report = analyse_kernel(module, module.kernel(), constraints=kernel_contract(tmp_path / "k.cl", module.kernel(),
-                                                                                  None), budget=4)
+    contracts = kernel_contracts(tmp_path / "k.cl", module.kernel(), None).for_search()
+    report = analyse_kernel(module, module.kernel(), constraints=contracts, budget=4)
     races = [f for f in report.findings if f.kind == "race"]
     assert races and all(f.launch.grid == (8, 1, 1) and f.launch.block == (128, 1, 1) for f in races)
     assert races[0].launch.origin == origin

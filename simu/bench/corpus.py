@@ -141,7 +141,7 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
     key = (str(path), opt)
     cache = module_cache if module_cache is not None else {}
     if key not in cache:
-        cache[key] = load_file(path, CompileOptions(opt_level=int(opt[1])))
+        cache[key] = load_file(path, host_compile_options(path, CompileOptions(opt_level=int(opt[1]))))
     module = cache[key]
     kernels = [module.kernel(cf.kernel)] if cf.kernel else module.kernels
     findings: list[Finding] = []
@@ -155,6 +155,28 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
         if rep.status != "analysed":
             status, reason = rep.status, rep.reason
     return evaluate(cf, opt, model, findings, status, reason)
+
+
+def host_compile_options(path: Path, base):
+    """``base`` (:class:`~simu.frontend.CompileOptions`) plus the build options the host code beside a ``.cl``
+    file builds it with (the first option set, as ``simu check`` takes it): a corpus pair of host ``.c`` and
+    ``.cl`` compiles as the program does."""
+    import dataclasses
+
+    from simu.host import build_host_index, parse_build_options
+    from simu.host.index import HOST_EXTENSIONS
+
+    if path.suffix.lower() != ".cl":
+        return base
+    beside = sorted(f for f in path.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
+    if not beside:
+        return base
+    site = next((b for b in build_host_index(path.parent, beside).builds_of(path) if b.options), None)
+    if site is None:
+        return base
+    flags = parse_build_options(site.options or "")
+    return dataclasses.replace(base, defines=base.defines + flags.defines,
+                               clang_args=base.clang_args + flags.clang_args)
 
 
 def main(argv: list[str]) -> int:

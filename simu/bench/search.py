@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simu.bench.corpus import evaluate, parse
+from simu.bench.corpus import evaluate, host_compile_options, parse
 
 
 @dataclass
@@ -40,12 +40,13 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
     from simu.evolve.search import CHECK_GUARD_SECONDS, MAX_PROBE_SECONDS
-    from simu.host.contracts import kernel_contract
+    from simu.frontend import CompileOptions
+    from simu.host.contracts import kernel_contracts
 
     cf = parse(path)
     cache = cache if cache is not None else {}
     if str(path) not in cache:
-        cache[str(path)] = load_file(path)
+        cache[str(path)] = load_file(path, host_compile_options(path, CompileOptions()))
     module = cache[str(path)]
     kernels = [module.kernel(cf.kernel)] if cf.kernel else module.kernels
     t0 = time.perf_counter()
@@ -53,7 +54,8 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     for k in kernels:
         budget = Budget(evaluations=evaluations, seconds=guard_seconds or CHECK_GUARD_SECONDS,
                         probe_seconds=probe_seconds or MAX_PROBE_SECONDS)
-        rep = search_kernel(module, k, CheckSettings(), kernel_contract(path, k, cf.constraints), budget, mode, seed)
+        rep = search_kernel(module, k, CheckSettings(), kernel_contracts(path, k, cf.constraints).for_search(),
+                            budget, mode, seed)
         findings += rep.findings
         st = rep.search
         evals += st.evaluations

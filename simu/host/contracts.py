@@ -1,37 +1,90 @@
-"""Host launches as launch contracts: each CUDA launch the host code makes becomes a
-:class:`KernelConstraints` (fixed grid/block where known, constant scalar arguments, buffer lengths from
-allocation sizes, dynamic shared size) with an origin text naming the launch ("host launch at main.cu:37").
-User constraints from the configuration win: their set fields override the host launch's (:func:`merge`)."""
+"""Host launches as launch contracts: each launch the host code makes (CUDA ``<<<>>>`` / ``cudaLaunchKernel``, OpenCL
+``clEnqueueNDRangeKernel``) becomes a :class:`KernelConstraints` (fixed grid/block where known, constant scalar
+arguments, buffer lengths from allocation sizes, dynamic shared size) with an origin text naming the launch
+("host launch at main.cu:37").  A kernel launched from several sites with different configurations has one
+contract per distinct launch (at most :data:`MAX_CONTRACTS`; the search explores each, see
+:func:`simu.evolve.search_kernel`).  User constraints from the configuration win: their set fields override the
+host launch's (:func:`merge`)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from simu.host.clbuffers import buffers_in
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
+from simu.host.model import HostFile, LaunchSite
 from simu.launch.constraints import KernelConstraints
 
+MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
+Params = list[tuple[str, "int | None"]]
 
-def host_constraints(index: HostIndex, kernel: str, params: list[tuple[str, int | None]]
-                     ) -> list[tuple[KernelConstraints, str]]:
+
+@dataclass
+class HostContracts:
+    """The contracts of one kernel: one per distinct host launch (configuration on top), the launches past
+    :data:`MAX_CONTRACTS` that are not explored, and the configuration's own constraints."""
+
+    contracts: list[KernelConstraints] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # origins of the distinct launches left out
+    user: KernelConstraints | None = None
+
+    def for_search(self) -> list[KernelConstraints] | KernelConstraints | None:
+        """What the search takes: the host contracts, or the configuration's constraints when the host code
+        never launches the kernel."""
+        return self.contracts if self.contracts else self.user
+
+    def note(self, kernel: str) -> str | None:
+        if not self.skipped:
+            return None
+        return (f"kernel {kernel}: host code launches it with {len(self.contracts) + len(self.skipped)} distinct "
+                f"configurations; the first {len(self.contracts)} are analysed, not the "
+                f"{', '.join(o.removeprefix('host launch at ') for o in self.skipped)} one(s)")
+
+
+def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[str] | None = None,
+                     cl_file: str | None = None) -> list[tuple[KernelConstraints, str]]:
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
-    scalar) in order, as the device IR gives them."""
+    scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
+    kernel is defined in: when they launch it, launches elsewhere (another kernel of the same name) are not
+    its.  ``cl_file``: the base name of the ``.cl`` file it comes from: launches of a program built from
+    another ``.cl`` file are not its."""
     out = []
-    for x in index.cuda_launches_of(kernel):
+    launches = index.cuda_launches_of(kernel)
+    own = [x for x in launches if files and x.file in files]
+    for x in own or launches:
         c = launch_constraints(x, params)
         c.origin = f"host launch at {x.where}"
         out.append((c, c.origin))
+    by_path = {h.path: h for h in index.files}
     for site in index.launches_of(kernel):  # OpenCL: global is total work-items, grid = global / local
+        h = by_path.get(site.file)
+        if h is None or (cl_file and not _built_from(index, h, site, cl_file)):
+            continue
         c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}")
         g, loc = site.global_size, site.local_size
         if loc and None not in loc and all(v > 0 for v in loc):
             c.block = tuple(list(loc) + [1] * (3 - len(loc)))[:3]  # type: ignore[assignment]
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
+        _opencl_args(h, site, params, c)
         out.append((c, c.origin))
     return out
+
+
+def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None
+                       ) -> HostContracts:
+    """The distinct contracts among the host launches (configuration merged on top; two launches alike but for
+    their site count once, the first site naming it), the first :data:`MAX_CONTRACTS` of them explored."""
+    seen: dict[str, KernelConstraints] = {}
+    for c, _ in found:
+        m = merge(c, user)
+        key = repr({k: v for k, v in m.key().items() if k != "origin"})
+        seen.setdefault(key, m)
+    kept = list(seen.values())
+    return HostContracts(kept[:MAX_CONTRACTS], [c.origin or "" for c in kept[MAX_CONTRACTS:]], user)
 
 
 def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> KernelConstraints:
@@ -87,45 +140,99 @@ def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: di
     return f"({expr})*{elem_bytes}//{param_elem}"
 
 
-def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
-    """The contract ``simu check`` and the search corpus use for one kernel of ``path``: its first host
-    launch in the file or the host files beside it, with the configuration's fields on top; ``user`` alone
-    when no host launch is found.  (The first launch only: several launches of one kernel are not split.)"""
+def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -> HostContracts:
+    """The contracts ``simu check`` and the search corpus use for one kernel of ``path``: its host launches in
+    the file or the host files beside it, with the configuration's fields on top (only ``user`` when no host
+    launch is found)."""
     from simu.host.index import HOST_EXTENSIONS, build_host_index
 
     p = Path(path)
     if not p.is_file():
-        return user
+        return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = build_host_index(p.parent, beside or [p])
-    return contract_from_index(index, kernel, user, prefer=p)
+    return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if p.suffix == ".cl" else None)
 
 
-def contract_from_index(index: HostIndex, kernel, user: KernelConstraints | None,
-                        prefer: Path | None = None) -> KernelConstraints | None:
-    """The kernel's first host launch in ``index`` as its contract, ``user``'s fields on top (``user`` alone
-    when the host code never launches it).  With ``prefer`` (the kernel's own file), a launch in that file
-    comes before launches elsewhere: files beside it may define and launch another kernel of that name."""
+def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
+    """The first of :func:`kernel_contracts` (or ``user`` when the host code never launches the kernel)."""
+    found = kernel_contracts(path, kernel, user)
+    return found.contracts[0] if found.contracts else user
+
+
+def contracts_from_index(index: HostIndex, kernel, user: KernelConstraints | None, files: set[str] | None = None,
+                         cl_file: str | None = None) -> HostContracts:
+    """The kernel's distinct host launches in ``index`` as its contracts, ``user``'s fields on top (see
+    :func:`host_constraints` for ``files`` and ``cl_file``)."""
+    return contracts_for(index, kernel.display_name, kernel_params(kernel), user, files, cl_file)
+
+
+def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConstraints | None,
+                  files: set[str] | None = None, cl_file: str | None = None) -> HostContracts:
+    """:func:`contracts_from_index` for a kernel known by its display name and :func:`kernel_params` (what a scan
+    worker reports of it)."""
+    return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file), user)
+
+
+def source_name(display_name: str) -> str:
+    """The name host code launches a kernel by: ``ns::k<int>(float*)`` -> ``k``."""
+    return re.split(r"[<(]", display_name)[0].split("::")[-1].strip()
+
+
+def kernel_params(kernel) -> Params:
+    """(name, bytes of one pointee element, or ``None`` for a scalar) per parameter of a decoded kernel."""
     from simu.launch.buffers import element_type
 
-    name = re.split(r"[<(]", kernel.display_name)[0].split("::")[-1].strip()
-    params = []
+    out: Params = []
     for q in kernel.params:
         if q.is_pointer:
             dt, comps = element_type(q.pointee, q.pointee_size)
-            params.append((q.name, dt.itemsize * comps))
+            out.append((q.name, dt.itemsize * comps))
         else:
-            params.append((q.name, None))
-    found = host_constraints(index, name, params)
-    if prefer is not None:
-        found.sort(key=lambda item: not _in_file(item[1], index.root, prefer))  # stable: own file first
-    return merge(found[0][0], user) if found else user
+            out.append((q.name, None))
+    return out
 
 
-def _in_file(origin: str, root: Path, path: Path) -> bool:
-    """Whether an origin text ("host launch at FILE:LINE") names ``path`` (FILE relative to ``root``)."""
-    where = origin.removeprefix("host launch at ").rsplit(":", 1)[0]
-    try:
-        return (Path(root) / where).resolve() == path.resolve()
-    except OSError:
-        return False
+# -- OpenCL arguments -----------------------------------------------------------------------------------------
+
+def _norm(expr: str) -> str:
+    return re.sub(r"\s+", "", expr).lstrip("&*")
+
+
+def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_file: str) -> bool:
+    """Whether the launched kernel's program is built from ``cl_file`` (true when that is not known)."""
+    made = [k for k in h.kernels if k.var and _norm(k.var) == _norm(site.kernel) and k.line <= site.line]
+    if not made:
+        return True
+    program = _norm(made[-1].program)
+    sources = {s for b in index.builds if b.file == site.file and _norm(b.program) == program for s in b.sources}
+    return not sources or cl_file in sources
+
+
+def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> None:
+    """Scalar values and buffer lengths from the ``clSetKernelArg`` / ``setArg`` calls before the launch:
+    ``clSetKernelArg(k, 2, sizeof(int), &n)`` with ``n`` constant fixes argument 2; a ``cl_mem`` made by
+    ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length."""
+    last = {}
+    for a in sorted(h.args, key=lambda a: a.line):
+        if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
+                and _norm(a.kernel) == _norm(site.kernel):
+            last[a.index] = a
+    scalars = {name for name, elem in params if elem is None}
+    names = {}  # host variable -> the scalar parameter it is passed as
+    for i, a in last.items():
+        var = _ident(a.value_text.strip().lstrip("&"))
+        if var and params[i][1] is None:
+            names[var] = params[i][0]
+    for i, a in last.items():
+        name, elem = params[i]
+        if elem is None:
+            if a.value is not None:
+                c.args[name] = a.value
+            continue
+        var = _ident(a.value_text.strip().lstrip("&"))
+        alloc = buffers_in(h.extra, var, a.line) if var else None
+        if alloc is not None and alloc["length"] is not None:
+            length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)
+            if length is not None:
+                c.buffer_lengths[name] = length

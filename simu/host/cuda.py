@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from simu.host.cscan import CSource, split_args
-from simu.host.cvalues import SIZEOF, Evaluator
+from simu.host.cvalues import Evaluator
 
 EXTRA_KEY = "cuda_launches"
 Dim = tuple[int | None, int | None, int | None]
@@ -230,13 +230,4 @@ def _buffer_length(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[in
     if alloc is None:
         return None, None
     size, elem = alloc
-    elem_bytes = SIZEOF.get(" ".join(elem.split())) if elem else None
-    if elem is None:
-        m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s]+?)\s*\)\s*\*?", size)
-        if m is not None:
-            elem_bytes = SIZEOF.get(" ".join(m.group(1).split()))
-            if elem_bytes is None:
-                return None, None
-            size = (size[:m.start()] + size[m.end():]).strip() or "1"
-    v = ev.int_value(size, pos)
-    return (v if v is not None else size), elem_bytes
+    return ev.element_count(size, pos, elem)

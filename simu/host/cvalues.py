@@ -90,7 +90,7 @@ class Evaluator:
             end = self.src.statement_end(start)
             if end > pos:
                 continue
-            text = self.src.code[start:end].strip()
+            text = _first_declarator(self.src.code[start:end].strip())
             if m.group(3) == "(":
                 text = text[1:-1] if text.endswith(")") else text[1:]
             best = text
@@ -108,6 +108,8 @@ class Evaluator:
         if not re.fullmatch(r"[A-Za-z_]\w*", name):
             return e, None
         init = self.definition(name, pos)
+        if init is None and not scalar:
+            init = self._sized_array(name, pos)  # size_t g[2]; g[0] = W; g[1] = H;
         if init is None:
             return e, None
         if scalar or not init.startswith("{"):
@@ -124,6 +126,29 @@ class Evaluator:
                 m = found[-1]
                 values = values[:i] + (self.int_value(m.group(1), pos),) + values[i + 1:]
         return init, values
+
+    def element_count(self, size: str, pos: int, elem: str | None = None) -> tuple[int | str | None, int | None]:
+        """(length, element bytes) of an allocation of ``size`` bytes (``new elem[size]``: ``size`` elements):
+        ``n * sizeof(float)`` -> (n, 4); a size without ``sizeof`` is in bytes (element bytes ``None``); the
+        length stays an expression when it is not constant."""
+        elem_bytes = SIZEOF.get(" ".join(elem.split())) if elem else None
+        if elem is None:
+            m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s]+?)\s*\)\s*\*?", size)
+            if m is not None:
+                elem_bytes = SIZEOF.get(" ".join(m.group(1).split()))
+                if elem_bytes is None:
+                    return None, None
+                size = (size[:m.start()] + size[m.end():]).strip() or "1"
+        v = self.int_value(size, pos)
+        return (v if v is not None else size), elem_bytes
+
+    def _sized_array(self, name: str, pos: int) -> str | None:
+        """``{?, ?}`` for an array declared without an initializer (``size_t g[2];``): its elements come from
+        the assignments after the declaration."""
+        decls = [m for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\s*\[\s*([^\]]+?)\s*\]\s*[;,]",
+                                        self.src.code[:pos]) if _declares(self.src.code, m.start())]
+        n = self.int_value(decls[-1].group(1), pos) if decls else None
+        return "{" + ", ".join(["?"] * n) + "}" if n is not None and 0 < n <= 3 else None
 
     # -- strings ----------------------------------------------------------------------------------------
 
@@ -184,7 +209,7 @@ class Evaluator:
             end = self.src.statement_end(start)
             if end > pos:
                 continue
-            text = code[start:end].strip()
+            text = _first_declarator(code[start:end].strip())
             if m.group(2) in ("{", "("):
                 if not _declares(code, m.start()):
                     continue
@@ -238,10 +263,39 @@ class Evaluator:
             return None
 
 
+def _first_declarator(text: str) -> str:
+    """The initializer of the first declarator of ``size_t global = 1024, local = 128`` (text up to the first
+    top-level comma; commas inside brackets and strings are kept)."""
+    items, _ = split_args(text + ")", 0)
+    return items[0] if items else text
+
+
 def _declares(code: str, pos: int) -> bool:
-    """Whether the name at ``pos`` follows a type (``std::string opts(...)``, ``size_t g[2]{...}``)."""
-    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", code[max(0, pos - 60):pos])) and \
-        not re.search(r"\b(return|case)\s+$", code[max(0, pos - 60):pos])
+    """Whether the name at ``pos`` follows a type (``std::string opts(...)``, ``size_t g[2]{...}``), or is a
+    later declarator of a declaration (``size_t g[1] = {N}, l[1] = {64}``)."""
+    before = code[max(0, pos - 60):pos]
+    if re.search(r",\s*$", before):
+        return _later_declarator(code, pos)
+    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", before)) and not re.search(r"\b(return|case)\s+$", before)
+
+
+def _later_declarator(code: str, pos: int) -> bool:
+    """Whether the statement holding ``pos`` (after a top-level comma) starts with ``TYPE name``."""
+    depth, i, lo = 0, pos - 1, max(0, pos - 400)
+    while i >= lo:
+        c = code[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                break  # an argument list or a block: the statement starts after it
+            depth -= 1
+        elif c == ";" and depth == 0:
+            break
+        i -= 1
+    stmt = code[i + 1:pos].strip()
+    return bool(re.match(r"(?:(?:const|static|constexpr|unsigned|signed|long|short)\s+)*[A-Za-z_][\w:<>]*[\s*&]+"
+                         r"[A-Za-z_]\w*", stmt)) and not re.match(r"(?:return|case|if|while|for|else)\b", stmt)
 
 
 def _strip_casts(e: str) -> str:

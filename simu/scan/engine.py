@@ -162,6 +162,7 @@ class Scheduler:
         self.fallback_of: dict[Path, set[Path]] = {}  # kernel header -> the compiled files including it
         self.waiting: dict[Path, set[Path]] = {}  # kernel header -> those of its includers not done yet
         self.compiled_ok: set[Path] = set()
+        self._contract_notes: set[tuple[str, str]] = set()  # (file, kernel) whose skipped launches were noted
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
@@ -235,10 +236,12 @@ class Scheduler:
             return False
         self.defined[where] = (kr, fr.rel)
         fr.kernels.append(kr)
-        constraints = self.config.constraints_for(entry.name, kr.mangled)
+        constraints = self._contracts(fr, kr, entry, self.config.constraints_for(entry.name, kr.mangled))
+        contract_key = [c.key() for c in constraints] if isinstance(constraints, list) else \
+            constraints.key() if constraints else None
         key = kernel_key(listing.module.digest, kr.mangled, {
             "checks": list(o.checks), "warp_model": o.warp_model, "strict_warp": o.strict_warp, "budget": o.budget,
-            "compile": file_task.copts.key(), "constraints": constraints.key() if constraints else None,
+            "compile": file_task.copts.key(), "constraints": contract_key,
             "shared": [o.max_static_shared, o.max_dynamic_shared]})
         args = (str(fr.path), listing.module, kr.mangled, self.settings, constraints, o.budget, o.hard_limit)
         task = self._new_task(ANALYSE, args, o.wall_limit, fr, kernel=kr, key=key)
@@ -248,6 +251,22 @@ class Scheduler:
         else:
             self.analyses.append(task.id)
         return True
+
+    def _contracts(self, fr: FileResult, kr: KernelResult, entry: KernelEntry, user):
+        """The kernel's launch contracts: one per distinct launch its host code makes (configuration on top),
+        else the configuration's constraints (:mod:`simu.host.contracts`)."""
+        host = self.flags.host
+        if host is None:
+            return user
+        from simu.host.contracts import contracts_for
+
+        cl_file = fr.path.name if fr.path.suffix.lower() == ".cl" else None
+        found = contracts_for(host, entry.name, list(entry.params), user, {fr.rel, kr.defined_in} - {""}, cl_file)
+        note = found.note(entry.name)
+        if note and (fr.rel, entry.name) not in self._contract_notes:
+            self._contract_notes.add((fr.rel, entry.name))
+            self.result.warnings.append(f"{fr.rel}: {note}")
+        return found.for_search()
 
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles

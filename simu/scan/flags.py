@@ -190,15 +190,17 @@ def load_database(options: ScanOptions) -> tuple[CompileDatabase | None, str | N
 
 
 def build_file_flags(options: ScanOptions, config: Config, sources: list[Path]) -> FileFlags:
-    """The per-file options of a scan: its compile database and, when it scans .cl files, the host-code index
-    of the project (cached in the scan's cache folder)."""
+    """The per-file options of a scan: its compile database and, when it scans .cl or CUDA files, the host-code
+    index of the project (cached in the scan's cache folder): the build options of .cl files, and the launches
+    the scan's launch contracts come from."""
     from simu.frontend.discover import IgnoreRules, walk
     from simu.host import build_host_index, host_files
 
     database, warning = load_database(options)
     host = None
     cl_files = [s for s in sources if s.suffix.lower() == ".cl"]
-    if cl_files and options.host_code and options.root.is_dir():
+    kernels = cl_files or [s for s in sources if s.suffix.lower() in (".cu", ".cuh")]
+    if kernels and options.host_code and options.root.is_dir():
         rules = IgnoreRules(options.root, options.exclude)
         rules.add_excludes(options.config_base or options.root, options.config_exclude)
         host = build_host_index(options.root, host_files(walk(options.root, rules)), options.cache_dir)

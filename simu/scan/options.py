@@ -66,7 +66,7 @@ class ScanOptions:
     changed: bool = False
     auto_include: bool = True
     compile_commands: Path | None = None  # given; None: looked for at the root and in build*/
-    host_code: bool = True  # read the project's host code (OpenCL build options)
+    host_code: bool = True  # read the project's host code (OpenCL build options, launch contracts)
     cuda_path: str | None = None  # a CUDA toolkit root: its headers instead of simu's shim
     cuda_path_detected: bool = False  # found through CUDA_PATH / nvcc (a file it fails on gets the shim)
     max_static_shared: int = MAX_STATIC_SHARED  # bytes per block (a launch over it is not-launchable)

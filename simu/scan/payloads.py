@@ -30,6 +30,7 @@ class KernelEntry:
     mangled: str
     line: int
     file: str = ""  # the file that defines it (from debug info): a header for a kernel a header defines
+    params: tuple[tuple[str, int | None], ...] = ()  # (name, pointee bytes or None): host launches bind to them
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,7 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
     """Compile one file; its kernels and IR, or why it failed."""
     from simu.errors import CompileError
     from simu.frontend import compile_file
+    from simu.host.contracts import kernel_params
 
     _started(task_id)
     t0 = time.perf_counter()
@@ -111,7 +112,11 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
     except Exception as exc:  # noqa: BLE001 - any failure of one file is data
         first, tb = _error(exc)
         return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
-    kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
+    try:
+        kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "", tuple(kernel_params(k)))
+                        for k in module.kernels)
+    except Exception:  # noqa: BLE001 - a parameter the launch model cannot type: no host contract binds to it
+        kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
     return FileListing(src, kernels, time.perf_counter() - t0, tuple(compiled.notes))
 
 

@@ -1,0 +1,54 @@
+"""A kernel with several launch contracts: the distinct launches its host code makes (``simu.host.contracts``).
+
+Each contract gets its own search (:func:`~simu.evolve.search.run_search`) with an equal share of the
+budget.  A per-launch finding is the launch's own: it keeps the witness launch, whose origin names the host
+launch it came from ("host launch at main.cu:37").  A kernel-phase finding, judged over every launch (a
+redundant barrier: never needed by any launch), holds for the program only when every contract's search
+reports it: a barrier one host launch needs is not redundant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from simu import codes
+from simu.detect.finding import deduplicate
+from simu.evolve.search import Budget, SearchResult, SearchStats, run_search
+from simu.launch.constraints import KernelConstraints
+
+KERNEL_PHASE_KINDS = frozenset({"redundant-barrier"})  # findings of Check.on_kernel_end, over every launch
+
+
+def share(budget: Budget, n: int) -> Budget:
+    """One contract's part of ``budget`` when ``n`` contracts split it."""
+    if n <= 1:
+        return budget
+    return dataclasses.replace(budget, evaluations=max(budget.min_evaluations, -(-budget.evaluations // n)),
+                               seconds=budget.seconds / n)
+
+
+def search_contracts(module, kernel, settings, contracts: list[KernelConstraints], budget: Budget,
+                     mode: str = "full", seed: int = 0) -> SearchResult:
+    """One search per contract, their findings together (see the module docstring)."""
+    part = share(budget, len(contracts))
+    results = [run_search(module, kernel, settings, c, part, mode, seed) for c in contracts]
+    findings = [f for r in results for f in r.findings if f.kind not in KERNEL_PHASE_KINDS]
+    phase = [{f.key: f for f in r.findings if f.kind in KERNEL_PHASE_KINDS} for r in results]
+    findings += [f for key, f in phase[0].items() if all(key in p for p in phase[1:])]
+    stats = SearchStats()
+    for r in results:
+        s = r.stats
+        if stats.first_finding_eval is None and s.first_finding_eval is not None:
+            stats.first_finding_eval = stats.evaluations + s.first_finding_eval
+            stats.first_finding_seconds = stats.seconds + (s.first_finding_seconds or 0.0)
+        stats.evaluations += s.evaluations
+        stats.cache_hits += s.cache_hits
+        stats.seconds += s.seconds
+        stats.invalid += s.invalid
+    out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "", sum(r.launches for r in results))
+    for r, c in zip(results, contracts, strict=True):
+        if r.status != codes.ANALYSED:  # the first contract that could not be analysed says why
+            out.status, out.where = r.status, r.where
+            out.reason = f"{c.origin}: {r.reason}" if c.origin else r.reason
+            break
+    return out
