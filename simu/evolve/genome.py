@@ -273,6 +273,10 @@ class Layout:
                                         threads=T)
                 spec["shape"] = list(shape)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr.reshape(shape), spec), spec
+            elif p.is_local and p.name in self.buffer_lengths:  # a size the host code gives
+                n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
+                dt, comps = element_type(p.pointee, p.pointee_size)
+                args[p.name] = LocalBuffer(n * dt.itemsize * comps)
             elif p.is_local:
                 args[p.name] = LocalBuffer(max(16, 16 * launch.threads_per_block))
             elif is_texture(p) and (self.textures[p.name].axes or p.name not in self.buffer_lengths):

@@ -1,5 +1,6 @@
 """OpenCL buffer sizes in host code: ``buf = clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` and the C++
-wrapper's ``cl::Buffer buf(ctx, flags, size)``.
+wrapper's ``cl::Buffer buf(ctx, flags, size)``; ``__local`` arguments sized by ``clSetKernelArg(k, i, bytes, NULL)``
+or ``setArg(i, cl::Local(bytes))`` (:func:`local_sizes`, kept under :data:`LOCAL_KEY`).
 
 Each allocation is kept (in :attr:`HostFile.extra <simu.host.model.HostFile.extra>` under :data:`EXTRA_KEY`)
 with its variable, line and length in elements of the allocated type (:meth:`Evaluator.element_count`); the
@@ -15,6 +16,8 @@ from simu.host.cscan import CSource, split_args
 from simu.host.cvalues import Evaluator
 
 EXTRA_KEY = "cl_buffers"
+LOCAL_KEY = "cl_local_args"
+_CPP_LOCAL = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(")
 _CPP = re.compile(r"(?:cl::)?Buffer\s+([A-Za-z_]\w*)\s*[({]")
 _CPP_ASSIGN = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*=\s*(?:cl::)?Buffer\s*[({]")
 
@@ -42,6 +45,35 @@ def cl_buffers(src: CSource) -> list[dict]:
         length, elem = ev.element_count(size, pos)
         out.append({"var": var, "line": src.line_of(pos), "length": length, "elem_bytes": elem})
     return out
+
+
+def local_sizes(src: CSource) -> list[dict]:
+    """``[{"kernel", "index", "line", "bytes"}]`` per ``__local`` argument given a constant size in bytes."""
+    ev = Evaluator(src)
+    out = []
+    for c in src.calls("clSetKernelArg"):
+        if len(c.args) >= 4 and c.args[3].strip() in ("NULL", "nullptr", "0"):
+            out.append((c.args[0], c.args[1], c.args[2], c.pos))
+    for m in _CPP_LOCAL.finditer(src.code):
+        args, _ = split_args(src.code, m.end())
+        if args and len(args) == 2:
+            local = re.fullmatch(r"(?:cl::)?(?:Local|__local)\s*\((.*)\)", args[1].strip(), re.S)
+            if local:
+                out.append((m.group(1), args[0], local.group(1), m.start()))
+    rows = []
+    for kernel, index, size, pos in out:
+        i, n = ev.int_value(index, pos), ev.int_value(size, pos)
+        if i is not None and n is not None and n > 0:
+            rows.append({"kernel": kernel, "index": i, "line": src.line_of(pos), "bytes": n})
+    return rows
+
+
+def local_size_at(extra: dict, kernel: str, index: int, line: int) -> int | None:
+    """The bytes of the ``__local`` argument ``index`` set at ``line`` (see :func:`local_sizes`)."""
+    for r in extra.get(LOCAL_KEY, ()):
+        if r["line"] == line and r["index"] == index and re.sub(r"\s+", "", r["kernel"]) == kernel:
+            return r["bytes"]
+    return None
 
 
 def buffers_in(extra: dict, var: str, line: int) -> dict | None:

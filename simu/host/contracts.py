@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from simu.host.clbuffers import buffers_in
+from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
@@ -229,6 +229,10 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
         if elem is None:
             if a.value is not None:
                 c.args[name] = a.value
+            continue
+        local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
+        if local is not None:  # a __local argument: its bytes per work-group
+            c.buffer_lengths[name] = str(max(1, local // elem))
             continue
         var = _ident(a.value_text.strip().lstrip("&"))
         alloc = buffers_in(h.extra, var, a.line) if var else None

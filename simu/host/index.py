@@ -16,7 +16,7 @@ from pathlib import Path
 
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
-from simu.host.clbuffers import cl_buffers
+from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cscan import CSource
 from simu.host.cuda import CudaLaunch, cuda_launches_of, extract_cuda, to_extra
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
@@ -95,6 +95,8 @@ def index_host_file(path: Path, rel: str) -> HostFile | None:
     extra = to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {}
     if cl.args and ("clCreateBuffer" in text or "Buffer" in text):
         extra[CL_BUFFERS] = cl_buffers(src)
+    if cl.args:
+        extra[LOCAL_KEY] = local_sizes(src)
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
                     tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),
                     extra=extra)
