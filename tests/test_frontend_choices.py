@@ -147,6 +147,9 @@ CONFIG_H_IN = """/* config.h.in.  Generated from configure.ac by autoheader.  */
 #undef HAVE_FAST_CLOCK_ID
 
 #undef HAVE_SLOW_CLOCK
+
+/* Define to the equivalent of the C99 'restrict' keyword, or to nothing if this is not supported. */
+#undef restrict
 """
 
 
@@ -163,6 +166,7 @@ def test_branch_choices():
 def test_an_autoconf_template_stands_in_with_every_slot_empty():
     text = configure(CONFIG_H_IN)
     assert "/* #undef HAVE_FAST_CLOCK */" in text and "\n#undef" not in text
+    assert "#define restrict __restrict" in text  # what configure writes for GCC and clang (C++ needs it)
     # a CMake template's literal #undef is the project's own
     assert "\n#undef LEGACY\n" in configure("#cmakedefine USE_X\n#undef LEGACY\n")
 
@@ -171,7 +175,8 @@ def test_an_error_chain_in_a_header_behind_an_autoconf_config_h_takes_its_first_
     root = write(tmp_path, {
         ".git/HEAD": "", "configure.ac": "AC_CONFIG_HEADERS([config/config.h])\n",
         "config/config.h.in": CONFIG_H_IN, "src/common/Timer.h": TIMER_H,
-        "src/cuda/stamp.cu": '#include "Timer.h"\n__global__ void stamp(STAMP *out) { out[threadIdx.x] = 1; }\n',
+        "src/cuda/stamp.cu": '#include "Timer.h"\n'
+                             "__global__ void stamp(STAMP * restrict out) { out[threadIdx.x] = 1; }\n",
     })
     result = scan(*resolve_options([root], ScanOverrides(budget=0.5, jobs=1, no_cache=True)))
     (f,) = [f for f in result.files if f.rel == "src/cuda/stamp.cu"]

@@ -10,6 +10,8 @@ project) with every option *off*, the choice that needs no guess about the build
 * in an autoconf (autoheader) template, one with no ``#cmakedefine``, every ``#undef X`` line is a slot
   that ``./configure`` turns into ``#define X 1`` or ``/* #undef X */``: it becomes the latter, so that
   the stand-in undefines nothing a ``-D`` option (or simu's choice of an ``#error`` chain) defined.
+  The one keyword slot C++ code needs filled, ``AC_C_RESTRICT``'s ``#undef restrict``, becomes what
+  ``configure`` writes for GCC and clang: ``#define restrict __restrict``.
 
 The folder is named by a digest of the template's path and text, so it is stable across runs (cache
 keys stay valid) and changes when the template does.
@@ -35,7 +37,8 @@ _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 def configure(template: str) -> str:
     """The text of a stand-in for a CMake template (see the module docstring)."""
     if not _CMAKEDEFINE.search(template) and not _CMAKEDEFINE01.search(template):
-        template = _UNDEF.sub(lambda m: f"{m.group(1)}/* #undef {m.group(2)} */", template)
+        template = _UNDEF.sub(lambda m: f"{m.group(1)}#define restrict __restrict" if m.group(2) == "restrict"
+                              else f"{m.group(1)}/* #undef {m.group(2)} */", template)
     text = _CMAKEDEFINE01.sub(lambda m: f"{m.group(1)}#define {m.group(2)} 0", template)
     text = _CMAKEDEFINE.sub(lambda m: f"{m.group(1)}/* #undef {m.group(2)} */", text)
     out = []
