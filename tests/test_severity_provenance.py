@@ -28,6 +28,14 @@ __global__ void rgba(unsigned char *img) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   img[4 * i] = 1; img[4 * i + 1] = 2; img[4 * i + 2] = 3; img[4 * i + 3] = 4;
 }
+__global__ void scal(int N, float ALPHA, float *X, int INCX) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) X[i * INCX] *= ALPHA;
+}
+__global__ void shifty(float *a, int n, int shift) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (shift < 0 && i < n) a[i + shift] = 1.0f;
+}
 __global__ void wild(float *a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) a[i * 100000 + 7] = 1.0f;
@@ -58,8 +66,9 @@ def test_the_rule_caps_at_warning_and_names_the_assumption():
 def test_plausible_lengths_allow_a_few_elements_per_size_unit_or_a_product_of_two_sizes():
     assert plausible_length(100, [3, 100], 4) == PLAUSIBLE_FACTOR * 100
     assert plausible_length(100, [90, 100], 4) == 9000  # rows x pitch
+    assert plausible_length(100, [0, 1, 4, 3, 10, 100], 4) == 12000  # batch x channels x height x width
     assert plausible_length(1 << 24, [1 << 24], 4) == 1 << 24  # never shorter than drawn
-    assert plausible_length(1 << 20, [1 << 20], 4) == (1 << 26) // 4  # capped by memory
+    assert plausible_length(1 << 20, [1 << 20], 4) == (1 << 24) // 4  # capped
 
 
 def test_an_index_within_a_plausible_length_of_an_invented_buffer_is_a_warning_that_names_it():
@@ -100,3 +109,14 @@ def test_a_host_allocation_makes_the_same_access_an_error():
                             budget=Budget(evaluations=40, seconds=600, probe_seconds=120))
     oob = [f for f in report.findings if f.kind == "out-of-bounds"]
     assert oob and all(f.severity == codes.ERROR and f.launch.origin.startswith("host launch at") for f in oob)
+
+
+def test_a_negative_argument_the_kernel_never_expects_makes_a_warning():
+    """X[i * INCX]: a negative INCX (searched, never compared with a negative constant) or a length the
+    search chose; `shift < 0` says the kernel expects negative shifts, so a[i + shift] at i = 0 is an error."""
+    scal = _oob("scal")
+    assert scal and all(f.severity == codes.WARNING and f.detail[ASSUMPTION] for f in scal), scal
+    negative = [f for f in scal if f.detail["offset"] < 0]
+    assert all("INCX = -" in f.message for f in negative)
+    shifty = _oob("shifty")
+    assert shifty and all(f.severity == codes.ERROR for f in shifty), shifty

@@ -47,18 +47,23 @@ SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|dept
 # drawn as long as the thread count and every integer argument (often a size n: `i < n` guards an index
 # into n elements), one row of n per block, or width x height for 2-D kernels.  Hosts allocate more than
 # that as a matter of course: several elements per thread or per size unit (RGBA pixels, float4s, 4x4
-# matrices: up to PLAUSIBLE_FACTOR) or a product of two sizes (rows x pitch).  Those are the *plausible*
-# lengths; an out-of-bounds access that a plausible length keeps in bounds only breaks the search's guess.
+# matrices: up to PLAUSIBLE_FACTOR) or a tensor of the kernel's sizes (batch x channels x height x width:
+# the product of its integer arguments).  Those are the *plausible* lengths; an out-of-bounds access that
+# a plausible length keeps in bounds only breaks the search's guess.
 PLAUSIBLE_FACTOR = 16
-PLAUSIBLE_MAX_BYTES = 1 << 26  # per buffer: the refutation launch must stay within the launch's memory limit
+PLAUSIBLE_MAX_BYTES = 1 << 24  # per buffer: the refutation launch stays small enough to draw and run
 
 
 def plausible_length(length: int, ints: list[int], element_bytes: int) -> int:
     """The longest length the kernel's own sizes allow for a buffer the search drew with ``length``
-    elements, given the launch's integer arguments ``ints`` (sorted, absolute) and the element's size."""
-    two = ints[-1] * ints[-2] if len(ints) >= 2 else 0
-    longest = max(PLAUSIBLE_FACTOR * length, two)
-    return max(length, min(longest, PLAUSIBLE_MAX_BYTES // max(1, element_bytes)))
+    elements, given the launch's integer arguments ``ints`` (absolute values) and the element's size."""
+    cap = PLAUSIBLE_MAX_BYTES // max(1, element_bytes)
+    tensor = 1
+    for v in ints:
+        if v >= 2:
+            tensor = min(tensor * v, cap)
+    longest = max(PLAUSIBLE_FACTOR * length, tensor if tensor > 1 else 0)
+    return max(length, min(longest, cap))
 
 
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)

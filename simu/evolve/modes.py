@@ -16,7 +16,14 @@ from typing import Any
 
 from simu.evolve.fitness import Fitness, no_fitness, simu_fitness, simulee_fitness
 from simu.evolve.operators import fresh, mutate
-from simu.evolve.phases import dictionary_sweep, refute_by_contents, refute_by_length, refute_redundant, shrink
+from simu.evolve.phases import (
+    dictionary_sweep,
+    refute_by_contents,
+    refute_by_length,
+    refute_by_sign,
+    refute_redundant,
+    shrink,
+)
 
 
 @dataclass(frozen=True)
@@ -49,7 +56,7 @@ def fresh_launch(search) -> tuple:
 
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("full", simu_fitness, normal_and_cauchy, dictionary=True, sweep=dictionary_sweep,
-         phases=(refute_redundant, shrink, refute_by_contents, refute_by_length)),
+         phases=(refute_redundant, shrink, refute_by_sign, refute_by_contents, refute_by_length)),
     Mode("simulee", simulee_fitness, normal_and_cauchy),
     Mode("random", no_fitness, fresh_launch, settle=0, population=1, bounded=False),
 )}

@@ -15,6 +15,7 @@ from simu import codes
 from simu.evolve.genome import SIZE_NAMES, Genes
 from simu.evolve.loop import individual
 from simu.evolve.operators import MAX_LOG2_DIM, halvings
+from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.buffers import PLAIN_FILLS
 from simu.pipeline import beyond_contract
@@ -121,6 +122,40 @@ def refute_by_contents(search) -> None:
                                                      "kernel reads the index from its buffers and the host's data "
                                                      "decides)"), genes)
                 break
+
+
+def refute_by_sign(search) -> None:
+    """An error that every launch showing it shows only with a negative value for a searched integer
+    argument the kernel never compares with a negative constant (an increment, stride, offset or count the
+    search made negative: darknet's ``X[i*INCX]`` with INCX = -1) depends on that value, which no host
+    launch or constraint gave: it is kept as a warning that names the argument.  Arguments the host or the
+    user fixes or bounds are not searched, and one the kernel tests for negatives (``if (shift < 0)``) may
+    be negative."""
+    layout = search.layout
+    unsigned = [p.name for p in layout.scalars if isinstance(p.type, IntType) and p.type.bits > 1
+                and p.name not in layout.ranges and not any(v < 0 for v in layout.dictionary.get(p.name, []))]
+    if not unsigned:
+        return
+    for key, (finding, genes) in list(search.found.items()):
+        if finding.severity != codes.ERROR:
+            continue
+        shown = [e for e in search.cache.values() if e.valid and any(f.key == key for f in e.findings)]
+        negative = [[n for n in unsigned if _int(e.launch.args.get(n)) < 0] for e in shown]
+        if not shown or not all(negative):
+            continue
+        at = next((i for i, e in enumerate(shown) if e.genes == list(genes)), 0)  # the reported witness
+        names = ", ".join(f"{n} = {_int(shown[at].launch.args.get(n))}" for n in negative[at])
+        search.found[key] = (beyond_contract(finding, (
+            f"the searched launch passes {names}, a negative value the search chose for an argument the kernel "
+            f"never compares with a negative constant (no host launch or constraint gives it); no launch with "
+            f"non-negative arguments showed it")), genes)
+
+
+def _int(v) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return 0
 
 
 def refute_by_length(search, witnesses: int = LENGTH_WITNESSES) -> None:
