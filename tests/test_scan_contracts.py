@@ -190,3 +190,14 @@ def test_a_barrier_one_launch_needs_is_not_redundant(tmp_path: Path):
     assert [f.kind for f in alone.findings] == ["redundant-barrier"]
     both = search_kernel(module, kernel, CheckSettings(), [contract(0), contract(1)], budget)
     assert both.status == "analysed" and not both.findings
+
+
+def test_local_scratch_sized_by_the_host_overflows_as_an_error(tmp_path: Path):
+    """clSetKernelArg(k, 1, 64 * sizeof(float), NULL) with groups of 128: the overflow is the program's (the block
+    and the size are the host's), not a guess of the search, so it stays an error."""
+    root = tmp_path / "proj"
+    shutil.copytree(CORPUS / "opencl" / "host" / "local_short", root)
+    k = _kernel(_scan(root), "stage")
+    oob = [f for f in k.findings if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == "error" and f.launch.origin == "host launch at host.c:16" for f in oob)
+    assert all(f.launch.block == (128, 1, 1) for f in oob)

@@ -256,7 +256,7 @@ class Search:
             for f in self.outside[True if at_prior else False].values():
                 f = f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name,
                                           "contract": "no searched launch stays inside the kernel's shared memory"})
-                if not at_prior:
+                if not at_prior and not self.layout.fixed_block:  # a host launch's or user's block is no guess
                     tile = "x".join(map(str, prior[:2])) if prior else None
                     f = beyond_contract(f, (f"the kernel's shared tile was written for blocks of {tile} threads, "
                                             "this launch's block differs" if tile else
