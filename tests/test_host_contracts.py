@@ -109,3 +109,54 @@ def test_a_kernels_own_file_launch_comes_before_a_namesakes_beside_it(tmp_path):
         path = tmp_path / name
         c = kernel_contract(path, load_file(path).kernel(), None)
         assert c.block == (threads, 1, 1) and c.origin.startswith(f"host launch at {name}:"), c
+
+
+def test_a_value_a_branch_changes_is_not_a_constant(tmp_path):
+    from simu.host.cscan import CSource
+    from simu.host.cvalues import Evaluator
+
+    text = ("const int N = 64;\nvoid other() { size_t local = 7; }\nint main(int argc, char **argv) {\n"
+            "  size_t local = 256;\n  if (argc > 1) { local = 1; }\n  size_t l2 = 128;\n  if (argc > 2) l2 = 1;\n"
+            "  size_t l3 = 8;\n  if (argc) { l3 = 9; }\n  l3 = 16;\n  size_t l4 = 32;\n  if (argc) l4 = 32;\n"
+            "  size_t global = 1024, l5 = 128;\n  size_t g[2] = {N, N}, l6[2] = {8, 8};\n  X;\n}\n")
+    ev = Evaluator(CSource(text))
+    at = text.index("X;")
+    values = {n: ev.int_value(n, at) for n in ("N", "local", "l2", "l3", "l4", "global", "l5")}
+    assert values == {"N": 64, "local": None, "l2": None, "l3": 16, "l4": 32, "global": 1024, "l5": 128}
+    assert ev.array_values("g", at)[1] == (64, 64) and ev.array_values("l6", at)[1] == (8, 8)
+
+
+def test_cuda_and_opencl_kernels_of_one_name_take_their_own_launches(tmp_path):
+    (tmp_path / "main.cu").write_text("__global__ void reduce(float *p) { p[threadIdx.x] = 0; }\n"
+                                      "int main() { float *p; reduce<<<2, 64>>>(p); return 0; }\n")
+    (tmp_path / "host.cpp").write_text(
+        "#include <CL/cl.h>\nint main() {\n  cl_program program; cl_command_queue q; cl_int err;\n"
+        "  cl_kernel k = clCreateKernel(program, \"reduce\", &err);\n  size_t global = 1024, local = 128;\n"
+        "  clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);\n  return 0;\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu", tmp_path / "host.cpp"])
+    (cuda,) = host_constraints(index, "reduce", [("p", 4)], api="cuda")
+    (opencl,) = host_constraints(index, "reduce", [("p", 4)], api="opencl")
+    assert cuda[0].block == (64, 1, 1) and cuda[1] == "host launch at main.cu:2"
+    assert opencl[0].block == (128, 1, 1) and opencl[1] == "host launch at host.cpp:6"
+
+
+def test_a_host_launch_with_unknown_sizes_says_what_is_searched(tmp_path):
+    _, index = _index(tmp_path, SIZED)
+    ((c, origin),) = host_constraints(index, "scale", [("x", 4), ("n", None), ("a", None)])
+    assert origin == "host launch at main.cu:6 (grid searched: not constant in the host code)" == c.origin
+
+
+def test_opencl_argument_values_and_buffer_lengths(tmp_path):
+    (tmp_path / "host.cpp").write_text(
+        "#include <CL/cl.hpp>\n#define W 256\nint main() {\n  cl::Program program; cl::CommandQueue q;\n"
+        "  cl::Kernel k(program, \"blur\");\n  int width = W, height = 64;\n"
+        "  cl::Buffer src(ctx, CL_MEM_READ_ONLY, width * height * sizeof(float));\n"
+        "  cl::Buffer dst(CL_MEM_WRITE_ONLY, width * height * 4);\n"
+        "  k.setArg(0, src);\n  k.setArg(1, dst);\n  k.setArg(2, width);\n"
+        "  k.setArg(3, cl::Local(16 * sizeof(float)));\n"
+        "  q.enqueueNDRangeKernel(k, cl::NullRange, cl::NDRange(W, 64), cl::NDRange(16, 16));\n  return 0;\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "host.cpp"])
+    ((c, _),) = host_constraints(index, "blur", [("src", 4), ("dst", 4), ("width", None), ("tile", 4)],
+                                 api="opencl")
+    assert (c.grid, c.block) == ((16, 4, 1), (16, 16, 1)) and c.args == {"width": 256}
+    assert c.buffer_lengths == {"src": str(256 * 64), "dst": str(256 * 64), "tile": "16"}

@@ -45,21 +45,22 @@ class HostContracts:
 
 
 def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[str] | None = None,
-                     cl_file: str | None = None) -> list[tuple[KernelConstraints, str]]:
+                     cl_file: str | None = None, api: str | None = None) -> list[tuple[KernelConstraints, str]]:
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
     scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
     kernel is defined in: when they launch it, launches elsewhere (another kernel of the same name) are not
     its.  ``cl_file``: the base name of the ``.cl`` file it comes from: launches of a program built from
-    another ``.cl`` file are not its."""
+    another ``.cl`` file are not its.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of launch a kernel of that
+    language can have (``None``: both); a CUDA kernel and an OpenCL kernel of one name are different kernels."""
     out = []
-    launches = index.cuda_launches_of(kernel)
+    launches = index.cuda_launches_of(kernel) if api != "opencl" else []
     own = [x for x in launches if files and x.file in files]
     for x in own or launches:
         c = launch_constraints(x, params)
-        c.origin = f"host launch at {x.where}"
+        c.origin = f"host launch at {x.where}{_searched(c)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
-    for site in index.launches_of(kernel):  # OpenCL: global is total work-items, grid = global / local
+    for site in index.launches_of(kernel) if api != "cuda" else []:  # OpenCL: grid = global / local
         h = by_path.get(site.file)
         if h is None or (cl_file and not _built_from(index, h, site, cl_file)):
             continue
@@ -70,8 +71,15 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
         _opencl_args(h, site, params, c)
+        c.origin += _searched(c)
         out.append((c, c.origin))
     return out
+
+
+def _searched(c: KernelConstraints) -> str:
+    """What of a host launch the search still chooses: `` (grid searched: not constant in the host code)``."""
+    missing = [part for part in ("grid", "block") if getattr(c, part) is None]
+    return f" ({' and '.join(missing)} searched: not constant in the host code)" if missing else ""
 
 
 def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None
@@ -151,7 +159,10 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = build_host_index(p.parent, beside or [p])
-    return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if p.suffix == ".cl" else None)
+    suffix = p.suffix.lower()
+    api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
+    return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
+                                api=api)
 
 
 def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
@@ -161,17 +172,18 @@ def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) ->
 
 
 def contracts_from_index(index: HostIndex, kernel, user: KernelConstraints | None, files: set[str] | None = None,
-                         cl_file: str | None = None) -> HostContracts:
+                         cl_file: str | None = None, api: str | None = None) -> HostContracts:
     """The kernel's distinct host launches in ``index`` as its contracts, ``user``'s fields on top (see
-    :func:`host_constraints` for ``files`` and ``cl_file``)."""
-    return contracts_for(index, kernel.display_name, kernel_params(kernel), user, files, cl_file)
+    :func:`host_constraints` for ``files``, ``cl_file`` and ``api``)."""
+    return contracts_for(index, kernel.display_name, kernel_params(kernel), user, files, cl_file, api)
 
 
 def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConstraints | None,
-                  files: set[str] | None = None, cl_file: str | None = None) -> HostContracts:
+                  files: set[str] | None = None, cl_file: str | None = None, api: str | None = None
+                  ) -> HostContracts:
     """:func:`contracts_from_index` for a kernel known by its display name and :func:`kernel_params` (what a scan
     worker reports of it)."""
-    return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file), user)
+    return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api), user)
 
 
 def source_name(display_name: str) -> str:

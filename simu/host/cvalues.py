@@ -45,13 +45,17 @@ class Evaluator:
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(" ".join(m.group(1).split()),
                                                                                      "sizeof")), expr)
         names: dict[str, int | float] = {}
+        safe: dict[str, str] = {}  # C names -> Python-safe ones (`global`, `in`, `lambda` are Python keywords)
         for name in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", expr)):
             if name in ("sizeof",):
                 return None
             v = self._name_number(name, pos, depth)
             if v is None:
                 return None
-            names[name] = v
+            safe[name] = f"_v{len(safe)}"
+            names[safe[name]] = v
+        if safe:
+            expr = re.sub(r"(?<![\w.])[A-Za-z_]\w*", lambda m: safe.get(m.group(0), m.group(0)), expr)
         py = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
         py = re.sub(r"(\d+\.\d*|\.\d+|\d+[eE][+-]?\d+)[fF]\b", r"\1", py)
         py = py.replace("&&", " and ").replace("||", " or ").replace("!=", " ne ").replace("!", " not ")
@@ -76,8 +80,10 @@ class Evaluator:
         return None
 
     def definition(self, name: str, pos: int) -> str | None:
-        """The initializer / last assigned value of a variable ``name`` before ``pos`` (text)."""
-        best = None
+        """The initializer / last assigned value of a variable ``name`` before ``pos`` (text); ``None`` when a
+        branch of the same function assigns it another value (``if (cpu) local = 1;``)."""
+        best: str | None = None
+        branches: list[str] = []  # assignments in blocks closed before pos, after best
         pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
         for m in pat.finditer(self.src.code, 0, pos):
             if m.group(2) and not _declares(self.src.code, m.start()):
@@ -93,8 +99,46 @@ class Evaluator:
             text = _first_declarator(self.src.code[start:end].strip())
             if m.group(3) == "(":
                 text = text[1:-1] if text.endswith(")") else text[1:]
-            best = text
+            if self._closed_between(m.start(), pos) or _BRACELESS_BRANCH.search(self.src.code, max(0, m.start() - 200),
+                                                                                  m.start()):
+                # in a block closed before the use: a branch or loop of the same function (the value is the
+                # program's choice: ambiguous unless it agrees), or another function (not this variable)
+                if self._same_function(m.start(), pos):
+                    branches.append(text)
+                continue
+            best, branches = text, []
+        if branches and any(" ".join(b.split()) != " ".join((best or "").split()) for b in branches):
+            return None  # size_t local = 256; if (cpu) local = 1; -> not one value
         return best
+
+    def _closed_between(self, a: int, b: int) -> bool:
+        """Whether a brace block open at ``a`` closes before ``b``."""
+        braces = getattr(self.src, "_brace_depths", None)  # kept on the source: evaluators come and go
+        if braces is None:
+            import bisect
+
+            blank = STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), self.src.code)
+            blank = re.sub(r"'(?:[^'\\\n]|\\.)*'", lambda m: " " * len(m.group(0)), blank)
+            opens, closes, depth, after = [], [], 0, []
+            for m in re.finditer(r"[{}]", blank):
+                if m.group(0) == "{":
+                    depth += 1
+                    opens.append(m.start())
+                else:
+                    depth -= 1
+                    closes.append(m.start())
+                    after.append(depth)
+            braces = self.src._brace_depths = (opens, closes, after, bisect)  # type: ignore[attr-defined]
+        opens, closes, after, bisect = braces
+        level = bisect.bisect_left(opens, a) - bisect.bisect_left(closes, a)
+        if level <= 0:
+            return False
+        lo, hi = bisect.bisect_left(closes, a), bisect.bisect_left(closes, b)
+        return any(after[i] < level for i in range(lo, hi))
+
+    def _same_function(self, a: int, b: int) -> bool:
+        fa = self.src.enclosing(a)
+        return fa is not None and fa is self.src.enclosing(b)
 
     def array_values(self, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
         """The text and element values of an array argument (``global``, ``&g``, ``sizes``, ``NULL``).
@@ -261,6 +305,10 @@ class Evaluator:
             return py % tuple(values)
         except (TypeError, ValueError):
             return None
+
+
+# an assignment that is the whole body of a brace-less `if (...)`, `else`, `for (...)` or `while (...)`
+_BRACELESS_BRANCH = re.compile(r"(?:\belse|\b(?:if|for|while)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*$")
 
 
 def _first_declarator(text: str) -> str:

@@ -261,7 +261,9 @@ class Scheduler:
         from simu.host.contracts import contracts_for
 
         cl_file = fr.path.name if fr.path.suffix.lower() == ".cl" else None
-        found = contracts_for(host, entry.name, list(entry.params), user, {fr.rel, kr.defined_in} - {""}, cl_file)
+        api = fr.language if fr.language in ("cuda", "opencl") else None  # a CUDA and an OpenCL `reduce` differ
+        found = contracts_for(host, entry.name, list(entry.params), user, {fr.rel, kr.defined_in} - {""}, cl_file,
+                              api)
         note = found.note(entry.name)
         if note and (fr.rel, entry.name) not in self._contract_notes:
             self._contract_notes.add((fr.rel, entry.name))
