@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
 import re
 import subprocess
 from dataclasses import dataclass, field, replace
@@ -22,9 +21,13 @@ from pathlib import Path
 from simu.errors import CompileError
 from simu.frontend.cuda_headers import cub_block_requirements, cuda_header_arguments, drop_library_kernels
 from simu.frontend.headers import (
+    ast_of,
     choose_instantiations,
     header_language,
     is_header,
+    kernel_namespace,
+    namespace_ast,
+    template_kernel_names,
     uninstantiated_names,
     uninstantiated_template_kernels,
     wrapper_source,
@@ -175,9 +178,11 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
     guards = _guards(path, options) if path.suffix.lower() in CUDA_EXTENSIONS else []
+    gated = _defining(options, [g.macro for g in guards])
+    sliced = False  # compiled from a device-only slice, template kernels instantiated there
     try:
         try:
-            module, options = _compile_choosing(path, language, _defining(options, [g.macro for g in guards]))
+            module, options = _compile_choosing(path, language, gated)
         except CompileError as guarded:
             if not guards:
                 raise
@@ -190,18 +195,54 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
     except CompileError as exc:
         if language == "cuda" and options.cuda_path and options.cuda_path_detected:
             return _with_shim(path, options, exc)
-        raise
+        if language != "cuda":
+            raise
+        module, options, sliced = _from_device_slice(path, gated, exc), gated, True
     if guards:
         from simu.frontend.guards import describe
 
         module.notes.insert(0, describe(guards))
+    return module if sliced else _instantiated(path, language, options, module)
+
+
+def _instantiated(path: Path, language: str, options: CompileOptions, module: CompiledModule,
+                  extra: tuple[str, ...] = ()) -> CompiledModule:
+    """``module``, or the file compiled again with its template kernels that nothing instantiates
+    instantiated (``extra``: more clang arguments, a device-only slice's); notes kept."""
     if language == "cuda" and uninstantiated_names(path.read_text(errors="replace"), module.ir):
-        unit, tmp = _instantiation_unit(path, options)
+        unit, tmp = _instantiation_unit(path, options, extra)
         if tmp is not None:
             try:
-                module = _compile_unit(unit, path, language, options)
+                notes = module.notes
+                module = _compile_unit(unit, path, language, options, extra)
+                module.notes = notes
             finally:
                 tmp.cleanup()
+    return module
+
+
+def _from_device_slice(path: Path, options: CompileOptions, exc: CompileError) -> CompiledModule:
+    """A CUDA file whose host side does not compile, compiled from its device-only slice
+    (:mod:`simu.frontend.device_slice`), template kernels instantiated; raises ``exc`` when there is none."""
+    from simu.frontend.device_slice import device_slice
+
+    overlay, tmp = spaced_launch_overlay(path, (*options.include_dirs, *options.after_dirs))
+    base = clang_command() + clang_arguments("cuda", replace(options, opt_level=0)) + overlay
+    try:
+        sliced = device_slice(path, base, (options.cuda_path,) if options.cuda_path else ())
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    if sliced is None:
+        raise exc
+    extra = tuple(sliced.args)
+    try:
+        module = _instantiated(path, "cuda", options, _compile_unit(path, path, "cuda", options, extra), extra)
+    except CompileError:
+        raise exc from None
+    finally:
+        sliced.cleanup()
+    module.notes.append(sliced.note())
     return module
 
 
@@ -257,10 +298,13 @@ def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tup
     raise AssertionError("unreachable")
 
 
-def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions) -> CompiledModule:
-    """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name."""
+def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions,
+                  extra: tuple[str, ...] = ()) -> CompiledModule:
+    """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name
+    (``extra``: more clang arguments, a device-only slice's)."""
     overlay, tmp = spaced_launch_overlay(path, (*options.include_dirs, *options.after_dirs)) \
         if language == "cuda" else ([], None)
+    overlay = [*overlay, *extra]
     try:
         argv = clang_command() + clang_arguments(language, options) + overlay + ["-o", "-", str(unit)]
         module = _run_clang(argv, str(path), language, options)
@@ -277,21 +321,28 @@ def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions
     return module
 
 
-def _instantiation_unit(path: Path, options: CompileOptions):
+def _instantiation_unit(path: Path, options: CompileOptions, extra: tuple[str, ...] = ()):
     """``(unit, temporary folder)``: an extra translation unit that includes a CUDA file (a header, or a
     ``.cu`` file whose includer is not scanned) and instantiates its template kernels that nothing
     instantiates (:mod:`simu.frontend.headers`); ``(path, None)`` when there is nothing to instantiate."""
     import tempfile
 
     text = path.read_text(errors="replace")
-    base = clang_command() + clang_arguments("cuda", replace(options, opt_level=0)) + ["-fsyntax-only"]
-    proc = subprocess.run(base + ["-Xclang", "-ast-dump=json", str(path)], capture_output=True, text=True)
-    if proc.returncode != 0:
-        return path, None  # the header's own compile reports why
-    try:
-        templates = uninstantiated_template_kernels(json.loads(proc.stdout), text)
-    except ValueError:
-        return path, None
+    base = clang_command() + clang_arguments("cuda", replace(options, opt_level=0)) + [*extra, "-fsyntax-only"]
+    names = template_kernel_names(text)
+    templates = None
+    for namespace in dict.fromkeys((kernel_namespace(text), None)):  # the kernels' namespace alone, then all
+        dump = ["-Xclang", "-ast-dump=json"] + (["-Xclang", f"-ast-dump-filter={namespace}::"] if namespace else [])
+        proc = subprocess.run(base + dump + [str(path)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            return path, None  # the header's own compile reports why
+        try:
+            ast = namespace_ast(proc.stdout, namespace) if namespace else ast_of(proc.stdout, names)
+            templates = uninstantiated_template_kernels(ast, text)
+        except ValueError:
+            return path, None
+        if templates:
+            break
     if not templates:
         return path, None
     tmp = tempfile.TemporaryDirectory(prefix="simu-header-")

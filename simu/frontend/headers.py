@@ -19,7 +19,9 @@ choice (:func:`choose_instantiations`), so a file takes at most :data:`MAX_TRIES
 
 from __future__ import annotations
 
+import bisect
 import itertools
+import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -127,6 +129,31 @@ def uninstantiated_template_kernels(ast: dict, header_text: str) -> list[Templat
     return out
 
 
+_TOP_DECL = re.compile(r"^    \{$", re.M)
+
+
+def ast_of(json_text: str, names: list[str]) -> dict:
+    """The JSON AST of a translation unit, with only the top-level declarations that mention one of
+    ``names`` as a declaration name (a namespace holding the kernels, a kernel at file scope): the other
+    declarations (the C++ standard library's, a framework's) can be hundreds of megabytes of JSON.  clang
+    prints a top-level declaration as ``{`` indented by four spaces; text not laid out so is read whole."""
+    starts = [m.start() for m in _TOP_DECL.finditer(json_text)]
+    if not starts or not names:
+        return json.loads(json_text)
+    end = json_text.rfind("\n  ]")
+    wanted = re.compile(r'"name": "(?:' + "|".join(map(re.escape, names)) + r')"')
+    keep: list[int] = []
+    for m in wanted.finditer(json_text):
+        i = bisect.bisect_right(starts, m.start()) - 1
+        if i >= 0 and (not keep or keep[-1] != i):
+            keep.append(i)
+    inner = []
+    for i in keep:
+        stop = starts[i + 1] if i + 1 < len(starts) else end
+        inner.append(json.loads(json_text[starts[i]:stop].rstrip().rstrip(",")))
+    return {"kind": "TranslationUnitDecl", "inner": inner}
+
+
 def _template_kernel(node: dict, scope: tuple[str, ...], header_text: str) -> TemplateKernel | None:
     name = node.get("name", "")
     if not name or not re.search(rf"\b{re.escape(name)}\b", header_text):
@@ -201,6 +228,6 @@ def wrapper_source(header: Path, lines: list[str]) -> str:
     return f'#include "{header.resolve()}"\n' + "\n".join(lines) + "\n"
 
 
-__all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "choose_instantiations", "defines_cuda_kernels",
-           "header_language", "is_header", "template_kernel_names", "uninstantiated_names",
+__all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "ast_of", "choose_instantiations",
+           "defines_cuda_kernels", "header_language", "is_header", "template_kernel_names", "uninstantiated_names",
            "uninstantiated_template_kernels", "wrapper_source"]

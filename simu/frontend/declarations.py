@@ -1,0 +1,204 @@
+"""The declarations of a C++ source file, found lexically, so that one can be left out of a compile.
+
+A file is read as a sequence of *declarations* at namespace scope (a function definition, a class with its
+``;``, a variable, a ``using``, an explicit instantiation, a macro invocation on a line of its own), and the
+bodies of namespaces, ``extern "C"`` blocks and classes as sequences of their own (a class member is a
+declaration of the class body).  Preprocessor lines are not part of any declaration's text and are never
+touched.  No parser: comments, string and character literals are blanked first (:mod:`simu.host.cscan`);
+brackets are matched.  :func:`declaration_at` answers the innermost declaration that holds an offset, which
+:mod:`simu.frontend.device_slice` blanks when clang reports an error there.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from simu.host.cscan import STRING_LITERAL, CSource
+
+_CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*", re.M)
+_NAMESPACE = re.compile(r"^(?:inline\s+)?namespace\b[\w\s:]*$|^extern\s*\"C(?:\+\+)?\"\s*$")
+_CLASS = re.compile(r"^(?:(?:typedef|static|const|volatile|__\w+__)\s+)*(?:class|struct|union)\b")
+_NOT_FUNCTION = re.compile(r"^(?:(?:typedef|static|const|volatile)\s+)*(?:enum|typedef|using|class|struct|union)\b")
+_ACCESS = re.compile(r"(?:public|private|protected)\s*:(?!:)")
+_MACRO_CALL = re.compile(r"[A-Z][A-Z0-9_]*\s*\(")
+_OPERATOR = re.compile(r"\boperator\s*(?:\(\s*\)|\[\s*\]|[^\s(\w]+|\w+)")
+_ATTRIBUTE = re.compile(r"\b(?:__attribute__\s*\(\(.*?\)\)|__declspec\s*\([^)]*\)|alignas\s*\([^)]*\)|"
+                        r"__align__\s*\([^)]*\)|__launch_bounds__\s*\([^)]*\))")
+_GLOBAL = re.compile(r"\b__global__\b|__attribute__\s*\(\s*\(\s*global\s*\)\s*\)")
+
+
+@dataclass
+class Declaration:
+    """``text[start:end]`` is the declaration; ``body`` its members when it is a class, a namespace or an
+    ``extern "C"`` block (``container``: a namespace or an ``extern`` block, whose removal never helps)."""
+
+    start: int
+    end: int
+    kernel: bool = False  # a __global__ function (or a class/namespace holding one: see members)
+    container: bool = False
+    body: tuple[int, int] | None = None
+    members: list[Declaration] = field(default_factory=list)
+
+
+class Unbalanced(ValueError):
+    """The file's brackets do not match (a declaration split over ``#if`` branches): not sliceable."""
+
+
+def structure_text(text: str) -> str:
+    """``text`` with comments, literals and preprocessor lines blanked (same length, newlines kept)."""
+    return _blank(CSource(text).code)
+
+
+def _blank(code: str) -> str:
+    blank = STRING_LITERAL.sub(lambda m: _spaces(m.group(0)), code)
+    blank = _CHAR.sub(lambda m: _spaces(m.group(0)), blank)
+    return _DIRECTIVE.sub(lambda m: _spaces(m.group(0)), blank)
+
+
+def directive_lines(text: str) -> list[tuple[int, int]]:
+    """The (start, end) offsets of every preprocessor line (continuations included) of ``text``."""
+    code = CSource(text).code
+    return [(m.start(), m.end()) for m in _DIRECTIVE.finditer(code)]
+
+
+def declarations(text: str) -> list[Declaration]:
+    """The namespace-scope declarations of a file (see the module docstring); raises :class:`Unbalanced`."""
+    code = CSource(text).code
+    blank = _blank(code)
+    return _parse(blank, 0, len(blank), code)
+
+
+def declaration_at(decls: list[Declaration], pos: int) -> Declaration | None:
+    """The innermost declaration that holds ``pos``, descending into namespaces and class bodies (a position
+    in a class head, or between members, is the class's); None for one between declarations."""
+    for d in decls:
+        if d.start <= pos < d.end:
+            if d.body is not None and d.body[0] < pos < d.body[1]:
+                inner = declaration_at(d.members, pos)
+                if inner is not None:
+                    return inner
+            return None if d.container else d
+    return None
+
+
+def _spaces(s: str) -> str:
+    return re.sub(r"[^\n]", " ", s)
+
+
+def _match(blank: str, i: int, end: int) -> int:
+    """The offset of the bracket closing the one at ``i``."""
+    depth = 0
+    for j in range(i, end):
+        c = blank[j]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise Unbalanced(f"bracket at offset {i} is not closed")
+
+
+def _parse(blank: str, a: int, b: int, code: str) -> list[Declaration]:
+    out: list[Declaration] = []
+    i, start = a, None
+    while i < b:
+        c = blank[i]
+        if c.isspace():
+            i += 1
+            continue
+        if start is None:
+            access = _ACCESS.match(blank, i)
+            if access:
+                i = access.end()
+                continue
+            start = i
+            call = _MACRO_CALL.match(blank, i)
+            if call:  # FOO(args) alone on its line(s): a declaration of its own, with or without ';'
+                close = _match(blank, call.end() - 1, b)
+                rest = blank[close + 1:b]
+                nxt = len(rest) - len(rest.lstrip())
+                if nxt < len(rest) and "\n" in rest[:nxt] and rest[nxt] not in "{;:,=-)[":
+                    out.append(Declaration(start, close + 1))
+                    i, start = close + 1, None
+                    continue
+        if c == ";":
+            out.append(Declaration(start, i + 1))
+            i, start = i + 1, None
+        elif c in "([":
+            i = _match(blank, i, b) + 1
+        elif c == "{":
+            close = _match(blank, i, b)
+            head = _head(code[start:i])
+            if _NAMESPACE.match(head):
+                out.append(Declaration(start, close + 1, container=True, body=(i, close),
+                                       members=_parse(blank, i + 1, close, code)))
+                i, start = close + 1, None
+            elif _CLASS.match(head) and "(" not in head.split(":")[0]:
+                members = _parse(blank, i + 1, close, code)
+                end = _statement_end(blank, close + 1, b)
+                out.append(Declaration(start, end, kernel=any(m.kernel for m in members), body=(i, close),
+                                       members=members))
+                i, start = end, None
+            elif _is_function(head):
+                nxt = blank[close + 1:b].lstrip()
+                if nxt[:1] in (",", "{"):  # a constructor's initialiser list: `: a{1}, b{2} { ... }`
+                    i = close + 1
+                    continue
+                end = close + 1
+                if nxt[:1] == ";":
+                    end = blank.index(";", close + 1) + 1
+                out.append(Declaration(start, end, kernel=bool(_GLOBAL.search(blank[start:i]))))
+                i, start = end, None
+            else:  # an initialiser, an enum body: the declaration goes on to its ';'
+                i = close + 1
+        elif c in ")]}":
+            raise Unbalanced(f"unmatched {c!r} at offset {i}")
+        else:
+            i += 1
+    if start is not None:
+        out.append(Declaration(start, b))
+    return out
+
+
+def _statement_end(blank: str, i: int, b: int) -> int:
+    """The offset after the ``;`` that ends a class declaration (``struct S {...} s;``)."""
+    while i < b:
+        c = blank[i]
+        if c == ";":
+            return i + 1
+        if c in "([{":
+            i = _match(blank, i, b) + 1
+            continue
+        if c in ")]}":
+            return i
+        i += 1
+    return b
+
+
+def _head(head: str) -> str:
+    """A declaration's text before its first ``{``, template header removed, whitespace collapsed."""
+    head = " ".join(head.split())
+    while head.startswith("template"):
+        m = re.match(r"template\s*<", head)
+        if not m:
+            break
+        depth, j = 1, m.end()
+        while j < len(head) and depth:
+            depth += {"<": 1, ">": -1}.get(head[j], 0)
+            j += 1
+        head = head[j:].lstrip()
+    return _ATTRIBUTE.sub(" ", head).strip()
+
+
+def _is_function(head: str) -> bool:
+    """Whether a head (before ``{``) is a function's: a parameter list and no ``=`` before it."""
+    if _NOT_FUNCTION.match(head):
+        return False
+    plain = _OPERATOR.sub("operator", head)
+    return "(" in plain and "=" not in plain[:plain.index("(")] and ")" in plain
+
+
+__all__ = ["Declaration", "Unbalanced", "declaration_at", "declarations", "directive_lines", "structure_text"]

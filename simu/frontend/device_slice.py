@@ -1,0 +1,236 @@
+"""A device-only slice of a CUDA translation unit whose host side does not compile.
+
+A framework's ``.cu`` files include the framework's headers, which include third-party host libraries
+(boost, glog, protobuf's generated ``*.pb.h``, OpenCV) that are not installed where simu runs, and the host
+functions that launch the kernels use them.  The kernels themselves rarely do.  When such a file does not
+compile, simu compiles what the device needs of it instead:
+
+1. every header the preprocessor cannot find (clang ``-M -MG``, which lists them instead of stopping) gets an
+   empty stand-in, in a folder searched last (``-idirafter``);
+2. clang reports every error of the translation unit (``-fsyntax-only -ferror-limit=0``); each error is
+   mapped to the declaration of the project file that holds it (:mod:`simu.frontend.declarations`: a
+   function definition, a class member, a ``using``, an explicit instantiation — errors in a system header
+   are mapped through their "in instantiation of"/"expanded from" notes to the project line that caused
+   them), and that declaration is blanked, lines and columns kept, in a copy the compile reads through a
+   clang VFS overlay under the file's own name;
+3. round 2 repeats until clang reports nothing (at most :data:`MAX_ROUNDS` rounds).
+
+An error inside a ``__global__`` function, one outside any declaration of a project file, or a round that
+blanks nothing new ends the attempt: the file keeps its compile error.  Template kernels that only the
+removed host code instantiated are instantiated afterwards for common element types, as header kernels are
+(:mod:`simu.frontend.headers`).  The module compiled this way carries a note that says so.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from simu.frontend.declarations import Declaration, Unbalanced, declaration_at, declarations, directive_lines
+from simu.frontend.overlay import close_up
+from simu.frontend.toolchain import INCLUDE_DIR
+
+MAX_ROUNDS = 12
+STAND_IN_DEPTH = 4  # a missing "../x.h" still lands inside the stand-in folder
+_DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (fatal error|error|note): (.*)$", re.M)
+_GLOBAL = re.compile(r"\b__global__\b")
+
+
+@dataclass
+class DeviceSlice:
+    """What a slice needs to compile (``args``: clang arguments; ``tmp`` holds the files they name) and what
+    it left out."""
+
+    args: list[str]
+    tmp: tempfile.TemporaryDirectory
+    missing: list[str] = field(default_factory=list)  # headers replaced by empty stand-ins
+    removed: int = 0  # declarations left out
+    files: list[str] = field(default_factory=list)  # project files a declaration was left out of
+    first_error: str = ""  # the first error of the host code, as clang said it (or the first missing header)
+
+    def note(self) -> str:
+        parts = []
+        if self.missing:
+            more = len(self.missing) - 3
+            shown = ", ".join(self.missing[:3]) + (f" and {more} more" if more > 0 else "")
+            parts.append(f"missing header{'s' if len(self.missing) > 1 else ''} {shown} replaced by empty stand-ins")
+        if self.removed:
+            parts.append(f"{self.removed} declaration{'s' if self.removed > 1 else ''} that did not compile left out "
+                         f"of {len(self.files)} file{'s' if len(self.files) > 1 else ''}"
+                         + (f" (first: {self.first_error})" if self.first_error else ""))
+        return "host code not compiled: " + "; ".join(parts) + "; kernels analysed from a device-only slice"
+
+    def cleanup(self) -> None:
+        self.tmp.cleanup()
+
+
+def device_slice(path: Path, base: list[str], exclude: tuple[str, ...] = ()) -> DeviceSlice | None:
+    """The device-only slice of ``path`` (see the module docstring), or None when there is none.
+
+    ``base`` is the clang command line without the source file (the file's own compile options);
+    ``exclude`` names folders whose files are never sliced (besides the system's and simu's)."""
+    tmp = tempfile.TemporaryDirectory(prefix="simu-slice-")
+    try:
+        result = _slice(path.resolve(), base, Path(tmp.name), _system_roots(exclude, Path(tmp.name)), tmp)
+    except (OSError, Unbalanced, subprocess.SubprocessError):
+        result = None
+    if result is None:
+        tmp.cleanup()
+    return result
+
+
+def _slice(path: Path, base: list[str], root: Path, system: list[Path],
+           tmp: tempfile.TemporaryDirectory) -> DeviceSlice | None:
+    deps, missing = _dependencies(path, base)
+    if not any(_is_project(d, system) and _has_kernel(d) for d in (path, *deps)):
+        return None  # no kernel to gain
+    stand = root / "stand" / Path(*(["d"] * STAND_IN_DEPTH))
+    stand.mkdir(parents=True)
+    for name in missing:
+        target = (stand / name).resolve()
+        if not name or Path(name).is_absolute() or not target.is_relative_to(root / "stand"):
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(f"/* simu: empty stand-in for the missing header {name} */\n")
+    args = ["-idirafter", str(stand)]
+    sliced = _Files(root, system)
+    first = ""
+    for _ in range(MAX_ROUNDS):
+        argv = base + args + sliced.overlay_args() + ["-fsyntax-only", "-ferror-limit=0", "-fno-caret-diagnostics",
+                                                       "-fno-diagnostics-show-option", str(path)]
+        proc = subprocess.run(argv, capture_output=True, text=True)
+        if proc.returncode == 0:
+            if not sliced.removed and not missing:
+                return None  # nothing to leave out: the file's own compile error stands
+            s = DeviceSlice(args + sliced.overlay_args(), tmp, list(missing), len(sliced.removed),
+                            sorted({str(f) for f, _ in sliced.removed}), first)
+            return s
+        errors = _errors(proc.stderr)
+        if not errors:
+            return None
+        progress = False
+        for chain in errors:
+            where = next(((f, ln, col) for f, ln, col, _ in chain if _is_project(f, system)), None)
+            if where is None:
+                return None
+            decl = sliced.declaration(*where)
+            if decl is None or decl.kernel:
+                return None
+            if sliced.remove(where[0], decl):
+                progress = True
+                if not first:
+                    first = f"{_show(where[0])}:{where[1]}: {chain[0][3]}"
+        if not progress:
+            return None
+    return None
+
+
+class _Files:
+    """The project files being sliced: their text (Latin-1, so that clang's byte columns are offsets),
+    declarations, and what was left out of them."""
+
+    def __init__(self, root: Path, system: list[Path]):
+        self.root = root
+        self.system = system
+        self.text: dict[Path, str] = {}
+        self.decls: dict[Path, list[Declaration]] = {}
+        self.removed: set[tuple[Path, int]] = set()
+        self.copies: dict[Path, Path] = {}
+
+    def _load(self, f: Path) -> None:
+        if f not in self.text:
+            text = f.read_bytes().decode("latin-1")
+            self.text[f] = close_up(text) or text
+            self.decls[f] = declarations(self.text[f])
+
+    def declaration(self, f: Path, line: int, col: int) -> Declaration | None:
+        self._load(f)
+        text = self.text[f]
+        pos = 0
+        for _ in range(line - 1):
+            pos = text.find("\n", pos) + 1
+            if pos == 0:
+                return None
+        return declaration_at(self.decls[f], pos + col - 1)
+
+    def remove(self, f: Path, decl: Declaration) -> bool:
+        if (f, decl.start) in self.removed:
+            return False
+        self.removed.add((f, decl.start))
+        text = self.text[f]
+        keep = [(a, b) for a, b in directive_lines(text[decl.start:decl.end])]
+        chunk = list(re.sub(r"[^\n]", " ", text[decl.start:decl.end]))
+        original = text[decl.start:decl.end]
+        for a, b in keep:
+            chunk[a:b] = original[a:b]
+        self.text[f] = text[:decl.start] + "".join(chunk) + text[decl.end:]
+        copy = self.copies.setdefault(f, self.root / f"{len(self.copies)}{f.suffix}")
+        copy.write_bytes(self.text[f].encode("latin-1"))
+        return True
+
+    def overlay_args(self) -> list[str]:
+        if not self.copies:
+            return []
+        overlay = self.root / "overlay.json"
+        roots = [{"type": "file", "name": str(f), "external-contents": str(c)} for f, c in self.copies.items()]
+        overlay.write_text(json.dumps({"version": 0, "case-sensitive": True, "use-external-names": False,
+                                       "roots": roots}))
+        return ["-ivfsoverlay", str(overlay)]
+
+
+def _dependencies(path: Path, base: list[str]) -> tuple[list[Path], list[str]]:
+    """(the files the translation unit includes, the headers it includes that are not found)."""
+    proc = subprocess.run(base + ["-M", "-MG", str(path)], capture_output=True, text=True)
+    words = [w.replace("\\ ", " ") for w in re.split(r"(?<!\\)\s+", proc.stdout.replace("\\\n", " ")) if w]
+    found, missing = [], []
+    for w in words[1:] if words and words[0].endswith(":") else words:
+        p = Path(w)
+        if p.is_file():
+            found.append(p.resolve())
+        else:
+            missing.append(w)
+    return found, list(dict.fromkeys(missing))
+
+
+def _errors(stderr: str) -> list[list[tuple[Path, int, int, str]]]:
+    """Each error with the notes that follow it: ``[(file, line, column, message), ...]``."""
+    out: list[list[tuple[Path, int, int, str]]] = []
+    for m in _DIAGNOSTIC.finditer(stderr):
+        entry = (Path(m.group(1)).resolve(), int(m.group(2)), int(m.group(3)), m.group(5))
+        if m.group(4) != "note":
+            out.append([entry])
+        elif out:
+            out[-1].append(entry)
+    return out
+
+
+def _system_roots(exclude: tuple[str, ...], tmp: Path) -> list[Path]:
+    roots = {Path("/usr"), Path(sys.prefix), Path(sys.base_prefix), INCLUDE_DIR, tmp}
+    roots.update(Path(e) for e in exclude if e)
+    return [r.resolve() for r in roots]
+
+
+def _is_project(f: Path, system: list[Path]) -> bool:
+    return f.is_file() and not any(f.is_relative_to(r) for r in system)
+
+
+def _has_kernel(f: Path) -> bool:
+    try:
+        return bool(_GLOBAL.search(f.read_bytes().decode("latin-1")))
+    except OSError:
+        return False
+
+
+def _show(f: Path) -> str:
+    try:
+        return str(f.relative_to(Path.cwd()))
+    except ValueError:
+        return f.name
+
+
+__all__ = ["MAX_ROUNDS", "DeviceSlice", "device_slice"]
