@@ -151,9 +151,11 @@ def test_a_kernel_header_is_compiled_alone_when_every_includer_fails(tmp_path):
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "ops.cuh").write_text("#pragma once\n__global__ void op(float *a) { a[threadIdx.x] = 1; }\n")
     (tmp_path / "inc" / "fine.cuh").write_text("#pragma once\n__global__ void fine(float *a) { a[0] = 2; }\n")
-    # both includers need a third-party host library simu cannot see; the third one compiles
-    (tmp_path / "a.cu").write_text('#include <no_sdk/api.hpp>\n#include "inc/ops.cuh"\n#include "inc/fine.cuh"\n')
-    (tmp_path / "b.cu").write_text('#include <no_sdk/api.hpp>\n#include "inc/ops.cuh"\n')
+    # both includers need a third-party library simu cannot see in their own kernel (so that no device-only
+    # slice compiles them either); the third one compiles
+    bad = "__global__ void uses_sdk(float *a) { a[0] = NO_SDK_SCALE; }\n"
+    (tmp_path / "a.cu").write_text('#include <no_sdk/api.hpp>\n#include "inc/ops.cuh"\n#include "inc/fine.cuh"\n' + bad)
+    (tmp_path / "b.cu").write_text('#include <no_sdk/api.hpp>\n#include "inc/ops.cuh"\n' + bad)
     (tmp_path / "c.cu").write_text('#include "inc/fine.cuh"\n')
     result = scan(*resolve_options([tmp_path], ScanOverrides(budget=0.5, jobs=2, no_cache=True)))
     files = {f.rel: f for f in result.files}

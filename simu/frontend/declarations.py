@@ -4,8 +4,9 @@ A file is read as a sequence of *declarations* at namespace scope (a function de
 ``;``, a variable, a ``using``, an explicit instantiation, a macro invocation on a line of its own), and the
 bodies of namespaces, ``extern "C"`` blocks and classes as sequences of their own (a class member is a
 declaration of the class body).  Preprocessor lines are not part of any declaration's text and are never
-touched.  No parser: comments, string and character literals are blanked first (:mod:`simu.host.cscan`);
-brackets are matched.  :func:`declaration_at` answers the innermost declaration that holds an offset, which
+touched.  No parser: comments, string and character literals are blanked first (as :mod:`simu.host.cscan`
+does for host code; the front end sits before ``host`` and cannot import it); brackets are matched.
+:func:`declaration_at` answers the innermost declaration that holds an offset, which
 :mod:`simu.frontend.device_slice` blanks when clang reports an error there.
 """
 
@@ -14,8 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from simu.host.cscan import STRING_LITERAL, CSource
-
+_RAW_STRING = r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\((.*?)\)\1"'
+_C_STRING = r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*"'
+_TOKEN = re.compile(rf"{_RAW_STRING}|{_C_STRING}|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/", re.S)
+STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{_C_STRING}", re.S)
 _CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*", re.M)
 _NAMESPACE = re.compile(r"^(?:inline\s+)?namespace\b[\w\s:]*$|^extern\s*\"C(?:\+\+)?\"\s*$")
@@ -48,7 +51,7 @@ class Unbalanced(ValueError):
 
 def structure_text(text: str) -> str:
     """``text`` with comments, literals and preprocessor lines blanked (same length, newlines kept)."""
-    return _blank(CSource(text).code)
+    return _blank(comment_free(text))
 
 
 def _blank(code: str) -> str:
@@ -59,13 +62,13 @@ def _blank(code: str) -> str:
 
 def directive_lines(text: str) -> list[tuple[int, int]]:
     """The (start, end) offsets of every preprocessor line (continuations included) of ``text``."""
-    code = CSource(text).code
+    code = comment_free(text)
     return [(m.start(), m.end()) for m in _DIRECTIVE.finditer(code)]
 
 
 def declarations(text: str) -> list[Declaration]:
     """The namespace-scope declarations of a file (see the module docstring); raises :class:`Unbalanced`."""
-    code = CSource(text).code
+    code = comment_free(text)
     blank = _blank(code)
     return _parse(blank, 0, len(blank), code)
 
@@ -81,6 +84,24 @@ def declaration_at(decls: list[Declaration], pos: int) -> Declaration | None:
                     return inner
             return None if d.container else d
     return None
+
+
+def enclosing_namespaces(decls: list[Declaration], code: str, pos: int) -> list[str]:
+    """The names of the namespaces around ``pos``, outermost first (``""`` for an anonymous one; ``extern``
+    blocks are not namespaces and are skipped)."""
+    out: list[str] = []
+    for d in decls:
+        if d.container and d.body is not None and d.body[0] < pos < d.body[1]:
+            m = re.match(r"\s*(?:inline\s+)?namespace\s*([\w:]*)", code[d.start:d.body[0]])
+            if m:
+                out += m.group(1).split("::") if m.group(1) else [""]
+            return out + enclosing_namespaces(d.members, code, pos)
+    return out
+
+
+def comment_free(text: str) -> str:
+    """``text`` with every comment replaced by spaces (newlines kept; literals untouched)."""
+    return _TOKEN.sub(lambda m: _spaces(m.group(0)) if m.group(0).startswith("/") else m.group(0), text)
 
 
 def _spaces(s: str) -> str:
@@ -201,4 +222,5 @@ def _is_function(head: str) -> bool:
     return "(" in plain and "=" not in plain[:plain.index("(")] and ")" in plain
 
 
-__all__ = ["Declaration", "Unbalanced", "declaration_at", "declarations", "directive_lines", "structure_text"]
+__all__ = ["Declaration", "Unbalanced", "declaration_at", "declarations", "directive_lines", "enclosing_namespaces",
+           "structure_text"]

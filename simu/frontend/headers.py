@@ -54,7 +54,7 @@ def defines_cuda_kernels(text: str) -> bool:
 
 
 _TEMPLATE_KERNEL = re.compile(r"\btemplate\s*<[^;{}]*?>\s*(?:(?:static|inline|__\w+__(?:\s*\([^)]*\))?)\s+)*"
-                              r"__global__\s+[^;{}(]*?\b(\w+)\s*\(")
+                              r"__global__\s+(?:[^;{}(]|__launch_bounds__\s*\([^)]*\))*?\b(?!__launch_bounds__\b)(\w+)\s*\(")
 
 
 def template_kernel_names(text: str) -> list[str]:
@@ -110,6 +110,7 @@ def uninstantiated_template_kernels(ast: dict, header_text: str) -> list[Templat
     """The ``__global__`` function templates of a JSON AST that the header names and that have no
     specialisation in the translation unit."""
     out: list[TemplateKernel] = []
+    instantiated: set[str] = set()  # a template declared twice lists its specialisations under one of them
 
     def visit(node: dict, scope: tuple[str, ...]) -> None:
         for child in node.get("inner") or []:
@@ -121,12 +122,15 @@ def uninstantiated_template_kernels(ast: dict, header_text: str) -> list[Templat
             elif kind == "LinkageSpecDecl":
                 visit(child, scope)
             elif kind == "FunctionTemplateDecl":
+                if sum(c.get("kind") == "FunctionDecl" for c in child.get("inner") or []) > 1:
+                    instantiated.add("::".join((*scope, child.get("name", ""))))
                 tk = _template_kernel(child, scope, header_text)
                 if tk is not None:
                     out.append(tk)
 
     visit(ast, ())
-    return out
+    unique = {(t.qualified, t.signature): t for t in out if t.qualified not in instantiated}
+    return list(unique.values())
 
 
 _TOP_DECL = re.compile(r"^    \{$", re.M)
@@ -151,6 +155,44 @@ def ast_of(json_text: str, names: list[str]) -> dict:
     for i in keep:
         stop = starts[i + 1] if i + 1 < len(starts) else end
         inner.append(json.loads(json_text[starts[i]:stop].rstrip().rstrip(",")))
+    return {"kind": "TranslationUnitDecl", "inner": inner}
+
+
+def kernel_namespace(text: str) -> str | None:
+    """The named namespace (``a::b``) that lexically holds every template kernel of a file, if there is one
+    (clang is then asked for the AST of that namespace only)."""
+    from simu.frontend.declarations import Unbalanced, declarations, enclosing_namespaces
+
+    spots = [m.start() for m in _TEMPLATE_KERNEL.finditer(text)] if "template" in text else []
+    if not spots:
+        return None
+    try:
+        decls = declarations(text)
+    except Unbalanced:
+        return None
+    paths = [enclosing_namespaces(decls, text, pos) for pos in spots]
+    common: list[str] = []
+    for parts in zip(*paths, strict=False):
+        if len(set(parts)) != 1 or not parts[0]:
+            break
+        common.append(parts[0])
+    return "::".join(common) or None
+
+
+def namespace_ast(json_text: str, namespace: str) -> dict:
+    """The JSON AST that ``-ast-dump-filter=NAMESPACE::`` prints (one object per declaration of the
+    namespace), inside the namespace declarations that hold them."""
+    decoder = json.JSONDecoder()
+    inner, i, n = [], 0, len(json_text)
+    while True:
+        while i < n and json_text[i] != "{":
+            i += 1
+        if i >= n:
+            break
+        obj, i = decoder.raw_decode(json_text, i)
+        inner.append(obj)
+    for name in reversed(namespace.split("::")):
+        inner = [{"kind": "NamespaceDecl", "name": name, "inner": inner}]
     return {"kind": "TranslationUnitDecl", "inner": inner}
 
 
@@ -229,5 +271,5 @@ def wrapper_source(header: Path, lines: list[str]) -> str:
 
 
 __all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "ast_of", "choose_instantiations",
-           "defines_cuda_kernels", "header_language", "is_header", "template_kernel_names", "uninstantiated_names",
-           "uninstantiated_template_kernels", "wrapper_source"]
+           "defines_cuda_kernels", "header_language", "is_header", "kernel_namespace", "namespace_ast",
+           "template_kernel_names", "uninstantiated_names", "uninstantiated_template_kernels", "wrapper_source"]

@@ -1,0 +1,195 @@
+"""A CUDA file whose host side does not compile (missing third-party headers, host-only code) is compiled
+from its device-only slice: missing headers become empty stand-ins, the declarations clang rejects are left
+out, template kernels that only host code instantiated are instantiated for common element types."""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from simu.api import load_file
+from simu.cli import app
+from simu.errors import CompileError
+from simu.frontend import CompileOptions, compile_file
+from simu.frontend.declarations import declaration_at, declarations
+from simu.scan import ScanOverrides, resolve_options, scan
+
+runner = CliRunner()
+
+# a framework header: third-party host libraries (not installed), a grid-stride loop macro, host classes
+COMMON = """#ifndef FW_COMMON_HPP_
+#define FW_COMMON_HPP_
+#include <thirdparty/shared_ptr.hpp>
+#include <thirdparty/logging.h>
+#include <vector>
+#include "fw/proto/fw.pb.h"
+
+#define FW_KERNEL_LOOP(i, n) \\
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += blockDim.x * gridDim.x)
+
+#define INSTANTIATE_CLASS(classname) \\
+  template class classname<float>; \\
+  template class classname<double>
+
+namespace fw {
+using thirdparty::shared_ptr;
+const int FW_THREADS = 128;
+inline int fw_blocks(const int n) { return (n + FW_THREADS - 1) / FW_THREADS; }
+
+template <typename Dtype>
+class Layer {
+ public:
+  explicit Layer(const LayerParameter& param) : param_(param), count_(0) {}
+  int count() const { return count_; }
+  void Forward_gpu(const std::vector<Dtype*>& bottom, const std::vector<Dtype*>& top);
+ protected:
+  LayerParameter param_;
+  shared_ptr<Dtype> blob_;
+  int count_;
+};
+}  // namespace fw
+#endif
+"""
+
+LAYER = """#include <vector>
+#include "fw/common.hpp"
+
+namespace fw {
+
+// each element reads its right neighbour, which another thread writes: a race
+template <typename Dtype>
+__global__ void ShiftForward(const int n, Dtype* data) {
+  FW_KERNEL_LOOP(index, n) {
+    data[index] = data[index + 1];
+  }
+}
+
+template <typename Dtype>
+__global__ void ScaleForward(const int n, const Dtype* in, Dtype* out, Dtype s) {
+  FW_KERNEL_LOOP(index, n) {
+    out[index] = in[index] * s;
+  }
+}
+
+template <typename Dtype>
+void Layer<Dtype>::Forward_gpu(const std::vector<Dtype*>& bottom, const std::vector<Dtype*>& top) {
+  const int count = this->count();
+  Dtype s = this->param_.scale_param().scale();
+  ShiftForward<Dtype><<<fw_blocks(count), FW_THREADS>>>(count, top[0]);
+  ScaleForward<Dtype><<<fw_blocks(count), FW_THREADS>>>(count, bottom[0], top[0], s);
+  CHECK_EQ(cudaGetLastError(), cudaSuccess) << "launch failed";
+}
+
+INSTANTIATE_CLASS(Layer);
+
+}  // namespace fw
+"""
+
+
+def _project(tmp_path: Path, layer: str = LAYER) -> Path:
+    (tmp_path / "include" / "fw").mkdir(parents=True)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "fw" / "common.hpp").write_text(COMMON)
+    cu = tmp_path / "src" / "layer.cu"
+    cu.write_text(layer)
+    return cu
+
+
+def test_declarations_are_found_lexically():
+    text = ("namespace a {\nclass C : public B {\n public:\n  C() : x_(1), y_{2} { go(); }\n  int x_;\n"
+            " private:\n  int y_;\n};\nFOO(bar)\ntemplate <typename T>\n__global__ void k(T *p) { p[0] = 1; }\n"
+            "struct __align__(8) S { int v; };\nint table[] = {1, 2};\nbool operator==(S a, S b) { return 1; }\n}\n")
+    decls = declarations(text)
+    assert len(decls) == 1 and decls[0].container
+
+    def at(snippet: str) -> str:
+        d = declaration_at(decls, text.index(snippet))
+        return " ".join(text[d.start:d.end].split()) if d else ""
+
+    assert at("go()") == "C() : x_(1), y_{2} { go(); }"  # a member, its initialiser list and body
+    assert at("int y_") == "int y_;"  # access labels belong to no member
+    assert at("public B").startswith("class C") and at("public B").endswith("};")
+    assert at("bar") == "FOO(bar)"  # a macro invocation alone on its line, without ';'
+    assert at("p[0]").startswith("template <typename T>") and declaration_at(decls, text.index("p[0]")).kernel
+    assert at("int v") == "int v;"
+    assert at("1, 2") == "int table[] = {1, 2};"
+    assert at("return 1") == "bool operator==(S a, S b) { return 1; }"
+
+
+def test_kernels_behind_missing_third_party_headers_are_analysed(tmp_path):
+    cu = _project(tmp_path)
+    options = CompileOptions(include_dirs=(str(tmp_path / "include"),))
+    module = compile_file(cu, options)
+    note = " ".join(module.notes)
+    assert "device-only slice" in note and "thirdparty/shared_ptr.hpp" in note, module.notes
+    module = load_file(cu, options)
+    names = sorted(k.display_name for k in module.kernels)
+    # only host code instantiated the templates: they are instantiated for the common element types
+    assert names == ["ScaleForward<double>", "ScaleForward<float>", "ScaleForward<int>",
+                     "ShiftForward<double>", "ShiftForward<float>", "ShiftForward<int>"]
+    assert {Path(k.file).name for k in module.kernels} == {"layer.cu"}  # positions in the user's file
+
+
+def test_scan_finds_the_planted_race_and_says_how_the_file_was_compiled(tmp_path):
+    _project(tmp_path)
+    (tmp_path / "simu.toml").write_text('include = ["include"]\n')
+    result = scan(*resolve_options([tmp_path], ScanOverrides(budget=1.0, jobs=1, no_cache=True)))
+    by_file = {f.rel: f for f in result.files}
+    layer = by_file["src/layer.cu"]
+    assert layer.status == "ok"
+    kernels = {k.name: k for k in layer.kernels}
+    shift = kernels["ShiftForward<float>"]
+    assert shift.status == "analysed" and any(f.kind == "race" for f in shift.findings)
+    scale = kernels["ScaleForward<float>"]
+    assert scale.status == "analysed" and not [f for f in scale.findings if f.kind == "race"]
+    assert any("src/layer.cu" in w and "device-only slice" in w for w in result.warnings), result.warnings
+
+
+def test_zero_configuration_finds_the_project_headers_too(tmp_path, monkeypatch):
+    cu = _project(tmp_path)
+    (tmp_path / ".git").mkdir()  # the project's root
+    monkeypatch.chdir(tmp_path)
+    r = runner.invoke(app, ["check", str(cu), "--kernel", "ShiftForward<float>", "--budget", "2",
+                            "--format", "json"])
+    assert r.exit_code == 1, r.output
+    report = json.loads(r.stdout)
+    kernels = [k for f in report["files"] for k in f["kernels"]]
+    assert any(f["kind"] == "race" for f in kernels[0]["findings"])
+
+
+def test_a_genuine_error_in_a_kernel_stays_a_compile_error(tmp_path):
+    cu = _project(tmp_path, LAYER.replace("data[index] = data[index + 1];", "data[index] = undeclared_thing;"))
+    with pytest.raises(CompileError) as err:
+        compile_file(cu, CompileOptions(include_dirs=(str(tmp_path / "include"),)))
+    assert "thirdparty/shared_ptr.hpp" in err.value.diagnostics  # the file's own first error, unchanged
+
+
+def test_a_kernel_that_needs_what_host_code_lost_stays_a_compile_error(tmp_path):
+    # a device helper uses a third-party macro: the helper is left out, and the kernel that calls it fails
+    layer = LAYER.replace("template <typename Dtype>\nvoid Layer",
+                          "__device__ float helper(float x) { CHECK_GT(x, 0); return x; }\n"
+                          "__global__ void Plain(float* a) { a[threadIdx.x] = helper(a[threadIdx.x]); }\n"
+                          "template <typename Dtype>\nvoid Layer")
+    cu = _project(tmp_path, layer)
+    with pytest.raises(CompileError):
+        compile_file(cu, CompileOptions(include_dirs=(str(tmp_path / "include"),)))
+
+
+def test_a_template_kernel_that_cannot_be_instantiated_is_left_out(tmp_path):
+    # the same in a template kernel: clang sees the error only when it is instantiated, which fails for
+    # every element type; the other kernels of the file are still compiled
+    layer = LAYER.replace("template <typename Dtype>\n__global__ void ScaleForward",
+                          "__device__ float helper(float x) { CHECK_GT(x, 0); return x; }\n"
+                          "template <typename Dtype>\n__global__ void ScaleForward")
+    layer = layer.replace("out[index] = in[index] * s;", "out[index] = helper(in[index]) * s;")
+    cu = _project(tmp_path, layer)
+    module = load_file(cu, CompileOptions(include_dirs=(str(tmp_path / "include"),)))
+    assert sorted(k.display_name for k in module.kernels) == ["ShiftForward<double>", "ShiftForward<float>",
+                                                              "ShiftForward<int>"]
+
+
+def test_a_file_with_no_kernel_keeps_its_error(tmp_path):
+    cu = _project(tmp_path, '#include "fw/common.hpp"\nint host_only() { return fw::FW_THREADS; }\n')
+    with pytest.raises(CompileError):
+        compile_file(cu, CompileOptions(include_dirs=(str(tmp_path / "include"),)))
