@@ -185,8 +185,9 @@ def test_cmake_template_gives_a_stand_in(tmp_path):
 def test_missing_generated_header_without_template_is_one_clear_line(tmp_path):
     root = write(tmp_path, {
         "CMakeLists.txt": "configure_file(${SRC}/gen_defs.hpp.template ${BIN}/gen_defs.hpp)\n",
-        "src/k.cu": '#include "gen_defs.hpp"\n' + KERNEL.format(name="k", value="1.0f"),
-        "src/other.cu": '#include "plain_missing.hpp"\n' + KERNEL.format(name="o", value="1.0f"),
+        # the kernels need what the missing headers define (else a device-only slice compiles them)
+        "src/k.cu": '#include "gen_defs.hpp"\n' + KERNEL.format(name="k", value="GEN_VALUE"),
+        "src/other.cu": '#include "plain_missing.hpp"\n' + KERNEL.format(name="o", value="PLAIN_VALUE"),
     })
     files = files_of(run_scan(root))
     f = files["src/k.cu"]
@@ -212,7 +213,9 @@ def test_a_header_in_a_discovered_folder_gets_the_spaced_launch_overlay_too(tmp_
 
 def test_a_fragment_whose_includer_fails_is_compiled_on_its_own(tmp_path):
     root = write(tmp_path, {
-        "main.cu": '#include <no_sdk/api.hpp>\n#include "parts/k.cu"\n',  # a host library simu cannot see
+        # a library simu cannot see, which a kernel of the includer needs (no device-only slice compiles it)
+        "main.cu": '#include <no_sdk/api.hpp>\n#include "parts/k.cu"\n'
+                   '__global__ void uses_sdk(float *a) { a[0] = NO_SDK_SCALE; }\n',
         "parts/k.cu": KERNEL.format(name="frag_k", value="1.0f"),
     })
     result = run_scan(root)
