@@ -160,3 +160,41 @@ def test_opencl_argument_values_and_buffer_lengths(tmp_path):
                                  api="opencl")
     assert (c.grid, c.block) == ((16, 4, 1), (16, 16, 1)) and c.args == {"width": 256}
     assert c.buffer_lengths == {"src": str(256 * 64), "dst": str(256 * 64), "tile": "16"}
+
+
+SORT_HOST = """#include <CL/cl.h>
+extern const char *cl_source_NAME;
+template <class T> void run(cl_context ctx, cl_command_queue q, cl_device_id dev) {
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &cl_source_NAME, NULL, &err);
+    clBuildProgram(prog, 1, &dev, "", NULL, NULL);
+    cl_kernel top_scan = clCreateKernel(prog, "top_scan", &err);
+    const int radix_width = 4;
+    const int num_digits = (int)pow((double)2, radix_width);
+    const size_t local_wsize = LOCAL, global_wsize = 16384;
+    const size_t num_work_groups = global_wsize / local_wsize;
+    cl_mem d_isums = clCreateBuffer(ctx, CL_MEM_READ_WRITE, num_work_groups * num_digits * sizeof(T), NULL, &err);
+    clSetKernelArg(top_scan, 0, sizeof(cl_mem), (void*)&d_isums);
+    clSetKernelArg(top_scan, 1, sizeof(cl_int), (void*)&num_work_groups);
+    clSetKernelArg(top_scan, 2, local_wsize * 2 * sizeof(T), NULL);
+    clEnqueueNDRangeKernel(q, top_scan, 1, NULL, &local_wsize, &local_wsize, 0, NULL, NULL);
+}
+"""
+
+
+def test_namesake_opencl_kernels_take_the_launches_of_their_own_program(tmp_path):
+    """Two folders each build a program with a `top_scan` kernel from embedded sources (no .cl file named):
+    each .cl takes the launch of its own program, (void*)& arguments, pow() and sizeof(T) are read."""
+    files = []
+    for name, local in (("sort", 256), ("scan", 128)):
+        (tmp_path / name).mkdir()
+        host = tmp_path / name / f"{name.title()}.cpp"
+        host.write_text(SORT_HOST.replace("NAME", name).replace("LOCAL", str(local)))
+        files.append(host)
+    index = build_host_index(tmp_path, files)
+    params = [("isums", 4), ("n", None), ("lmem", 4)]
+    for name, local in (("sort", 256), ("scan", 128)):
+        ((c, origin),) = host_constraints(index, "top_scan", params, cl_file=f"{name}/{name}.cl", api="opencl")
+        assert origin == f"host launch at {name}/{name.title()}.cpp:16"
+        assert c.block == (local, 1, 1) and c.args == {"n": 16384 // local}
+        assert c.buffer_lengths == {"isums": str(16384 // local * 16), "lmem": str(2 * local)}

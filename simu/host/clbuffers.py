@@ -48,7 +48,7 @@ def cl_buffers(src: CSource) -> list[dict]:
 
 
 def local_sizes(src: CSource) -> list[dict]:
-    """``[{"kernel", "index", "line", "bytes"}]`` per ``__local`` argument given a constant size in bytes."""
+    """``[{"kernel", "index", "line", "length", "elem_bytes"}]`` per ``__local`` argument of a constant size."""
     ev = Evaluator(src)
     out = []
     for c in src.calls("clSetKernelArg"):
@@ -62,17 +62,19 @@ def local_sizes(src: CSource) -> list[dict]:
                 out.append((m.group(1), args[0], local.group(1), m.start()))
     rows = []
     for kernel, index, size, pos in out:
-        i, n = ev.int_value(index, pos), ev.int_value(size, pos)
-        if i is not None and n is not None and n > 0:
-            rows.append({"kernel": kernel, "index": i, "line": src.line_of(pos), "bytes": n})
+        i = ev.int_value(index, pos)
+        length, elem = ev.element_count(size, pos)
+        if i is not None and isinstance(length, int) and length > 0:
+            rows.append({"kernel": kernel, "index": i, "line": src.line_of(pos), "length": length, "elem_bytes": elem})
     return rows
 
 
-def local_size_at(extra: dict, kernel: str, index: int, line: int) -> int | None:
-    """The bytes of the ``__local`` argument ``index`` set at ``line`` (see :func:`local_sizes`)."""
+def local_size_at(extra: dict, kernel: str, index: int, line: int) -> dict | None:
+    """The size (``length``, ``elem_bytes`` as :meth:`Evaluator.element_count` gives them) of the ``__local``
+    argument ``index`` set at ``line`` (see :func:`local_sizes`)."""
     for r in extra.get(LOCAL_KEY, ()):
         if r["line"] == line and r["index"] == index and re.sub(r"\s+", "", r["kernel"]) == kernel:
-            return r["bytes"]
+            return r
     return None
 
 

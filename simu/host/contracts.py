@@ -49,9 +49,10 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
     scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
     kernel is defined in: when they launch it, launches elsewhere (another kernel of the same name) are not
-    its.  ``cl_file``: the base name of the ``.cl`` file it comes from: launches of a program built from
-    another ``.cl`` file are not its.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of launch a kernel of that
-    language can have (``None``: both); a CUDA kernel and an OpenCL kernel of one name are different kernels."""
+    its.  ``cl_file``: the ``.cl`` file it comes from (relative to the index root): launches of a program
+    built from another ``.cl`` file are not its; when some launches' programs are known to be built from it,
+    or sit in host files of its folder, only those are.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of
+    launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ."""
     out = []
     launches = index.cuda_launches_of(kernel) if api != "opencl" else []
     own = [x for x in launches if files and x.file in files]
@@ -60,10 +61,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         c.origin = f"host launch at {x.where}{_searched(c)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
-    for site in index.launches_of(kernel) if api != "cuda" else []:  # OpenCL: grid = global / local
-        h = by_path.get(site.file)
-        if h is None or (cl_file and not _built_from(index, h, site, cl_file)):
-            continue
+    for site, h in _opencl_launches(index, kernel, by_path, cl_file) if api != "cuda" else []:
         c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}")
         g, loc = site.global_size, site.local_size
         if loc and None not in loc and all(v > 0 for v in loc):
@@ -136,7 +134,10 @@ def _ident(text: str) -> str | None:
 
 def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: dict[str, str],
             scalars: set[str]) -> str | None:
-    """A buffer length in the kernel parameter's elements: a number, or an expression of scalar params."""
+    """A buffer length in the kernel parameter's elements: a number, or an expression of scalar params.  An
+    element of a type the host evaluator does not know (``sizeof(T)``: ``elem_bytes`` 0) is the parameter's."""
+    if elem_bytes == 0:
+        elem_bytes = param_elem
     if isinstance(value, int):
         total = value * (elem_bytes or 1)
         return str(max(1, total // param_elem)) if param_elem > 0 else None
@@ -211,14 +212,40 @@ def _norm(expr: str) -> str:
     return re.sub(r"\s+", "", expr).lstrip("&*")
 
 
-def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_file: str) -> bool:
-    """Whether the launched kernel's program is built from ``cl_file`` (true when that is not known)."""
+def _target(value_text: str) -> str | None:
+    """The variable a ``clSetKernelArg`` value points to: ``&n``, ``(void*)&d_buf``, ``buf`` (``setArg``)."""
+    return _ident(re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&"))
+
+
+def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None
+                     ) -> list[tuple[LaunchSite, HostFile]]:
+    """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`)."""
+    sites = [(site, by_path[site.file]) for site in index.launches_of(kernel) if site.file in by_path]
+    if not cl_file:
+        return sites
+    judged = [(site, h, _built_from(index, h, site, Path(cl_file).name)) for site, h in sites]
+    known = [(site, h) for site, h, built in judged if built is True]
+    if known:
+        return known
+    folder = Path(cl_file).parent.as_posix()
+    maybe = [(site, h) for site, h, built in judged if built is None]
+    near = [(site, h) for site, h in maybe if Path(site.file).parent.as_posix() == folder]
+    return near or maybe
+
+
+def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -> bool | None:
+    """Whether the launched kernel's program is built from ``cl_name`` (``None``: not known)."""
+    from simu.host.options import names_source
+
     made = [k for k in h.kernels if k.var and _norm(k.var) == _norm(site.kernel) and k.line <= site.line]
     if not made:
-        return True
+        return None
     program = _norm(made[-1].program)
-    sources = {s for b in index.builds if b.file == site.file and _norm(b.program) == program for s in b.sources}
-    return not sources or cl_file in sources
+    builds = [b for b in index.builds if b.file == site.file and _norm(b.program) == program]
+    stem = Path(cl_name).stem
+    if any(cl_name in b.sources or any(names_source(v, stem) for v in b.source_vars) for b in builds):
+        return True
+    return False if any(b.sources for b in builds) else None
 
 
 def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> None:
@@ -233,7 +260,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
     scalars = {name for name, elem in params if elem is None}
     names = {}  # host variable -> the scalar parameter it is passed as
     for i, a in last.items():
-        var = _ident(a.value_text.strip().lstrip("&"))
+        var = _target(a.value_text)
         if var and params[i][1] is None:
             names[var] = params[i][0]
     for i, a in last.items():
@@ -243,10 +270,12 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
                 c.args[name] = a.value
             continue
         local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
-        if local is not None:  # a __local argument: its bytes per work-group
-            c.buffer_lengths[name] = str(max(1, local // elem))
+        if local is not None:  # a __local argument: its size per work-group
+            length = _length(local["length"], local["elem_bytes"], elem, names, scalars)
+            if length is not None:
+                c.buffer_lengths[name] = length
             continue
-        var = _ident(a.value_text.strip().lstrip("&"))
+        var = _target(a.value_text)
         alloc = buffers_in(h.extra, var, a.line) if var else None
         if alloc is not None and alloc["length"] is not None:
             length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)

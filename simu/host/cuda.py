@@ -38,7 +38,8 @@ class CudaLaunch:
     args_text: tuple[str, ...]
     args: tuple[int | None, ...]  # constant scalar values
     buffer_lengths: tuple[int | str | None, ...]  # per argument: allocated length (number or expression)
-    buffer_elem_bytes: tuple[int | None, ...]  # its unit: bytes of the allocated element (None: length is bytes)
+    # the length's unit: bytes of the allocated element (None: the length is bytes; 0: a type not known here)
+    buffer_elem_bytes: tuple[int | None, ...]
     via: str = ""  # the wrapper function the launch sits in, when resolved at its call site
 
     @property

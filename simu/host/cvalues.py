@@ -44,11 +44,15 @@ class Evaluator:
         expr = _strip_casts(expr.strip())
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(" ".join(m.group(1).split()),
                                                                                      "sizeof")), expr)
+        expr = _BASIC_CAST.sub("", expr)  # pow((double)2, bits)
+        expr = re.sub(r"\bstd::(?=(?:min|max|abs|pow)\s*\()", "", expr)
         names: dict[str, int | float] = {}
         safe: dict[str, str] = {}  # C names -> Python-safe ones (`global`, `in`, `lambda` are Python keywords)
         for name in set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", expr)):
             if name in ("sizeof",):
                 return None
+            if name in _FUNCTIONS and re.search(rf"(?<![\w.]){name}\s*\(", expr):
+                continue
             v = self._name_number(name, pos, depth)
             if v is None:
                 return None
@@ -173,15 +177,14 @@ class Evaluator:
 
     def element_count(self, size: str, pos: int, elem: str | None = None) -> tuple[int | str | None, int | None]:
         """(length, element bytes) of an allocation of ``size`` bytes (``new elem[size]``: ``size`` elements):
-        ``n * sizeof(float)`` -> (n, 4); a size without ``sizeof`` is in bytes (element bytes ``None``); the
+        ``n * sizeof(float)`` -> (n, 4); a size without ``sizeof`` is in bytes (element bytes ``None``); a type
+        not known here (``sizeof(T)``, a struct) is element bytes ``0``: the kernel parameter's own element; the
         length stays an expression when it is not constant."""
-        elem_bytes = SIZEOF.get(" ".join(elem.split())) if elem else None
+        elem_bytes = SIZEOF.get(" ".join(elem.split()), 0) if elem else None
         if elem is None:
-            m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s]+?)\s*\)\s*\*?", size)
+            m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s:]+?)\s*\)\s*\*?", size)
             if m is not None:
-                elem_bytes = SIZEOF.get(" ".join(m.group(1).split()))
-                if elem_bytes is None:
-                    return None, None
+                elem_bytes = SIZEOF.get(" ".join(m.group(1).split()), 0)
                 size = (size[:m.start()] + size[m.end():]).strip() or "1"
         v = self.int_value(size, pos)
         return (v if v is not None else size), elem_bytes
@@ -346,6 +349,12 @@ def _later_declarator(code: str, pos: int) -> bool:
                          r"[A-Za-z_]\w*", stmt)) and not re.match(r"(?:return|case|if|while|for|else)\b", stmt)
 
 
+_BASIC_CAST = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed|long|short)\s+)*(?:int|long|short|char|float|double|"
+                         r"size_t|unsigned|cl_[a-z]+|u?int(?:8|16|32|64)_t)\s*\)\s*(?=[\w(])")
+_FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b, int) and b >= 0 else float(a) ** b,
+              "min": min, "max": max, "abs": abs}
+
+
 def _strip_casts(e: str) -> str:
     e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
     e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
@@ -412,4 +421,7 @@ def _eval(node: ast.AST, names: dict[str, int | float]) -> int | float:
     if isinstance(node, ast.BoolOp):
         vals = [_eval(v, names) for v in node.values]
         return int(all(vals)) if isinstance(node.op, ast.And) else int(any(vals))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS \
+            and not node.keywords:
+        return _FUNCTIONS[node.func.id](*[_eval(a, names) for a in node.args])
     raise ValueError(type(node).__name__)

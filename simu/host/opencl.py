@@ -241,7 +241,7 @@ def _assigned(code: str, pos: int) -> str | None:
 
 def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
     kernel, index, size, value = c.args[:4]
-    target = value.strip()
+    target = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value.strip())  # (void*)&n
     v = None
     if target.startswith("&"):
         name = target[1:].strip()

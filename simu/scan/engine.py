@@ -260,7 +260,7 @@ class Scheduler:
             return user
         from simu.host.contracts import contracts_for
 
-        cl_file = fr.path.name if fr.path.suffix.lower() == ".cl" else None
+        cl_file = fr.rel if fr.path.suffix.lower() == ".cl" else None
         api = fr.language if fr.language in ("cuda", "opencl") else None  # a CUDA and an OpenCL `reduce` differ
         found = contracts_for(host, entry.name, list(entry.params), user, {fr.rel, kr.defined_in} - {""}, cl_file,
                               api)
