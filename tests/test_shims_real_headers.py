@@ -289,6 +289,10 @@ void host_side(int *out, int *in) {
   cudaPointerGetAttributes(&pa, out);
   int *managed;
   cudaMallocManaged(&managed, 64, cudaMemAttachGlobal);
+  float *mapped; void *pinned = 0;
+  cudaHostGetDevicePointer(&mapped, pinned, 0);  // the T** template of the real runtime header
+  size_t symbol_bytes = 0;
+  cudaGetSymbolSize(&symbol_bytes, *managed);
   cudaMemAdvise(managed, 64, cudaMemAdviseSetReadMostly, 0);
   int can = 0;
   cudaDeviceCanAccessPeer(&can, 0, 1);

@@ -148,6 +148,10 @@ static __host__ inline cudaError_t cudaHostAlloc(T **ptr, size_t size, unsigned 
   return cudaHostAlloc((void **)(void *)ptr, size, flags);
 }
 template <typename T>
+static __host__ inline cudaError_t cudaHostGetDevicePointer(T **pDevice, void *pHost, unsigned int flags) {
+  return cudaHostGetDevicePointer((void **)(void *)pDevice, pHost, flags);
+}
+template <typename T>
 static __host__ inline cudaError_t cudaMallocPitch(T **devPtr, size_t *pitch, size_t width, size_t height) {
   return cudaMallocPitch((void **)(void *)devPtr, pitch, width, height);
 }
@@ -173,6 +177,10 @@ static __host__ inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, cons
 template <typename T>
 static __host__ inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
   return cudaGetSymbolAddress(devPtr, (const void *)&symbol);
+}
+template <typename T>
+static __host__ inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+  return cudaGetSymbolSize(size, (const void *)&symbol);
 }
 template <typename T>
 static __host__ inline cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, T *func) {
