@@ -198,3 +198,25 @@ def test_namesake_opencl_kernels_take_the_launches_of_their_own_program(tmp_path
         assert origin == f"host launch at {name}/{name.title()}.cpp:16"
         assert c.block == (local, 1, 1) and c.args == {"n": 16384 // local}
         assert c.buffer_lengths == {"isums": str(16384 // local * 16), "lmem": str(2 * local)}
+
+
+def test_launch_sizes_named_by_a_macro_of_an_included_project_header(tmp_path):
+    """``k<<<grid, BLOCK>>>`` with ``#define BLOCK 512`` in a project header the file includes (one level
+    through another header, found by path suffix from a sibling folder)."""
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "project.h").write_text('#include "sizes.h"\n')
+    (tmp_path / "include" / "sizes.h").write_text("#ifdef GPU\n#define BLOCK 512\n#endif\n")
+    src = tmp_path / "src" / "kernels.cu"
+    src.write_text('#include "project.h"\n__global__ void k(float *x) { x[threadIdx.x] = 0; }\n'
+                   "void run(float *x, int n) { k<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x); }\n")
+    files = [tmp_path / "include" / "project.h", tmp_path / "include" / "sizes.h", src]
+    (launch,) = build_host_index(tmp_path, files).cuda_launches_of("k")
+    assert launch.block == (512, 1, 1)
+    assert launch.grid is None  # n is not known
+    # editing the header changes the index (its stamp is part of the includer's cache entry)
+    cache = tmp_path / "cache"
+    build_host_index(tmp_path, files, cache_dir=cache)
+    (tmp_path / "include" / "sizes.h").write_text("#define BLOCK 256\n")
+    (launch,) = build_host_index(tmp_path, files, cache_dir=cache).cuda_launches_of("k")
+    assert launch.block == (256, 1, 1)

@@ -19,6 +19,7 @@ from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cscan import CSource
 from simu.host.cuda import CudaLaunch, cuda_launches_of, extract_cuda, to_extra
+from simu.host.headermacros import HeaderMacros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
@@ -82,15 +83,15 @@ class HostIndex:
         return min(same, key=distance)
 
 
-def index_host_file(path: Path, rel: str) -> HostFile | None:
-    """The sites of one host file, or ``None`` if it cannot be read as text."""
-    try:
-        if path.stat().st_size > MAX_HOST_BYTES:
-            return None
-        text = path.read_text(errors="replace")
-    except OSError:
+def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None) -> HostFile | None:
+    """The sites of one host file, or ``None`` if it cannot be read as text.  ``header_macros``: those of
+    the project headers it includes (its own definitions win)."""
+    text = _read_host(path)
+    if text is None:
         return None
     src = CSource(text)
+    for k, v in (header_macros or {}).items():
+        src.macros.setdefault(k, v)
     cl = extract(src, rel)
     extra = to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {}
     if cl.args and ("clCreateBuffer" in text or "Buffer" in text):
@@ -102,19 +103,33 @@ def index_host_file(path: Path, rel: str) -> HostFile | None:
                     extra=extra)
 
 
+def _read_host(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > MAX_HOST_BYTES:
+            return None
+        return path.read_text(errors="replace")
+    except OSError:
+        return None
+
+
 def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None) -> HostIndex:
     """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files."""
     root = root.resolve()
     cached = _load_cache(cache_dir)
     fresh: dict[str, dict] = {}
     index = HostIndex(root)
+    headers = HeaderMacros(files)
     for path in files:
         try:
             st = path.stat()
             rel = path.resolve().relative_to(root).as_posix()
         except (OSError, ValueError):
             continue
-        stamp = [st.st_size, st.st_mtime_ns]
+        text = _read_host(path)
+        if text is None:
+            continue
+        included = headers.headers_of(path, text)
+        stamp = [st.st_size, st.st_mtime_ns, *(_stamp(h) for h in included)]
         hit = cached.get(rel)
         if hit is not None and hit.get("stamp") == stamp:
             try:
@@ -123,7 +138,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
                 continue
             except (KeyError, TypeError):
                 pass
-        h = index_host_file(path, rel)
+        h = index_host_file(path, rel, headers.macros(included))
         if h is None:
             continue
         index.files.append(h)
@@ -164,6 +179,14 @@ def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite
         if sites and w.options_index is not None:
             templates.add((w.build.file, w.build.line))
     return out, templates
+
+
+def _stamp(path: Path) -> list[int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return [-1, -1]
+    return [st.st_size, st.st_mtime_ns]
 
 
 def host_files(walked: list[Path]) -> list[Path]:

@@ -1,0 +1,84 @@
+"""Object-like macros of the project headers a host file includes (``#include "…"``, followed a few levels).
+
+Launch sizes are often named by a macro of a project header (``k<<<cuda_gridsize(n), BLOCK>>>`` with
+``#define BLOCK 512`` in ``darknet.h``): the lexical index sees a host file's own macros, and this gives it
+those of its headers too.  A quoted include is resolved next to the includer first, then as a path suffix
+of a project file, nearest to the includer; the file's own definitions win.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from simu.host.cscan import CSource
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+MAX_DEPTH = 3
+MAX_HEADER_BYTES = 1 << 20
+
+
+class HeaderMacros:
+    """Resolves and reads a project's headers once per index build."""
+
+    def __init__(self, files: list[Path]):
+        self._by_name: dict[str, list[Path]] = {}
+        for p in files:
+            self._by_name.setdefault(p.name, []).append(p)
+        self._macros: dict[Path, tuple[dict[str, str], list[str]]] = {}
+
+    def headers_of(self, path: Path, text: str) -> list[Path]:
+        """The project headers ``path`` includes, transitively (at most :data:`MAX_DEPTH` levels), in order."""
+        out: list[Path] = []
+        seen = {path.resolve()}
+        level = [(path, _INCLUDE.findall(text))]  # raw text: an include in a comment costs a lookup only
+        for _ in range(MAX_DEPTH):
+            nxt = []
+            for includer, includes in level:
+                for inc in includes:
+                    h = self._resolve(includer, inc)
+                    if h is None or h in seen:
+                        continue
+                    seen.add(h)
+                    out.append(h)
+                    nxt.append((h, self._read(h)[1]))
+            level = nxt
+        return out
+
+    def macros(self, headers: list[Path]) -> dict[str, str]:
+        """The object-like macros the headers define (the first definition of a name wins)."""
+        out: dict[str, str] = {}
+        for h in headers:
+            for k, v in self._read(h)[0].items():
+                out.setdefault(k, v)
+        return out
+
+    def _read(self, h: Path) -> tuple[dict[str, str], list[str]]:
+        hit = self._macros.get(h)
+        if hit is None:
+            try:
+                text = h.read_text(errors="replace") if h.stat().st_size <= MAX_HEADER_BYTES else ""
+            except OSError:
+                text = ""
+            src = CSource(text)
+            hit = (src.macros, _INCLUDE.findall(src.code))
+            self._macros[h] = hit
+        return hit
+
+    def _resolve(self, includer: Path, inc: str) -> Path | None:
+        near = includer.parent / inc
+        if near.is_file():
+            return near.resolve()
+        name = inc.rsplit("/", 1)[-1]
+        suffix = "/" + inc.lstrip("./")
+        cands = [p for p in self._by_name.get(name, []) if p.as_posix().endswith(suffix)]
+        if not cands:
+            return None
+        here = str(includer.parent.resolve())
+
+        def distance(p: Path) -> tuple[int, str]:
+            common = os.path.commonpath([here, str(p.parent.resolve())])
+            return (len(Path(here).parts) + len(p.parent.resolve().parts) - 2 * len(Path(common).parts), str(p))
+
+        return min(cands, key=distance).resolve()
