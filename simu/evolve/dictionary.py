@@ -106,3 +106,51 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
             elif ins.opcode in _DERIVING and any(r in block_ids for r in regs):
                 block_ids.add(ins.name)
     return found
+
+
+_THREAD_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.", "_Z13get_global_idj",
+                    "_Z12get_local_idj", "_Z12get_group_idj")
+_CARRYING = _CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select"}
+
+
+def stride_arguments(kernel: Kernel) -> set[str]:
+    """Integer parameters that multiply a thread-dependent index in an address (``X[i * INCX]``,
+    ``X[OFFX + i * INCX]``): a stride or increment.  At 0 every thread uses one element, a launch real
+    programs do not make unless the kernel handles it (``if (INCX == 0)``, see :func:`argument_constants`)."""
+    fn = kernel.function
+    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
+              if isinstance(p.type, IntType) and p.type.bits > 1}
+    thread: set[str] = set()  # values that differ between threads
+    strided: dict[str, set[str]] = {}  # value -> the parameters that multiply a thread index inside it
+    found: set[str] = set()
+    instrs = [ins for b in fn.blocks for ins in b.instrs]
+    changed = True
+    while changed:  # phis may name values defined later: iterate to a fixed point
+        changed = False
+        for ins in instrs:
+            regs = [op.value for op in ins.ops if op.kind == "reg"]
+            if ins.opcode == "getelementptr":
+                for r in regs[1:]:
+                    found |= strided.get(r, set())
+            if not ins.name:
+                continue
+            before = (ins.name in thread, ins.name in params, len(strided.get(ins.name, ())))
+            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS):
+                thread.add(ins.name)
+            elif ins.opcode in _CASTS and regs and regs[0] in params:
+                params[ins.name] = params[regs[0]]
+            if ins.opcode in _CARRYING or ins.opcode in _DERIVING:
+                if any(r in thread for r in regs):
+                    thread.add(ins.name)
+                carried = set().union(*(strided.get(r, set()) for r in regs))
+                if ins.opcode == "mul" and len(regs) == 2:
+                    a, b = regs
+                    if a in thread and b in params:
+                        carried.add(params[b])
+                    if b in thread and a in params:
+                        carried.add(params[a])
+                if carried:
+                    strided.setdefault(ins.name, set()).update(carried)
+            if before != (ins.name in thread, ins.name in params, len(strided.get(ins.name, ()))):
+                changed = True
+    return found

@@ -2,7 +2,8 @@
 
 * ``full`` (simu's search): simu's fitness (conflicts, then code coverage, then Simulee's), the
   kernel's own constants as a dictionary (initial arguments, mutation jumps, a sweep after the
-  first generation), then refutation of redundant barriers and shrinking of witnesses.
+  first generation), then refutation of redundant barriers and shrinking of witnesses (both within the
+  time budget), then the severity refutations (:mod:`simu.evolve.refute`, bounded by launches, not time).
 * ``simulee``: Simulee's fitness and mutations (normal and Cauchy steps), nothing else.
 * ``random``: fresh launches from the same prior until a finding, no fitness (the baseline).
 """
@@ -16,14 +17,8 @@ from typing import Any
 
 from simu.evolve.fitness import Fitness, no_fitness, simu_fitness, simulee_fitness
 from simu.evolve.operators import fresh, mutate
-from simu.evolve.phases import (
-    dictionary_sweep,
-    refute_by_contents,
-    refute_by_length,
-    refute_by_sign,
-    refute_redundant,
-    shrink,
-)
+from simu.evolve.phases import dictionary_sweep, refute_redundant, shrink
+from simu.evolve.refute import refute_by_arguments, refute_by_contents, refute_by_length
 
 
 @dataclass(frozen=True)
@@ -56,7 +51,7 @@ def fresh_launch(search) -> tuple:
 
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("full", simu_fitness, normal_and_cauchy, dictionary=True, sweep=dictionary_sweep,
-         phases=(refute_redundant, shrink, refute_by_sign, refute_by_contents, refute_by_length)),
+         phases=(refute_redundant, shrink, refute_by_arguments, refute_by_contents, refute_by_length)),
     Mode("simulee", simulee_fitness, normal_and_cauchy),
     Mode("random", no_fitness, fresh_launch, settle=0, population=1, bounded=False),
 )}

@@ -57,6 +57,9 @@ class Budget:
     generations: int = 8
     min_evaluations: int = 10
     probe_seconds: float = MAX_PROBE_SECONDS  # wall-clock limit of one searched launch
+    # launches the severity refutations (simu.evolve.refute) may run after the loop, whatever the clock says:
+    # a finding's severity must not depend on the machine's speed
+    refutations: int = 24
 
 
 @dataclass
@@ -119,7 +122,8 @@ class Search:
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
-        self.t0 = time.perf_counter()
+        self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
+        self.t0 = _now()
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
         self.not_launchable: tuple[str, SourcePoint | None] | None = None  # the first launch no GPU could run
@@ -135,21 +139,23 @@ class Search:
         """Budget spent, or the kernel found unsupported (a construct the machine does not model: every
         further launch would stop at it too)."""
         return (self.stats.evaluations >= self.budget.evaluations
-                or time.perf_counter() - self.t0 > self.budget.seconds or self.status == codes.UNSUPPORTED)
+                or _now() - self.t0 > self.budget.seconds or self.status == codes.UNSUPPORTED)
 
     def out_of_time(self, factor: float = 1.6) -> bool:
-        """The refutation and shrinking phases may use part of a second budget, never more."""
-        return time.perf_counter() - self.t0 > factor * self.budget.seconds
+        """Refuting redundant barriers and shrinking witnesses may use part of a second budget, never more
+        (the severity refutations are bounded by launches instead: :meth:`refute`)."""
+        return _now() - self.t0 > factor * self.budget.seconds
 
     def acceptable(self) -> bool:
         return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations
 
     # -- evaluation ----------------------------------------------------------------------------
-    def evaluate(self, genes: list[float], guessed_buffers_ok: bool = True) -> Evaluation:
-        """Run the launch the genes describe (cached).  With ``guessed_buffers_ok=False`` a launch
-        that reads or writes a global buffer past its end counts as invalid: the buffer lengths
-        are the search's guess, and a probe that scaled arguments up may simply outgrow them."""
-        launch = self.layout.launch(genes)
+    def evaluate(self, genes: list[float], guessed_buffers_ok: bool = True, launch: Launch | None = None) -> Evaluation:
+        """Run the launch the genes describe (cached; ``launch``: already built from them).  With
+        ``guessed_buffers_ok=False`` a launch that reads or writes a global buffer past its end counts as
+        invalid: the buffer lengths are the search's guess, and a probe that scaled arguments up may simply
+        outgrow them."""
+        launch = launch if launch is not None else self.layout.launch(genes)
         key = _launch_key(launch)
         if key in self.cache:
             self.stats.cache_hits += 1
@@ -168,11 +174,30 @@ class Search:
                     new = True
             if new and self.stats.first_finding_eval is None:
                 self.stats.first_finding_eval = self.stats.evaluations
-                self.stats.first_finding_seconds = time.perf_counter() - self.t0
+                self.stats.first_finding_seconds = _now() - self.t0
             self.analysis.accept(ev.observations)
         else:
             self.stats.invalid += 1
         return ev
+
+    def refute(self, genes: list[float] | None = None, launch: Launch | None = None) -> Evaluation | None:
+        """A severity refutation's launch: ``genes`` evaluated like the loop's (cached, their findings
+        kept), or a ``launch`` the genes alone do not describe probed.  Bounded by ``budget.refutations``
+        launches, not by the clock; None once those are spent, or when the launch taught nothing (a step,
+        trace or time bound of the launch itself, a launch no GPU runs): the refutation then decides
+        nothing and the finding keeps its severity."""
+        if genes is not None:
+            launch = self.layout.launch(genes)
+            if _launch_key(launch) in self.cache:
+                ev = self.evaluate(genes, launch=launch)
+                return ev if ev.valid else None
+        if self.refutations >= self.budget.refutations:
+            return None
+        self.refutations += 1
+        if genes is None:
+            return self.probe(launch)
+        ev = self.evaluate(genes, launch=launch)
+        return ev if ev.valid else None
 
     def probe(self, launch: Launch) -> Evaluation | None:
         """Run a launch the genes alone do not describe (a refutation's variant) and return what it
@@ -245,7 +270,7 @@ class Search:
         findings += self.analysis.finish()
         findings = [f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name})
                     for f in findings]
-        self.stats.seconds = time.perf_counter() - self.t0
+        self.stats.seconds = _now() - self.t0
         status, reason = self.status, self.reason
         if self.outside and not any(e.valid for e in self.cache.values()):
             # no launch inside the contract: the kernel overflows its shared memory whatever the launch.  At
@@ -282,6 +307,11 @@ def run_search(module, kernel, settings, constraints: KernelConstraints | None =
     for phase in s.mode.phases:
         phase(s)
     return s.result()
+
+
+def _now() -> float:
+    """The search's clock (the budget's seconds and the time guards of its phases)."""
+    return time.perf_counter()
 
 
 def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
