@@ -110,7 +110,7 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
 
 _THREAD_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.", "_Z13get_global_idj",
                     "_Z12get_local_idj", "_Z12get_group_idj")
-_CARRYING = _CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select"}
+_CARRYING = _CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", "udiv", "srem", "urem"}
 
 
 def stride_arguments(kernel: Kernel) -> set[str]:
