@@ -11,6 +11,8 @@ phases its mode registers (:mod:`simu.evolve.modes`):
    the survivors are reported.
 3. Shrink: each finding's witness launch is reduced (grid, block, arguments) while the finding
    persists, so the reported launch is the smallest one found.
+4. Severity: errors that only launches breaking an assumption the search made show become warnings
+   (:mod:`simu.evolve.refute`), within ``Budget.refutations`` launches whatever the clock says.
 
 Every launch goes through :class:`~simu.pipeline.KernelAnalysis` (run, judge, keep the checks'
 observations for the kernel phase, finish).
