@@ -22,6 +22,7 @@ SWEEP_LIMIT = 18  # launches the sweep may add
 REFUTE_LAUNCHES = 8
 REFUTE_MAX_LOG2_GRID = 3  # refutation launches have at most 8 blocks along x
 SHRINK_TRIES = 10  # smaller launches tried per finding
+SHRINK_GUARD = 1.4  # budgets of seconds after which shrinking stops (the severity refutations come after)
 
 
 def dictionary_sweep(search, pop: list, limit: int = SWEEP_LIMIT) -> list:
@@ -78,7 +79,7 @@ def shrink(search, per_finding: int = SHRINK_TRIES) -> None:
         best = list(genes)
         tries = 0
         improved = True
-        while improved and tries < per_finding and not search.out_of_time():
+        while improved and tries < per_finding and not search.out_of_time(SHRINK_GUARD):
             improved = False
             for cand in halvings(best, layout.at):
                 tries += 1

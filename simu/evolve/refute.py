@@ -22,10 +22,12 @@ witness becomes the reported one:
   in-contract witness, or past every plausible length, stays an error.
 
 Determinism: the phases run after the loop whenever there is an error they could refute, whatever the clock
-says; they are bounded by ``Budget.refutations`` launches (:meth:`~simu.evolve.search.Search.refute`), not
-by seconds, so a finding's severity does not depend on how fast the machine ran the loop.  A refutation
-launch that teaches nothing (it hit its own step, trace or time bound, no GPU could run it, or the
-allowance is spent) decides nothing: the finding keeps the severity it has (an error stays an error).
+says; they are bounded by ``Budget.refutations`` launches and by a number of interpreter steps the budget's
+seconds fix (``Budget.refutation_steps``, :meth:`~simu.evolve.search.Search.refute`; a launch is expected to
+cost what the witness it varies cost), not by seconds, so a finding's severity does not depend on how fast
+the machine runs.  A refutation launch that teaches nothing (it hit its own step, trace or time bound, no
+GPU could run it, or the allowance would be overrun) decides nothing: the finding keeps the severity it has
+(an error stays an error).
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
             fixed = list(e.genes)
             for b in broken:
                 fixed[layout.at.scalar(index[b.name])] = float(b.repaired)
-            ev = search.refute(fixed)
+            ev = search.refute(fixed, like=e)
             hit = None if ev is None else next((f for f in ev.findings if f.key == key), None)
             if ev is None or hit is not None:  # nothing learnt, or shown inside the rules: the error stands
                 if hit is not None:
@@ -165,10 +167,11 @@ def refute_by_contents(search) -> None:
         if finding.kind not in MEMORY_KINDS or finding.space not in ("global", "constant") \
                 or finding.severity != codes.ERROR:
             continue
+        like = next((e for e, _ in witnesses(search, key) if e.genes == list(genes)), None)
         for fill in CONTENT_FILLS:
             variant = list(genes)
             variant[at.FILL] = float(PLAIN_FILLS.index(fill))
-            ev = search.refute(variant)
+            ev = search.refute(variant, like=like)
             if ev is not None and not any(f.key == key for f in ev.findings):
                 search.found[key] = (beyond_contract(finding, "the buffer contents are the search's (with "
                                                      f"{fill}-filled buffers the same launch stays in bounds, so the "
@@ -201,8 +204,11 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
         inside.sort(key=lambda w: _size(w[0].launch), reverse=True)
         tried = []
         for ev, shown_f in inside[:tries]:
+            if not search.may_refute(ev):  # decides nothing (and the longer buffers are not drawn)
+                tried = []
+                break
             longer = layout.launch(ev.genes, plausible=True)
-            probe = search.refute(launch=longer)
+            probe = search.refute(launch=longer, like=ev)
             hit = None if probe is None else next((f for f in probe.findings if f.key == key), None)
             if probe is None or hit is not None:
                 if hit is not None:  # past every plausible length: the error stands, on a witness that shows it

@@ -12,7 +12,8 @@ phases its mode registers (:mod:`simu.evolve.modes`):
 3. Shrink: each finding's witness launch is reduced (grid, block, arguments) while the finding
    persists, so the reported launch is the smallest one found.
 4. Severity: errors that only launches breaking an assumption the search made show become warnings
-   (:mod:`simu.evolve.refute`), within ``Budget.refutations`` launches whatever the clock says.
+   (:mod:`simu.evolve.refute`), within ``Budget.refutations`` launches and a number of interpreter steps
+   the budget's seconds fix, whatever the clock says.
 
 Every launch goes through :class:`~simu.pipeline.KernelAnalysis` (run, judge, keep the checks'
 observations for the kernel phase, finish).
@@ -49,6 +50,12 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
+# interpreter steps the severity refutations may spend per second of the budget (a step is one instruction of
+# a group of threads, about 12 us on the development machine: half the budget's seconds there), work the
+# budget the user gave fixes, whatever the machine's speed; shrinking stops at phases.SHRINK_GUARD budgets to
+# leave them room under `simu scan`'s CPU limit of twice the budget
+REFUTE_STEPS_PER_SECOND = 40_000
+ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 
 
 @dataclass
@@ -63,6 +70,10 @@ class Budget:
     # a finding's severity must not depend on the machine's speed
     refutations: int = 24
 
+    def refutation_steps(self) -> int:
+        """Interpreter steps the severity refutations may spend in all (:data:`REFUTE_STEPS_PER_SECOND`)."""
+        return int(REFUTE_STEPS_PER_SECOND * self.seconds)
+
 
 @dataclass
 class Evaluation:
@@ -75,6 +86,7 @@ class Evaluation:
     valid: bool = True
     error: str = ""
     genes: list[float] | None = None  # what the search evaluated (None: a probe's variant)
+    steps: int = 0  # interpreter steps the launch took (what re-running it costs)
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -125,6 +137,7 @@ class Search:
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
         self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
+        self.refuted_steps = 0  # interpreter steps they took (at most budget.refutation_steps())
         self.t0 = _now()
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
@@ -145,14 +158,15 @@ class Search:
 
     def out_of_time(self, factor: float = 1.6) -> bool:
         """Refuting redundant barriers and shrinking witnesses may use part of a second budget, never more
-        (the severity refutations are bounded by launches instead: :meth:`refute`)."""
+        (the severity refutations are bounded by launches and steps instead: :meth:`refute`)."""
         return _now() - self.t0 > factor * self.budget.seconds
 
     def acceptable(self) -> bool:
         return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations
 
     # -- evaluation ----------------------------------------------------------------------------
-    def evaluate(self, genes: list[float], guessed_buffers_ok: bool = True, launch: Launch | None = None) -> Evaluation:
+    def evaluate(self, genes: list[float], guessed_buffers_ok: bool = True, launch: Launch | None = None,
+                 limits=None) -> Evaluation:
         """Run the launch the genes describe (cached; ``launch``: already built from them).  With
         ``guessed_buffers_ok=False`` a launch that reads or writes a global buffer past its end counts as
         invalid: the buffer lengths are the search's guess, and a probe that scaled arguments up may simply
@@ -163,7 +177,7 @@ class Search:
             self.stats.cache_hits += 1
             return self.cache[key]
         self.stats.evaluations += 1
-        ev = dataclasses.replace(self._run(launch), genes=list(genes))
+        ev = dataclasses.replace(self._run(launch, limits), genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
             ev = Evaluation.invalid(launch, "arguments outgrow the guessed buffers")
@@ -182,37 +196,52 @@ class Search:
             self.stats.invalid += 1
         return ev
 
-    def refute(self, genes: list[float] | None = None, launch: Launch | None = None) -> Evaluation | None:
+    def refute(self, genes: list[float] | None = None, launch: Launch | None = None,
+               like: Evaluation | None = None) -> Evaluation | None:
         """A severity refutation's launch: ``genes`` evaluated like the loop's (cached, their findings
-        kept), or a ``launch`` the genes alone do not describe probed.  Bounded by ``budget.refutations``
-        launches, not by the clock; None once those are spent, or when the launch taught nothing (a step,
-        trace or time bound of the launch itself, a launch no GPU runs): the refutation then decides
-        nothing and the finding keeps its severity."""
+        kept), or a ``launch`` the genes alone do not describe probed; ``like`` is the witness it varies
+        (its steps are what the launch should cost).  Bounded by ``budget.refutations`` launches and
+        ``budget.refutation_steps()`` interpreter steps, not by the clock: None once either is spent (a
+        launch that would overrun the steps left is not run; one that does stops there), or when the launch
+        taught nothing (a step, trace or time bound of the launch itself, a launch no GPU runs).  The
+        refutation then decides nothing and the finding keeps its severity."""
         if genes is not None:
             launch = self.layout.launch(genes)
             if _launch_key(launch) in self.cache:
                 ev = self.evaluate(genes, launch=launch)
                 return ev if ev.valid else None
-        if self.refutations >= self.budget.refutations:
+        drawn = sum(int(v.size) for v in launch.args.values() if isinstance(v, np.ndarray)) // ELEMENTS_PER_STEP
+        if not self.may_refute(like, drawn):
             return None
+        left = self.budget.refutation_steps() - self.refuted_steps - drawn
         self.refutations += 1
-        if genes is None:
-            return self.probe(launch)
-        ev = self.evaluate(genes, launch=launch)
+        limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left))
+        ev = self._probe(launch, limits) if genes is None else self.evaluate(genes, launch=launch, limits=limits)
+        self.refuted_steps += ev.steps + drawn
         return ev if ev.valid else None
 
-    def probe(self, launch: Launch) -> Evaluation | None:
+    def may_refute(self, like: Evaluation | None = None, extra: int = 0) -> bool:
+        """Whether the refutations' allowance has room for one more launch that costs what ``like`` did
+        (plus ``extra`` steps: drawing its buffers)."""
+        left = self.budget.refutation_steps() - self.refuted_steps - extra
+        return self.refutations < self.budget.refutations and left > 0 and (like.steps if like else 0) <= left
+
+    def probe(self, launch: Launch, limits=None) -> Evaluation | None:
         """Run a launch the genes alone do not describe (a refutation's variant) and return what it
         showed, or None when it taught nothing; the search's findings, cache and status stay as they were."""
-        state = (self.status, self.reason, self.where, self.not_launchable)
-        self.stats.evaluations += 1
-        ev = self._run(launch)
-        self.status, self.reason, self.where, self.not_launchable = state
+        ev = self._probe(launch, limits)
         return ev if ev.valid else None
 
-    def _run(self, launch: Launch) -> Evaluation:
+    def _probe(self, launch: Launch, limits=None) -> Evaluation:
+        state = (self.status, self.reason, self.where, self.not_launchable)
+        self.stats.evaluations += 1
+        ev = self._run(launch, limits)
+        self.status, self.reason, self.where, self.not_launchable = state
+        return ev
+
+    def _run(self, launch: Launch, limits=None) -> Evaluation:
         try:
-            launch_run = self.analysis.run_launch(launch, self._limits, judge_incomplete=False)
+            launch_run = self.analysis.run_launch(launch, limits or self._limits, judge_incomplete=False)
         except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine
             self.not_launchable = self.not_launchable or (str(exc), exc.where)
             return Evaluation.invalid(launch, str(exc))
@@ -224,7 +253,7 @@ class Search:
             if result.outcome.status == codes.FAILED:
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
-            return Evaluation.invalid(launch, str(result.outcome))
+            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
         if _outside_contract(launch_run, findings, prior, self.tiles):
@@ -232,8 +261,10 @@ class Search:
             for f in findings:  # reported only if no launch is inside the contract
                 if f.kind in OUTSIDE_KINDS and f.space == "shared":
                     self.outside.setdefault(at_prior, {}).setdefault(f.key, f)
-            return Evaluation.invalid(launch, "launch outside the kernel's contract")
-        return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings))
+            return dataclasses.replace(Evaluation.invalid(launch, "launch outside the kernel's contract"),
+                                       steps=result.steps)
+        return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
+                          steps=result.steps)
 
     # -- phases ----------------------------------------------------------------------------------
     def toolbox(self) -> Toolbox:
