@@ -190,6 +190,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
     layout = search.layout
     invented = layout.invented_buffers()
     rules = argument_rules(layout)
+    probes: dict[tuple, object] = {}  # witness genes -> its plausible-length run (findings of one launch share it)
     for key, (finding, genes) in list(search.found.items()):
         if finding.kind != "out-of-bounds" or finding.space not in ("global", "constant") \
                 or finding.severity != codes.ERROR:
@@ -204,11 +205,14 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
         inside.sort(key=lambda w: _size(w[0].launch), reverse=True)
         tried = []
         for ev, shown_f in inside[:tries]:
-            if not search.may_refute(ev):  # decides nothing (and the longer buffers are not drawn)
+            seen = tuple(ev.genes)
+            if seen not in probes and not search.may_refute(ev):  # decides nothing (no longer buffers drawn)
                 tried = []
                 break
             longer = layout.launch(ev.genes, plausible=True)
-            probe = search.refute(launch=longer, like=ev)
+            if seen not in probes:
+                probes[seen] = search.refute(launch=longer, like=ev)
+            probe = probes[seen]
             hit = None if probe is None else next((f for f in probe.findings if f.key == key), None)
             if probe is None or hit is not None:
                 if hit is not None:  # past every plausible length: the error stands, on a witness that shows it

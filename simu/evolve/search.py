@@ -51,10 +51,10 @@ MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
 # interpreter steps the severity refutations may spend per second of the budget (a step is one instruction of
-# a group of threads, about 12 us on the development machine: half the budget's seconds there), work the
+# a group of threads, about 12 us on the development machine: a quarter of the budget there), work the
 # budget the user gave fixes, whatever the machine's speed; shrinking stops at phases.SHRINK_GUARD budgets to
 # leave them room under `simu scan`'s CPU limit of twice the budget
-REFUTE_STEPS_PER_SECOND = 40_000
+REFUTE_STEPS_PER_SECOND = 20_000
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 
 
