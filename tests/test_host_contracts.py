@@ -143,7 +143,7 @@ def test_cuda_and_opencl_kernels_of_one_name_take_their_own_launches(tmp_path):
 def test_a_host_launch_with_unknown_sizes_says_what_is_searched(tmp_path):
     _, index = _index(tmp_path, SIZED)
     ((c, origin),) = host_constraints(index, "scale", [("x", 4), ("n", None), ("a", None)])
-    assert origin == "host launch at main.cu:6 (grid searched: not constant in the host code)" == c.origin
+    assert origin == "host launch at main.cu:6 (grid.x = (n+127)/128 from the host code)" == c.origin
 
 
 def test_opencl_argument_values_and_buffer_lengths(tmp_path):

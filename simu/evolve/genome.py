@@ -24,7 +24,7 @@ from simu.evolve.shape import Shape
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
-from simu.launch.constraints import buffer_length
+from simu.launch.constraints import buffer_length, int_expression
 from simu.launch.images import (
     DEFAULT_SAMPLER,
     default_image_shape,
@@ -128,6 +128,8 @@ class Layout:
     same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     grid_relative: set[str] = field(default_factory=set)  # arguments a block id is divided by or reduced modulo
     origin: str = ""  # what the launches it builds say of where they come from (LaunchRecord.origin)
+    dims: dict[str, str] = field(default_factory=dict)  # "grid.y" -> expression of scalars (host relations)
+    derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -208,20 +210,87 @@ class Layout:
             block = list(self.fixed_block)
         if self.fixed_grid:
             grid = list(self.fixed_grid)
-        limit = min(s.max_threads, MAX_THREADS_PER_BLOCK)
+        values: dict[str, Any] = {}
+        for p, g in zip(self.scalars, genes[at.SCALARS], strict=True):
+            values[p.name] = self._scalar_value(p, g)
+        values.update(self.fixed)
+        if self.dims or self.derived:
+            grid, block, values = self._relate(grid, block, values)
+        grid, block = self._clamp(grid, block)
+        fill = int(genes[at.FILL]) % len(PLAIN_FILLS)
+        seed = int(genes[at.SEED]) & 0xFFFF
+        return tuple(grid), tuple(block), values, fill, seed  # type: ignore[return-value]
+
+    def _clamp(self, grid: list[int], block: list[int]) -> tuple[list[int], list[int]]:
+        """The block within a GPU's threads per block, the launch within the search's thread budget."""
+        limit = min(self.shape.max_threads, MAX_THREADS_PER_BLOCK)
         while int(np.prod(block)) > limit:
             k = int(np.argmax(block))
             block[k] = max(1, block[k] // 2)
         while int(np.prod(block)) * int(np.prod(grid)) > self.max_total_threads and max(grid) > 1:
             k = int(np.argmax(grid))
             grid[k] = max(1, grid[k] // 2)
-        values: dict[str, Any] = {}
-        for p, g in zip(self.scalars, genes[at.SCALARS], strict=True):
-            values[p.name] = self._scalar_value(p, g)
-        values.update(self.fixed)
-        fill = int(genes[at.FILL]) % len(PLAIN_FILLS)
-        seed = int(genes[at.SEED]) & 0xFFFF
-        return tuple(grid), tuple(block), values, fill, seed  # type: ignore[return-value]
+        return grid, block
+
+    def _derive(self, values: dict[str, Any]) -> dict[str, Any]:
+        """``values`` with the derived arguments (host relations, in their order) filled in."""
+        out = dict(values)
+        params = {p.name: p for p in self.kernel.params}
+        for name, expr in self.derived.items():
+            try:
+                v = int_expression(expr, out)
+            except (ValueError, KeyError, ZeroDivisionError, OverflowError):
+                v = 0  # the host program would divide by zero too: no launch of its; a harmless value
+            p = params.get(name)
+            out[name] = self._scalar_value(p, float(v)) if p is not None and not isinstance(p.type, IntType) \
+                else max(min(int(v), 1 << 20), -(1 << 20))
+        return out
+
+    def _relate(self, grid: list[int], block: list[int], values: dict[str, Any]
+                ) -> tuple[list[int], list[int], dict[str, Any]]:
+        """Grid and block components derived from the arguments (``dims``) and derived arguments.  A launch over
+        the search's thread budget halves first the components the search chooses, then the integer arguments
+        the derived components follow from (the relation holds: a smaller launch the program can make); only
+        when that is not enough are derived components halved (:meth:`_clamp`)."""
+        fixed = {"grid": self.fixed_grid is not None,
+                 "block": self.fixed_block is not None or self.shape.reqd_block is not None}
+        dims = {k: e for k, e in self.dims.items() if not fixed[k.split(".")[0]]}
+        bases = self._bases(dims)
+        for _ in range(64):
+            vals = self._derive(values)
+            g, b = list(grid), list(block)
+            for key, expr in dims.items():
+                part, axis = key.split(".")
+                try:
+                    v = int(int_expression(expr, vals))
+                except (ValueError, KeyError, ZeroDivisionError, OverflowError):
+                    continue  # the search's component stays
+                (g if part == "grid" else b)["xyz".index(axis)] = max(1, min(v, 1 << 20))
+            free = [d for d in range(3) if f"grid.{'xyz'[d]}" not in dims]
+            while int(np.prod(b)) * int(np.prod(g)) > self.max_total_threads and any(g[d] > 1 for d in free):
+                d = max(free, key=lambda d: g[d])
+                g[d] = max(1, g[d] // 2)
+            over = int(np.prod(b)) * int(np.prod(g)) > self.max_total_threads or \
+                int(np.prod(b)) > min(self.shape.max_threads, MAX_THREADS_PER_BLOCK)
+            shrink = [n for n in bases if isinstance(values.get(n), int) and abs(values[n]) > 1]
+            if not over or not shrink:
+                return g, b, vals
+            n = max(shrink, key=lambda n: abs(values[n]))
+            values = {**values, n: int(values[n] / 2)}
+        return g, b, vals
+
+    def _bases(self, dims: dict[str, str]) -> list[str]:
+        """The searched scalar arguments the derived components follow from (through derived arguments too)."""
+        genes = {p.name for p in self.scalars}
+        seen: set[str] = set()
+        todo = [n for e in dims.values() for n in re.findall(r"[A-Za-z_]\w*", e)]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            todo += re.findall(r"[A-Za-z_]\w*", self.derived.get(n, ""))
+        return sorted(n for n in seen if n in genes)
 
     def _scalar_value(self, p, g: float) -> Any:
         if p.name in self.ranges:

@@ -350,13 +350,16 @@ def _now() -> float:
 def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     c = constraints or KernelConstraints()
     shape = kernel_shape(module, kernel)
-    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args
+    derived = {k: e for k, e in c.derived.items() if k not in c.args}
+    scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args and p.name not in derived
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
-    constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths)
+    constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths
+                                                   or c.dims or derived)
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
-                  origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED))
+                  origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
+                  dims=dict(c.dims), derived=derived)
 
 
 def _dim(v):

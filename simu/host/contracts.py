@@ -16,7 +16,8 @@ from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
-from simu.launch.constraints import KernelConstraints
+from simu.host.relations import ARG
+from simu.launch.constraints import DIMS, KernelConstraints
 
 MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
 Params = list[tuple[str, "int | None"]]
@@ -55,7 +56,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ."""
     out = []
     launches = index.cuda_launches_of(kernel) if api != "opencl" else []
-    own = [x for x in launches if files and x.file in files]
+    own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
     for x in own or launches:
         c = launch_constraints(x, params)
         c.origin = f"host launch at {x.where}{_searched(c)}"
@@ -75,9 +76,16 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
 
 
 def _searched(c: KernelConstraints) -> str:
-    """What of a host launch the search still chooses: `` (grid searched: not constant in the host code)``."""
+    """What of a host launch the search still chooses: `` (grid searched: not constant in the host code)``, or
+    derives from the arguments: `` (grid.x = (size-1)/512+1, grid.y = n from the arguments; grid.z searched)``."""
     missing = [part for part in ("grid", "block") if getattr(c, part) is None]
-    return f" ({' and '.join(missing)} searched: not constant in the host code)" if missing else ""
+    if not missing:
+        return ""
+    known = [f"{k} = {v}" for k, v in c.dims.items() if k.split(".")[0] in missing and v != "1"]
+    if not known:
+        return f" ({' and '.join(missing)} searched: not constant in the host code)"
+    free = [k for k in DIMS if k.split(".")[0] in missing and k not in c.dims]
+    return f" ({', '.join(known)} from the host code{'; ' + ', '.join(free) + ' searched' if free else ''})"
 
 
 def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None
@@ -110,7 +118,52 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
             length = _length(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
+    _relations(x, params, c)
     return c
+
+
+def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
+    """The launch's relations (:mod:`simu.host.relations`) in the kernel's parameter names: grid and block
+    components that are not constant, and scalar arguments that follow from others."""
+    names = [name if elem is None else None for name, elem in params]
+
+    def named(expr: str | None) -> str | None:
+        if expr is None:
+            return None
+        bad = False
+
+        def one(m: re.Match[str]) -> str:
+            nonlocal bad
+            i = int(m.group(1))
+            if i >= len(names) or names[i] is None:
+                bad = True
+                return "_"
+            return names[i] or "_"
+
+        out = ARG.sub(one, expr)
+        return None if bad else out
+
+    for part, const, sym in (("grid", x.grid, x.grid_sym), ("block", x.block, x.block_sym)):
+        if getattr(c, part) is not None or sym is None:
+            continue
+        for axis, (v, e) in enumerate(zip(const or (None,) * 3, sym, strict=True)):
+            expr = str(v) if v is not None else named(e)
+            if expr is not None:
+                c.dims[f"{part}.{'xyz'[axis]}"] = expr
+    for i, e in enumerate(x.arg_sym[:len(params)]):
+        name = names[i]
+        expr = named(e)
+        if name is not None and name not in c.args and expr is not None:
+            c.derived[name] = expr
+    order: dict[str, str] = {}  # derived in an order where each follows what it uses
+    pending = dict(c.derived)
+    while pending:
+        ready = [n for n, e in pending.items() if not set(re.findall(r"[A-Za-z_]\w*", e)) & (set(pending) - {n})]
+        if not ready:
+            break  # a cycle (relations.py keeps none): the rest stays searched
+        for n in ready:
+            order[n] = pending.pop(n)
+    c.derived = order
 
 
 def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelConstraints:
@@ -124,6 +177,9 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
             setattr(out, f.name, {**getattr(out, f.name), **v})
         elif v is not None:
             setattr(out, f.name, v)
+    # what the user fixes is no longer derived from the host's relations
+    out.dims = {k: e for k, e in out.dims.items() if getattr(user, k.split(".")[0]) is None}
+    out.derived = {k: e for k, e in out.derived.items() if k not in user.args and k not in user.arg_ranges}
     return out
 
 

@@ -11,12 +11,14 @@ function with ``cudaMalloc``/``cudaMallocManaged``/``malloc``/``new T[n]`` get t
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
-from simu.host.cscan import CSource, split_args
+from simu.host.cscan import Call, CSource, split_args
 from simu.host.cvalues import Evaluator
+from simu.host.relations import expand_locals, launch_relations
 
 EXTRA_KEY = "cuda_launches"
+WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
 Dim = tuple[int | None, int | None, int | None]
 _LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<")
 _API = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
@@ -41,6 +43,11 @@ class CudaLaunch:
     # the length's unit: bytes of the allocated element (None: the length is bytes; 0: a type not known here)
     buffer_elem_bytes: tuple[int | None, ...]
     via: str = ""  # the wrapper function the launch sits in, when resolved at its call site
+    # what is not constant, as expressions of the launch's arguments (simu.host.relations: ``_a2_`` = argument 2)
+    grid_sym: tuple[str | None, ...] | None = None
+    block_sym: tuple[str | None, ...] | None = None
+    arg_sym: tuple[str | None, ...] = ()
+    launch_file: str = ""  # the file holding the ``<<<>>>`` when the launch is resolved at a call site elsewhere
 
     @property
     def where(self) -> str:
@@ -58,14 +65,47 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
         used = set(re.findall(r"[A-Za-z_]\w*", " ".join(parts + args)))
         calls = src.calls(fn.name) if fn and fn.name != "main" and used & params else []
         if calls:
+            template = wrapper_template(src, ev, rel, kernel, pos, parts, args)
             for call in calls:
-                bind = dict(zip(fn.params, call.args, strict=False))
-                sub = [_substitute(p, bind) for p in parts]
-                sargs = [_substitute(a, bind) for a in args]
-                out.append(_resolve(src, ev, rel, kernel, call.pos, call.line, sub, sargs, fn.name))
+                out.append(resolve_call(src, ev, rel, template, call))
         else:
             out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, ""))
     return out
+
+
+def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, parts: list[str],
+                     args: list[str]) -> dict:
+    """A launch inside a function that launches with its own parameters, its texts written so that a call site
+    anywhere can fill them in (:func:`simu.host.relations.expand_locals`)."""
+    fn = src.enclosing(pos)
+    assert fn is not None
+    return {"function": fn.name.split("::")[-1], "params": list(fn.params), "kernel": kernel, "file": rel,
+            "line": src.line_of(pos), "parts": [expand_locals(src, ev, fn, pos, p) for p in parts],
+            "args": [expand_locals(src, ev, fn, pos, a) for a in args]}
+
+
+def wrapper_templates(src: CSource, rel: str) -> list[dict]:
+    """Every launch of this file made inside a wrapper function (see :func:`wrapper_template`)."""
+    ev = Evaluator(src)
+    out = []
+    for kernel, pos, parts, args in _chevron_launches(src) + _api_launches(src):
+        fn = src.enclosing(pos)
+        used = set(re.findall(r"[A-Za-z_]\w*", " ".join(parts + args)))
+        if fn and fn.name != "main" and used & set(fn.params):
+            out.append(wrapper_template(src, ev, rel, kernel, pos, parts, args))
+    return out
+
+
+def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Call) -> CudaLaunch:
+    """The launch a call of a wrapper makes: its parameters replaced by what the call passes, evaluated in the
+    calling file."""
+    bind = dict(zip(template["params"], call.args, strict=False))
+    sub = [_substitute(p, bind) for p in template["parts"]]
+    sargs = [_substitute(a, bind) for a in template["args"]]
+    x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"])
+    if template["file"] != rel:
+        x = replace(x, launch_file=template["file"])
+    return x
 
 
 def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
@@ -77,8 +117,10 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
         d = dict(row)
         for k in ("grid", "block"):
             d[k] = tuple(d[k]) if d[k] is not None else None
-        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes"):
-            d[k] = tuple(d[k])
+        for k in ("grid_sym", "block_sym"):
+            d[k] = tuple(d[k]) if d.get(k) is not None else None
+        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym"):
+            d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out
 
@@ -144,11 +186,40 @@ def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line:
     block_t = parts[1] if len(parts) > 1 else ""
     shmem_t = parts[2] if len(parts) > 2 else "0"
     shmem = ev.int_value(shmem_t, pos)
-    values = tuple(ev.int_value(a, pos) if not _is_pointerish(src, a, pos) else None for a in args)
+    pointers = [_is_pointerish(src, a, pos) for a in args]
+    values = tuple(ev.int_value(a, pos) if not p else None for a, p in zip(args, pointers, strict=True))
     lengths = [_buffer_length(src, ev, a, pos) for a in args]
-    return CudaLaunch(rel, line, kernel, grid_t, dim3_value(ev, grid_t, pos), block_t,
-                      dim3_value(ev, block_t, pos), shmem_t, shmem, tuple(args), values,
-                      tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via)
+    grid, block = dim3_value(ev, grid_t, pos), dim3_value(ev, block_t, pos)
+    known = [d is not None and None not in d for d in (grid, block)]
+    dims = [dim3_items(ev, t, pos) if not k else None for t, k in zip((grid_t, block_t), known, strict=True)]
+    (grid_sym, block_sym), arg_sym = launch_relations(
+        ev, pos, dims, args, [v is not None or p for v, p in zip(values, pointers, strict=True)])
+    return CudaLaunch(rel, line, kernel, grid_t, grid, block_t, block, shmem_t, shmem, tuple(args), values,
+                      tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via, grid_sym, block_sym, arg_sym)
+
+
+def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] | None:
+    """The component texts of a grid/block expression (see :func:`dim3_value`): ``dim3(a, b)`` -> ``[a, b]``,
+    a ``dim3`` variable -> its initialiser's, anything else -> ``[expr]``."""
+    e = _unparen(expr)
+    if not e or depth > 4:
+        return None
+    m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
+    if m and e.startswith(("dim3", "{")):
+        items = [i.strip() for i in split_args(m.group(1) + ")", 0)[0] or [] if i.strip()]
+        return items if 1 <= len(items) <= 3 else None
+    if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in ev.src.macros and \
+            re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos]):
+        init = ev.definition(e, pos)
+        if init is None:
+            return None
+        if init.startswith(("dim3", "{")):
+            return dim3_items(ev, init, pos, depth + 1)
+        items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]
+        return items if 1 <= len(items) <= 3 else None
+    if re.search(r"[A-Za-z_]\w*\s*\(", e):
+        return None  # a call may return a dim3 (darknet's cuda_gridsize(n)): its y and z are not known to be 1
+    return [e]
 
 
 def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None:

@@ -18,7 +18,7 @@ from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cscan import CSource
-from simu.host.cuda import CudaLaunch, cuda_launches_of, extract_cuda, to_extra
+from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
 from simu.host.headermacros import HeaderMacros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
@@ -39,6 +39,10 @@ class HostIndex:
     wrapped: list[BuildSite] = field(default_factory=list)  # builds made at the call sites of wrappers
     # (file, line) of builds whose options come from a wrapper's parameter, resolved at its call sites
     templates: set[tuple[str, int]] = field(default_factory=set)
+    # CUDA launches made at the call sites of wrapper functions in other files; (file, line) of the launches
+    # inside those wrappers they replace
+    cuda_wrapped: list[CudaLaunch] = field(default_factory=list)
+    cuda_replaced: set[tuple[str, int]] = field(default_factory=set)
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -67,8 +71,11 @@ class HostIndex:
         return [s for h in self.files for s in h.launches if s.kernel_name == kernel_name]
 
     def cuda_launches_of(self, kernel_name: str) -> list[CudaLaunch]:
-        """The CUDA launches of a kernel (by its source name) in every host file."""
-        return [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)]
+        """The CUDA launches of a kernel (by its source name) in every host file; a wrapper function called from
+        other files launches at those call sites (one launch each), not where its ``<<<>>>`` is."""
+        own = [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)
+               if x.via or (x.file, x.line) not in self.cuda_replaced]
+        return own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
 
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]
@@ -94,6 +101,10 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
         src.macros.setdefault(k, v)
     cl = extract(src, rel)
     extra = to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {}
+    if extra:
+        templates = wrapper_templates(src, rel)
+        if templates:
+            extra[WRAPPERS_KEY] = templates
     if cl.args and ("clCreateBuffer" in text or "Buffer" in text):
         extra[CL_BUFFERS] = cl_buffers(src)
     if cl.args:
@@ -145,7 +156,52 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
     _save_cache(cache_dir, fresh)
     index.wrapped, index.templates = _wrapped_builds(index, files)
+    index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
     return index
+
+
+def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
+                  ) -> tuple[list[CudaLaunch], set[tuple[str, int]]]:
+    """One CUDA launch per call of a wrapper function (``extern "C" void softmax_gpu(…)`` around ``<<<>>>`` in a
+    ``.cu``) from another host file, evaluated in the calling file (its constants, its argument texts); a file that
+    defines a function of the same name calls its own.  Also the (file, line) of each wrapper's launch that such
+    calls resolve, which then stands for nothing of its own."""
+    from simu.host.cuda import resolve_call
+    from simu.host.cvalues import Evaluator
+
+    templates = [t for h in index.files for t in h.extra.get(WRAPPERS_KEY, ())]
+    if not templates:
+        return [], set()
+    by_name: dict[str, list[dict]] = {}
+    for t in templates:
+        by_name.setdefault(t["function"], []).append(t)
+    out: list[CudaLaunch] = []
+    replaced: set[tuple[str, int]] = set()
+    for path in files:
+        text = _read_host(path)
+        if not text:
+            continue
+        called = set(re.findall(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(", text))
+        used = [n for n in by_name if n in called]
+        if not used:
+            continue
+        try:
+            rel = path.resolve().relative_to(index.root).as_posix()
+        except ValueError:
+            continue
+        src = CSource(text)
+        for k, v in headers.macros(headers.headers_of(path, text)).items():
+            src.macros.setdefault(k, v)
+        ev = Evaluator(src)
+        defined = {f.name.split("::")[-1] for f in src.functions()}
+        for name in used:
+            for t in by_name[name]:
+                if t["file"] == rel or name in defined:
+                    continue  # calls in the wrapper's own file are resolved there; a namesake of this file's own
+                for call in src.calls(name):
+                    out.append(resolve_call(src, ev, rel, t, call))
+                    replaced.add((t["file"], t["line"]))
+    return out, replaced
 
 
 def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite], set[tuple[str, int]]]:

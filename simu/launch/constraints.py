@@ -27,7 +27,11 @@ class KernelConstraints:
     to an arithmetic expression over scalar parameters (``"n*m"``); ``fills`` a pointer parameter to
     one of :data:`simu.launch.buffers.PLAIN_FILLS`.  ``same`` maps a parameter to the parameter whose
     buffer it is (a surface and a texture object made over one array, a texture over a pointer's
-    memory); at least one of the two is a texture or surface object.
+    memory); at least one of the two is a texture or surface object.  ``dims`` maps a grid or block
+    component (``"grid.y"``) to an expression of scalar parameters (``"n"``, ``"(size-1)/512+1"``) and
+    ``derived`` a scalar parameter to an expression of the others (``"n"``: passed the same value); both come
+    from host code (:mod:`simu.host.relations`) and are evaluated by :func:`int_expression` from the values
+    the search draws (``derived`` in its order: a later entry may use an earlier one).
     """
 
     grid: tuple[int, int, int] | None = None
@@ -40,6 +44,8 @@ class KernelConstraints:
     warp_size: int | None = None
     dynamic_shared: int | None = None
     origin: str | None = None  # where these bounds come from when not the user ("host launch at main.cu:37")
+    dims: dict[str, str] = field(default_factory=dict)  # "grid.x" .. "block.z" -> expression of scalars
+    derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of the others
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -47,7 +53,9 @@ class KernelConstraints:
                 "arg_ranges": {k: list(v) for k, v in sorted(self.arg_ranges.items())},
                 "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
                 "fills": dict(sorted(self.fills.items())), "same": dict(sorted(self.same.items())),
-                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin}
+                "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin,
+                **({"dims": dict(sorted(self.dims.items()))} if self.dims else {}),
+                **({"derived": dict(self.derived)} if self.derived else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:
@@ -90,6 +98,58 @@ def buffer_length(expr: str, values: dict[str, Any], threads: int, blocks: int =
     env["threads"] = threads
     env["blocks"] = blocks
     return max(1, int(eval(expr, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above
+
+
+DIMS = tuple(f"{part}.{axis}" for part in ("grid", "block") for axis in "xyz")
+
+
+def int_expression(expr: str, values: dict[str, Any]) -> int | float:
+    """A host relation (:attr:`KernelConstraints.dims` / ``derived``) over the launch's argument values, with C
+    semantics: integer ``/`` and ``%`` truncate toward zero; ``min``/``max``.  ZeroDivisionError, KeyError (a
+    name without a value) and ValueError (anything else) propagate."""
+    return _c_eval(_parse(expr).body, values)
+
+
+@functools.lru_cache(maxsize=256)
+def _parse(expr: str) -> ast.Expression:
+    return ast.parse(expr, mode="eval")
+
+
+def _c_eval(node: ast.AST, env: dict[str, Any]) -> int | float:
+    if isinstance(node, ast.Constant) and isinstance(node.value, SCALAR) and not isinstance(node.value, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        v = env[node.id]
+        if not isinstance(v, numbers.Real):
+            raise ValueError(node.id)
+        return int(v) if isinstance(v, numbers.Integral) else float(v)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _c_eval(node.operand, env)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
+        vals = [_c_eval(a, env) for a in node.args]
+        return min(vals) if node.func.id == "min" else max(vals)
+    if isinstance(node, ast.BinOp):
+        a, b = _c_eval(node.left, env), _c_eval(node.right, env)
+        ints = isinstance(a, int) and isinstance(b, int)
+        op = type(node.op)
+        if op is ast.Add:
+            return a + b
+        if op is ast.Sub:
+            return a - b
+        if op is ast.Mult:
+            return a * b
+        if op in (ast.Div, ast.FloorDiv):
+            if not ints:
+                return a / b
+            q = abs(a) // abs(b)  # ZeroDivisionError when b == 0
+            return q if (a < 0) == (b < 0) else -q
+        if op is ast.Mod and ints:
+            r = abs(a) % abs(b)
+            return r if a >= 0 else -r
+        if op in (ast.LShift, ast.RShift) and ints and 0 <= b < 64:
+            return a << b if op is ast.LShift else a >> b
+    raise ValueError(ast.dump(node))
 
 
 def check_fill(name: str) -> str:

@@ -1,0 +1,210 @@
+"""Relations of a CUDA launch that survive when its values are not constant: a grid or block component, or a
+scalar argument, written as an expression of the launch's *other* arguments.
+
+``scale_bias<<<dim3((size-1)/BLOCK + 1, n, batch), BLOCK>>>(out, b, n, size)``: grid.y is whatever the kernel
+receives as ``n`` and grid.x is ``(size-1)/512+1`` of its ``size``; ``softmax<<<g, B>>>(in, l.inputs/l.groups,
+…, l.inputs/l.groups, …)``: the two arguments passed the same host expression are one value; ``int size = w*h*c;
+k<<<…>>>(size, w, h, c)``: ``size`` is ``w*h*c`` of the others.
+
+Expressions are over argument positions (``_a3_`` = the launch's fourth argument) and numbers, with ``+ - * / %
+<< >>`` (C semantics: integer division truncates), ``min``/``max`` (``a < b ? a : b``) and parentheses: what
+:func:`simu.launch.constraints.int_expression` evaluates once :mod:`simu.host.contracts` has renamed the positions
+to the kernel's parameter names.  Matching is textual after trivial normalisation (spaces, outer parentheses,
+casts): two host expressions are equal when they are written alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from simu.host.cscan import CSource, Function, split_args
+from simu.host.cvalues import SIZEOF, Evaluator
+
+ARG = re.compile(r"_a(\d+)_")
+_TOKEN = re.compile(r"[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)*")
+_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, ast.Load, ast.Add, ast.Sub, ast.Mult,
+          ast.Div, ast.Mod, ast.USub, ast.UAdd, ast.LShift, ast.RShift, ast.Call)
+_CAST = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed|long|short)\s+)*(?:int|long|short|char|size_t|unsigned|"
+                   r"u?int(?:8|16|32|64)_t)\s*\)\s*(?=[\w(])|\b(?:static_cast|reinterpret_cast)\s*<[^<>]*>\s*")
+MAX_DEPTH = 4  # nested local definitions followed
+
+
+def norm(text: str) -> str:
+    """The text compared for equality: casts, spaces and outer parentheses dropped."""
+    e = re.sub(r"\s+", "", _CAST.sub("", text))
+    while e.startswith("(") and e.endswith(")") and split_args(e, 1)[1] == len(e):
+        e = e[1:-1]
+    return e
+
+
+def _top(e: str, chars: str) -> int:
+    """The offset of the first of ``chars`` outside brackets in ``e`` (-1: none)."""
+    depth = 0
+    for i, c in enumerate(e):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c in chars and depth == 0:
+            return i
+    return -1
+
+
+def _minmax(e: str) -> str:
+    """``(a < b) ? a : b`` -> ``min((a),(b))`` (and ``max``); other ternaries are left alone (and fail later)."""
+    q = _top(e, "?")
+    c = q + 1 + _top(e[q + 1:], ":") if q >= 0 else -1
+    if q < 0 or c <= q:
+        return e
+    cond, x, y = norm(e[:q]), norm(e[q + 1:c]), norm(e[c + 1:])
+    m = re.fullmatch(r"(.+?)(<=|>=|<|>)(.+)", cond)
+    if not m:
+        return e
+    a, op, b = norm(m.group(1)), m.group(2), norm(m.group(3))
+    if {a, b} != {x, y} or a == b:
+        return e
+    smaller = (x == a) == op.startswith("<")
+    return f"{'min' if smaller else 'max'}(({a}),({b}))"
+
+
+def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: int = 0) -> str | None:
+    """``text`` (host code at ``pos``) as an expression of the arguments ``args`` (normalised argument text ->
+    position) and numbers, or ``None`` when some part is neither."""
+    e = norm(text)
+    if not e:
+        return None
+    if e in args:
+        return f"_a{args[e]}_"
+    v = ev.int_value(text, pos)
+    if v is not None:
+        return str(v)
+    if depth > MAX_DEPTH:
+        return None
+    e = re.sub(r"\bsizeof\(([\w\s]+)\)", lambda m: str(SIZEOF.get(m.group(1), "sizeof")), e)
+    for key in sorted(args, key=len, reverse=True):  # a parenthesised argument inside (a wrapper's substitution)
+        if not _TOKEN.fullmatch(key):
+            e = e.replace(f"({key})", f"_a{args[key]}_")
+    if "?" in e:
+        e = _minmax(e)
+        if "?" in e:
+            return None
+    failed = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal failed
+        tok = m.group(0)
+        if ARG.fullmatch(tok) or tok in ("min", "max") and e[m.end():m.end() + 1] == "(":
+            return tok
+        if tok in args:
+            return f"_a{args[tok]}_"
+        v = ev.int_value(tok, pos)
+        if v is not None:
+            return str(v)
+        init = ev.definition(tok, pos) if re.fullmatch(r"[A-Za-z_]\w*", tok) else None
+        sub = symbolic(ev, init, pos, args, depth + 1) if init and not init.startswith(("{", '"')) else None
+        if sub is None:
+            failed = True
+            return tok
+        return f"({sub})"
+
+    e = _TOKEN.sub(one, e)
+    e = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", e)
+    return None if failed or not valid(e) else e
+
+
+def valid(expr: str) -> bool:
+    """Arithmetic over argument positions, numbers, ``min``/``max``."""
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES) or isinstance(node, ast.Constant) and not isinstance(node.value, int):
+            return False
+        if isinstance(node, ast.Name) and not ARG.fullmatch(node.id) and node.id not in ("min", "max"):
+            return False
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in ("min", "max")
+                                               and len(node.args) == 2 and not node.keywords):
+            return False
+    return True
+
+
+def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args: list[str],
+                     constant: list[bool]) -> tuple[list[tuple[str | None, ...] | None], tuple[str | None, ...]]:
+    """(per grid/block: its three components as expressions of the arguments, or ``None``; per argument: an
+    expression of the other arguments, or ``None``).  ``dims``: the component texts of the grid and the block
+    (``None``: not a dim3 the text shows); ``constant``: the arguments whose value is a constant (never a base
+    of a relation: their value is known)."""
+    keys: dict[str, int] = {}
+    for i, a in enumerate(args):
+        k = norm(a)
+        if k and not constant[i] and not k.startswith("&"):
+            keys.setdefault(k, i)
+    out_dims: list[tuple[str | None, ...] | None] = []
+    for items in dims:
+        if items is None:
+            out_dims.append(None)
+            continue
+        syms = tuple(symbolic(ev, t, pos, keys) for t in items) + ("1",) * (3 - len(items))
+        out_dims.append(syms if any(s is not None for s in syms) else None)
+    rel: list[str | None] = [None] * len(args)
+    for i, a in enumerate(args):
+        k = norm(a)
+        if constant[i] or not k:
+            continue
+        if keys.get(k, i) != i:
+            rel[i] = f"_a{keys[k]}_"  # passed the same host expression as an earlier argument
+            continue
+        others = {t: j for t, j in keys.items() if j != i}
+        s = symbolic(ev, a, pos, others)
+        if s is not None and ARG.search(s):
+            rel[i] = s
+    return out_dims, tuple(_acyclic(rel))
+
+
+def _acyclic(rel: list[str | None]) -> list[str | None]:
+    """Relations kept in argument order as long as they make no cycle (``a = b`` and ``b = a``: the first)."""
+    kept: list[str | None] = [None] * len(rel)
+
+    def reaches(j: int, target: int, seen: set[int]) -> bool:
+        if j == target:
+            return True
+        if j in seen or kept[j] is None:
+            return False
+        seen.add(j)
+        return any(reaches(int(m), target, seen) for m in ARG.findall(kept[j] or ""))
+
+    for i, r in enumerate(rel):
+        if r is not None and not any(reaches(int(j), i, set()) for j in ARG.findall(r)):
+            kept[i] = r
+    return kept
+
+
+def expand_locals(src: CSource, ev: Evaluator, fn: Function, pos: int, text: str) -> str:
+    """A wrapper's launch text with what its own body defines written out, so that it can be evaluated at a call
+    site in another function or file: constants (macros, ``const``s) become numbers, locals their definitions
+    (``dim3 g(a, b)`` -> ``dim3(a, b)``), a local with no single definition an unresolvable name; parameters
+    stay (the caller substitutes them)."""
+    body = src.code[fn.start:fn.end]
+
+    def expand(s: str, depth: int) -> str:
+        def one(m: re.Match[str]) -> str:
+            name = m.group(0)
+            if name in fn.params or m.start() and s[m.start() - 1] in ".>" or re.match(r"\s*\(", s[m.end():]):
+                return name  # a parameter, a member, a function
+            v = ev.int_value(name, pos)
+            if v is not None:
+                return str(v)
+            if not re.search(rf"(?<![\w.>]){re.escape(name)}\s*(?:=(?!=)|\(|\{{|\[|;|,)", body):
+                return name  # not a local of the wrapper (a global the caller may know too)
+            init = ev.definition(name, pos)
+            if init is None or init.startswith(("{", '"')) or depth >= MAX_DEPTH:
+                return f"__local_{name}"
+            if re.search(rf"\bdim3\s+{re.escape(name)}\b", body):
+                return expand(init, depth + 1) if init.startswith("dim3") else f"dim3({expand(init, depth + 1)})"
+            return f"({expand(init, depth + 1)})"
+
+        return re.sub(r"(?<![\w.>])[A-Za-z_]\w*", one, s)
+
+    return expand(text, 0)
