@@ -101,7 +101,7 @@ def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: in
         v = ev.int_value(tok, pos)
         if v is not None:
             return str(v)
-        init = ev.definition(tok, pos) if re.fullmatch(r"[A-Za-z_]\w*", tok) else None
+        init = definition(ev, tok, pos) if re.fullmatch(r"[A-Za-z_]\w*", tok) else None
         sub = symbolic(ev, init, pos, args, depth + 1) if init and not init.startswith(("{", '"')) else None
         if sub is None:
             failed = True
@@ -110,7 +110,30 @@ def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: in
 
     e = _TOKEN.sub(one, e)
     e = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", e)
+    e = re.sub(r"\((_a\d+_|\d+)\)", r"\1", e)
     return None if failed or not valid(e) else e
+
+
+def definition(ev: Evaluator, name: str, pos: int) -> str | None:
+    """:meth:`Evaluator.definition`, and a variable clamped after its definition (``int stride = w1/w2; if (stride
+    < 1) stride = 1;``) as ``max((w1/w2),(1))`` (``min`` for ``>``)."""
+    init = ev.definition(name, pos)
+    if init is not None:
+        return init
+    fn = ev.src.enclosing(pos)
+    if fn is None:
+        return None
+    body = ev.src.code[fn.start:pos]
+    sets = list(re.finditer(rf"(?<![\w.>]){re.escape(name)}\s*=(?!=)\s*([^;]+);", body))
+    if len(sets) < 2 or not re.search(r"[\w*&]\s+$", body[:sets[0].start()]):
+        return None  # the first must declare it: int stride = ...
+    out = sets[0].group(1).strip()
+    for m in sets[1:]:
+        c = re.search(rf"\bif\s*\(\s*{re.escape(name)}\s*(<=?|>=?)\s*([^()]+?)\s*\)\s*$", body[:m.start()])
+        if not c or norm(c.group(2)) != norm(m.group(1)):
+            return None
+        out = f"{'max' if c.group(1).startswith('<') else 'min'}(({out}),({m.group(1).strip()}))"
+    return out
 
 
 def valid(expr: str) -> bool:
@@ -198,7 +221,7 @@ def expand_locals(src: CSource, ev: Evaluator, fn: Function, pos: int, text: str
                 return str(v)
             if not re.search(rf"(?<![\w.>]){re.escape(name)}\s*(?:=(?!=)|\(|\{{|\[|;|,)", body):
                 return name  # not a local of the wrapper (a global the caller may know too)
-            init = ev.definition(name, pos)
+            init = definition(ev, name, pos)
             if init is None or init.startswith(("{", '"')) or depth >= MAX_DEPTH:
                 return f"__local_{name}"
             if re.search(rf"\bdim3\s+{re.escape(name)}\b", body):

@@ -1,0 +1,166 @@
+"""Relations a host launch keeps when its values are not constant (simu.host.relations): grid components that are
+expressions of the kernel's arguments, arguments passed the same host expression, wrappers called from other
+files resolved at each call site; the search derives them (simu.evolve.genome.Layout)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from simu.cli import app
+from simu.host.contracts import contracts_for
+from simu.host.index import build_host_index
+from simu.launch.constraints import int_expression
+from simu.scan import ScanOverrides, resolve_options, scan
+
+runner = CliRunner()
+
+SCALE_BIAS = """#include <cuda_runtime.h>
+#define BLOCK 64
+
+__global__ void scale_bias_kernel(float *output, float *biases, int n, int size)
+{
+    int offset = blockIdx.x * blockDim.x + threadIdx.x;
+    int filter = blockIdx.y;
+    int batch = blockIdx.z;
+    if (offset < size) output[(batch * n + filter) * size + offset] *= biases[filter];
+}
+
+void scale_bias_gpu(float *output, float *biases, int batch, int n, int size)
+{
+    dim3 dimGrid((size - 1) / BLOCK + 1, n, batch);
+    dim3 dimBlock(BLOCK, 1, 1);
+    scale_bias_kernel<<<dimGrid, dimBlock>>>(output, biases, n, size);
+}
+"""
+
+SOFTMAX_CU = """#include <cuda_runtime.h>
+
+__device__ void softmax_device(float *input, int n, int stride, float *output)
+{
+    for (int i = 0; i < n; ++i) output[i * stride] += input[i * stride];
+}
+
+__global__ void softmax_kernel(float *input, int n, int batch, int batch_offset, int groups, int group_offset,
+                               int stride, float *output)
+{
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    if (id >= batch * groups) return;
+    int b = id / groups;
+    int g = id % groups;
+    softmax_device(input + b * batch_offset + g * group_offset, n, stride,
+                   output + b * batch_offset + g * group_offset);
+}
+
+extern "C" void softmax_gpu(float *input, int n, int batch, int batch_offset, int groups, int group_offset,
+                            int stride, float *output)
+{
+    softmax_kernel<<<(batch * groups + 127) / 128, 128>>>(input, n, batch, batch_offset, groups, group_offset,
+                                                         stride, output);
+}
+"""
+
+LAYER_C = """#include "layer.h"
+
+void softmax_gpu(float *input, int n, int batch, int batch_offset, int groups, int group_offset, int stride,
+                 float *output);
+
+void forward_softmax_layer_gpu(layer l)
+{
+    softmax_gpu(l.input_gpu, l.inputs/l.groups, l.batch, l.inputs, l.groups, CALL_OFFSET, CALL_STRIDE, l.output_gpu);
+}
+"""
+
+
+def _scan(root: Path, host: bool = True):
+    options, config = resolve_options([root], ScanOverrides(budget=2.0, jobs=1, no_cache=True))
+    options.host_code = host
+    return scan(options, config)
+
+
+def _kernel(result, name: str):
+    return next(k for _, k in result.kernels() if k.name.startswith(name))
+
+
+def _races(k) -> list:
+    return [f for f in k.findings if f.kind == "race"]
+
+
+def test_grid_component_follows_the_argument_the_host_passes(tmp_path: Path):
+    """grid.y is the kernel's n (the same host variable): the race of a grid taller than n (two filters' blocks
+    on one element) is no launch of this program; a free search finds it."""
+    (tmp_path / "blas.cu").write_text(SCALE_BIAS)
+    index = build_host_index(tmp_path, [tmp_path / "blas.cu"])
+    (c,) = contracts_for(index, "scale_bias_kernel", [("output", 4), ("biases", 4), ("n", None), ("size", None)],
+                         None).contracts
+    assert c.block == (64, 1, 1) and c.grid is None
+    assert c.dims == {"grid.x": "(size-1)/64+1", "grid.y": "n"}  # grid.z: the wrapper's batch, not passed
+    assert c.origin == "host launch at blas.cu:16 (grid.x = (size-1)/64+1, grid.y = n from the host code; " \
+                       "grid.z searched)"
+    k = _kernel(_scan(tmp_path), "scale_bias_kernel")
+    assert k.status == "analysed" and not _races(k), [f.message for f in k.findings]
+    assert _races(_kernel(_scan(tmp_path, host=False), "scale_bias_kernel"))  # what the relation rules out
+
+
+def _softmax_project(root: Path, offset: str, stride: str) -> None:
+    (root / "blas_kernels.cu").write_text(SOFTMAX_CU)
+    (root / "layer.h").write_text("typedef struct { int inputs, groups, batch; float *input_gpu, *output_gpu; } "
+                                  "layer;\n")
+    (root / "softmax_layer.c").write_text(LAYER_C.replace("CALL_OFFSET", offset).replace("CALL_STRIDE", stride))
+
+
+def test_wrapper_called_from_a_c_file_takes_the_call_sites_relations(tmp_path: Path):
+    """softmax_gpu is defined in the .cu and called from a .c file: stride is 1 there, group_offset is passed
+    the expression n is (one value), and n is batch_offset / groups."""
+    _softmax_project(tmp_path, "l.inputs/l.groups", "1")
+    index = build_host_index(tmp_path, sorted(tmp_path.iterdir()))
+    params = [("input", 4), ("n", None), ("batch", None), ("batch_offset", None), ("groups", None),
+              ("group_offset", None), ("stride", None), ("output", 4)]
+    (c,) = contracts_for(index, "softmax_kernel", params, None, files={"blas_kernels.cu"}, api="cuda").contracts
+    assert c.origin.startswith("host launch at softmax_layer.c:8 ")
+    assert c.args == {"stride": 1}
+    assert c.derived == {"n": "batch_offset/groups", "group_offset": "n"}
+    assert c.dims["grid.x"] == "(batch*groups+127)/128"
+    k = _kernel(_scan(tmp_path), "softmax_kernel")
+    assert k.status == "analysed" and not _races(k), [f.message for f in k.findings]
+
+
+def test_a_racy_call_site_is_found_and_named(tmp_path: Path):
+    """The same wrapper called with group_offset 0: every group of a batch writes the same elements."""
+    _softmax_project(tmp_path, "0", "1")
+    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    found = [f for f in data["files"] if f["path"].endswith("blas_kernels.cu")][0]["kernels"][0]["findings"]
+    races = [f for f in found if f["kind"] == "race"]
+    assert races and all(f["severity"] == "error" for f in races)
+    assert races[0]["launch"]["origin"].startswith("host launch at softmax_layer.c:8")
+    assert races[0]["launch"]["scalars"]["group_offset"] == 0
+
+
+def test_a_clamped_local_and_a_ternary_minimum_are_relations(tmp_path: Path):
+    """darknet's shortcut_gpu: ``int stride = w1/w2; if (stride < 1) stride = 1;`` and ``minw = w1 < w2 ? w1 : w2``;
+    ``size`` is a product of what the kernel also receives."""
+    (tmp_path / "k.cu").write_text(
+        "__global__ void k(int size, int minw, int stride, int w1, int w2, float *out) {}\n"
+        "extern \"C\" void k_gpu(int w1, int w2, int batch, float *out) {\n"
+        "    int minw = (w1 < w2) ? w1 : w2;\n"
+        "    int stride = w1/w2;\n"
+        "    if(stride < 1) stride = 1;\n"
+        "    int size = batch * minw;\n"
+        "    k<<<(size + 255) / 256, 256>>>(size, minw, stride, w1, w2, out);\n"
+        "}\n")
+    (tmp_path / "use.c").write_text("void f(struct L l) { k_gpu(l.w, l.out_w, l.batch, l.output); }\n")
+    index = build_host_index(tmp_path, sorted(tmp_path.iterdir()))
+    params = [("size", None), ("minw", None), ("stride", None), ("w1", None), ("w2", None), ("out", 4)]
+    (c,) = contracts_for(index, "k", params, None, files={"k.cu"}, api="cuda").contracts
+    assert c.origin.startswith("host launch at use.c:1 ")
+    assert c.derived == {"minw": "min(w1,w2)", "stride": "max((w1/w2),1)"}  # size: the wrapper's batch is not passed
+    assert c.dims["grid.x"] == "(size+255)/256"
+
+
+def test_relations_evaluate_with_c_semantics():
+    assert int_expression("(size-1)/64+1", {"size": 0}) == 1  # C truncates -1/64 to 0
+    assert int_expression("min(w1,w2)*b", {"w1": 3, "w2": 2, "b": 5}) == 10
+    assert int_expression("-7%3", {}) == -1
