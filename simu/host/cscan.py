@@ -252,3 +252,26 @@ def _lhs(code: str, pos: int) -> str | None:
     """``x`` in ``x = f(...)`` / ``cl_kernel x = f(...)`` / ``auto *x = f(...)`` (the call at ``pos``)."""
     m = re.search(r"([A-Za-z_][\w.\->\[\]]*)\s*=\s*(?:\([\w\s*]+\)\s*)?$", code[max(0, pos - 200):pos])
     return m.group(1) if m else None
+
+
+def split_top_level(text: str, sep: str) -> list[str]:
+    """The non-empty operands of ``text`` split at ``sep`` outside brackets and string literals."""
+    parts, depth, cur, i = [], 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            m = STRING_LITERAL.match(text, i)
+            if m:
+                i = m.end()
+                continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith(sep, i):
+            parts.append(text[cur:i])
+            cur = i = i + len(sep)
+            continue
+        i += 1
+    parts.append(text[cur:])
+    return [p for p in parts if p.strip()]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import ast
 import re
 
-from simu.host.cscan import C_STRING, STRING_LITERAL, CSource, split_args, unescape
+from simu.host.cscan import C_STRING, STRING_LITERAL, CSource, split_args, split_top_level, unescape
 
 SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
           "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8,
@@ -363,24 +363,7 @@ def _strip_casts(e: str) -> str:
 
 def _split_plus(e: str) -> list[str] | None:
     """Top-level ``+`` operands of an expression (strings and brackets respected)."""
-    parts, depth, cur, i = [], 0, 0, 0
-    while i < len(e):
-        c = e[i]
-        if c == '"':
-            m = STRING_LITERAL.match(e, i)
-            if m:
-                i = m.end()
-                continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "+" and depth == 0:
-            parts.append(e[cur:i])
-            cur = i + 1
-        i += 1
-    parts.append(e[cur:])
-    return [p for p in parts if p.strip()] or None
+    return split_top_level(e, "+") or None
 
 
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from simu.host.cscan import STRING_LITERAL, Call, CSource, split_args
+from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cvalues import Evaluator, _split_plus, _strip_casts
 
 HOLE = "@?@"  # a value the host computes at run time
@@ -203,26 +203,7 @@ class OptionHarvest:
 
 def _stream_pieces(text: str) -> list[str]:
     """The operands of ``<< a << b`` (``text`` starts at the first ``<<``)."""
-    pieces, depth, cur, i = [], 0, 0, 0
-    while i < len(text):
-        c = text[i]
-        if c == '"':
-            m = STRING_LITERAL.match(text, i)
-            if m:
-                i = m.end()
-                continue
-        if c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif text.startswith("<<", i) and depth == 0:
-            pieces.append(text[cur:i])
-            cur = i + 2
-            i += 2
-            continue
-        i += 1
-    pieces.append(text[cur:])
-    return [p for p in pieces if p.strip()]
+    return split_top_level(text, "<<")
 
 
 def _dedupe(items) -> list[str]:
