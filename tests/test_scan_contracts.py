@@ -201,3 +201,35 @@ def test_local_scratch_sized_by_the_host_overflows_as_an_error(tmp_path: Path):
     oob = [f for f in k.findings if f.kind == "out-of-bounds"]
     assert oob and all(f.severity == "error" and f.launch.origin == "host launch at host.c:16" for f in oob)
     assert all(f.launch.block == (128, 1, 1) for f in oob)
+
+
+RATES = r"""
+#include <stdlib.h>
+#define RATES 64
+__global__ void rates(float *rf, const float *t) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int n = gridDim.x * blockDim.x;
+    for (int k = 0; k < RATES; k++) rf[k * n + i] = t[i] * k;
+}
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    float *rf, *t;
+    cudaMalloc(&rf, ALLOCATED * sizeof(float));
+    cudaMalloc(&t, n * sizeof(float));
+    rates<<<n / 128, 128>>>(rf, t);
+    return 0;
+}
+"""
+
+
+def test_a_host_allocation_with_a_constant_factor_makes_longer_lengths_plausible(tmp_path: Path):
+    """``cudaMalloc(&rf, RATES * n * sizeof(float))`` with ``n`` read at run time: the search still draws
+    rf's length, but an out-of-bounds access that RATES times the drawn length keeps in bounds is only the
+    search's guess (a warning naming it); the same kernel over an ``n``-float allocation is an error."""
+    (tmp_path / "main.cu").write_text(RATES.replace("ALLOCATED", "RATES * n"))
+    k = _kernel(_scan(tmp_path), "rates")
+    oob = [f for f in k.findings if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == "warning" for f in oob), [(f.severity, f.message) for f in oob]
+    (tmp_path / "main.cu").write_text(RATES.replace("ALLOCATED", "n"))
+    k = _kernel(_scan(tmp_path), "rates")
+    assert any(f.kind == "out-of-bounds" and f.severity == "error" for f in k.findings), k.findings

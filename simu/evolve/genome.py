@@ -54,15 +54,17 @@ PLAUSIBLE_FACTOR = 16
 PLAUSIBLE_MAX_BYTES = 1 << 24  # per buffer: the refutation launch stays small enough to draw and run
 
 
-def plausible_length(length: int, ints: list[int], element_bytes: int) -> int:
+def plausible_length(length: int, ints: list[int], element_bytes: int, host_factor: int = 1) -> int:
     """The longest length the kernel's own sizes allow for a buffer the search drew with ``length``
-    elements, given the launch's integer arguments ``ints`` (absolute values) and the element's size."""
+    elements, given the launch's integer arguments ``ints`` (absolute values) and the element's size;
+    ``host_factor``: the constant factor of the host's allocation (``RF_SIZE * n``), whose length is that
+    factor times a count the search cannot see."""
     cap = PLAUSIBLE_MAX_BYTES // max(1, element_bytes)
     tensor = 1
     for v in ints:
         if v >= 2:
             tensor = min(tensor * v, cap)
-    longest = max(PLAUSIBLE_FACTOR * length, tensor if tensor > 1 else 0)
+    longest = max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0)
     return max(length, min(longest, cap))
 
 
@@ -130,6 +132,7 @@ class Layout:
     origin: str = ""  # what the launches it builds say of where they come from (LaunchRecord.origin)
     dims: dict[str, str] = field(default_factory=dict)  # "grid.y" -> expression of scalars (host relations)
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
+    length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -369,7 +372,8 @@ class Layout:
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
                 elif plausible and p.is_pointer:
-                    n = plausible_length(length, ints, np.dtype(dt).itemsize * comps)
+                    n = plausible_length(length, ints, np.dtype(dt).itemsize * comps,
+                                         self.length_factors.get(p.name, 1))
                 fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)

@@ -359,7 +359,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
-                  dims=dict(c.dims), derived=derived)
+                  dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors))
 
 
 def _dim(v):

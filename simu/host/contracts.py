@@ -118,6 +118,8 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
             length = _length(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
+            elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
+                c.length_factors[name] = factor
     _relations(x, params, c)
     return c
 
@@ -186,6 +188,22 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
 def _ident(text: str) -> str | None:
     e = text.strip().strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
+
+
+def length_factor(value: int | str, elem_bytes: int | None, param_elem: int) -> int | None:
+    """The constant factor (in the parameter's elements, at least 2) of an allocated length that is not
+    constant: ``206*n`` elements of the parameter's type -> 206; ``None`` when there is none."""
+    if not isinstance(value, str) or param_elem <= 0:
+        return None
+    factor = 1
+    for f in value.split("*"):
+        f = f.strip().strip("()").strip()
+        if re.fullmatch(r"\d+", f):
+            factor *= int(f)
+    if elem_bytes == 0:
+        elem_bytes = param_elem
+    factor = factor * (elem_bytes or 1) // param_elem
+    return factor if factor >= 2 else None
 
 
 def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: dict[str, str],

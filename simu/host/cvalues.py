@@ -187,6 +187,11 @@ class Evaluator:
                 elem_bytes = SIZEOF.get(" ".join(m.group(1).split()), 0)
                 size = (size[:m.start()] + size[m.end():]).strip() or "1"
         v = self.int_value(size, pos)
+        if v is None:  # ``RF_SIZE*n``: the constant factors as numbers (``206*n``), the rest as written
+            factors = split_top_level(size, "*")
+            if len(factors) > 1:
+                vals = [self.int_value(f, pos) for f in factors]
+                size = "*".join(str(x) if x is not None else f.strip() for f, x in zip(factors, vals, strict=True))
         return (v if v is not None else size), elem_bytes
 
     def _sized_array(self, name: str, pos: int) -> str | None:

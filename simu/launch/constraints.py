@@ -46,6 +46,10 @@ class KernelConstraints:
     origin: str | None = None  # where these bounds come from when not the user ("host launch at main.cu:37")
     dims: dict[str, str] = field(default_factory=dict)  # "grid.x" .. "block.z" -> expression of scalars
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of the others
+    # buffer -> a constant factor of a length the host computes from values the kernel does not receive
+    # (``cudaMalloc(&rf, RF_SIZE * n * sizeof(float))``: 206); the length stays searched, and the severity
+    # refutation counts a length up to that factor times the drawn one as plausible
+    length_factors: dict[str, int] = field(default_factory=dict)
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -55,7 +59,8 @@ class KernelConstraints:
                 "fills": dict(sorted(self.fills.items())), "same": dict(sorted(self.same.items())),
                 "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin,
                 **({"dims": dict(sorted(self.dims.items()))} if self.dims else {}),
-                **({"derived": dict(self.derived)} if self.derived else {})}
+                **({"derived": dict(self.derived)} if self.derived else {}),
+                **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:
