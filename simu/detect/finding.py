@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from simu.codes import SEVERITY_RANK
@@ -59,7 +60,7 @@ class Finding:
     launch: LaunchRecord | None = None
     count: int = 1
 
-    @property
+    @cached_property  # asked for every finding of every searched launch: computed once per finding
     def key(self) -> tuple:
         """De-duplication key: kind, the (unordered) pair of source locations and the access class."""
         locs = sorted(((loc.file, loc.line, loc.column) for loc in self.locations))

@@ -105,13 +105,23 @@ Witness = tuple  # (Evaluation, the Finding it shows)
 
 def witnesses(search, key: tuple) -> list[Witness]:
     """Every evaluated launch that shows the finding ``key``, with the finding as it showed it there."""
-    out = []
-    for e in search.cache.values():
-        if e.valid and e.genes is not None:
-            hit = next((f for f in e.findings if f.key == key), None)
-            if hit is not None:
-                out.append((e, hit))
-    return out
+    return list(_witness_index(search).get(key, ()))
+
+
+def _witness_index(search) -> dict[tuple, list[Witness]]:
+    """Finding key -> its witnesses, built once per state of the search's cache (which only grows: its size
+    is the version), so asking for every finding's witnesses is linear, not findings x launches x findings."""
+    version, index = getattr(search, "_witnesses", (-1, {}))
+    if version != len(search.cache):
+        index = {}
+        for e in search.cache.values():
+            if e.valid and e.genes is not None:
+                for f in e.findings:
+                    shown = index.setdefault(f.key, [])
+                    if not shown or shown[-1][0] is not e:  # the first finding of that key in each launch
+                        shown.append((e, f))
+        search._witnesses = (len(search.cache), index)
+    return index
 
 
 def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
