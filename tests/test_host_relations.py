@@ -160,6 +160,38 @@ def test_a_clamped_local_and_a_ternary_minimum_are_relations(tmp_path: Path):
     assert c.dims["grid.x"] == "(size+255)/256"
 
 
+ASSERTED = """#include <cuda_runtime.h>
+#include <assert.h>
+
+__global__ void pair_kernel(float *out, int w, int h)
+{
+    if (w != h) out[0] = threadIdx.x;  /* a race the host's assertion rules out */
+    else out[threadIdx.x] = 1.0f;
+}
+
+extern "C" void pair_gpu(float *out, int w, int h)
+{
+    assert(w == h);
+    pair_kernel<<<1, 64>>>(out, w, h);
+}
+"""
+
+
+def test_a_launch_breaking_the_hosts_assertion_is_none_of_its(tmp_path: Path):
+    """The wrapper asserts w == h before launching: the search repairs its draws to keep the assertion (one of
+    the two set to the other's value) and rejects launches that break it, so the race at w != h is not reported."""
+    (tmp_path / "pair.cu").write_text(ASSERTED)
+    (tmp_path / "use.c").write_text("void pair_gpu(float *out, int w, int h);\n"
+                                    "void f(float *o, int a, int b) { pair_gpu(o, a, b); }\n")
+    index = build_host_index(tmp_path, sorted(tmp_path.iterdir()))
+    (c,) = contracts_for(index, "pair_kernel", [("out", 4), ("w", None), ("h", None)], None,
+                         files={"pair.cu"}, api="cuda").contracts
+    assert c.requires == ["w == h"] and c.origin.startswith("host launch at use.c:2")
+    k = _kernel(_scan(tmp_path), "pair_kernel")
+    assert k.status == "analysed" and not _races(k), [f.message for f in k.findings]
+    assert _races(_kernel(_scan(tmp_path, host=False), "pair_kernel"))
+
+
 def test_relations_evaluate_with_c_semantics():
     assert int_expression("(size-1)/64+1", {"size": 0}) == 1  # C truncates -1/64 to 0
     assert int_expression("min(w1,w2)*b", {"w1": 3, "w2": 2, "b": 5}) == 10

@@ -269,14 +269,18 @@ def check_races(ctx: Context) -> list[Finding]:
 
 
 def _writers_read_first(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    r = np.flatnonzero(rows.action == READ)
-    idx = np.concatenate([r, a, c])
-    cols = np.stack([rows.word[idx], rows.epoch[idx].astype(np.int64), rows.lane[idx]], axis=1)
-    _, ident = np.unique(cols, axis=0, return_inverse=True)  # one id per (word, epoch, lane)
-    ident = ident.ravel()
-    read_ids = ident[:len(r)]
-    ia, ic = ident[len(r):len(r) + len(a)], ident[len(r) + len(a):]
-    return np.isin(ia, read_ids) | np.isin(ic, read_ids)
+    """Per pair: whether either writer read the same word in the same epoch (one id per (word, epoch, lane) row,
+    found by sorting the rows, not the pairs: a launch where every thread races has far more pairs than rows)."""
+    word, epoch, lane = rows.word, rows.epoch.astype(np.int64), rows.lane
+    order = np.lexsort((lane, epoch, word))
+    w, e, ln = word[order], epoch[order], lane[order]
+    start = np.ones(len(order), bool)
+    start[1:] = (w[1:] != w[:-1]) | (e[1:] != e[:-1]) | (ln[1:] != ln[:-1])
+    ident = np.empty(len(order), np.int64)
+    ident[order] = np.cumsum(start) - 1
+    has_read = np.zeros(int(ident.max()) + 1 if len(ident) else 0, bool)
+    has_read[ident[rows.action == READ]] = True
+    return has_read[ident[a]] | has_read[ident[c]]
 
 
 def _lines(f: Finding) -> tuple:

@@ -133,6 +133,7 @@ class Layout:
     dims: dict[str, str] = field(default_factory=dict)  # "grid.y" -> expression of scalars (host relations)
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
+    requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -217,6 +218,8 @@ class Layout:
         for p, g in zip(self.scalars, genes[at.SCALARS], strict=True):
             values[p.name] = self._scalar_value(p, g)
         values.update(self.fixed)
+        if self.requires:
+            values = self._satisfy(values)
         if self.dims or self.derived:
             grid, block, values = self._relate(grid, block, values)
         grid, block = self._clamp(grid, block)
@@ -234,6 +237,47 @@ class Layout:
             k = int(np.argmax(grid))
             grid[k] = max(1, grid[k] // 2)
         return grid, block
+
+    def broken(self, launch: Launch) -> str | None:
+        """The first host assertion (``requires``) the launch's arguments break, or None."""
+        for r in self.requires:
+            try:
+                if not int_expression(r, launch.args):
+                    return r
+            except (ValueError, KeyError, ZeroDivisionError, OverflowError):
+                return r  # the host program divides by zero evaluating it
+        return None
+
+    def _holds(self, values: dict[str, Any]) -> bool:
+        vals = self._derive(values)
+        try:
+            return all(int_expression(r, vals) for r in self.requires)
+        except (ValueError, KeyError, ZeroDivisionError, OverflowError):
+            return False
+
+    def _satisfy(self, values: dict[str, Any]) -> dict[str, Any]:
+        """``values`` changed in one or two of the searched arguments the host's assertions name (each set to
+        another one's value, or 1) so that the assertions hold, if they do not (sizes a program asserts alike,
+        ``w1/w2 == h1/h2``, are often equal); unchanged when nothing found holds (the launch is then rejected)."""
+        if self._holds(values):
+            return values
+        names = self._bases({str(i): r for i, r in enumerate(self.requires)})
+        names = [n for n in names if isinstance(values.get(n), int)]
+
+        def candidates(n: str) -> list[int]:
+            return list(dict.fromkeys([values[m] for m in names if m != n] + [1]))
+
+        for n in names:
+            for x in candidates(n):
+                if self._holds(trial := {**values, n: x}):
+                    return trial
+        for i, n in enumerate(names):
+            for m in names[i + 1:]:
+                for x in candidates(n):
+                    for y in candidates(m):
+                        if self._holds(trial := {**values, n: x, m: y}):
+                            return trial
+        return values
 
     def _derive(self, values: dict[str, Any]) -> dict[str, Any]:
         """``values`` with the derived arguments (host relations, in their order) filled in."""

@@ -177,7 +177,9 @@ class Search:
             self.stats.cache_hits += 1
             return self.cache[key]
         self.stats.evaluations += 1
-        ev = dataclasses.replace(self._run(launch, limits), genes=list(genes))
+        broken = self.layout.broken(launch)
+        ev = Evaluation.invalid(launch, f"the host code asserts {broken}") if broken else self._run(launch, limits)
+        ev = dataclasses.replace(ev, genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
             ev = Evaluation.invalid(launch, "arguments outgrow the guessed buffers")
@@ -354,12 +356,13 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args and p.name not in derived
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
     constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths
-                                                   or c.dims or derived)
+                                                   or c.dims or derived or c.requires)
     return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
-                  dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors))
+                  dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
+                  requires=list(c.requires))
 
 
 def _dim(v):

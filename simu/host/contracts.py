@@ -157,6 +157,7 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
         expr = named(e)
         if name is not None and name not in c.args and expr is not None:
             c.derived[name] = expr
+    c.requires = [r for r in (named(e) for e in x.requires) if r is not None]
     order: dict[str, str] = {}  # derived in an order where each follows what it uses
     pending = dict(c.derived)
     while pending:

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 
 from simu.host.cscan import Call, CSource, split_args
 from simu.host.cvalues import Evaluator
-from simu.host.relations import expand_locals, launch_relations
+from simu.host.relations import asserts, expand_locals, launch_relations
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
@@ -48,6 +48,7 @@ class CudaLaunch:
     block_sym: tuple[str | None, ...] | None = None
     arg_sym: tuple[str | None, ...] = ()
     launch_file: str = ""  # the file holding the ``<<<>>>`` when the launch is resolved at a call site elsewhere
+    requires: tuple[str, ...] = ()  # comparisons of the arguments the host asserts before launching
 
     @property
     def where(self) -> str:
@@ -69,7 +70,8 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
             for call in calls:
                 out.append(resolve_call(src, ev, rel, template, call))
         else:
-            out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, ""))
+            out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "",
+                                asserts(src, ev, fn, pos) if fn else []))
     return out
 
 
@@ -81,7 +83,7 @@ def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: in
     assert fn is not None
     return {"function": fn.name.split("::")[-1], "params": list(fn.params), "kernel": kernel, "file": rel,
             "line": src.line_of(pos), "parts": [expand_locals(src, ev, fn, pos, p) for p in parts],
-            "args": [expand_locals(src, ev, fn, pos, a) for a in args]}
+            "args": [expand_locals(src, ev, fn, pos, a) for a in args], "requires": asserts(src, ev, fn, pos)}
 
 
 def wrapper_templates(src: CSource, rel: str) -> list[dict]:
@@ -102,7 +104,8 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
     bind = dict(zip(template["params"], call.args, strict=False))
     sub = [_substitute(p, bind) for p in template["parts"]]
     sargs = [_substitute(a, bind) for a in template["args"]]
-    x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"])
+    req = [_substitute(r, bind) for r in template.get("requires", ())]
+    x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
     if template["file"] != rel:
         x = replace(x, launch_file=template["file"])
     return x
@@ -119,7 +122,7 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
             d[k] = tuple(d[k]) if d[k] is not None else None
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
-        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym"):
+        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires"):
             d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out
@@ -181,7 +184,7 @@ def _substitute(text: str, bind: dict[str, str]) -> str:
 # -- resolving ----------------------------------------------------------------------------------------
 
 def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line: int, parts: list[str],
-             args: list[str], via: str) -> CudaLaunch:
+             args: list[str], via: str, asserted: list[str] | None = None) -> CudaLaunch:
     grid_t = parts[0] if parts else ""
     block_t = parts[1] if len(parts) > 1 else ""
     shmem_t = parts[2] if len(parts) > 2 else "0"
@@ -192,10 +195,11 @@ def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line:
     grid, block = dim3_value(ev, grid_t, pos), dim3_value(ev, block_t, pos)
     known = [d is not None and None not in d for d in (grid, block)]
     dims = [dim3_items(ev, t, pos) if not k else None for t, k in zip((grid_t, block_t), known, strict=True)]
-    (grid_sym, block_sym), arg_sym = launch_relations(
-        ev, pos, dims, args, [v is not None or p for v, p in zip(values, pointers, strict=True)])
+    (grid_sym, block_sym), arg_sym, requires = launch_relations(
+        ev, pos, dims, args, [v is not None or p for v, p in zip(values, pointers, strict=True)], asserted or [])
     return CudaLaunch(rel, line, kernel, grid_t, grid, block_t, block, shmem_t, shmem, tuple(args), values,
-                      tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via, grid_sym, block_sym, arg_sym)
+                      tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via, grid_sym, block_sym, arg_sym,
+                      requires=requires)
 
 
 def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] | None:

@@ -153,12 +153,15 @@ def valid(expr: str) -> bool:
     return True
 
 
-def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args: list[str],
-                     constant: list[bool]) -> tuple[list[tuple[str | None, ...] | None], tuple[str | None, ...]]:
+def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args: list[str], constant: list[bool],
+                     asserted: list[str] = ()  # type: ignore[assignment]
+                     ) -> tuple[list[tuple[str | None, ...] | None], tuple[str | None, ...], tuple[str, ...]]:
     """(per grid/block: its three components as expressions of the arguments, or ``None``; per argument: an
-    expression of the other arguments, or ``None``).  ``dims``: the component texts of the grid and the block
-    (``None``: not a dim3 the text shows); ``constant``: the arguments whose value is a constant (never a base
-    of a relation: their value is known)."""
+    expression of the other arguments, or ``None``; the ``asserted`` conditions that are comparisons of
+    expressions of the arguments).  ``dims``: the component texts of the grid and the block (``None``: not a
+    dim3 the text shows); ``constant``: the arguments whose value is a constant (never a base of a relation:
+    their value is known); ``asserted``: the texts of the ``assert``\ s before the launch, locals written out
+    (:func:`asserts`)."""
     keys: dict[str, int] = {}
     for i, a in enumerate(args):
         k = norm(a)
@@ -183,7 +186,43 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
         s = symbolic(ev, a, pos, others)
         if s is not None and ARG.search(s):
             rel[i] = s
-    return out_dims, tuple(_acyclic(rel))
+    required = tuple(r for r in (requirement(ev, t, pos, keys) for t in asserted) if r is not None)
+    return out_dims, tuple(_acyclic(rel)), required
+
+
+_COMPARE = re.compile(r"==|!=|<=|>=|(?<![<>])[<>](?![<>=])")
+
+
+def requirement(ev: Evaluator, text: str, pos: int, args: dict[str, int]) -> str | None:
+    """An asserted comparison ``a == b`` as ``lhs == rhs`` over the arguments (both sides :func:`symbolic`), or
+    ``None``."""
+    e = norm(text)
+    depth, at = 0, None
+    for i, c in enumerate(e):
+        depth += c in "([" and 1 or c in ")]" and -1 or 0
+        if depth == 0 and (m := _COMPARE.match(e, i)) and at is None:
+            at = m
+    if at is None or "&&" in e or "||" in e:
+        return None
+    lhs = symbolic(ev, e[:at.start()], pos, args)
+    rhs = symbolic(ev, e[at.end():], pos, args)
+    if lhs is None or rhs is None or not ARG.search(lhs + rhs):
+        return None
+    return f"{lhs} {at.group(0)} {rhs}"
+
+
+_ASSERT = re.compile(r"(?<![\w.>])assert\s*\(")
+
+
+def asserts(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
+    """The conditions of the ``assert(...)`` statements of ``fn`` before ``pos``, locals written out as they are
+    at the assert (:func:`expand_locals`): a launch after them is one where they hold."""
+    out = []
+    for m in _ASSERT.finditer(src.code, fn.start, pos):
+        items, _ = split_args(src.code, m.end())
+        if items and len(items) == 1:
+            out.append(expand_locals(src, ev, fn, m.start(), items[0]))
+    return out
 
 
 def _acyclic(rel: list[str | None]) -> list[str | None]:

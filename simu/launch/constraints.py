@@ -29,9 +29,11 @@ class KernelConstraints:
     buffer it is (a surface and a texture object made over one array, a texture over a pointer's
     memory); at least one of the two is a texture or surface object.  ``dims`` maps a grid or block
     component (``"grid.y"``) to an expression of scalar parameters (``"n"``, ``"(size-1)/512+1"``) and
-    ``derived`` a scalar parameter to an expression of the others (``"n"``: passed the same value); both come
-    from host code (:mod:`simu.host.relations`) and are evaluated by :func:`int_expression` from the values
-    the search draws (``derived`` in its order: a later entry may use an earlier one).
+    ``derived`` a scalar parameter to an expression of the others (``"n"``: passed the same value);
+    ``requires`` lists comparisons the host asserts before launching (a launch breaking one is none of the
+    program's).  All come from host code (:mod:`simu.host.relations`) and are evaluated by
+    :func:`int_expression` from the values the search draws (``derived`` in its order: a later entry may use an
+    earlier one).
     """
 
     grid: tuple[int, int, int] | None = None
@@ -50,6 +52,7 @@ class KernelConstraints:
     # (``cudaMalloc(&rf, RF_SIZE * n * sizeof(float))``: 206); the length stays searched, and the severity
     # refutation counts a length up to that factor times the drawn one as plausible
     length_factors: dict[str, int] = field(default_factory=dict)
+    requires: list[str] = field(default_factory=list)  # comparisons the host asserts ("w1/w2 == h1/h2")
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -60,7 +63,8 @@ class KernelConstraints:
                 "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin,
                 **({"dims": dict(sorted(self.dims.items()))} if self.dims else {}),
                 **({"derived": dict(self.derived)} if self.derived else {}),
-                **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {})}
+                **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {}),
+                **({"requires": list(self.requires)} if self.requires else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:
@@ -131,6 +135,10 @@ def _c_eval(node: ast.AST, env: dict[str, Any]) -> int | float:
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         v = _c_eval(node.operand, env)
         return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        a, b = _c_eval(node.left, env), _c_eval(node.comparators[0], env)
+        ops = {ast.Eq: a == b, ast.NotEq: a != b, ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b}
+        return int(ops[type(node.ops[0])])
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "max"):
         vals = [_c_eval(a, env) for a in node.args]
         return min(vals) if node.func.id == "min" else max(vals)
