@@ -196,3 +196,15 @@ def test_relations_evaluate_with_c_semantics():
     assert int_expression("(size-1)/64+1", {"size": 0}) == 1  # C truncates -1/64 to 0
     assert int_expression("min(w1,w2)*b", {"w1": 3, "w2": 2, "b": 5}) == 10
     assert int_expression("-7%3", {}) == -1
+
+
+def test_a_variable_updated_in_place_has_no_constant_value(tmp_path: Path):
+    """``off += 32`` in the loop around the launch: the launch's off is not the definition's 0."""
+    from simu.host.cscan import CSource
+    from simu.host.cuda import extract_cuda
+
+    (x,) = extract_cuda(CSource("__global__ void k(float *p, int off) {}\n"
+                                "int main() { float *p; int off = 0;\n"
+                                "  for (int i = 0; i < 4; ++i) { k<<<1, 32>>>(p, off); off += 32; }\n"
+                                "  return 0; }\n"), "m.cu")
+    assert x.args == (None, None) and x.grid == (1, 1, 1)

@@ -87,6 +87,7 @@ class Evaluator:
         """The initializer / last assigned value of a variable ``name`` before ``pos`` (text); ``None`` when a
         branch of the same function assigns it another value (``if (cpu) local = 1;``)."""
         best: str | None = None
+        best_at = 0
         branches: list[str] = []  # assignments in blocks closed before pos, after best
         pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
         for m in pat.finditer(self.src.code, 0, pos):
@@ -110,10 +111,21 @@ class Evaluator:
                 if self._same_function(m.start(), pos):
                     branches.append(text)
                 continue
-            best, branches = text, []
+            best, best_at, branches = text, m.end(), []
         if branches and any(" ".join(b.split()) != " ".join((best or "").split()) for b in branches):
             return None  # size_t local = 256; if (cpu) local = 1; -> not one value
+        if best is not None and self._updated(name, best_at, pos):
+            return None  # offset += n; size *= 2; i++ -> not the definition's value
         return best
+
+    def _updated(self, name: str, after: int, pos: int) -> bool:
+        """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``
+        (before ``pos``, or after it: in a loop the update comes round again)."""
+        fn = self.src.enclosing(pos)
+        end = fn.end if fn is not None else pos
+        n = re.escape(name)
+        return re.search(rf"(?<![\w.>]){n}\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)|(?:\+\+|--)\s*{n}\b",
+                         self.src.code[after:end]) is not None
 
     def _closed_between(self, a: int, b: int) -> bool:
         """Whether a brace block open at ``a`` closes before ``b``."""
