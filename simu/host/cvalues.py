@@ -85,7 +85,15 @@ class Evaluator:
 
     def definition(self, name: str, pos: int) -> str | None:
         """The initializer / last assigned value of a variable ``name`` before ``pos`` (text); ``None`` when a
-        branch of the same function assigns it another value (``if (cpu) local = 1;``)."""
+        branch of the same function assigns it another value (``if (cpu) local = 1;``) or the function updates it
+        in place (memoised per source)."""
+        memo = self.src.__dict__.setdefault("_definitions", {})
+        key = (name, pos)
+        if key not in memo:
+            memo[key] = self._definition(name, pos)
+        return memo[key]
+
+    def _definition(self, name: str, pos: int) -> str | None:
         best: str | None = None
         best_at = 0
         branches: list[str] = []  # assignments in blocks closed before pos, after best
@@ -121,11 +129,20 @@ class Evaluator:
     def _updated(self, name: str, after: int, pos: int) -> bool:
         """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``
         (before ``pos``, or after it: in a loop the update comes round again)."""
+        import bisect
+
+        updates = self.src.__dict__.setdefault("_updates", {})
+        at = updates.get(name)
+        if at is None:
+            n = re.escape(name)
+            at = updates[name] = [m.start() for m in re.finditer(
+                rf"(?<![\w.>]){n}\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)|(?:\+\+|--)\s*{n}\b", self.src.code)]
+        if not at:
+            return False
         fn = self.src.enclosing(pos)
         end = fn.end if fn is not None else pos
-        n = re.escape(name)
-        return re.search(rf"(?<![\w.>]){n}\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)|(?:\+\+|--)\s*{n}\b",
-                         self.src.code[after:end]) is not None
+        i = bisect.bisect_left(at, after)
+        return i < len(at) and at[i] < end
 
     def _closed_between(self, a: int, b: int) -> bool:
         """Whether a brace block open at ``a`` closes before ``b``."""
