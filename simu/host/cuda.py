@@ -203,15 +203,16 @@ def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line:
 
 
 def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] | None:
-    """The component texts of a grid/block expression (see :func:`dim3_value`): ``dim3(a, b)`` -> ``[a, b]``,
-    a ``dim3`` variable -> its initialiser's, anything else -> ``[expr]``."""
+    """The component texts of a grid/block expression (see :func:`dim3_value`): ``dim3(a, b)`` -> ``[a, b, "1"]``,
+    a ``dim3`` variable -> its initialiser's, anything else -> ``[expr]`` (an integer, if anything: its y and z
+    are 1 once it is known to be arithmetic)."""
     e = _unparen(expr)
     if not e or depth > 4:
         return None
     m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
     if m and e.startswith(("dim3", "{")):
         items = [i.strip() for i in split_args(m.group(1) + ")", 0)[0] or [] if i.strip()]
-        return items if 1 <= len(items) <= 3 else None
+        return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None
     if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in ev.src.macros and \
             re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos]):
         init = ev.definition(e, pos)
@@ -220,7 +221,7 @@ def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] 
         if init.startswith(("dim3", "{")):
             return dim3_items(ev, init, pos, depth + 1)
         items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]
-        return items if 1 <= len(items) <= 3 else None
+        return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None
     if re.search(r"[A-Za-z_]\w*\s*\(", e):
         return None  # a call may return a dim3 (darknet's cuda_gridsize(n)): its y and z are not known to be 1
     return [e]

@@ -172,7 +172,11 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
         if items is None:
             out_dims.append(None)
             continue
-        syms = tuple(symbolic(ev, t, pos, keys) for t in items) + ("1",) * (3 - len(items))
+        syms = tuple(symbolic(ev, t, pos, keys) for t in items)
+        if len(syms) < 3 and syms[0] is None:
+            out_dims.append(None)  # not a dim3 the text shows, nor arithmetic: maybe a dim3 from elsewhere
+            continue
+        syms += ("1",) * (3 - len(syms))
         out_dims.append(syms if any(s is not None for s in syms) else None)
     rel: list[str | None] = [None] * len(args)
     for i, a in enumerate(args):
