@@ -14,7 +14,7 @@ from simu.scan.changes import find_root
 DEFAULT_BUDGET = 5.0  # seconds of launch search per kernel
 COMPILE_LIMIT = 120.0  # seconds one file may take to compile before its worker is stopped
 WALL_FACTOR = 4.0  # the parent kills a worker past WALL_FACTOR x budget + WALL_GRACE of wall time
-WALL_GRACE = 10.0
+WALL_GRACE = 30.0  # reading a large module and compiling its kernel come first (not in the CPU limit)
 
 
 class ScanError(Exception):
