@@ -208,3 +208,18 @@ def test_a_variable_updated_in_place_has_no_constant_value(tmp_path: Path):
                                 "  for (int i = 0; i < 4; ++i) { k<<<1, 32>>>(p, off); off += 32; }\n"
                                 "  return 0; }\n"), "m.cu")
     assert x.args == (None, None) and x.grid == (1, 1, 1)
+
+
+def test_a_call_binds_to_the_namesake_defined_nearer(tmp_path: Path):
+    """Two projects in one tree define ``check``: the CUDA one launches a kernel; the other folder's caller calls
+    its own (defined in another file of its folder), not the CUDA wrapper."""
+    (tmp_path / "cuda").mkdir()
+    (tmp_path / "cl").mkdir()
+    (tmp_path / "cuda" / "lib.cu").write_text("__global__ void chk(float *p, int n) {}\n"
+                                              "void check(float *p, int n) { chk<<<1, 64>>>(p, n); }\n")
+    (tmp_path / "cuda" / "main.cpp").write_text("void check(float *p, int n);\nvoid f(float *p) { check(p, 7); }\n")
+    (tmp_path / "cl" / "lib.cpp").write_text("void check(float *p, int n) { }\n")
+    (tmp_path / "cl" / "main.cpp").write_text("void check(float *p, int n);\nvoid g(float *p) { check(p, 9); }\n")
+    index = build_host_index(tmp_path, sorted(p for p in tmp_path.rglob("*") if p.is_file()))
+    (x,) = index.cuda_launches_of("chk")
+    assert x.where == "cuda/main.cpp:2" and x.args == (None, 7) and x.launch_file == "cuda/lib.cu"

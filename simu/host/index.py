@@ -164,7 +164,8 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
                   ) -> tuple[list[CudaLaunch], set[tuple[str, int]]]:
     """One CUDA launch per call of a wrapper function (``extern "C" void softmax_gpu(…)`` around ``<<<>>>`` in a
     ``.cu``) from another host file, evaluated in the calling file (its constants, its argument texts); a file that
-    defines a function of the same name calls its own.  Also the (file, line) of each wrapper's launch that such
+    defines a function of the same name calls its own, and a namesake defined in a folder nearer the caller is the
+    one it calls.  Also the (file, line) of each wrapper's launch that such
     calls resolve, which then stands for nothing of its own."""
     from simu.host.cuda import resolve_call
     from simu.host.cvalues import Evaluator
@@ -175,8 +176,8 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
     by_name: dict[str, list[dict]] = {}
     for t in templates:
         by_name.setdefault(t["function"], []).append(t)
-    out: list[CudaLaunch] = []
-    replaced: set[tuple[str, int]] = set()
+    callers: list[tuple[Path, str, str, CSource, list[str], set[str]]] = []
+    defined_in: dict[str, set[str]] = {}  # wrapper name -> host files defining a function of that name
     for path in files:
         text = _read_host(path)
         if not text:
@@ -190,18 +191,39 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
         except ValueError:
             continue
         src = CSource(text)
-        for k, v in headers.macros(headers.headers_of(path, text)).items():
-            src.macros.setdefault(k, v)
-        ev = Evaluator(src)
         defined = {f.name.split("::")[-1] for f in src.functions()}
+        for n in defined & set(used):
+            defined_in.setdefault(n, set()).add(rel)
+        callers.append((path, text, rel, src, used, defined))
+    out: list[CudaLaunch] = []
+    replaced: set[tuple[str, int]] = set()
+    for path, text, rel, src, used, defined in callers:
+        ev: Evaluator | None = None
         for name in used:
             for t in by_name[name]:
                 if t["file"] == rel or name in defined:
                     continue  # calls in the wrapper's own file are resolved there; a namesake of this file's own
+                if _distance(rel, t["file"]) > min(_distance(rel, d) for d in defined_in.get(name, {t["file"]})):
+                    continue  # a namesake defined nearer the caller (shoc's OpenCL and CUDA FFT `check`)
+                if ev is None:
+                    for k, v in headers.macros(headers.headers_of(path, text)).items():
+                        src.macros.setdefault(k, v)
+                    ev = Evaluator(src)
                 for call in src.calls(name):
                     out.append(resolve_call(src, ev, rel, t, call))
                     replaced.add((t["file"], t["line"]))
     return out, replaced
+
+
+def _distance(a: str, b: str) -> int:
+    """Folders between two files of the index (0: the same folder)."""
+    pa, pb = Path(a).parent.parts, Path(b).parent.parts
+    common = 0
+    for x, y in zip(pa, pb, strict=False):
+        if x != y:
+            break
+        common += 1
+    return len(pa) + len(pb) - 2 * common
 
 
 def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite], set[tuple[str, int]]]:
