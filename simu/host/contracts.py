@@ -77,15 +77,21 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
 
 def _searched(c: KernelConstraints) -> str:
     """What of a host launch the search still chooses: `` (grid searched: not constant in the host code)``, or
-    derives from the arguments: `` (grid.x = (size-1)/512+1, grid.y = n from the arguments; grid.z searched)``."""
+    derives from the arguments: `` (grid.x = (size-1)/512+1, grid.y = n from the host code; grid.z searched)``;
+    then the arguments it derives and what the host asserts: `` (…; group_offset = n; asserts w1/w2 == h1/h2)``."""
+    parts = []
     missing = [part for part in ("grid", "block") if getattr(c, part) is None]
-    if not missing:
-        return ""
     known = [f"{k} = {v}" for k, v in c.dims.items() if k.split(".")[0] in missing and v != "1"]
-    if not known:
-        return f" ({' and '.join(missing)} searched: not constant in the host code)"
-    free = [k for k in DIMS if k.split(".")[0] in missing and k not in c.dims]
-    return f" ({', '.join(known)} from the host code{'; ' + ', '.join(free) + ' searched' if free else ''})"
+    if missing and not known:
+        parts.append(f"{' and '.join(missing)} searched: not constant in the host code")
+    elif missing:
+        free = [k for k in DIMS if k.split(".")[0] in missing and k not in c.dims]
+        parts.append(f"{', '.join(known)} from the host code{'; ' + ', '.join(free) + ' searched' if free else ''}")
+    if c.derived:
+        parts.append(", ".join(f"{k} = {v}" for k, v in c.derived.items()))
+    if c.requires:
+        parts.append("asserts " + ", ".join(c.requires))
+    return f" ({'; '.join(parts)})" if parts else ""
 
 
 def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None
