@@ -223,3 +223,23 @@ def test_a_call_binds_to_the_namesake_defined_nearer(tmp_path: Path):
     index = build_host_index(tmp_path, sorted(p for p in tmp_path.rglob("*") if p.is_file()))
     (x,) = index.cuda_launches_of("chk")
     assert x.where == "cuda/main.cpp:2" and x.args == (None, 7) and x.launch_file == "cuda/lib.cu"
+
+
+def test_a_derived_grid_over_the_thread_budget_shrinks_its_argument_first():
+    """grid.y = n over 4096 threads: n is halved (the relation holds); with n fixed (c) the component itself is
+    halved and the launch's origin says which relation it breaks."""
+    from simu.api import load_source
+    from simu.evolve.search import _layout
+    from simu.launch.constraints import KernelConstraints
+
+    m = load_source("__global__ void k(float *o, int n, int c) { o[blockIdx.y] = c; }", "cuda")
+    layout = _layout(m, m.kernels[0], KernelConstraints(block=(512, 1, 1), dims={"grid.y": "n"}, origin="host"))
+    genes = [0.0] * layout.at.size
+    genes[layout.at.scalar(0)] = 40.0
+    launch = layout.launch(genes)
+    assert launch.grid == (1, 5, 1) and launch.args["n"] == 5 and launch.origin == "host"
+    fixed = _layout(m, m.kernels[0], KernelConstraints(block=(512, 1, 1), dims={"grid.y": "c"}, args={"c": 40},
+                                                       origin="host"))
+    launch = fixed.launch([0.0] * fixed.at.size)
+    assert launch.grid == (1, 5, 1) and launch.args["c"] == 40
+    assert launch.origin == "host (grid.y = 5, not c = 40: over the search's thread budget)"

@@ -238,6 +238,23 @@ class Layout:
             grid[k] = max(1, grid[k] // 2)
         return grid, block
 
+    def _broken_dims(self, grid, block, values: dict[str, Any]) -> str:
+        """`` (grid.y = 3, not n = 40: over the search's thread budget)`` when a derived component had to be
+        halved past its host relation (:meth:`_relate`), else ``""``."""
+        out = []
+        for key, expr in self.dims.items():
+            part, axis = key.split(".")
+            if part == "grid" and self.fixed_grid or part == "block" and (self.fixed_block or self.shape.reqd_block):
+                continue
+            try:
+                want = max(1, int(int_expression(expr, values)))
+            except (ValueError, KeyError, ZeroDivisionError, OverflowError):
+                continue
+            got = (grid if part == "grid" else block)["xyz".index(axis)]
+            if got != want:
+                out.append(f"{key} = {got}, not {expr} = {want}")
+        return f" ({'; '.join(out)}: over the search's thread budget)" if out else ""
+
     def broken(self, launch: Launch) -> str | None:
         """The first host assertion (``requires``) the launch's arguments break, or None."""
         for r in self.requires:
@@ -367,7 +384,8 @@ class Layout:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
         gets the longest length the kernel's sizes allow (:func:`plausible_length`) instead."""
         grid, block, values, fill, seed = self.decode(genes)
-        launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin)
+        launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin + self._broken_dims(grid, block,
+                                                                                                        values))
         T = launch.total_threads
         ints = sorted(abs(int(v)) for v in values.values()
                       if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
