@@ -428,11 +428,14 @@ def test_majority_and_first_difference():
 def test_race_free_corpus_kernel_matches_pocl(path):
     """Every `expect: clean` OpenCL kernel: PoCL's output equals simu's (the fixed versions of the
     racy kernels also under work-group/warp permutations); never confirmed (no finding)."""
+    from simu.bench.corpus import host_compile_options
+    from simu.frontend import CompileOptions
     from simu.validate import validate_kernel
 
     _pocl()
     schedules = 2 if path.stem in FIXED.values() else 0  # each permuted build costs a PoCL compile
-    report = validate_kernel(path, parse(path).kernel, None, None, runs=1, schedules=schedules)
+    options = host_compile_options(path, CompileOptions())  # a host + .cl pair builds with the host's options
+    report = validate_kernel(path, parse(path).kernel, None, None, runs=1, schedules=schedules, options=options)
     assert report.results
     for r in report.results:
         assert not r.findings
