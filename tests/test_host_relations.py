@@ -243,3 +243,21 @@ def test_a_derived_grid_over_the_thread_budget_shrinks_its_argument_first():
     launch = fixed.launch([0.0] * fixed.at.size)
     assert launch.grid == (1, 5, 1) and launch.args["c"] == 40
     assert launch.origin == "host (grid.y = 5, not c = 40: over the search's thread budget)"
+
+
+def test_a_derived_grid_below_one_block_is_no_launch_of_the_program():
+    """grid.x = n/256 with the search's n = 8 is a grid of 0 blocks: the host makes no launch there, so the
+    launch is rejected (never clamped to one block and run), while n = 512 gives grid 2 and runs."""
+    from simu.api import load_source
+    from simu.evolve.search import _layout
+    from simu.launch.constraints import KernelConstraints
+
+    m = load_source("__global__ void k(float *o, int n) { o[blockIdx.x * blockDim.x + threadIdx.x] = n; }", "cuda")
+    layout = _layout(m, m.kernels[0], KernelConstraints(block=(256, 1, 1), dims={"grid.x": "n/256"}, origin="host"))
+    genes = [0.0] * layout.at.size
+    genes[layout.at.scalar(0)] = 8.0
+    small = layout.launch(genes)
+    assert small.args["n"] == 8 and layout.broken(small) == "grid.x = n/256 >= 1"
+    genes[layout.at.scalar(0)] = 512.0
+    big = layout.launch(genes)
+    assert big.grid == (2, 1, 1) and layout.broken(big) is None

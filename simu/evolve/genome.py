@@ -256,13 +256,25 @@ class Layout:
         return f" ({'; '.join(out)}: over the search's thread budget)" if out else ""
 
     def broken(self, launch: Launch) -> str | None:
-        """The first host assertion (``requires``) the launch's arguments break, or None."""
+        """The first host assertion (``requires``) the launch's arguments break, or None.  A grid or block
+        component the host derives from the arguments (``dims``) that comes out below 1 is one too: the host
+        makes no launch there (``grid.x = inum/256`` with ``inum = 8``), so the search must not run one."""
         for r in self.requires:
             try:
                 if not int_expression(r, launch.args):
                     return r
             except (ValueError, KeyError, ZeroDivisionError, OverflowError):
                 return r  # the host program divides by zero evaluating it
+        fixed = {"grid": self.fixed_grid is not None,
+                 "block": self.fixed_block is not None or self.shape.reqd_block is not None}
+        for key, expr in self.dims.items():
+            if fixed[key.split(".")[0]]:
+                continue
+            try:
+                if int(int_expression(expr, launch.args)) < 1:
+                    return f"{key} = {expr} >= 1"
+            except (ValueError, KeyError, ZeroDivisionError, OverflowError, TypeError):
+                continue
         return None
 
     def _holds(self, values: dict[str, Any]) -> bool:
