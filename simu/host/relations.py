@@ -160,7 +160,7 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
     expression of the other arguments, or ``None``; the ``asserted`` conditions that are comparisons of
     expressions of the arguments).  ``dims``: the component texts of the grid and the block (``None``: not a
     dim3 the text shows); ``constant``: the arguments whose value is a constant (never a base of a relation:
-    their value is known); ``asserted``: the texts of the ``assert``\ s before the launch, locals written out
+    their value is known); ``asserted``: the texts of the ``assert`` calls before the launch, locals written out
     (:func:`asserts`)."""
     keys: dict[str, int] = {}
     for i, a in enumerate(args):
