@@ -4,8 +4,8 @@ A file is read as a sequence of *declarations* at namespace scope (a function de
 ``;``, a variable, a ``using``, an explicit instantiation, a macro invocation on a line of its own), and the
 bodies of namespaces, ``extern "C"`` blocks and classes as sequences of their own (a class member is a
 declaration of the class body).  Preprocessor lines are not part of any declaration's text and are never
-touched.  No parser: comments, string and character literals are blanked first (as :mod:`simu.host.cscan`
-does for host code; the front end sits before ``host`` and cannot import it); brackets are matched.
+touched.  No parser: comments, string and character literals are blanked first (:mod:`simu.frontend.ctext`,
+as the host-code index does); brackets are matched.
 :func:`declaration_at` answers the innermost declaration that holds an offset, which
 :mod:`simu.frontend.device_slice` blanks when clang reports an error there.
 """
@@ -15,11 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-_RAW_STRING = r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\((.*?)\)\1"'
-_C_STRING = r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*"'
-_TOKEN = re.compile(rf"{_RAW_STRING}|{_C_STRING}|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/", re.S)
-STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{_C_STRING}", re.S)
-_CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
+from simu.frontend.ctext import CHAR_LITERAL, STRING_LITERAL, comment_free, spaces
+
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.|\\\n)*", re.M)
 _NAMESPACE = re.compile(r"^(?:inline\s+)?namespace\b[\w\s:]*$|^extern\s*\"C(?:\+\+)?\"\s*$")
 _CLASS = re.compile(r"^(?:(?:typedef|static|const|volatile|__\w+__)\s+)*(?:class|struct|union)\b")
@@ -55,9 +52,9 @@ def structure_text(text: str) -> str:
 
 
 def _blank(code: str) -> str:
-    blank = STRING_LITERAL.sub(lambda m: _spaces(m.group(0)), code)
-    blank = _CHAR.sub(lambda m: _spaces(m.group(0)), blank)
-    return _DIRECTIVE.sub(lambda m: _spaces(m.group(0)), blank)
+    blank = STRING_LITERAL.sub(lambda m: spaces(m.group(0)), code)
+    blank = CHAR_LITERAL.sub(lambda m: spaces(m.group(0)), blank)
+    return _DIRECTIVE.sub(lambda m: spaces(m.group(0)), blank)
 
 
 def directive_lines(text: str) -> list[tuple[int, int]]:
@@ -97,15 +94,6 @@ def enclosing_namespaces(decls: list[Declaration], code: str, pos: int) -> list[
                 out += m.group(1).split("::") if m.group(1) else [""]
             return out + enclosing_namespaces(d.members, code, pos)
     return out
-
-
-def comment_free(text: str) -> str:
-    """``text`` with every comment replaced by spaces (newlines kept; literals untouched)."""
-    return _TOKEN.sub(lambda m: _spaces(m.group(0)) if m.group(0).startswith("/") else m.group(0), text)
-
-
-def _spaces(s: str) -> str:
-    return re.sub(r"[^\n]", " ", s)
 
 
 def _match(blank: str, i: int, end: int) -> int:

@@ -12,13 +12,10 @@ import bisect
 import re
 from dataclasses import dataclass
 
-C_STRING = r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*"'
-_RAW_STRING = r'(?:u8|u|U|L)?R"([^()\\ ]{0,16})\((.*?)\)\1"'
-_TOKEN = re.compile(rf"{_RAW_STRING}|{C_STRING}|'(?:[^'\\\n]|\\.)*'|//[^\n]*|/\*.*?\*/", re.S)
-STRING_LITERAL = re.compile(rf"{_RAW_STRING}|{C_STRING}", re.S)
+from simu.frontend.ctext import CHAR_LITERAL, RAW_STRING, STRING_LITERAL, comment_free
+
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
-_CHAR = re.compile(r"'(?:[^'\\\n]|\\.)*'")
 _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else", "defined"})
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'", "a": "\a", "b": "\b",
             "f": "\f", "v": "\v", "?": "?"}
@@ -26,7 +23,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'
 
 def unescape(literal: str) -> str:
     """The text of one C string literal (prefix and quotes removed, escapes decoded)."""
-    m = re.match(_RAW_STRING, literal, re.S)
+    m = re.match(RAW_STRING, literal, re.S)
     if m:
         return m.group(2)
     body = literal[literal.index('"') + 1:-1]
@@ -68,7 +65,7 @@ class CSource:
 
     def __init__(self, text: str):
         self.text = text
-        self.code = _TOKEN.sub(_blank_comment, text)
+        self.code = comment_free(text)
         self._lines = [m.start() for m in re.finditer("\n", self.code)]
         self.macros: dict[str, str] = {}
         for m in _DEFINE.finditer(self.code):
@@ -132,8 +129,7 @@ class CSource:
                 if depth < 0:
                     return i
             elif c == '"' or c == "'":
-                m = STRING_LITERAL.match(self.code, i) if c == '"' else re.compile(r"'(?:[^'\\\n]|\\.)*'").match(
-                    self.code, i)
+                m = STRING_LITERAL.match(self.code, i) if c == '"' else CHAR_LITERAL.match(self.code, i)
                 if m:
                     i = m.end()
                     continue
@@ -144,7 +140,7 @@ class CSource:
 
 
 def _functions(code: str) -> list[Function]:
-    blank = _CHAR.sub(lambda m: " " * len(m.group(0)), STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), code))
+    blank = CHAR_LITERAL.sub(lambda m: " " * len(m.group(0)), STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), code))
     out, stack = [], []
     for m in re.finditer(r"[{}]", blank):
         if m.group(0) == "{":
@@ -200,13 +196,6 @@ def _param_names(params: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _blank_comment(m: re.Match[str]) -> str:
-    s = m.group(0)
-    if s.startswith("/"):
-        return re.sub(r"[^\n]", " ", s)
-    return s
-
-
 def _is_definition(code: str, pos: int) -> bool:
     """Whether the name at ``pos`` is declared there (``cl_int clBuildProgram(...)`` in a header)."""
     before = code[max(0, pos - 80):pos].rstrip()
@@ -226,7 +215,7 @@ def split_args(code: str, start: int) -> tuple[list[str] | None, int]:
                 i = m.end()
                 continue
         elif c == "'":
-            m = re.compile(r"'(?:[^'\\\n]|\\.)*'").match(code, i)
+            m = CHAR_LITERAL.match(code, i)
             if m:
                 i = m.end()
                 continue

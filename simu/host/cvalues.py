@@ -9,7 +9,8 @@ from __future__ import annotations
 import ast
 import re
 
-from simu.host.cscan import C_STRING, STRING_LITERAL, CSource, split_args, split_top_level, unescape
+from simu.frontend.ctext import C_STRING, STRING_LITERAL
+from simu.host.cscan import CSource, split_args, split_top_level, unescape
 
 SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
           "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8,

@@ -3,15 +3,15 @@
 Launch sizes are often named by a macro of a project header (``k<<<cuda_gridsize(n), BLOCK>>>`` with
 ``#define BLOCK 512`` in ``darknet.h``): the lexical index sees a host file's own macros, and this gives it
 those of its headers too.  A quoted include is resolved next to the includer first, then as a path suffix
-of a project file, nearest to the includer; the file's own definitions win.
+of a project file, nearest to the includer as include discovery ranks folders; the file's own definitions win.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
+from simu.frontend.includes import closeness
 from simu.host.cscan import CSource
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
@@ -62,7 +62,7 @@ class HeaderMacros:
             except OSError:
                 text = ""
             src = CSource(text)
-            hit = (src.macros, _INCLUDE.findall(src.code))
+            hit = (src.macros, [name for name, _ in src.includes])
             self._macros[h] = hit
         return hit
 
@@ -75,10 +75,5 @@ class HeaderMacros:
         cands = [p for p in self._by_name.get(name, []) if p.as_posix().endswith(suffix)]
         if not cands:
             return None
-        here = str(includer.parent.resolve())
-
-        def distance(p: Path) -> tuple[int, str]:
-            common = os.path.commonpath([here, str(p.parent.resolve())])
-            return (len(Path(here).parts) + len(p.parent.resolve().parts) - 2 * len(Path(common).parts), str(p))
-
-        return min(cands, key=distance).resolve()
+        here = includer.parent.resolve()
+        return min(cands, key=lambda p: closeness(p.parent.resolve(), here)).resolve()

@@ -90,10 +90,11 @@ class HostIndex:
         return min(same, key=distance)
 
 
-def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None) -> HostFile | None:
+def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None,
+                    text: str | None = None) -> HostFile | None:
     """The sites of one host file, or ``None`` if it cannot be read as text.  ``header_macros``: those of
-    the project headers it includes (its own definitions win)."""
-    text = _read_host(path)
+    the project headers it includes (its own definitions win); ``text``: the file's text when already read."""
+    text = _read_host(path) if text is None else text
     if text is None:
         return None
     src = CSource(text)
@@ -149,7 +150,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
                 continue
             except (KeyError, TypeError):
                 pass
-        h = index_host_file(path, rel, headers.macros(included))
+        h = index_host_file(path, rel, headers.macros(included), text)
         if h is None:
             continue
         index.files.append(h)
