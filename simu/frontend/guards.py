@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from simu.frontend.ctext import comment_free
 from simu.frontend.sysheaders import find_header
 
 # CUDA toolkit headers of the runtime, driver and math libraries that simu's shim provides
@@ -36,7 +37,6 @@ MAX_FILES = 400  # headers read per translation unit
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|include|define)\b[ \t]*(.*)$", re.M)
 _INCLUDE = re.compile(r'^\s*([<"])([^">]+)[">]')
 _ONE = re.compile(r"^\(?\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*\)?\s*(?://.*|/\*.*)?$")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
 @dataclass(frozen=True)
@@ -71,14 +71,10 @@ def branch_macro(kind: str, condition: str) -> str | None:
     return name if name and not reserved(name) and name != "defined" else None
 
 
-def _strip_comments(text: str) -> str:
-    return _BLOCK_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-
-
 def scan_text(text: str) -> tuple[list[tuple[str, int, list[tuple[str, bool]]]], set[str], list[tuple[str, bool]]]:
     """``(branches, defined, includes)`` of one file: each single-macro branch as (macro, line, its direct
     includes as (name, quoted)), the macros the file ``#define``s, every include of the file."""
-    text = _strip_comments(text)
+    text = comment_free(text)
     stack: list[_Branch] = []
     branches: list[tuple[str, int, list[tuple[str, bool]]]] = []
     defined: set[str] = set()
