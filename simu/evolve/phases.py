@@ -85,7 +85,7 @@ def shrink(search, per_finding: int = SHRINK_TRIES) -> None:
                 tries += 1
                 ev = search.evaluate(cand)
                 hit = next((f for f in ev.findings if f.key == key), None) if ev.valid else None
-                if hit is not None and _size(ev.launch) < _genes_size(layout, best):
+                if hit is not None and launch_size(ev.launch) < _genes_size(layout, best):
                     best = cand
                     search.found[key] = (hit, cand)
                     improved = True
@@ -104,7 +104,7 @@ def _distinct(individuals: list, at: Genes) -> list:
     return out
 
 
-def _size(launch: Launch) -> tuple:
+def launch_size(launch: Launch) -> tuple:
     """(threads, sum of the integer arguments): what shrinking makes smaller."""
     ints = sum(abs(int(v)) for v in launch.args.values() if isinstance(v, (int, np.integer)))
     return (launch.total_threads, ints)

@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 
 from simu import codes
 from simu.evolve.dictionary import stride_arguments
-from simu.evolve.phases import _size
+from simu.evolve.phases import launch_size
 from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.buffers import PLAIN_FILLS
@@ -143,10 +143,10 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
         inside = [w for w in shown if not broken_arguments(rules, w[0].launch)]
         if inside:
             if broken_arguments(rules, reported[0].launch):  # report a launch the program can make
-                e, f = min(inside, key=lambda w: _size(w[0].launch))
+                e, f = min(inside, key=lambda w: launch_size(w[0].launch))
                 search.found[key] = (f, list(e.genes))
             continue
-        others = sorted((w for w in shown if w is not reported), key=lambda w: _size(w[0].launch), reverse=True)
+        others = sorted((w for w in shown if w is not reported), key=lambda w: launch_size(w[0].launch), reverse=True)
         gone = []
         for e, _ in [reported, *others][:tries]:
             broken = broken_arguments(rules, e.launch)
@@ -212,7 +212,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
             if before is not None and before[0].genes != list(genes):
                 search.found[key] = (before[1], list(before[0].genes))
             continue
-        inside.sort(key=lambda w: _size(w[0].launch), reverse=True)
+        inside.sort(key=lambda w: launch_size(w[0].launch), reverse=True)
         tried = []
         for ev, shown_f in inside[:tries]:
             seen = tuple(ev.genes)

@@ -42,7 +42,7 @@ class Evaluator:
     def _number(self, expr: str, pos: int, depth: int) -> int | float | None:
         if depth > MAX_DEPTH:
             return None
-        expr = _strip_casts(expr.strip())
+        expr = strip_casts(expr.strip())
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(" ".join(m.group(1).split()),
                                                                                      "sizeof")), expr)
         expr = _BASIC_CAST.sub("", expr)  # pow((double)2, bits)
@@ -238,11 +238,11 @@ class Evaluator:
         """The value of a string expression at ``pos``; ``None`` if not recoverable."""
         if depth > MAX_DEPTH:
             return None
-        e = _strip_casts(expr.strip())
+        e = strip_casts(expr.strip())
         e = re.sub(r"\.c_str\s*\(\s*\)$|\.data\s*\(\s*\)$", "", e).strip()
         if e in ("NULL", "nullptr", "0", ""):
             return ""
-        parts = _split_plus(e)
+        parts = split_plus(e)
         if parts is None:
             return None
         out = []
@@ -390,13 +390,13 @@ _FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b,
               "min": min, "max": max, "abs": abs}
 
 
-def _strip_casts(e: str) -> str:
+def strip_casts(e: str) -> str:
     e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
     e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
     return e.strip()
 
 
-def _split_plus(e: str) -> list[str] | None:
+def split_plus(e: str) -> list[str] | None:
     """Top-level ``+`` operands of an expression (strings and brackets respected)."""
     return split_top_level(e, "+") or None
 

@@ -18,7 +18,7 @@ import re
 from itertools import product
 
 from simu.host.cscan import Call, CSource, split_args, split_top_level
-from simu.host.cvalues import Evaluator, _split_plus, _strip_casts
+from simu.host.cvalues import Evaluator, split_plus, strip_casts
 
 HOLE = "@?@"  # a value the host computes at run time
 MAX_ALTERNATIVES = 3  # option strings one build site yields (precision passes: single, double, ...)
@@ -56,11 +56,11 @@ class OptionHarvest:
         """The possible values of ``expr`` at ``pos`` (holes and parameter stand-ins inside), first first."""
         if depth > MAX_DEPTH:
             return [HOLE]
-        e = _strip_casts(expr.strip())
+        e = strip_casts(expr.strip())
         e = re.sub(r"(?:\s*(?:\.|->)\s*(?:c_str|data|str)\s*\(\s*\))+$", "", e).strip()
         if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in self.src.macros:
             return self.variable(e, pos, depth)
-        parts = _split_plus(e)
+        parts = split_plus(e)
         if parts is None:
             return [HOLE]
         out = [""]
