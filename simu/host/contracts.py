@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from pathlib import Path
 
 from simu.host.clbuffers import buffers_in, local_size_at
@@ -234,17 +235,31 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -
     """The contracts ``simu check`` and the search corpus use for one kernel of ``path``: its host launches in
     the file or the host files beside it, with the configuration's fields on top (only ``user`` when no host
     launch is found)."""
-    from simu.host.index import HOST_EXTENSIONS, build_host_index
+    from simu.host.index import HOST_EXTENSIONS
 
     p = Path(path)
     if not p.is_file():
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
-    index = build_host_index(p.parent, beside or [p])
+    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]))
     suffix = p.suffix.lower()
     api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
     return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
                                 api=api)
+
+
+@lru_cache(maxsize=8)
+def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...]) -> HostIndex:
+    """The host index of the files beside a checked file, built once per state of those files (their sizes and
+    modification times are part of the key): every kernel of a file asks for it."""
+    from simu.host.index import build_host_index
+
+    return build_host_index(folder, [f for f, _, _ in files])
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
 
 
 def kernel_contract(path: str | Path, kernel, user: KernelConstraints | None) -> KernelConstraints | None:
