@@ -111,7 +111,7 @@ def witnesses(search, key: tuple) -> list[Witness]:
 def _witness_index(search) -> dict[tuple, list[Witness]]:
     """Finding key -> its witnesses, built once per state of the search's cache (which only grows: its size
     is the version), so asking for every finding's witnesses is linear, not findings x launches x findings."""
-    version, index = getattr(search, "_witnesses", (-1, {}))
+    version, index = search.witness_index
     if version != len(search.cache):
         index = {}
         for e in search.cache.values():
@@ -120,7 +120,7 @@ def _witness_index(search) -> dict[tuple, list[Witness]]:
                     shown = index.setdefault(f.key, [])
                     if not shown or shown[-1][0] is not e:  # the first finding of that key in each launch
                         shown.append((e, f))
-        search._witnesses = (len(search.cache), index)
+        search.witness_index = (len(search.cache), index)
     return index
 
 

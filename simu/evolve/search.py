@@ -130,6 +130,7 @@ class Search:
         self.rng = random.Random(seed)
         self.layout = _layout(module, kernel, constraints)
         self.cache: dict[tuple, Evaluation] = {}
+        self.witness_index: tuple[int, dict] = (-1, {})  # refute's finding -> witnesses index, by cache size
         # a probe launch larger than this many accesses costs more to judge than it can teach
         self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
                                            max_seconds=min(settings.limits.max_seconds, self.budget.probe_seconds))
