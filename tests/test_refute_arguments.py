@@ -37,6 +37,12 @@ __global__ void shift(float *x, int n, int off) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i + off] = 1.0f;
 }
+__global__ void volume(float *x, int a, int b, int c) {
+  x[a * b * c - 1 - threadIdx.x] = 1.0f;
+}
+__global__ void past_volume(float *x, int a, int b, int c) {
+  x[a * b * c + threadIdx.x] = 1.0f;
+}
 __global__ void rows(float *x, int pitch, int k) {
   x[blockIdx.x * pitch + threadIdx.x] = x[pitch * k];
 }
@@ -169,3 +175,27 @@ def test_severity_does_not_depend_on_the_clock(monkeypatch, kernel):
     assert common, (on_time, late)
     assert {k: on_time[k] for k in common} == {k: late[k] for k in common}
     assert codes.WARNING in late.values()  # the refutations ran although the clock said the time was spent
+
+
+def test_an_access_past_an_invented_length_with_no_room_to_re_run_it_is_a_warning():
+    """An error needs a launch the program can make: past a length the search chose, only a plausible-length
+    re-run that still shows it is that evidence; when the allowance has no room for one, it is a warning."""
+    s = _search("shift", refutations=0)
+    _evaluate(s, n=64, off=3)
+    oob = _judged(s, "out-of-bounds")
+    assert oob and all(f.severity == codes.WARNING for f in oob), oob
+    assert all("allowance had no room" in f.detail[ASSUMPTION] for f in oob)
+
+
+def test_an_access_inside_sizes_too_large_to_draw_is_a_warning_and_past_them_an_error():
+    """x[a*b*c - 1 - t] at a*b*c = 8M floats: past the 4M a refutation draws, inside the kernel's own sizes
+    (undecided: a warning); x[a*b*c + t] is past them (an error that says so)."""
+    s = _search("volume")
+    _evaluate(s, block=32, a=256, b=256, c=128)
+    oob = _judged(s, "out-of-bounds")
+    assert oob and all(f.severity == codes.WARNING for f in oob), oob
+    assert all("the most a refutation draws" in f.detail[ASSUMPTION] for f in oob)
+    s = _search("past_volume")
+    _evaluate(s, block=32, a=256, b=256, c=128)
+    oob = _judged(s, "out-of-bounds")
+    assert oob and all(f.severity == codes.ERROR and "out of bounds even with" in f.message for f in oob), oob

@@ -60,12 +60,17 @@ def plausible_length(length: int, ints: list[int], element_bytes: int, host_fact
     ``host_factor``: the constant factor of the host's allocation (``RF_SIZE * n``), whose length is that
     factor times a count the search cannot see."""
     cap = PLAUSIBLE_MAX_BYTES // max(1, element_bytes)
+    return max(length, min(kernel_sizes(length, ints, host_factor, cap), cap))
+
+
+def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | None = None) -> int:
+    """The longest length the kernel's own sizes allow, before :func:`plausible_length` caps it at what a
+    refutation launch may draw (counting stops at ``cap`` when given)."""
     tensor = 1
     for v in ints:
         if v >= 2:
-            tensor = min(tensor * v, cap)
-    longest = max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0)
-    return max(length, min(longest, cap))
+            tensor = tensor * v if cap is None else min(tensor * v, cap)
+    return max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0)
 
 
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
@@ -391,6 +396,21 @@ class Layout:
         """The pointer parameters whose length the search chooses (no host allocation or constraint gives it)."""
         return {p.name for p in self.params if p.is_pointer and not p.is_local and p.name not in self.buffer_lengths
                 and p.name not in self.same and not is_image(p) and not is_texture(p)}
+
+    def undrawable_sizes(self, launch: Launch, name: str, offset: int) -> int:
+        """The bytes the kernel's own sizes allow for buffer ``name`` of ``launch`` (a searched one) when its
+        plausible length had to be capped below them and byte ``offset`` lies inside them, else 0: an access
+        there, out of bounds of the longest buffer a refutation draws, may be in bounds of the host's."""
+        p = next((q for q in self.params if q.name == name and q.is_pointer), None)
+        arr = launch.args.get(name)
+        if p is None or not isinstance(arr, np.ndarray) or not arr.size:
+            return 0
+        dt, comps = element_type(p.pointee, p.pointee_size)
+        unit = np.dtype(dt).itemsize * comps
+        values = [abs(int(v)) for v in launch.args.values()
+                  if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22]
+        sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1)) * unit
+        return sizes if sizes > PLAUSIBLE_MAX_BYTES and offset < sizes else 0
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses

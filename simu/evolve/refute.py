@@ -17,9 +17,11 @@ witness becomes the reported one:
 * :func:`refute_by_contents`: a global-memory error that goes away on its witness with zero- or
   ramp-filled buffers (the kernel reads the index from its buffers: the host's data decides).
 * :func:`refute_by_length`: an out-of-bounds access past the end of a buffer whose length the search
-  chose that goes away on each of its largest in-contract witnesses with the longest length the kernel's
-  own sizes allow (:func:`~simu.evolve.genome.plausible_length`).  An access before a buffer's start on an
-  in-contract witness, or past every plausible length, stays an error.
+  chose is a warning unless a re-run of one of its largest in-contract witnesses with the longest length
+  the kernel's own sizes allow (:func:`~simu.evolve.genome.plausible_length`) still shows it: the search's
+  length is no launch the program makes, so the error needs that evidence.  Witnesses the allowance leaves
+  no room for are not re-run (the finding is then a warning that says so).  An access before a buffer's
+  start on an in-contract witness, or past every plausible length, stays an error.
 
 Determinism: the phases run after the loop whenever there is an error they could refute, whatever the clock
 says; they are bounded by ``Budget.refutations`` launches and by a number of interpreter steps the budget's
@@ -27,7 +29,8 @@ seconds fix (``Budget.refutation_steps``, :meth:`~simu.evolve.search.Search.refu
 cost what the witness it varies cost), not by seconds, so a finding's severity does not depend on how fast
 the machine runs.  A refutation launch that teaches nothing (it hit its own step, trace or time bound, no
 GPU could run it, or the allowance would be overrun) decides nothing: the finding keeps the severity it has
-(an error stays an error).
+(an error stays an error), except for an access past a length the search chose, which is an error only on
+the evidence of a plausible-length re-run.
 """
 
 from __future__ import annotations
@@ -192,11 +195,11 @@ def refute_by_contents(search) -> None:
 
 def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
     """A global-memory out-of-bounds access past the end of a buffer whose length the search chose (no host
-    allocation, constraint or launch comment gives it) that goes away, on each of its largest witnesses
-    inside the argument rules, when every such buffer gets the longest length the kernel's own sizes allow
-    depends on that guess, not on the kernel: it is kept as a warning that names the length.  An access
-    before a buffer's start on such a witness, or past every plausible length on one, stays an error and
-    that witness is reported."""
+    allocation, constraint or launch comment gives it) depends on that guess, not on the kernel, unless one
+    of its largest witnesses inside the argument rules still shows it when every such buffer gets the longest
+    length the kernel's own sizes allow: it is kept as a warning that names the length (and says when no
+    witness could be re-run within the allowance).  An access before a buffer's start on such a witness, or
+    past every plausible length on one, stays an error and that witness is reported."""
     layout = search.layout
     invented = layout.invented_buffers()
     rules = argument_rules(layout)
@@ -213,33 +216,51 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
                 search.found[key] = (before[1], list(before[0].genes))
             continue
         inside.sort(key=lambda w: launch_size(w[0].launch), reverse=True)
-        tried = []
+        tried, stands, capped = [], False, None
         for ev, shown_f in inside[:tries]:
             seen = tuple(ev.genes)
-            if seen not in probes and not search.may_refute(ev):  # decides nothing (no longer buffers drawn)
-                tried = []
+            if seen not in probes and not search.may_refute(ev):  # no room for this witness: not re-run
                 break
             longer = layout.launch(ev.genes, plausible=True)
             if seen not in probes:
                 probes[seen] = search.refute(launch=longer, like=ev)
             probe = probes[seen]
-            hit = None if probe is None else next((f for f in probe.findings if f.key == key), None)
-            if probe is None or hit is not None:
-                if hit is not None:  # past every plausible length: the error stands, on a witness that shows it
-                    n = _elements(longer, shown_f.variable)
-                    search.found[key] = (replace(shown_f, message=f"{shown_f.message} (out of bounds even with {n} "
-                                                 "elements, the longest length the kernel's own sizes allow)"),
-                                         list(ev.genes))
-                tried = []
+            if probe is None:  # taught nothing: not re-run
+                break
+            hit = next((f for f in probe.findings if f.key == key), None)
+            sizes = hit is not None and layout.undrawable_sizes(ev.launch, shown_f.variable,
+                                                                hit.detail.get("offset", 0))
+            if sizes:  # past the longest length a refutation draws, not past the kernel's own sizes: undecided
+                capped = (longer, sizes)
+                break
+            if hit is not None:  # past every plausible length: the error stands, on a witness that shows it
+                n = _elements(longer, shown_f.variable)
+                search.found[key] = (replace(shown_f, message=f"{shown_f.message} (out of bounds even with {n} "
+                                             "elements, the longest length the kernel's own sizes allow)"),
+                                     list(ev.genes))
+                stands = True
                 break
             tried.append((ev.launch, longer, shown_f))
+        if stands:
+            continue
+        var = finding.variable
+        reported = next((e.launch for e, _ in shown if e.genes == list(genes)), inside[0][0].launch)
         if tried:
-            drawn, longer, shown_f = tried[0]
-            var = shown_f.variable
-            search.found[key] = (beyond_contract(finding, (
-                f"'{var}' holds {_elements(drawn, var)} elements, a length the search chose (no host allocation, "
-                f"constraint or launch comment gives it); with {_elements(longer, var)} elements, a length the "
-                "kernel's own sizes allow, the same launch stays in bounds")), genes)
+            drawn, longer, _ = tried[0]
+            same = "the same launch" if drawn is reported else "the largest launch that shows it"
+            why = (f"with {_elements(longer, var)} elements, a length the kernel's own sizes allow, {same} stays in "
+                   "bounds")
+        elif capped is not None:
+            longer, sizes = capped
+            why = (f"a launch that shows it, re-run with {_elements(longer, var)} elements, the most a refutation "
+                   f"draws, still does, but the kernel's own sizes (the product of its integer arguments) allow "
+                   f"{sizes} bytes, and the access is inside them")
+        else:  # no witness could be re-run: nothing shows it on a launch the program can make
+            why = ("no launch with a length the kernel's own sizes allow was run (the refutations' allowance had "
+                   "no room for one), so no launch the program can make shows it")
+        search.found[key] = (beyond_contract(finding, (
+            f"'{var}' holds {_elements(reported, var)} elements, a length the search chose (no host allocation, "
+            f"constraint or launch comment gives it); {why}")), genes)
 
 
 def _elements(launch: Launch, name: str) -> int:
