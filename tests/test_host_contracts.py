@@ -220,3 +220,22 @@ def test_launch_sizes_named_by_a_macro_of_an_included_project_header(tmp_path):
     (tmp_path / "include" / "sizes.h").write_text("#define BLOCK 256\n")
     (launch,) = build_host_index(tmp_path, files, cache_dir=cache).cuda_launches_of("k")
     assert launch.block == (256, 1, 1)
+
+
+def test_simu_check_reads_macros_of_project_headers_in_another_folder(tmp_path):
+    """`simu check src/k.cu`: the host code beside the kernel names BLOCK from include/defs.h, which `simu scan`
+    of the project resolves; check resolves it among the repository's headers too."""
+    from simu.host.contracts import kernel_contracts
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "include").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include" / "defs.h").write_text("#pragma once\n#define BLOCK 128\n")
+    kernel = tmp_path / "src" / "k.cu"
+    kernel.write_text('#include "../include/defs.h"\n'
+                      "__global__ void fill(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; }\n")
+    (tmp_path / "src" / "main.cu").write_text(
+        '#include "defs.h"\n__global__ void fill(int *p);\n'
+        "int main() { int *p; cudaMalloc(&p, 4 * BLOCK * sizeof(int)); fill<<<4, BLOCK>>>(p); return 0; }\n")
+    (c,) = kernel_contracts(kernel, load_file(kernel).kernel(), None).for_search()
+    assert (c.grid, c.block) == ((4, 1, 1), (128, 1, 1)), c

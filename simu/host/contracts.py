@@ -241,7 +241,7 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -
     if not p.is_file():
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
-    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]))
+    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), _project_headers(p.parent))
     suffix = p.suffix.lower()
     api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
     return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
@@ -249,12 +249,31 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -
 
 
 @lru_cache(maxsize=8)
-def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...]) -> HostIndex:
+def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...],
+                  headers: tuple[Path, ...] = ()) -> HostIndex:
     """The host index of the files beside a checked file, built once per state of those files (their sizes and
-    modification times are part of the key): every kernel of a file asks for it."""
+    modification times are part of the key): every kernel of a file asks for it.  ``headers``: the project's
+    headers, which the files' includes may name from another folder (``BLOCK`` from ``include/darknet.h``)."""
     from simu.host.index import build_host_index
 
-    return build_host_index(folder, [f for f, _, _ in files])
+    return build_host_index(folder, [f for f, _, _ in files], headers=headers)
+
+
+HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh"})
+MAX_PROJECT_HEADERS = 5000
+
+
+@lru_cache(maxsize=8)
+def _project_headers(folder: Path) -> tuple[Path, ...]:
+    """The headers of the git repository holding ``folder`` (its ignore rules honoured; none outside one, and
+    at most :data:`MAX_PROJECT_HEADERS`): what ``simu scan`` of the project would resolve includes among."""
+    from simu.frontend.discover import IgnoreRules, enclosing_repository, walk
+
+    repo = enclosing_repository(folder)
+    if repo is None:
+        return ()
+    found = [f for f in walk(repo, IgnoreRules(repo)) if f.suffix.lower() in HEADER_EXTENSIONS]
+    return tuple(found[:MAX_PROJECT_HEADERS])
 
 
 def _stamp(path: Path) -> tuple[int, int]:

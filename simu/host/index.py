@@ -124,13 +124,15 @@ def _read_host(path: Path) -> str | None:
         return None
 
 
-def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None) -> HostIndex:
-    """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files."""
+def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None,
+                     headers: list[Path] | tuple[Path, ...] = ()) -> HostIndex:
+    """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files.
+    ``headers``: more project headers their includes may name (besides ``files``), read for macros only."""
     root = root.resolve()
     cached = _load_cache(cache_dir)
     fresh: dict[str, dict] = {}
     index = HostIndex(root)
-    headers = HeaderMacros(files)
+    headers = HeaderMacros([*files, *headers])
     for path in files:
         try:
             st = path.stat()
