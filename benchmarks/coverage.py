@@ -324,13 +324,31 @@ class ProjectReport:
     compile_causes: list[dict] = field(default_factory=list)  # one per failed file
     kernel_causes: list[dict] = field(default_factory=list)  # one per failed kernel definition
     finding_kinds: Counter = field(default_factory=Counter)  # kernels (simu's) with a finding of that kind
+    severities: Counter = field(default_factory=Counter)  # findings by severity and kind (see count_findings)
 
     def to_dict(self) -> dict:
         d = dict(self.__dict__)
         d["kernel_status"] = dict(self.kernel_status)
         d["def_status"] = dict(self.def_status)
         d["finding_kinds"] = dict(self.finding_kinds)
+        d["severities"] = dict(self.severities)
         return d
+
+    def count_findings(self, kernel: dict) -> None:
+        """One reported kernel's findings: kinds per kernel, errors by kind and by where their launch came
+        from (a host launch or the search), warnings."""
+        found = kernel.get("findings", [])
+        self.finding_kinds.update({x["kind"] for x in found})
+        errors = [x for x in found if x.get("severity") == "error"]
+        self.severities["kernels with an error"] += bool(errors)
+        self.severities["analysed kernels"] += kernel.get("status") in ("analysed", "incomplete")
+        for x in errors:
+            kind = x["kind"] if x["kind"] in ("race", "out-of-bounds") else "other"
+            self.severities[f"errors: {kind}"] += 1
+            host = (x.get("launch") or {}).get("origin", "").startswith("host launch")
+            self.severities["errors on a host launch" if host else "errors on a searched launch"] += 1
+        self.severities["errors"] += len(errors)
+        self.severities["warnings"] += sum(x.get("severity") == "warning" for x in found)
 
 
 def _rank(status: str) -> int:
@@ -369,7 +387,7 @@ def tabulate(root: Path, scans: list[dict], name: str, mode: str, seconds: float
                 for kr in f["kernels"]:
                     rep.kernels += 1
                     rep.kernel_status[kr["status"]] += 1
-                    rep.finding_kinds.update({x["kind"] for x in kr.get("findings", [])})
+                    rep.count_findings(kr)
                 continue
             if f.get("included_by"):
                 rep.fragments += 1  # a .cu another scanned file includes: its kernels are reported there
@@ -393,7 +411,7 @@ def tabulate(root: Path, scans: list[dict], name: str, mode: str, seconds: float
             for kr in f["kernels"]:
                 rep.kernels += 1
                 rep.kernel_status[kr["status"]] += 1
-                rep.finding_kinds.update({x["kind"] for x in kr.get("findings", [])})
+                rep.count_findings(kr)
                 w = kr.get("where") or {}
                 where = f"{w.get('file', rel)}:{w.get('line', 0)}" if w else f"{rel}:{kr.get('line', 0)}"
                 base = _base_name(kr["name"])
@@ -587,6 +605,11 @@ def render(reps: list[ProjectReport], top: int = 25) -> str:
         rows.append([str(len(items)), status, f"`{cause}`", ", ".join(sorted({p for p, _ in items})),
                      f"{ex['kernel']} ({ex['where']}): `{ex['reason'][:120]}`"])
     parts.append(_table(["kernels", "status", "construct", "projects", "example"], rows))
+    cols = ["analysed kernels", "kernels with an error", "errors", "errors: race", "errors: out-of-bounds",
+            "errors: other", "errors on a host launch", "errors on a searched launch", "warnings"]
+    if any(r.severities for r in reps):
+        parts.append("\nFindings by severity (kernels as simu reports them, with template instances):\n")
+        parts.append(_table(["project", *cols], [[r.name, *(str(r.severities[c]) for c in cols)] for r in reps]))
     kinds = sorted({k for r in reps for k in r.finding_kinds})
     if kinds:
         parts.append("\nKernels (simu's) with at least one finding of each kind:\n")

@@ -92,6 +92,23 @@ def test_real_scan_source_view(tmp_path):
     assert "| proj |" in table and "| **total** |" in table and f"{rep.defs} → {rep.defs}" in table
     meta = json.loads((out / "proj.meta.json").read_text())
     assert meta["commands"] == ["simu scan . --budget 0.3 --no-cache -j 1 --format json"]
+    assert rep.severities["analysed kernels"] == rep.def_status["analysed"] + rep.def_status["incomplete"]
+    assert rep.severities["errors"] == 0 and "Findings by severity" in md
+
+
+def test_findings_are_counted_by_severity_kind_and_launch_origin():
+    rep = cov.ProjectReport("p", "zero")
+    host, searched = {"origin": "host launch at main.cu:3"}, {"origin": "searched: no host launch found"}
+    rep.count_findings({"status": "analysed", "findings": [
+        {"kind": "race", "severity": "error", "launch": host},
+        {"kind": "out-of-bounds", "severity": "error", "launch": searched},
+        {"kind": "barrier-divergence", "severity": "error", "launch": searched},
+        {"kind": "out-of-bounds", "severity": "warning", "launch": searched}]})
+    rep.count_findings({"status": "analysed", "findings": []})
+    s = rep.severities
+    assert (s["analysed kernels"], s["kernels with an error"], s["errors"], s["warnings"]) == (2, 1, 3, 1)
+    assert (s["errors: race"], s["errors: out-of-bounds"], s["errors: other"]) == (1, 1, 1)
+    assert (s["errors on a host launch"], s["errors on a searched launch"]) == (1, 2)
 
 
 def test_flag_groups_plan(tmp_path):
