@@ -261,3 +261,24 @@ def test_a_derived_grid_below_one_block_is_no_launch_of_the_program():
     genes[layout.at.scalar(0)] = 512.0
     big = layout.launch(genes)
     assert big.grid == (2, 1, 1) and layout.broken(big) is None
+
+
+def test_a_template_wrapper_called_with_explicit_template_arguments_is_resolved(tmp_path: Path):
+    """shoc's scan: ``LaunchBottomScanKernel<T, vecT, 256>(num_blocks, num_threads, …)`` from a .cpp calls a
+    template wrapper of the .cu; the caller's ``num_threads = 256`` is the block (the wrapper's own launch has
+    no constant block, and a searched one breaks the kernel's 256-thread tile)."""
+    (tmp_path / "k.cu").write_text(
+        "template <class T, int B> __global__ void tile(T *p) {\n"
+        "  __shared__ T s[B];\n  s[threadIdx.x % B] = p[threadIdx.x];\n  __syncthreads();\n"
+        "  p[threadIdx.x] = s[(threadIdx.x + 1) % B];\n}\n"
+        "template <class T, int B> void launch_tile(int blocks, int threads, T *p) {\n"
+        "  tile<T, B><<<blocks, threads>>>(p);\n}\n"
+        "template void launch_tile<float, 256>(int, int, float *);\n")
+    (tmp_path / "main.cpp").write_text(
+        "template <class T, int B> void launch_tile(int, int, T *);\n"
+        "int main() {\n  int num_threads = 256;\n  float *d;\n"
+        "  launch_tile<float, 256>(1, num_threads, d);\n  return 0;\n}\n")
+    k = _kernel(_scan(tmp_path), "tile")
+    assert k.status == "analysed" and not _races(k), [f.message for f in k.findings]
+    k = _kernel(_scan(tmp_path, host=False), "tile")
+    assert _races(k)  # more than 256 threads wrap around the tile: what the caller's block rules out

@@ -14,6 +14,10 @@ from dataclasses import dataclass
 
 from simu.frontend.ctext import CHAR_LITERAL, RAW_STRING, STRING_LITERAL, comment_free
 
+# explicit template arguments of a call, ``LaunchScan<T, vecT, 256>(…)``: types, numbers, ``::``, ``*`` only, so
+# that a comparison ``a < b && c > (d)`` is never one
+TEMPLATE_ARGS = r"(?:<[\w\s,:*]*>\s*)"
+
 _DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)]*\))?[ \t]*((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _NOT_FUNCTIONS = frozenset({"if", "for", "while", "switch", "catch", "return", "sizeof", "do", "else", "defined"})
@@ -85,7 +89,7 @@ class CSource:
             return hit
         out = []
         code = self.code
-        for m in re.finditer(rf"{re.escape(name)}\s*\(", code):
+        for m in re.finditer(rf"{re.escape(name)}\s*{TEMPLATE_ARGS}?\(", code):
             at = m.start()
             before = code[at - 1] if at else ""
             if before.isalnum() or before in "_.>":

@@ -17,7 +17,7 @@ from pathlib import Path
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
-from simu.host.cscan import CSource
+from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
 from simu.host.headermacros import HeaderMacros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
@@ -185,7 +185,7 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
         text = _read_host(path)
         if not text:
             continue
-        called = set(re.findall(r"(?<![\w.>])([A-Za-z_]\w*)\s*\(", text))
+        called = set(re.findall(rf"(?<![\w.>])([A-Za-z_]\w*)\s*{TEMPLATE_ARGS}?\(", text))
         used = [n for n in by_name if n in called]
         if not used:
             continue
