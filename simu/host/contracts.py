@@ -355,6 +355,8 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -
     made = [k for k in h.kernels if k.var and _norm(k.var) == _norm(site.kernel) and k.line <= site.line]
     if not made:
         return None
+    if made[-1].sources:  # a kernel-creating helper's call names it
+        return cl_name in made[-1].sources
     program = _norm(made[-1].program)
     builds = [b for b in index.builds if b.file == site.file and _norm(b.program) == program]
     stem = Path(cl_name).stem

@@ -62,6 +62,7 @@ class Function:
     params: tuple[str, ...]
     start: int
     end: int
+    params_text: str = ""  # the parameter list as written (types, default values)
 
 
 class CSource:
@@ -75,6 +76,8 @@ class CSource:
         for m in _DEFINE.finditer(self.code):
             if m.group(2) is None:  # object-like macros only
                 self.macros.setdefault(m.group(1), m.group(3).replace("\\\n", " ").strip())
+        for name, value in enum_constants(self.code):
+            self.macros.setdefault(name, value)  # constants as a macro would be (a #define of the name wins)
         self.includes = [(m.group(1), self.line_of(m.start())) for m in _INCLUDE.finditer(self.code)]
         self._functions: list[Function] | None = None
         self._calls: dict[str, list[Call]] = {}
@@ -82,9 +85,11 @@ class CSource:
     def line_of(self, pos: int) -> int:
         return bisect.bisect_left(self._lines, pos) + 1
 
-    def calls(self, name: str) -> list[Call]:
-        """Every call of ``name`` (a function or method name), with its top-level arguments (memoised)."""
-        hit = self._calls.get(name)
+    def calls(self, name: str, qualified: bool = False) -> list[Call]:
+        """Every call of ``name`` (a function or method name), with its top-level arguments (memoised);
+        ``qualified``: also ``ns::name(...)`` / ``Class::name(...)`` calls (the position is the qualifier's)."""
+        key = f"{name}::" if qualified else name
+        hit = self._calls.get(key)
         if hit is not None:
             return hit
         out = []
@@ -94,16 +99,21 @@ class CSource:
             before = code[at - 1] if at else ""
             if before.isalnum() or before in "_.>":
                 continue  # part of a longer name, or a method (x.name / x->name)
-            if before == ":" and code[at - 2:at] == "::" and (at < 3 or code[at - 3].isalnum() or code[at - 3] == "_"):
-                continue  # a qualified name (ns::name); a leading ::name is the global one
             start = at - 2 if before == ":" else at
+            if before == ":" and code[at - 2:at] == "::" and (at < 3 or code[at - 3].isalnum() or code[at - 3] == "_"):
+                if not qualified:
+                    continue  # a qualified name (ns::name); a leading ::name is the global one
+                q = re.search(r"(?<![\w:])(?:[A-Za-z_]\w*\s*::\s*)+$", code[max(0, at - 200):at])
+                if q is None:
+                    continue
+                start = at - len(q.group(0))
             if _is_definition(code, start):
                 continue
             args, _ = split_args(code, m.end())
             if args is None:
                 continue
             out.append(Call(name, start, self.line_of(start), tuple(args), _lhs(code, start)))
-        self._calls[name] = out
+        self._calls[key] = out
         return out
 
     def functions(self) -> list[Function]:
@@ -143,6 +153,25 @@ class CSource:
         return n
 
 
+_ENUM = re.compile(r"\benum\b(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?\s*(?::\s*[\w\s:]+)?\{([^{}]*)\}")
+
+
+def enum_constants(code: str) -> list[tuple[str, str]]:
+    """(name, value expression) of every enumerator: ``enum { BLOCK = 128, N, M = BLOCK / 2 }`` ->
+    ``BLOCK`` = ``128``, ``N`` = ``(BLOCK)+1``, ``M`` = ``BLOCK / 2``."""
+    out = []
+    for m in _ENUM.finditer(code):
+        prev: str | None = None
+        for item in m.group(1).split(","):
+            e = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:=\s*(.+?))?\s*", item, re.S)
+            if e is None:
+                break  # not a plain enumerator list
+            value = " ".join(e.group(2).split()) if e.group(2) else (f"({prev})+1" if prev else "0")
+            out.append((e.group(1), value))
+            prev = e.group(1)
+    return out
+
+
 def _functions(code: str) -> list[Function]:
     blank = CHAR_LITERAL.sub(lambda m: " " * len(m.group(0)), STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), code))
     out, stack = [], []
@@ -152,7 +181,7 @@ def _functions(code: str) -> list[Function]:
         elif stack:
             start, head = stack.pop()
             if head is not None:
-                out.append(Function(head[0], _param_names(head[1]), start, m.end()))
+                out.append(Function(head[0], _param_names(head[1]), start, m.end(), head[1]))
     return sorted(out, key=lambda f: f.start)
 
 

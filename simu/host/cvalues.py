@@ -63,6 +63,8 @@ class Evaluator:
             expr = re.sub(r"(?<![\w.])[A-Za-z_]\w*", lambda m: safe.get(m.group(0), m.group(0)), expr)
         py = re.sub(r"\b(0[xX][0-9a-fA-F]+|\d+)[uUlL]+\b", r"\1", expr)
         py = re.sub(r"(\d+\.\d*|\.\d+|\d+[eE][+-]?\d+)[fF]\b", r"\1", py)
+        if "?" in py:
+            py = c_conditional(py)
         py = py.replace("&&", " and ").replace("||", " or ").replace("!=", " ne ").replace("!", " not ")
         py = py.replace(" ne ", "!=")
         try:
@@ -396,6 +398,44 @@ def strip_casts(e: str) -> str:
     return e.strip()
 
 
+def c_conditional(e: str) -> str:
+    """C's ``c ? a : b`` (nested, bracketed) as Python's ``((a) if (c) else (b))``; other text unchanged."""
+    out, i = [], 0
+    while i < len(e):  # bracketed groups first
+        if e[i] == "(":
+            depth, j = 0, i
+            while j < len(e):
+                depth += {"(": 1, ")": -1}.get(e[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            out.append("(" + c_conditional(e[i + 1:j]) + ")")
+            i = j + 1
+            continue
+        out.append(e[i])
+        i += 1
+    flat = "".join(out)
+    depth, q = 0, -1
+    for k, ch in enumerate(flat):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "?" and depth == 0:
+            q = k
+            break
+    if q < 0:
+        return flat
+    depth, nested = 0, 0
+    for k in range(q + 1, len(flat)):
+        ch = flat[k]
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0 and ch == "?":
+            nested += 1
+        elif depth == 0 and ch == ":" and flat[k - 1:k + 1] != "::" and flat[k:k + 2] != "::":
+            if nested == 0:
+                return f"(({flat[q + 1:k]}) if ({flat[:q]}) else ({c_conditional(flat[k + 1:])}))"
+            nested -= 1
+    return flat
+
+
 def split_plus(e: str) -> list[str] | None:
     """Top-level ``+`` operands of an expression (strings and brackets respected)."""
     return split_top_level(e, "+") or None
@@ -436,6 +476,8 @@ def _eval(node: ast.AST, names: dict[str, int | float]) -> int | float:
         a, b = _eval(node.left, names), _eval(node.comparators[0], names)
         ops = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b, ast.Eq: a == b, ast.NotEq: a != b}
         return int(ops[type(node.ops[0])])
+    if isinstance(node, ast.IfExp):
+        return _eval(node.body, names) if _eval(node.test, names) else _eval(node.orelse, names)
     if isinstance(node, ast.BoolOp):
         vals = [_eval(v, names) for v in node.values]
         return int(all(vals)) if isinstance(node.op, ast.And) else int(any(vals))

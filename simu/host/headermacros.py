@@ -27,9 +27,17 @@ class HeaderMacros:
         for p in files:
             self._by_name.setdefault(p.name, []).append(p)
         self._macros: dict[Path, tuple[dict[str, str], list[str]]] = {}
+        self._headers: dict[tuple[Path, int], list[Path]] = {}
 
     def headers_of(self, path: Path, text: str) -> list[Path]:
-        """The project headers ``path`` includes, transitively (at most :data:`MAX_DEPTH` levels), in order."""
+        """The project headers ``path`` includes, transitively (at most :data:`MAX_DEPTH` levels), in order
+        (memoised per file and text)."""
+        key = (path, hash(text))
+        if key not in self._headers:
+            self._headers[key] = self._headers_of(path, text)
+        return self._headers[key]
+
+    def _headers_of(self, path: Path, text: str) -> list[Path]:
         out: list[Path] = []
         seen = {path.resolve()}
         level = [(path, _INCLUDE.findall(text))]  # raw text: an include in a comment costs a lookup only

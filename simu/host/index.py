@@ -20,6 +20,7 @@ from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
 from simu.host.headermacros import HeaderMacros
+from simu.host.launchers import CLASSES_KEY, HELPERS_KEY, kernel_helpers, launcher_classes
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
@@ -110,6 +111,10 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
         extra[CL_BUFFERS] = cl_buffers(src)
     if cl.args:
         extra[LOCAL_KEY] = local_sizes(src)
+    if cl.kernels and (helpers := kernel_helpers(src)):
+        extra[HELPERS_KEY] = helpers
+    if ("clSetKernelArg" in text or "clEnqueueNDRangeKernel" in text) and (classes := launcher_classes(src)):
+        extra[CLASSES_KEY] = classes
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
                     tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),
                     extra=extra)
@@ -160,7 +165,89 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     _save_cache(cache_dir, fresh)
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
+    _launcher_sites(index, files, headers)
     return index
+
+
+def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) -> None:
+    """The kernels made by kernel-creating helpers and the arguments and launches of launcher objects
+    (:mod:`simu.host.launchers`), added to the files they are called in as the raw API's sites; a launch names
+    the kernel its kernel variable was made for (in its file, else the one kernel of that variable elsewhere)."""
+    from dataclasses import replace
+
+    from simu.host.launchers import forwarders, merge_classes, resolve
+
+    helpers = [x for h in index.files for x in h.extra.get(HELPERS_KEY, ())]
+    classes = merge_classes(x for h in index.files for x in h.extra.get(CLASSES_KEY, ()))
+    if not helpers and not classes:
+        return
+    sources: dict[str, CSource | None] = {}
+
+    def source(path: Path) -> tuple[str, CSource] | None:
+        try:
+            rel = path.resolve().relative_to(index.root).as_posix()
+        except ValueError:
+            return None
+        if rel not in sources:
+            text = _read_host(path)
+            src = CSource(text) if text else None
+            if src is not None:
+                for k, v in headers.macros(headers.headers_of(path, text)).items():
+                    src.macros.setdefault(k, v)
+            sources[rel] = src
+        src = sources[rel]
+        return (rel, src) if src is not None else None
+
+    def mentioning(names: set[str]) -> list[tuple[str, CSource]]:
+        out = []
+        for path in files:
+            if names and (text := _read_host(path)) and any(n in text for n in names):
+                if (hit := source(path)) is not None:
+                    out.append(hit)
+        return out
+
+    if helpers:
+        helpers += [f for _, src in mentioning({h["function"] for h in helpers}) for f in forwarders(helpers, src)]
+    names = {h["function"] for h in helpers} | set(classes)
+    mentions: dict[int, list[str]] = {}
+
+    def cl_names(src: CSource) -> list[str]:
+        if id(src) not in mentions:
+            mentions[id(src)] = [n for _, n in cl_mentions(src)]
+        return mentions[id(src)]
+
+    found = resolve(helpers, classes, mentioning(names), cl_names)
+    if not found:
+        return
+    made = [k for s in found.values() for k in s.kernels] + [k for h in index.files for k in h.kernels]
+    files_out = []
+    for h in index.files:
+        s = found.get(h.path)
+        if s is None:
+            files_out.append(h)
+            continue
+        launches = tuple(replace(x, kernel_name=_kernel_of(made, x)) for x in s.launches)
+        files_out.append(replace(h, kernels=h.kernels + tuple(s.kernels), args=h.args + tuple(s.args),
+                                 launches=h.launches + launches))
+    index.files = files_out
+
+
+def _kernel_of(made: list, launch: LaunchSite) -> str | None:
+    """The kernel name of the kernel variable a launch uses: the last kernel made for it before the launch in its
+    file, else the first after; else the one name made for that variable in other files."""
+    def norm(e: str) -> str:
+        return re.sub(r"\s+", "", e).lstrip("&*")
+
+    var = norm(launch.kernel)
+    same = [k for k in made if k.file == launch.file and k.var and norm(k.var) == var and k.name]
+    before = [k for k in same if k.line <= launch.line]
+    if before or same:
+        return (before[-1] if before else same[0]).name
+    names = {k.name for k in made if k.var and norm(k.var) == var and k.name}
+    if not names:  # m_data->m_solver->m_sortKernel: a member made as m_sortKernel elsewhere
+        tail = re.split(r"->|\.", var)[-1]
+        names = {k.name for k in made if k.var and re.split(r"->|\.", norm(k.var))[-1] == tail and k.name}
+    return names.pop() if len(names) == 1 else None
 
 
 def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros

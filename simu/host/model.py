@@ -28,13 +28,16 @@ class BuildSite:
 
 @dataclass(frozen=True)
 class KernelSite:
-    """``k = clCreateKernel(program, "name", ...)`` / ``cl::Kernel k(program, "name")``."""
+    """``k = clCreateKernel(program, "name", ...)``, ``cl::Kernel k(program, "name")``, ``k = helper(..., "name")``."""
 
     file: str
     line: int
     var: str  # what the kernel is assigned to ("" if nothing)
     program: str
     name: str | None  # the kernel name, None if not a recoverable string
+    # the .cl files its program is built from, when the site itself tells (a kernel-creating helper's call:
+    # simu.host.launchers); empty: see the builds of ``program``
+    sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

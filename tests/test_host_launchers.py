@@ -1,0 +1,172 @@
+"""OpenCL launches made through a project's own helpers: a function that creates a kernel by the name its caller
+passes (one level of forwarding, qualified calls, member variables), and a launcher class whose setters call
+``clSetKernelArg(member, idx++, ...)`` and whose launch method enqueues an NDRange computed from its parameters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simu.host.contracts import host_constraints
+from simu.host.cscan import CSource
+from simu.host.index import build_host_index
+from simu.host.launchers import kernel_helpers, launcher_classes, merge_classes
+
+KERNEL = """__kernel void sum64(__global float *out, __global const float *in, int n) {
+    __local float s[64];
+    int t = get_local_id(0);
+    s[t % 64] = in[get_global_id(0)];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = s[(t + 1) % 64];
+}
+"""
+
+LAUNCHER_H = """#include <CL/cl.h>
+struct BufferRef {
+    cl_mem mem;
+    BufferRef(cl_mem m) : mem(m) {}
+};
+class Launcher {
+    cl_command_queue queue_;
+    cl_kernel kernel_;
+    int next_;
+public:
+    Launcher(cl_command_queue q, cl_kernel k) : queue_(q), kernel_(k), next_(0) {}
+    void buffers(const BufferRef *refs, int count) {
+        for (int i = 0; i < count; i++) {
+            clSetKernelArg(kernel_, next_++, sizeof(cl_mem), &refs[i].mem);
+        }
+    }
+    template <class T> void value(const T &v) { clSetKernelArg(kernel_, next_++, sizeof(T), &v); }
+    void run(int n, int group = 64) { run2(n, 1, group, 1); }
+    void run2(int nx, int ny, int gx, int gy) {
+        size_t global[2], local[2];
+        local[0] = gx;
+        local[1] = gy;
+        global[0] = ((nx + gx - 1) / gx) * gx;
+        global[1] = gy > ny ? gy : ((ny + gy - 1) / gy) * gy;
+        cl_int status = clEnqueueNDRangeKernel(queue_, kernel_, 2, NULL, global, local, 0, NULL, NULL);
+    }
+};
+"""
+
+UTIL_H = """#include <CL/cl.h>
+cl_kernel util_make_kernel(cl_context ctx, cl_device_id dev, const char *source, const char *name, cl_program prog);
+struct Util {
+    static cl_kernel makeKernel(cl_context ctx, cl_device_id dev, const char *source, const char *name,
+                                cl_program prog = 0) {
+        return util_make_kernel(ctx, dev, source, name, prog);
+    }
+};
+"""
+
+UTIL_C = """#include "util.h"
+cl_kernel util_make_kernel(cl_context ctx, cl_device_id dev, const char *source, const char *name, cl_program prog) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(prog, name, &err);
+    return k;
+}
+"""
+
+HOST = """#include "launcher.h"
+#include "util.h"
+#define SCAN_PATH "kernels/scan.cl"
+#define BLOCK 128
+cl_program buildProgram(cl_context ctx, cl_device_id dev, const char *src, const char *path);
+class Summer {
+    cl_kernel m_sum;
+    cl_command_queue m_queue;
+public:
+    Summer(cl_context ctx, cl_device_id dev, cl_command_queue q, const char *src) : m_queue(q) {
+        cl_program prog = buildProgram(ctx, dev, src, SCAN_PATH);
+        m_sum = Util::makeKernel(ctx, dev, src, "sum64", prog);
+    }
+    void run(cl_mem out, cl_mem in, int n) {
+        BufferRef refs[] = {BufferRef(out), BufferRef(in)};
+        Launcher launcher(m_queue, m_sum);
+        launcher.buffers(refs, sizeof(refs) / sizeof(BufferRef));
+        launcher.value(n);
+        launcher.run(n, BLOCK);
+    }
+    void fixed(cl_mem out, cl_mem in) {
+        const int count = 1024;
+        Launcher launcher(m_queue, m_sum);
+        BufferRef refs[] = {BufferRef(out), BufferRef(in)};
+        launcher.buffers(refs, 2);
+        launcher.value(count);
+        launcher.run(count);
+    }
+};
+"""
+
+PARAMS = [("out", 4), ("in", 4), ("n", None)]
+
+
+def _project(root: Path, host: str = HOST) -> list[Path]:
+    (root / "kernels").mkdir(parents=True)
+    (root / "kernels" / "scan.cl").write_text(KERNEL)
+    files = {"launcher.h": LAUNCHER_H, "util.h": UTIL_H, "util.cpp": UTIL_C, "host.cpp": host}
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return [root / name for name in files]
+
+
+def test_a_kernel_helper_binds_its_callers_variable_to_the_kernel_it_names(tmp_path: Path):
+    """util_make_kernel passes its parameter to clCreateKernel; Util::makeKernel forwards to it (one level);
+    ``m_sum = Util::makeKernel(..., "sum64", prog)`` binds the member, with the .cl file its program is built from."""
+    assert kernel_helpers(CSource(UTIL_C)) == [{"function": "util_make_kernel", "name": 3, "program": 4}]
+    index = build_host_index(tmp_path, _project(tmp_path))
+    (site,) = [k for h in index.files for k in h.kernels if k.file == "host.cpp"]
+    assert (site.line, site.var, site.name, site.sources) == (12, "m_sum", "sum64", ("scan.cl",))
+
+
+def test_a_launcher_class_is_read_from_what_its_methods_do():
+    (part,) = launcher_classes(CSource(LAUNCHER_H))
+    assert part["class"] == "Launcher" and part["members"] == ["kernel_"]
+    (cls,) = merge_classes([part]).values()
+    assert cls.kernel_param() == 1
+    assert cls.methods["buffers"]["sets"][0]["loop"] == 1 and cls.methods["run"]["defaults"] == [None, "64"]
+    assert cls.launches("run") and cls.launches("run2") and not cls.launches("value")
+
+
+def test_launcher_calls_give_the_argument_order_local_size_and_grid(tmp_path: Path):
+    """setBuffers-like (an array of two) then a constant: arguments 0, 1, 2; ``run(n, BLOCK)`` -> groups of 128
+    with the grid searched (n is not constant); ``run(count)`` takes the default group of 64 and count = 1024
+    gives the grid; the scalar's constant value is the argument's."""
+    index = build_host_index(tmp_path, _project(tmp_path))
+    launches = sorted(index.launches_of("sum64"), key=lambda x: x.line)
+    assert [(x.file, x.line, x.local_size, x.global_size) for x in launches] == [
+        ("host.cpp", 19, (128, 1), (None, 1)), ("host.cpp", 27, (64, 1), (1024, 1))]
+    args = [a for h in index.files for a in h.args if a.file == "host.cpp"]
+    assert [(a.line, a.index, a.value_text, a.value) for a in args] == [
+        (17, 0, "BufferRef(out)", None), (17, 1, "BufferRef(in)", None), (18, 2, "&n", None),
+        (25, 0, "BufferRef(out)", None), (25, 1, "BufferRef(in)", None), (26, 2, "&count", 1024)]
+    (first, _), (second, _) = host_constraints(index, "sum64", PARAMS, cl_file="kernels/scan.cl", api="opencl")
+    assert first.block == (128, 1, 1) and first.grid is None and first.args == {}
+    assert first.origin == "host launch at host.cpp:19 (grid searched: not constant in the host code)"
+    assert (second.block, second.grid, second.args) == ((64, 1, 1), (16, 1, 1), {"n": 1024})
+    assert second.origin == "host launch at host.cpp:27"
+
+
+def test_a_launch_of_another_cl_files_kernel_is_not_taken(tmp_path: Path):
+    index = build_host_index(tmp_path, _project(tmp_path))
+    assert not host_constraints(index, "sum64", PARAMS, cl_file="other/scan2.cl", api="opencl")
+
+
+def _scanned(root: Path):
+    from simu.scan import ScanOverrides, resolve_options, scan
+
+    result = scan(*resolve_options([root], ScanOverrides(budget=2.0, jobs=1, no_cache=True)))
+    return next(k for _, k in result.kernels() if k.name == "sum64")
+
+
+def test_scan_names_the_launcher_call_a_finding_comes_from(tmp_path: Path):
+    """Groups of 128 over a 64-slot local array race; the finding's launch is the host's, named by the launcher
+    call; at groups of 64 (the only launch) the kernel is clean."""
+    _project(tmp_path / "racy", HOST.replace("void fixed", "void unused").replace("launcher.run(count)", ""))
+    k = _scanned(tmp_path / "racy")
+    races = [f for f in k.findings if f.kind == "race"]
+    assert races and all(f.launch.block == (128, 1, 1) for f in races)
+    assert all(f.launch.origin.startswith("host launch at host.cpp:19") for f in races)
+    _project(tmp_path / "clean", HOST.replace("launcher.run(n, BLOCK)", ""))
+    k = _scanned(tmp_path / "clean")
+    assert k.status == "analysed" and not [f for f in k.findings if f.severity == "error"]
