@@ -10,7 +10,7 @@ import pytest
 from simu import codes
 from simu.api import load_source
 from simu.evolve import Budget, search
-from simu.evolve.dictionary import stride_arguments
+from simu.evolve.dictionary import stride_arguments, thread_stride_bytes
 from simu.evolve.refute import refute_by_arguments, refute_by_contents, refute_by_length
 from simu.evolve.search import Search, run_search
 from simu.pipeline import ASSUMPTION, CheckSettings
@@ -42,6 +42,14 @@ __global__ void volume(float *x, int a, int b, int c) {
 }
 __global__ void past_volume(float *x, int a, int b, int c) {
   x[a * b * c + threadIdx.x] = 1.0f;
+}
+__global__ void records(const unsigned long long *in, unsigned long long *out) {
+  unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[gid] = in[gid * 256 + 16];
+}
+__global__ void past_records(const unsigned long long *in, unsigned long long *out) {
+  unsigned gid = blockIdx.x * blockDim.x + threadIdx.x;
+  out[gid] = in[gid * 256 + 256];
 }
 __global__ void rows(float *x, int pitch, int k) {
   x[blockIdx.x * pitch + threadIdx.x] = x[pitch * k];
@@ -197,5 +205,19 @@ def test_an_access_inside_sizes_too_large_to_draw_is_a_warning_and_past_them_an_
     assert all("the most a refutation draws" in f.detail[ASSUMPTION] for f in oob)
     s = _search("past_volume")
     _evaluate(s, block=32, a=256, b=256, c=128)
+    oob = _judged(s, "out-of-bounds")
+    assert oob and all(f.severity == codes.ERROR and "out of bounds even with" in f.message for f in oob), oob
+
+
+def test_one_record_per_thread_at_a_constant_stride_is_a_plausible_length():
+    """in[gid * 256 + 16]: the host lays out 256 elements per thread (xmrig's VM states); a length the search
+    drew shorter is its guess (a warning), while in[gid * 256 + 256] is past the last thread's record (an error)."""
+    assert thread_stride_bytes(_module().kernel("records")) == 2048
+    s = _search("records")
+    _evaluate(s, block=32)
+    oob = _judged(s, "out-of-bounds")
+    assert oob and all(f.severity == codes.WARNING for f in oob), oob
+    s = _search("past_records")
+    _evaluate(s, block=32)
     oob = _judged(s, "out-of-bounds")
     assert oob and all(f.severity == codes.ERROR and "out of bounds even with" in f.message for f in oob), oob

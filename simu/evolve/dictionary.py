@@ -154,3 +154,53 @@ def stride_arguments(kernel: Kernel) -> set[str]:
             if before != (ins.name in thread, ins.name in params, len(strided.get(ins.name, ()))):
                 changed = True
     return found
+
+
+MAX_RECORD_BYTES = 1 << 16  # the largest per-thread record thread_stride_bytes counts
+
+
+def thread_stride_bytes(kernel: Kernel) -> int:
+    """The largest constant number of bytes between two consecutive threads' elements in an address
+    (``in[gid * 256 + k]`` over 8-byte elements: 2048; a thread index into an array of 48-byte structs: 48).  A
+    host that lays one such record out per thread allocates threads x that many bytes: a plausible length the
+    kernel's integer arguments alone do not give (:func:`simu.evolve.genome.kernel_sizes`).  Strides over
+    :data:`MAX_RECORD_BYTES` are not counted: such an address is a wild one more often than a record."""
+    from simu.ir.types import alloc_size
+
+    scale: dict[str, int] = {}  # thread-dependent value -> the constant it is a multiple of (1: the index itself)
+    best = 0
+    instrs = [ins for b in kernel.function.blocks for ins in b.instrs]
+    changed = True
+    while changed:  # phis may name values defined later: iterate to a fixed point
+        changed = False
+        for ins in instrs:
+            regs = [op.value for op in ins.ops if op.kind == "reg"]
+            if ins.opcode == "getelementptr" and len(ins.ops) > 1 and ins.ops[1].kind == "reg" \
+                    and ins.ops[1].value in scale:
+                try:
+                    stride = scale[ins.ops[1].value] * alloc_size(ins.attrs["src"])
+                except (KeyError, TypeError, ValueError):
+                    stride = 0
+                if stride <= MAX_RECORD_BYTES:
+                    best = max(best, stride)
+            if not ins.name:
+                continue
+            old = scale.get(ins.name)
+            new = old
+            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS):
+                new = max(old or 0, 1)
+            elif ins.opcode in ("mul", "shl") and len(ins.ops) == 2:
+                a, b = ins.ops
+                for x, c in ((a, b), (b, a)) if ins.opcode == "mul" else ((a, b),):
+                    if x.kind == "reg" and x.value in scale and c.kind == "const" and isinstance(c.value, int) \
+                            and 1 < c.value <= 1 << 20:
+                        k = c.value if ins.opcode == "mul" else (1 << c.value if c.value < 21 else 0)
+                        new = max(new or 0, scale[x.value] * k)
+            elif ins.opcode in _CASTS or ins.opcode in ("add", "sub", "or", "phi", "select"):
+                carried = [scale[r] for r in regs if r in scale]
+                if carried:
+                    new = max(new or 0, min(carried) if ins.opcode in ("phi", "select") else max(carried))
+            if new is not None and new != old and new <= 1 << 24:
+                scale[ins.name] = new
+                changed = True
+    return best

@@ -16,10 +16,12 @@ import math
 import random
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from simu.evolve.dictionary import thread_stride_bytes
 from simu.evolve.shape import Shape
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
@@ -54,23 +56,27 @@ PLAUSIBLE_FACTOR = 16
 PLAUSIBLE_MAX_BYTES = 1 << 24  # per buffer: the refutation launch stays small enough to draw and run
 
 
-def plausible_length(length: int, ints: list[int], element_bytes: int, host_factor: int = 1) -> int:
+def plausible_length(length: int, ints: list[int], element_bytes: int, host_factor: int = 1,
+                     per_threads: int = 0) -> int:
     """The longest length the kernel's own sizes allow for a buffer the search drew with ``length``
     elements, given the launch's integer arguments ``ints`` (absolute values) and the element's size;
     ``host_factor``: the constant factor of the host's allocation (``RF_SIZE * n``), whose length is that
-    factor times a count the search cannot see."""
+    factor times a count the search cannot see; ``per_threads``: the elements of one record per thread when the
+    kernel lays its threads' data out at a constant stride (:func:`~simu.evolve.dictionary.thread_stride_bytes`),
+    times the thread count."""
     cap = PLAUSIBLE_MAX_BYTES // max(1, element_bytes)
-    return max(length, min(kernel_sizes(length, ints, host_factor, cap), cap))
+    return max(length, min(kernel_sizes(length, ints, host_factor, cap, per_threads), cap))
 
 
-def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | None = None) -> int:
+def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | None = None,
+                 per_threads: int = 0) -> int:
     """The longest length the kernel's own sizes allow, before :func:`plausible_length` caps it at what a
     refutation launch may draw (counting stops at ``cap`` when given)."""
     tensor = 1
     for v in ints:
         if v >= 2:
             tensor = tensor * v if cap is None else min(tensor * v, cap)
-    return max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0)
+    return max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0, per_threads)
 
 
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
@@ -409,8 +415,18 @@ class Layout:
         unit = np.dtype(dt).itemsize * comps
         values = [abs(int(v)) for v in launch.args.values()
                   if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22]
-        sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1)) * unit
+        sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1),
+                             per_threads=self._per_threads(launch, unit)) * unit
         return sizes if sizes > PLAUSIBLE_MAX_BYTES and offset < sizes else 0
+
+    @cached_property
+    def thread_stride(self) -> int:
+        """Bytes between consecutive threads' records in the kernel's addresses (0: none constant)."""
+        return thread_stride_bytes(self.kernel)
+
+    def _per_threads(self, launch: Launch, unit: int) -> int:
+        """Elements of ``unit`` bytes one record per thread of ``launch`` takes (see :attr:`thread_stride`)."""
+        return launch.total_threads * self.thread_stride // max(1, unit)
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
@@ -466,8 +482,9 @@ class Layout:
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
                 elif plausible and p.is_pointer:
-                    n = plausible_length(length, ints, np.dtype(dt).itemsize * comps,
-                                         self.length_factors.get(p.name, 1))
+                    unit = np.dtype(dt).itemsize * comps
+                    n = plausible_length(length, ints, unit, self.length_factors.get(p.name, 1),
+                                         self._per_threads(launch, unit))
                 fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)
