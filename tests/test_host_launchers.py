@@ -142,7 +142,8 @@ def test_launcher_calls_give_the_argument_order_local_size_and_grid(tmp_path: Pa
         (25, 0, "BufferRef(out)", None), (25, 1, "BufferRef(in)", None), (26, 2, "&count", 1024)]
     (first, _), (second, _) = host_constraints(index, "sum64", PARAMS, cl_file="kernels/scan.cl", api="opencl")
     assert first.block == (128, 1, 1) and first.grid is None and first.args == {}
-    assert first.origin == "host launch at host.cpp:19 (grid searched: not constant in the host code)"
+    assert first.dims == {"grid.x": "(n+127)/128", "grid.y": "1", "grid.z": "1"}  # n is passed as argument 2
+    assert first.origin == "host launch at host.cpp:19 (grid.x = (n+127)/128 from the host code)"
     assert (second.block, second.grid, second.args) == ((64, 1, 1), (16, 1, 1), {"n": 1024})
     assert second.origin == "host launch at host.cpp:27"
 
@@ -170,3 +171,48 @@ def test_scan_names_the_launcher_call_a_finding_comes_from(tmp_path: Path):
     _project(tmp_path / "clean", HOST.replace("launcher.run(n, BLOCK)", ""))
     k = _scanned(tmp_path / "clean")
     assert k.status == "analysed" and not [f for f in k.findings if f.severity == "error"]
+
+
+ROUNDING_H = """#include <CL/cl.h>
+template <class T> T utilMax(T a, T b) { return a > b ? a : b; }
+class Runner {
+public:
+    Runner(cl_command_queue queue, cl_kernel kernel, const char *label) : m_q(queue), m_k(kernel), m_i(0) {}
+    void arg(cl_mem m) { clSetKernelArg(m_k, m_i++, sizeof(cl_mem), &m); }
+    template <class T> void scalar(const T &v) { clSetKernelArg(m_k, m_i++, sizeof(T), &v); }
+    void go(int items, int group = 32) {
+        size_t g[3] = {1, 1, 1};
+        size_t l[3] = {1, 1, 1};
+        l[0] = group;
+        g[0] = utilMax((size_t)1, (items / l[0]) + (!(items % l[0]) ? 0 : 1));
+        g[0] *= l[0];
+        clEnqueueNDRangeKernel(m_q, m_k, 1, 0, g, l, 0, 0, 0);
+    }
+private:
+    cl_command_queue m_q;
+    cl_kernel m_k;
+    int m_i;
+};
+"""
+
+ROUNDING_HOST = """#include "runner.h"
+void step(cl_program prog, cl_command_queue q, cl_mem a, cl_mem b, int total) {
+    cl_kernel k = clCreateKernel(prog, "sum64", 0);
+    Runner r(q, k, "sum");
+    r.arg(a);
+    r.arg(b);
+    r.scalar(total);
+    r.go(total * 2);
+}
+"""
+
+
+def test_a_rounding_launch_method_with_a_max_helper_gives_the_grid_relation(tmp_path: Path):
+    """``g = max(1, n/l + (n % l ? 1 : 0)) * l`` through a project ``utilMax`` (a function named *max is max) and
+    ``?:``: groups of 32 (the default), work-groups = ceil(2*total/32), with total the kernel's ``n``."""
+    (tmp_path / "runner.h").write_text(ROUNDING_H)
+    (tmp_path / "main.cpp").write_text(ROUNDING_HOST)
+    index = build_host_index(tmp_path, [tmp_path / "runner.h", tmp_path / "main.cpp"])
+    ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
+    assert c.block == (32, 1, 1) and c.dims["grid.x"] == "(n*2+31)/32"
+    assert origin == "host launch at main.cpp:8 (grid.x = (n*2+31)/32 from the host code)"

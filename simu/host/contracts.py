@@ -71,6 +71,11 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
         _opencl_args(h, site, params, c)
+        if c.grid is None and c.block is not None:
+            names = [name if elem is None else None for name, elem in params]
+            for axis, e in enumerate(site.grid_sym[:3]):
+                if e is not None and (expr := _named(e, names)) is not None:
+                    c.dims[f"grid.{'xyz'[axis]}"] = expr
         c.origin += _searched(c)
         out.append((c, c.origin))
     return out
@@ -137,20 +142,7 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
     names = [name if elem is None else None for name, elem in params]
 
     def named(expr: str | None) -> str | None:
-        if expr is None:
-            return None
-        bad = False
-
-        def one(m: re.Match[str]) -> str:
-            nonlocal bad
-            i = int(m.group(1))
-            if i >= len(names) or names[i] is None:
-                bad = True
-                return "_"
-            return names[i] or "_"
-
-        out = ARG.sub(one, expr)
-        return None if bad else out
+        return None if expr is None else _named(expr, names)
 
     for part, const, sym in (("grid", x.grid, x.grid_sym), ("block", x.block, x.block_sym)):
         if getattr(c, part) is not None or sym is None:
@@ -174,6 +166,23 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
         for n in ready:
             order[n] = pending.pop(n)
     c.derived = order
+
+
+def _named(expr: str, names: list[str | None]) -> str | None:
+    """A relation over argument positions (``_a2_``) in the kernel's scalar parameter names (``None`` when it
+    names a position that is not a scalar parameter)."""
+    bad = False
+
+    def one(m: re.Match[str]) -> str:
+        nonlocal bad
+        i = int(m.group(1))
+        if i >= len(names) or names[i] is None:
+            bad = True
+            return "_"
+        return names[i] or "_"
+
+    out = ARG.sub(one, expr)
+    return None if bad else out
 
 
 def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelConstraints:

@@ -31,6 +31,7 @@ from simu.frontend.ctext import STRING_LITERAL
 from simu.host.cscan import CSource, Function, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, KernelSite, LaunchSite
+from simu.host.relations import norm, symbolic
 
 HELPERS_KEY = "cl_kernel_helpers"
 CLASSES_KEY = "cl_launcher_classes"
@@ -380,6 +381,7 @@ def launcher_calls(classes: dict[str, LauncherClass], src: CSource, ev: Evaluato
 def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var: str, kernel: str, lo: int,
                   hi: int, out: Sites) -> None:
     index: int | None = 0
+    first = len(out.args)
     for m in re.finditer(rf"(?<![\w.>]){re.escape(var)}\s*(?:\.|->)\s*([A-Za-z_]\w*)\s*\(", src.code[lo:hi]):
         pos = lo + m.start()
         meth = cls.methods.get(m.group(1))
@@ -396,8 +398,49 @@ def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var
                 continue
             dim, g, loc = launch
             text = src.code[pos:lo + m.end()] + ", ".join(args) + ")"
+            passed = {norm(a.value_text.lstrip("&")): a.index for a in out.args[first:] if a.index is not None}
+            grid = _grid_relation(cls, m.group(1), values, args, launch, ev, pos, passed)
             out.launches.append(LaunchSite(rel, line, kernel, None, str(dim) if dim is not None else "", dim, "NULL",
-                                           text, "", g, text, "", loc))
+                                           text, "", g, text, "", loc, grid_sym=grid))
+
+
+PROBES = (1, 7, 63, 64, 65, 129, 1000, 4097)  # values of an unknown size the launch method is run with
+
+
+def _grid_relation(cls: LauncherClass, method: str, values: list[int | None], args: list[str], launch: Launch,
+                   ev: Evaluator, pos: int, passed: dict[str, int]) -> tuple[str | None, ...]:
+    """The number of work-groups per axis as :mod:`simu.host.relations` expressions of the kernel's arguments
+    (``_a2_``): a constant where global and local sizes are; for a global size that only one unknown argument of
+    the launch call decides, found by running the method with :data:`PROBES` for it: rounded up to the local size
+    (``((n + l - 1) / l) * l``, ``max(1, n / l + (n % l ? 1 : 0)) * l``) -> ``(n+l-1)/l``, passed as is -> ``n/l``;
+    ``n`` written over the arguments set before the launch (``None``: not expressible)."""
+    _, g, loc = launch
+    if g is None or loc is None or len(g) != len(loc):
+        return ()
+    unknown = [j for j, v in enumerate(values) if v is None]
+    out: list[str | None] = []
+    for axis, (gv, lv) in enumerate(zip(g, loc, strict=True)):
+        if lv is None or lv <= 0:
+            return ()
+        if gv is not None:
+            out.append(str(gv // lv) if gv % lv == 0 else None)
+            continue
+        if len(unknown) != 1:
+            out.append(None)
+            continue
+        j = unknown[0]
+        probed = [_simulate(cls, method, values[:j] + [v] + values[j + 1:], 0) for v in PROBES]
+        sizes = [r[1][axis] if r and r[1] and r[2] == loc and len(r[1]) > axis else None for r in probed]
+        sym = symbolic(ev, args[j], pos, passed)
+        if sym is None:
+            out.append(None)
+        elif sizes == [-(-v // lv) * lv for v in PROBES]:
+            out.append(f"({sym}+{lv - 1})/{lv}")
+        elif sizes == list(PROBES):
+            out.append(f"({sym})/{lv}")
+        else:
+            out.append(None)
+    return tuple(out) + ("1",) * (3 - len(out))
 
 
 def _set_args(meth: dict, args: list[str], src: CSource, ev: Evaluator, rel: str, line: int, pos: int, kernel: str,

@@ -72,6 +72,9 @@ class LaunchSite:
     local_init: str
     local_size: tuple[int | None, ...] | None
     api: str = "opencl"
+    # work-groups per axis as simu.host.relations expressions of the kernel's arguments (_a2_), where known:
+    # a launcher method's round-up of a global size passed as an argument (simu.host.launchers)
+    grid_sym: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)
