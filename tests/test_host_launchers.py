@@ -216,3 +216,40 @@ def test_a_rounding_launch_method_with_a_max_helper_gives_the_grid_relation(tmp_
     ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
     assert c.block == (32, 1, 1) and c.dims["grid.x"] == "(n*2+31)/32"
     assert origin == "host launch at main.cpp:8 (grid.x = (n*2+31)/32 from the host code)"
+
+
+CHOOSING_HOST = """#include "runner.h"
+class Pairs {
+    cl_kernel m_pairs, m_fast, m_slow;
+    cl_command_queue m_q;
+public:
+    Pairs(cl_program prog, cl_command_queue q, int kind) : m_q(q) {
+        switch (kind) {
+        case 0: m_pairs = clCreateKernel(prog, "pairsA", 0); break;
+        default: m_pairs = clCreateKernel(prog, "pairsB", 0); break;
+        }
+        m_fast = clCreateKernel(prog, "fast", 0);
+        m_slow = clCreateKernel(prog, "slow", 0);
+    }
+    void run(cl_mem a, int n, bool quick) {
+        Runner r(m_q, m_pairs, "pairs");
+        r.arg(a);
+        r.go(n, 16);
+        cl_kernel k = quick ? m_fast : m_slow;
+        Runner s(m_q, k, "k");
+        s.arg(a);
+        s.go(n, 8);
+    }
+};
+"""
+
+
+def test_a_kernel_chosen_elsewhere_or_by_a_conditional_launches_as_each_choice(tmp_path: Path):
+    """A member the constructor sets to one of two kernels: the launch in another function is of either; a local
+    ``cl_kernel k = quick ? m_fast : m_slow`` handed to the launcher: either too."""
+    (tmp_path / "runner.h").write_text(ROUNDING_H)
+    (tmp_path / "pairs.cpp").write_text(CHOOSING_HOST)
+    index = build_host_index(tmp_path, [tmp_path / "runner.h", tmp_path / "pairs.cpp"])
+    found = sorted((x.kernel_name, x.line, x.local_size) for h in index.files for x in h.launches
+                   if x.file == "pairs.cpp")
+    assert found == [("fast", 21, (8,)), ("pairsA", 17, (16,)), ("pairsB", 17, (16,)), ("slow", 21, (8,))]

@@ -85,6 +85,10 @@ class CSource:
     def line_of(self, pos: int) -> int:
         return bisect.bisect_left(self._lines, pos) + 1
 
+    def offset_of(self, line: int) -> int:
+        """The offset where line ``line`` (1-based) starts."""
+        return 0 if line <= 1 else self._lines[min(line, len(self._lines) + 1) - 2] + 1
+
     def calls(self, name: str, qualified: bool = False) -> list[Call]:
         """Every call of ``name`` (a function or method name), with its top-level arguments (memoised);
         ``qualified``: also ``ns::name(...)`` / ``Class::name(...)`` calls (the position is the qualifier's)."""

@@ -220,34 +220,47 @@ def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) 
     if not found:
         return
     made = [k for s in found.values() for k in s.kernels] + [k for h in index.files for k in h.kernels]
+
+    def together(rel: str, a: int, b: int) -> bool:
+        """Whether lines ``a`` and ``b`` of a file are in one function."""
+        src = sources.get(rel)
+        if src is None:
+            return True
+        fa, fb = src.enclosing(src.offset_of(a) + 1), src.enclosing(src.offset_of(b) + 1)
+        return fa is not None and fa == fb
     files_out = []
     for h in index.files:
         s = found.get(h.path)
         if s is None:
             files_out.append(h)
             continue
-        launches = tuple(replace(x, kernel_name=_kernel_of(made, x)) for x in s.launches)
+        launches = tuple(replace(x, kernel_name=name) for x in s.launches
+                         for name in _kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b)))
         files_out.append(replace(h, kernels=h.kernels + tuple(s.kernels), args=h.args + tuple(s.args),
                                  launches=h.launches + launches))
     index.files = files_out
 
 
-def _kernel_of(made: list, launch: LaunchSite) -> str | None:
-    """The kernel name of the kernel variable a launch uses: the last kernel made for it before the launch in its
-    file, else the first after; else the one name made for that variable in other files."""
+def _kernels_of(made: list, launch: LaunchSite, together) -> list[str | None]:
+    """The kernel names of the kernel variable a launch uses.  Made in the launch's own function: the last made
+    before it.  Made elsewhere in its file (a constructor choosing among kernels for a member: ``switch (kind) {
+    case A: m_k = make("a"); ...}``): each name made for it (a launch per name).  Else the one name made for that
+    variable (or member name) in other files."""
     def norm(e: str) -> str:
         return re.sub(r"\s+", "", e).lstrip("&*")
 
     var = norm(launch.kernel)
     same = [k for k in made if k.file == launch.file and k.var and norm(k.var) == var and k.name]
-    before = [k for k in same if k.line <= launch.line]
-    if before or same:
-        return (before[-1] if before else same[0]).name
+    if same:
+        local = [k for k in same if k.line <= launch.line and together(k.line, launch.line)]
+        if local:
+            return [local[-1].name]
+        return list(dict.fromkeys(k.name for k in same))
     names = {k.name for k in made if k.var and norm(k.var) == var and k.name}
     if not names:  # m_data->m_solver->m_sortKernel: a member made as m_sortKernel elsewhere
         tail = re.split(r"->|\.", var)[-1]
         names = {k.name for k in made if k.var and re.split(r"->|\.", norm(k.var))[-1] == tail and k.name}
-    return names.pop() if len(names) == 1 else None
+    return [names.pop()] if len(names) == 1 else [None]
 
 
 def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros

@@ -374,8 +374,24 @@ def launcher_calls(classes: dict[str, LauncherClass], src: CSource, ev: Evaluato
             if args is None or k is None or k >= len(args) or f is None:
                 continue
             later = [x.start() for v, x in made if v == var and f.start < x.start() < f.end and x.start() > m.start()]
-            _object_calls(cls, src, ev, rel, var, args[k].strip(), m.end(), min(later + [f.end]), out)
+            for kernel in _kernel_exprs(ev, args[k].strip(), m.start()):
+                _object_calls(cls, src, ev, rel, var, kernel, m.end(), min(later + [f.end]), out)
     return out
+
+
+def _kernel_exprs(ev: Evaluator, kernel: str, pos: int) -> list[str]:
+    """The kernel variables a launcher is given: ``k`` itself, or what a local ``cl_kernel k = a;`` / ``k = c ? a :
+    b;`` holds (each alternative launches)."""
+    if not _IDENT.fullmatch(kernel):
+        return [kernel]
+    init = ev.definition(kernel, pos)
+    if init is None:
+        return [kernel]
+    init = init.strip()
+    parts = re.fullmatch(r"[^?:]+\?\s*([A-Za-z_][\w.\->]*)\s*:\s*([A-Za-z_][\w.\->]*)", init)
+    if parts:
+        return [parts.group(1), parts.group(2)]
+    return [init] if re.fullmatch(r"[A-Za-z_][\w.\->]*", init) and "(" not in init else [kernel]
 
 
 def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var: str, kernel: str, lo: int,
