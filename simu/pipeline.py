@@ -106,23 +106,28 @@ class KernelAnalysis:
 
 
 ASSUMPTION = "assumption"  # Finding.detail key: the inferred assumption a finding's launch breaks
+# Finding.detail key: which assumption that is, without the witness's numbers ("length of 'x'", "contents"):
+# the findings of one kernel on one variable breaking the same one are one problem (report/grouping.py)
+ASSUMPTION_KEY = "assumption_key"
 
 
-def beyond_contract(finding: Finding, assumption: str) -> Finding:
+def beyond_contract(finding: Finding, assumption: str, key: str = "") -> Finding:
     """The one severity rule of provenance (issue 14).  A finding is an error when a launch the program
     can make shows it: a host launch, a launch the user gave or constrained, or a searched launch inside
     every assumption the search inferred of the kernel (the block its shared tile was written for, buffer
     lengths and contents the host would allocate and fill).  A finding that only a launch breaking one of
     those inferred assumptions shows is at most a warning, and says which assumption (``assumption``, a
-    clause naming it, also kept as ``detail["assumption"]``).  The search decides *whether* a finding
-    depends on an assumption (:mod:`simu.evolve.phases`, :meth:`simu.evolve.search.Search.result`); this
-    function is what follows from it."""
+    clause naming it, also kept as ``detail["assumption"]``; ``key``, kept as ``detail["assumption_key"]``,
+    names which assumption it is without the numbers of the witness, the clause itself when empty).  The
+    search decides *whether* a finding depends on an assumption (:mod:`simu.evolve.phases`,
+    :meth:`simu.evolve.search.Search.result`); this function is what follows from it."""
     if finding.detail.get(ASSUMPTION):
         return finding  # already capped, with the assumption it first broke
     severity = finding.severity
     if codes.SEVERITY_RANK.get(severity, 0) > codes.SEVERITY_RANK[codes.WARNING]:
         severity = codes.WARNING
-    return replace(finding, severity=severity, detail={**finding.detail, ASSUMPTION: assumption},
+    return replace(finding, severity=severity,
+                   detail={**finding.detail, ASSUMPTION: assumption, ASSUMPTION_KEY: key or assumption},
                    message=f"{finding.message} (a warning, not an error: only a launch that breaks an assumption "
                            f"inferred of the kernel shows it: {assumption})")
 

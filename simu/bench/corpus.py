@@ -10,7 +10,7 @@ The `// launch:`, `// kernel:` and `// constrain:` comments a corpus file also c
 
 `expect` lines list everything simu must report for the file in a configuration: nothing more and
 nothing less.  A finding matches when its kind is equal, its space and access class equal the ones
-given (when given) and the line is one of its two source lines.
+given (when given) and the line is one of its two source lines (or of the sites grouped into it).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class Expectation:
             return False
         if self.access and f.detail.get("access") != self.access:
             return False
-        lines = {l.line for l in (f.first, f.second) if l is not None}
+        lines = {l.line for l in f.all_locations}  # a grouped finding's other sites too
         return all(l in lines for l in self.lines)
 
 

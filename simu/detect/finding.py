@@ -41,6 +41,19 @@ def _dim(t: tuple[int, int, int]) -> str:
     return "(" + ",".join(str(x) for x in t) + ")"
 
 
+@dataclass(frozen=True)
+class Site:
+    """Where one finding a grouped finding stands for happened: its source lines and dynamic count."""
+
+    first: SourceLocation | None
+    second: SourceLocation | None = None
+    count: int = 1
+
+    @property
+    def locations(self) -> tuple[SourceLocation, ...]:
+        return tuple(loc for loc in (self.first, self.second) if loc is not None)
+
+
 _IGNORE = re.compile(r"simu:\s*ignore(?:\[([^\]]*)\])?")
 
 
@@ -59,6 +72,8 @@ class Finding:
     detail: dict[str, Any] = field(default_factory=dict)  # e.g. {"access": "write-write", "scope": "inter-warp"}
     launch: LaunchRecord | None = None
     count: int = 1
+    # the other findings of one problem folded into this one (report/grouping.py): their sites, in order
+    also: tuple[Site, ...] = ()
 
     @cached_property  # asked for every finding of every searched launch: computed once per finding
     def key(self) -> tuple:
@@ -69,6 +84,16 @@ class Finding:
     @property
     def locations(self) -> tuple[SourceLocation, ...]:
         return tuple(loc for loc in (self.first, self.second) if loc is not None)
+
+    @property
+    def sites(self) -> tuple[Site, ...]:
+        """Every site this finding stands for: its own, then the ones grouped into it."""
+        return (Site(self.first, self.second, self.count), *self.also)
+
+    @property
+    def all_locations(self) -> tuple[SourceLocation, ...]:
+        """The source locations of every site (its own two first)."""
+        return tuple(loc for s in self.sites for loc in s.locations)
 
     def inline_suppression(self, line_text) -> str | None:
         """Why a `// simu: ignore[kind]` comment on either line hides this finding, or None.
@@ -101,7 +126,8 @@ class Finding:
             threads=tuple(ThreadRef(tuple(t["block"]), tuple(t["thread"]), t.get("action", ""))
                           for t in d.get("threads", [])),
             detail=d.get("detail", {}), launch=LaunchRecord.from_dict(launch) if launch else None,
-            count=d.get("count", 1))
+            count=d.get("count", 1),
+            also=tuple(Site(loc(x.get("first")), loc(x.get("second")), x.get("count", 1)) for x in d.get("also", ())))
 
 
 def sort_key(f: Finding) -> tuple:

@@ -168,7 +168,8 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
             repaired = ", ".join(f"{b.name} = {b.repaired}" for b in gone[0])
             search.found[key] = (beyond_contract(finding, (
                 f"the searched launch passes {'; '.join(b.text() for b in gone[0])}; the search chose it (no host "
-                f"launch or constraint gives it), and with {repaired} the same launch does not show it")), genes)
+                f"launch or constraint gives it), and with {repaired} the same launch does not show it"),
+                f"arguments {', '.join(sorted(b.name for b in gone[0]))}"), genes)
 
 
 def refute_by_contents(search) -> None:
@@ -189,7 +190,7 @@ def refute_by_contents(search) -> None:
                 search.found[key] = (beyond_contract(finding, "the buffer contents are the search's (with "
                                                      f"{fill}-filled buffers the same launch stays in bounds, so the "
                                                      "kernel reads the index from its buffers and the host's data "
-                                                     "decides)"), genes)
+                                                     "decides)", "buffer contents"), genes)
                 break
 
 
@@ -260,7 +261,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
                    "no room for one), so no launch the program can make shows it")
         search.found[key] = (beyond_contract(finding, (
             f"'{var}' holds {_elements(reported, var)} elements, a length the search chose (no host allocation, "
-            f"constraint or launch comment gives it); {why}")), genes)
+            f"constraint or launch comment gives it); {why}"), f"length of '{var}'"), genes)
 
 
 def _elements(launch: Launch, name: str) -> int:

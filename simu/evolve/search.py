@@ -323,7 +323,7 @@ class Search:
                                             "this launch's block differs" if tile else
                                             "the launch's block is the search's guess (no shared tile, host "
                                             "launch or constraint gives it)") + "; no searched launch fits the "
-                                           "kernel's shared memory")
+                                           "kernel's shared memory", "block")
                 findings.append(f)
         elif not self.cache or all(not e.valid for e in self.cache.values()):
             if status == codes.ANALYSED and self.not_launchable:

@@ -9,7 +9,7 @@ from typing import Any
 from simu import __version__
 from simu.codes import SEVERITIES
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: a finding may group the sites of one problem (its 'also'); summary 'sites'
 
 
 def schema(name: str = "scan.schema.json") -> dict[str, Any]:
@@ -21,8 +21,10 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
     """The stable JSON form of a :class:`simu.scan.ScanResult`."""
     o = result.options
     by_sev = {s: 0 for s in SEVERITIES}
+    sites = {s: 0 for s in SEVERITIES}
     for f in result.findings:
         by_sev[f.severity] = by_sev.get(f.severity, 0) + 1
+        sites[f.severity] = sites.get(f.severity, 0) + 1 + len(f.also)
     kernels = [k for _, k in result.kernels()]
     files = []
     for fr in result.files:
@@ -68,6 +70,7 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
             "analysed_now": result.stats.analysed,
             "suppressed": result.suppressed_count,
             "findings": by_sev,
+            "sites": sites,
             "seconds": round(result.stats.seconds, 3),
         },
         "interrupted": result.interrupted,

@@ -1,4 +1,5 @@
-"""The user's policy over findings: severity overrides, then configured and inline suppressions.
+"""The user's policy over findings: severity overrides, then configured and inline suppressions, then
+the findings of one problem grouped into one (:mod:`simu.report.grouping`).
 
 Findings are frozen: the policy returns new ones and never changes what a check produced.
 """
@@ -10,7 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from simu.config import Config
-from simu.detect.finding import Finding, sort_key
+from simu.detect.finding import Finding
+from simu.report.grouping import group_findings
 
 
 class SourceLines:
@@ -59,7 +61,8 @@ def _config_suppression(f: Finding, config: Config, root: Path) -> str | None:
 
 def apply_policy(findings: list[Finding], config: Config, root: Path,
                  lines: SourceLines | None = None) -> tuple[list[Finding], list[tuple[Finding, str]]]:
-    """Severity overrides (``off`` drops a kind), then configured and inline suppressions."""
+    """Severity overrides (``off`` drops a kind), then configured and inline suppressions (each site
+    judged alone), then the findings of one problem grouped (``Finding.also``), in ``sort_key`` order."""
     lines = lines or SourceLines()
     kept: list[Finding] = []
     suppressed: list[tuple[Finding, str]] = []
@@ -74,7 +77,6 @@ def apply_policy(findings: list[Finding], config: Config, root: Path,
             suppressed.append((f, why))
         else:
             kept.append(f)
-    kept.sort(key=sort_key)
-    return kept, suppressed
+    return group_findings(kept), suppressed
 
 

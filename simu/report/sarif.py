@@ -3,7 +3,9 @@
 One rule per finding kind (:mod:`simu.codes`); one result per finding with the first access as
 its location and the second as a related location; ``partialFingerprints`` built from the kind,
 the kernel, the files and the *text* of both source lines (not line numbers), so an alert survives
-edits elsewhere in the file; the witness launch and the two threads under ``properties``.
+edits elsewhere in the file; the witness launch and the two threads under ``properties``.  A grouped
+finding (:mod:`simu.report.grouping`) is one result: every other site is a related location (the first
+few linked from the message), its fingerprint the one of its own (earliest) site.
 Kernels that could not be analysed appear as tool execution notifications.
 """
 
@@ -17,6 +19,8 @@ from typing import Any
 from simu import __version__
 from simu.codes import KINDS, Kind, kind
 from simu.detect.finding import Finding, SourceLocation
+
+LINKED_SITES = 10  # grouped sites the message links to (every one is a related location)
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -90,6 +94,19 @@ def finding_result(f: Finding, root: Path, rule_index: dict[str, int]) -> dict[s
         what = f"other access ({other.action} by {other})" if other is not None and other.action else "other access"
         related.append({"id": 1, "physicalLocation": _physical(f.second, root), "message": {"text": what}})
         text = text.rstrip(". ") + ". See the [other access](1)."
+    if f.also:
+        links = []
+        for i, site in enumerate(f.also):
+            for loc in site.locations:
+                rid = len(related) + 1
+                related.append({"id": rid, "physicalLocation": _physical(loc, root),
+                                "message": {"text": f"the same problem, site {i + 2} of {len(f.also) + 1}"}})
+                if len(links) < LINKED_SITES and (loc is site.first or site.first is None):
+                    links.append(f"[line {loc.line}]({rid})")
+        what = f" of '{f.variable}'" if f.variable else ""
+        more = ", ..." if len(f.also) > len(links) else ""
+        text = (text.rstrip(". ") + f". The same problem{what} at {len(f.also)} more site"
+                f"{'s' if len(f.also) != 1 else ''}: {', '.join(links)}{more} (related locations).")
     res: dict[str, Any] = {
         "ruleId": f.kind,
         "ruleIndex": rule_index[f.kind],
@@ -108,6 +125,7 @@ def finding_result(f: Finding, root: Path, rule_index: dict[str, int]) -> dict[s
                                   for t in f.threads]),
             "launch": _jsonable(f.launch.__dict__) if f.launch is not None else None,
             "count": f.count,
+            "sites": 1 + len(f.also),
         },
     }
     if related:

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn
 from rich.table import Table
 
 from simu.errors import SourcePoint
+from simu.report.grouping import site_count
 from simu.report.policy import rel_path
 from simu.report.terminal import render_finding
 
@@ -42,7 +43,9 @@ def short_reason(status: str, reason: str, where: SourcePoint | None) -> str:
 
 def _count_text(findings) -> str:
     c = Counter(f.kind for f in findings)
-    return ", ".join(kind if n == 1 else f"{kind} ×{n}" for kind, n in sorted(c.items())) if c else "-"
+    text = ", ".join(kind if n == 1 else f"{kind} ×{n}" for kind, n in sorted(c.items())) if c else "-"
+    sites = site_count(findings)
+    return f"{text} ({sites} sites)" if sites != len(findings) else text
 
 
 def render_scan(console: Console, result, debug: bool = False) -> None:
@@ -131,6 +134,12 @@ def closing_line(result) -> str:
     unreached = sum(1 for f in result.files if f.status in ("interrupted", "pending"))
     bits = [f"{len(kernels)} kernel{'s' if len(kernels) != 1 else ''} in {len(result.files)} "
             f"file{'s' if len(result.files) != 1 else ''}"]
+    findings = result.findings
+    grouped = [f for f in findings if f.also]
+    if grouped:
+        bits.insert(0, f"for {site_count(findings)} sites: {len(grouped)} finding{'s' if len(grouped) != 1 else ''} "
+                       f"group the {site_count(grouped)} sites of one problem each (one kernel, kind, variable "
+                       "and assumption)")
     for s in ("incomplete", "unsupported", "not-launchable", "error", "timeout", "interrupted"):
         if status[s]:
             bits.append(f"{status[s]} {s}")

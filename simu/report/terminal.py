@@ -8,6 +8,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from simu.detect.finding import Finding, SourceLocation
+from simu.report.grouping import line_ranges, other_lines
+
+SHOWN_RUNS = 16  # runs of grouped lines a finding lists in text (JSON and SARIF list every site)
 
 STYLE = {"error": "bold red", "warning": "bold yellow", "performance": "bold magenta", "info": "bold cyan"}
 
@@ -34,12 +37,32 @@ def render_finding(console: Console, f: Finding) -> None:
         prefix = "  " if loc is f.first else f"  {escape(_loc(loc))}: note: other access\n  "
         console.print(f"{prefix}{loc.line:>5} | {escape(loc.text)}", highlight=False)
         console.print(f"        | {' ' * max(loc.column - 1 - _indent(loc), 0)}[green]^[/]", highlight=False)
+    if f.also:
+        console.print(f"  [dim]{escape(grouped_text(f))}[/]", highlight=False)
     if f.launch is not None:
         L = f.launch
         scal = " ".join(f"{k}={v}" for k, v in L.scalars.items())
         origin = f"; {escape(L.origin)}" if L.origin else ""
         console.print(f"  [dim]launch: grid={_dim(L.grid)} block={_dim(L.block)} {escape(scal)}"
                       f" (seen {f.count}x{origin})[/]", highlight=False)
+
+
+def grouped_text(f: Finding, shown: int = SHOWN_RUNS) -> str:
+    """The line a grouped finding adds: how many other sites, and their lines (runs, capped)."""
+    lines = other_lines(f)
+    home = f.first.file if f.first is not None else ""
+    runs: list[str] = []
+    for file in dict.fromkeys(fl[0] for fl in lines):
+        nums = line_ranges([n for fl, n in lines if fl == file])
+        runs += nums if file == home else [f"{display_path(file)}:{r}" for r in nums]
+    what = f" of '{f.variable}'" if f.variable else ""
+    head = f"and {len(f.also)} more site{'s' if len(f.also) != 1 else ''}{what} with the same problem"
+    if not runs:
+        return head + " (on these lines)"
+    more = ""
+    if len(runs) > shown:
+        more = f", ... ({len(runs) - shown} more runs; --format json or sarif lists every site)"
+    return f"{head}, line{'s' if len(lines) != 1 else ''} {', '.join(runs[:shown])}{more}"
 
 
 def _indent(loc: SourceLocation) -> int:

@@ -111,6 +111,7 @@ def mark_findings(findings: list, assumed: tuple[str, ...]) -> list:
         if f.detail.get(ASSUMPTION):
             f = replace(f, message=f"{f.message} [compiled assuming {note}]")
         else:
-            f = beyond_contract(f, f"compiled assuming {note}, values the host computes at run time")
+            f = beyond_contract(f, f"compiled assuming {note}, values the host computes at run time",
+                                f"compiled assuming {note}")
         out.append(replace(f, detail={**f.detail, "assumed": list(assumed)}))
     return out
