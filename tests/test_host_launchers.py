@@ -253,3 +253,50 @@ def test_a_kernel_chosen_elsewhere_or_by_a_conditional_launches_as_each_choice(t
     found = sorted((x.kernel_name, x.line, x.local_size) for h in index.files for x in h.launches
                    if x.file == "pairs.cpp")
     assert found == [("fast", 21, (8,)), ("pairsA", 17, (16,)), ("pairsB", 17, (16,)), ("slow", 21, (8,))]
+
+
+def test_each_axis_of_a_2d_launch_follows_its_own_argument(tmp_path: Path):
+    (tmp_path / "launcher.h").write_text(LAUNCHER_H)
+    (tmp_path / "img.cpp").write_text(
+        '#include "launcher.h"\nvoid blur(cl_command_queue q, cl_kernel k, cl_mem img, int w, int h) {\n'
+        '    Launcher l(q, k);\n    l.value(img);\n    l.value(w);\n    l.value(h);\n    l.run2(w, h, 16, 4);\n}\n'
+        'void make(cl_program p) { cl_kernel k = clCreateKernel(p, "blur", 0); }\n')
+    index = build_host_index(tmp_path, [tmp_path / "launcher.h", tmp_path / "img.cpp"])
+    ((c, origin),) = host_constraints(index, "blur", [("img", 4), ("w", None), ("h", None)], api="opencl")
+    assert c.block == (16, 4, 1) and c.dims == {"grid.x": "(w+15)/16", "grid.y": "(h+3)/4", "grid.z": "1"}
+    assert origin == "host launch at img.cpp:7 (grid.x = (w+15)/16, grid.y = (h+3)/4 from the host code)"
+
+
+SPLIT_H = """#include <CL/cl.h>
+class Job {
+public:
+    Job(cl_command_queue q, cl_kernel k);
+    void add(cl_mem m);
+    void start(int n, int group = 128);
+private:
+    cl_command_queue q_;
+    cl_kernel k_;
+    int at_;
+};
+"""
+
+SPLIT_CPP = """#include "job.h"
+Job::Job(cl_command_queue q, cl_kernel k) : q_(q), k_(k), at_(0) {}
+void Job::add(cl_mem m) { clSetKernelArg(k_, at_++, sizeof(cl_mem), &m); }
+void Job::start(int n, int group) {
+    size_t g = ((n + group - 1) / group) * group, l = group;
+    clEnqueueNDRangeKernel(q_, k_, 1, NULL, &g, &l, 0, NULL, NULL);
+}
+"""
+
+
+def test_a_default_value_written_only_in_the_class_declaration_is_the_launch_methods(tmp_path: Path):
+    """Methods defined out of line (``Job::start``) take the default values of the class body's declaration."""
+    (tmp_path / "job.h").write_text(SPLIT_H)
+    (tmp_path / "job.cpp").write_text(SPLIT_CPP)
+    (tmp_path / "use.cpp").write_text(
+        '#include "job.h"\nvoid go(cl_program p, cl_command_queue q, cl_mem a) {\n'
+        '    cl_kernel k = clCreateKernel(p, "sum64", 0);\n    Job j(q, k);\n    j.add(a);\n    j.start(4096);\n}\n')
+    index = build_host_index(tmp_path, [tmp_path / n for n in ("job.h", "job.cpp", "use.cpp")])
+    ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
+    assert (c.block, c.grid, origin) == ((128, 1, 1), (32, 1, 1), "host launch at use.cpp:6")

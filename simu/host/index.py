@@ -113,7 +113,8 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
         extra[LOCAL_KEY] = local_sizes(src)
     if cl.kernels and (helpers := kernel_helpers(src)):
         extra[HELPERS_KEY] = helpers
-    if ("clSetKernelArg" in text or "clEnqueueNDRangeKernel" in text) and (classes := launcher_classes(src)):
+    if ("clSetKernelArg" in text or "clEnqueueNDRangeKernel" in text or "cl_kernel" in text) and \
+            (classes := launcher_classes(src)):
         extra[CLASSES_KEY] = classes
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
                     tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),

@@ -107,6 +107,24 @@ def launcher_classes(src: CSource) -> list[dict]:
                 f = next(f for n, f in owned[cls] if methods.get(n) is m)
                 m["stmts"] = _statements(code[f.start + 1:f.end - 1])[:MAX_STATEMENTS]
         out.append({"class": cls, "members": members, "ctors": ctors.get(cls, []), "methods": methods})
+    for name, lo, hi in spans:  # default values written only in the class body's declarations
+        if "cl_kernel" in code[lo:hi] and (declared := _declared_defaults(code[lo:hi])):
+            part = next((p for p in out if p["class"] == name), None)
+            if part is None:
+                part = {"class": name, "members": [], "ctors": [], "methods": {}}
+                out.append(part)
+            part["defaults"] = declared
+    return out
+
+
+def _declared_defaults(body: str) -> dict[str, list[str | None]]:
+    """``void launch(int n, int l = 64);`` in a class body: method -> the default values of its parameters."""
+    out = {}
+    for m in re.finditer(r"(?<![\w:~])([A-Za-z_]\w*)\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)\s*(?:const\s*)?;",
+                         body):
+        _, defaults = _params(m.group(2))
+        if any(d is not None for d in defaults):
+            out[m.group(1)] = defaults
     return out
 
 
@@ -269,6 +287,8 @@ class LauncherClass:
     members: set[str] = field(default_factory=set)
     ctors: list[dict] = field(default_factory=list)
     methods: dict[str, dict] = field(default_factory=dict)
+    declared: dict[str, list[str | None]] = field(default_factory=dict)  # defaults of the class body's declarations
+    memo: dict = field(default_factory=dict)  # simu.host.ndrange.simulate's results
 
     def kernel_param(self) -> int | None:
         for c in self.ctors:
@@ -300,6 +320,12 @@ def merge_classes(parts: Iterable[dict]) -> dict[str, LauncherClass]:
         for name, m in p["methods"].items():
             if name not in c.methods or m["sets"] or m["enqueue"]:
                 c.methods[name] = m
+        c.declared.update(p.get("defaults", {}))
+    for c in out.values():
+        for name, defaults in c.declared.items():
+            m = c.methods.get(name)
+            if m is not None and len(m["defaults"]) == len(defaults) and not any(m["defaults"]):
+                c.methods[name] = {**m, "defaults": defaults}
     return {n: c for n, c in out.items() if c.members and c.kernel_param() is not None
             and any(m["sets"] for m in c.methods.values()) and any(c.launches(n) for n in c.methods)}
 

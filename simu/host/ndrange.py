@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Protocol
 
-from simu.host.cscan import CSource, split_args
+from simu.host.cscan import CSource, split_args, split_top_level
 from simu.host.cvalues import Evaluator
 from simu.host.relations import symbolic
 
@@ -18,6 +18,7 @@ class LauncherClass(Protocol):
     """What the evaluation needs of :class:`simu.host.launchers.LauncherClass`."""
 
     methods: dict[str, dict]
+    memo: dict
 
     def launches(self, method: str, depth: int = 0) -> bool: ...
 
@@ -27,6 +28,14 @@ Launch = tuple["int | None", "tuple[int | None, ...] | None", "tuple[int | None,
 
 
 def simulate(cls: LauncherClass, method: str, values: list[int | None], depth: int) -> Launch | None:
+    """:func:`_simulate`, memoised per class (call sites and probes repeat the same calls)."""
+    key = (method, tuple(values), depth)
+    if key not in cls.memo:
+        cls.memo[key] = _simulate(cls, method, values, depth)
+    return cls.memo[key]
+
+
+def _simulate(cls: LauncherClass, method: str, values: list[int | None], depth: int) -> Launch | None:
     """(work dim, global, local) of a launch method called with ``values`` (``None``: not constant): its statements
     run in order over constants (arrays element by element), a call of another launch method followed."""
     m = cls.methods[method]
@@ -44,7 +53,8 @@ def simulate(cls: LauncherClass, method: str, values: list[int | None], depth: i
         call = next(((n, c) for n, c in _calls(s) if n in cls.methods and cls.launches(n)), None)
         if call is not None and depth < 2:
             return simulate(cls, call[0], [_value(a, env) for a in call[1]], depth + 1)
-        _assign(s, env)
+        for part in split_top_level(s, ","):  # size_t g = n, l = 64;
+            _assign(part, env)
     return None
 
 
@@ -82,9 +92,12 @@ def _value(expr: str, env: dict[str, int | None]) -> int | None:
                lambda m: f"{m.group(1)}__{env.get(m.group(2), m.group(2)) if not m.group(2).isdigit() else m.group(2)}",
                expr)
     e = _MAXMIN.sub(lambda m: f"{m.group(1).lower()}(", e)
-    src = CSource("")
-    src.macros.update({k: str(v) for k, v in env.items() if v is not None})
-    return Evaluator(src).int_value(e, 0)
+    _CONSTANTS.macros = {k: str(v) for k, v in env.items() if v is not None}  # no text: its names are these
+    return _EVALUATOR.int_value(e, 0)
+
+
+_CONSTANTS = CSource("")
+_EVALUATOR = Evaluator(_CONSTANTS)
 
 
 def _sizes(expr: str, env: dict[str, int | None], dim: int | None) -> tuple[int | None, ...] | None:
@@ -105,12 +118,13 @@ PROBES = (1, 7, 63, 64, 65, 129, 1000, 4097)  # values of an unknown size the la
 
 
 def grid_relation(cls: LauncherClass, method: str, values: list[int | None], args: list[str], launch: Launch,
-                   ev: Evaluator, pos: int, passed: dict[str, int]) -> tuple[str | None, ...]:
+                  ev: Evaluator, pos: int, passed: dict[str, int]) -> tuple[str | None, ...]:
     """The number of work-groups per axis as :mod:`simu.host.relations` expressions of the kernel's arguments
-    (``_a2_``): a constant where global and local sizes are; for a global size that only one unknown argument of
-    the launch call decides, found by running the method with :data:`PROBES` for it: rounded up to the local size
-    (``((n + l - 1) / l) * l``, ``max(1, n / l + (n % l ? 1 : 0)) * l``) -> ``(n+l-1)/l``, passed as is -> ``n/l``;
-    ``n`` written over the arguments set before the launch (``None``: not expressible)."""
+    (``_a2_``): a constant where global and local sizes are; for a global size that one unknown argument of the
+    launch call decides (the others held at two different values), found by running the method with
+    :data:`PROBES` for it: rounded up to the local size (``((n + l - 1) / l) * l``, ``max(1, n / l + (n % l ? 1 :
+    0)) * l``) -> ``(n+l-1)/l``, passed as is -> ``n/l``; ``n`` written over the arguments set before the launch
+    (``None``: not expressible)."""
     _, g, loc = launch
     if g is None or loc is None or len(g) != len(loc):
         return ()
@@ -122,19 +136,27 @@ def grid_relation(cls: LauncherClass, method: str, values: list[int | None], arg
         if gv is not None:
             out.append(str(gv // lv) if gv % lv == 0 else None)
             continue
-        if len(unknown) != 1:
+        found = None
+        for j in unknown:
+            kinds = {_kind(cls, method, [other if v is None else v for v in values], j, axis, loc) for other in (5, 77)}
+            if len(kinds) == 1 and (kind := kinds.pop()) is not None:
+                found = (j, kind)
+                break
+        sym = symbolic(ev, args[found[0]], pos, passed) if found else None
+        if found is None or sym is None:
             out.append(None)
-            continue
-        j = unknown[0]
-        probed = [simulate(cls, method, values[:j] + [v] + values[j + 1:], 0) for v in PROBES]
-        sizes = [r[1][axis] if r and r[1] and r[2] == loc and len(r[1]) > axis else None for r in probed]
-        sym = symbolic(ev, args[j], pos, passed)
-        if sym is None:
-            out.append(None)
-        elif sizes == [-(-v // lv) * lv for v in PROBES]:
-            out.append(f"({sym}+{lv - 1})/{lv}")
-        elif sizes == list(PROBES):
-            out.append(f"({sym})/{lv}")
         else:
-            out.append(None)
+            out.append(f"({sym}+{lv - 1})/{lv}" if found[1] == "up" else f"({sym})/{lv}")
     return tuple(out) + ("1",) * (3 - len(out))
+
+
+def _kind(cls: LauncherClass, method: str, values: list[int | None], j: int, axis: int,
+          loc: tuple[int | None, ...]) -> str | None:
+    """How the global size of ``axis`` follows argument ``j`` (the others at ``values``): "up" (rounded up to the
+    local size), "as is", or ``None``."""
+    lv = loc[axis] or 1
+    probed = [simulate(cls, method, values[:j] + [v] + values[j + 1:], 0) for v in PROBES]
+    sizes = [r[1][axis] if r and r[1] and r[2] == loc and len(r[1]) > axis else None for r in probed]
+    if sizes == [-(-v // lv) * lv for v in PROBES]:
+        return "up"
+    return "as is" if sizes == list(PROBES) else None
