@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -25,7 +25,7 @@ from simu.evolve.dictionary import thread_stride_bytes
 from simu.evolve.shape import Shape
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
-from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
+from simu.launch.buffers import PLAIN_FILLS, distinct_contents, draw_buffer, element_type, is_record, seal
 from simu.launch.constraints import buffer_length, int_expression
 from simu.launch.images import (
     DEFAULT_SAMPLER,
@@ -427,6 +427,39 @@ class Layout:
     def _per_threads(self, launch: Launch, unit: int) -> int:
         """Elements of ``unit`` bytes one record per thread of ``launch`` takes (see :attr:`thread_stride`)."""
         return launch.total_threads * self.thread_stride // max(1, unit)
+
+    def chosen_contents(self) -> set[str]:
+        """The buffers whose contents the search chooses (its fill gene and seed): pointer parameters, neither
+        ``__local`` nor images nor textures, that no host, user or launch comment gives a fill and that do not
+        share another parameter's buffer (a shared one is its partner's)."""
+        return {p.name for p in self.params if p.is_pointer and not p.is_local and p.name not in self.fills
+                and p.name not in self.same and not is_image(p) and not is_texture(p)}
+
+    def distinct(self, launch: Launch) -> tuple[Launch, list[str]] | None:
+        """``launch`` with distinct integer contents (:func:`~simu.launch.buffers.distinct_contents`) in every
+        integer or struct buffer whose contents the search chose, other buffers (floats among them) as they
+        were, and the names of the buffers that changed; None when none changes."""
+        chosen = self.chosen_contents()
+        fresh: dict[int, np.ndarray] = {}
+        names = []
+        for p in self.params:
+            arr = launch.args.get(p.name)
+            if p.name not in chosen or not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
+                continue
+            record = is_record(p.pointee)
+            dt, comps = element_type(p.pointee, p.pointee_size)
+            if arr.dtype != dt or arr.size % comps:
+                continue
+            new = distinct_contents(dt, arr.size // comps, comps, record).reshape(arr.shape)
+            if not np.array_equal(new, arr):
+                new.flags.writeable = False
+                fresh[id(arr)] = new
+                names.append(p.name)
+        if not fresh:
+            return None
+        args = {k: fresh.get(id(v), v) if isinstance(v, np.ndarray) else v for k, v in launch.args.items()}
+        specs = {k: v for k, v in launch.buffer_specs.items() if k not in names}
+        return replace(launch, args=args, buffer_specs=specs), names
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses

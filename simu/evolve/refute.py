@@ -14,8 +14,12 @@ witness becomes the reported one:
   on axpy/scal/fill).  When every witness passes such a value, the witness is re-run with the values
   repaired (-v, 1): a finding that goes away is a warning naming the value; one that stays is an error
   whose witness is now the repaired launch.
-* :func:`refute_by_contents`: a global-memory error that goes away on its witness with zero- or
-  ramp-filled buffers (the kernel reads the index from its buffers: the host's data decides).
+* :func:`refute_by_contents`: a global-memory error that goes away on a witness with zero- or
+  ramp-filled buffers (the kernel reads the index from its buffers: the host's data decides), and a race
+  that goes away on each of its largest witnesses when every integer buffer whose contents the search chose
+  holds distinct values (two threads collide only because they read equal values; zeros are never used for
+  races, and a race distinct contents keep on its lines -- pigeonhole -- stays an error).  One refutation
+  launch per (witness, fill) judges every finding that witness shows.
 * :func:`refute_by_length`: an out-of-bounds access past the end of a buffer whose length the search
   chose is a warning unless a re-run of one of its largest in-contract witnesses with the longest length
   the kernel's own sizes allow (:func:`~simu.evolve.genome.plausible_length`) still shows it: the search's
@@ -49,6 +53,9 @@ ARGUMENT_WITNESSES = 2  # witnesses re-run with repaired arguments (the reported
 LENGTH_WITNESSES = 3  # the largest launches that showed an out-of-bounds access, tried with plausible lengths
 MEMORY_KINDS = ("out-of-bounds", "null", "invalid-pointer")
 CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
+RACE_KINDS = ("race", "warp-race")  # a warp race is a warning unless configured otherwise
+RACE_WITNESSES = 2  # the largest launches that showed a race, re-run with distinct contents (pigeonhole needs many)
+DISTINCT = "distinct"  # the variant of a witness with distinct integer contents (Layout.distinct), not a gene's fill
 
 
 @dataclass(frozen=True)
@@ -172,26 +179,116 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
                 f"arguments {', '.join(sorted(b.name for b in gone[0]))}"), genes)
 
 
-def refute_by_contents(search) -> None:
-    """A global-memory error that goes away on its reported witness when the buffers hold zeros or a ramp
-    depends on the buffer contents (indices or pointers the kernel reads from its buffers), which the host,
-    not the search, decides: it is kept as a warning that says so, not an error."""
-    at = search.layout.at
-    for key, (finding, genes) in list(search.found.items()):
-        if finding.kind not in MEMORY_KINDS or finding.space not in ("global", "constant") \
-                or finding.severity != codes.ERROR:
-            continue
-        like = next((e for e, _ in witnesses(search, key) if e.genes == list(genes)), None)
-        for fill in CONTENT_FILLS:
-            variant = list(genes)
-            variant[at.FILL] = float(PLAIN_FILLS.index(fill))
-            ev = search.refute(variant, like=like)
-            if ev is not None and not any(f.key == key for f in ev.findings):
-                search.found[key] = (beyond_contract(finding, "the buffer contents are the search's (with "
-                                                     f"{fill}-filled buffers the same launch stays in bounds, so the "
-                                                     "kernel reads the index from its buffers and the host's data "
-                                                     "decides)", "buffer contents"), genes)
-                break
+def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
+    """Findings that depend on the buffer contents the search chose, which the host, not the search, decides:
+
+    * a global-memory error (out of bounds, null, invalid pointer) that goes away on a witness when the buffers
+      hold zeros or a ramp (the kernel reads the index or pointer from its buffers);
+    * a race (global, shared or local memory; a warp race configured as an error) that goes away on each of its
+      ``tries`` largest witnesses when every integer buffer whose contents the search chose holds distinct
+      values (:meth:`~simu.evolve.genome.Layout.distinct`): two threads collide only because they read equal
+      values.  Zeros are never used for races (they create collisions, and a race gated by data,
+      ``if (flag[i]) n++``, is real); a race that distinct contents keep (a histogram of uchar pixels with more
+      threads than bins: pigeonhole) stays an error.
+
+    Each is kept as a warning that says so.  One refutation launch per (witness, fill) judges every finding
+    that witness shows, and the witnesses that show the most pending findings go first, so the allowance
+    (:meth:`~simu.evolve.search.Search.refute`) reaches kernels with dozens of findings."""
+    probes: dict[tuple, tuple] = {}  # (witness genes, fill) -> (the variant's run or None, buffers changed)
+    _memory_from_contents(search, probes)
+    _races_from_contents(search, probes, tries)
+
+
+def _memory_from_contents(search, probes: dict) -> None:
+    pending = {key: witnesses(search, key) for key, (f, _) in search.found.items()
+               if f.kind in MEMORY_KINDS and f.space in ("global", "constant") and f.severity == codes.ERROR}
+    pending = {key: shown for key, shown in pending.items() if shown}
+    while pending:
+        ev = _most_shared(search, pending)
+        for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
+            shown_f = next(f for e, f in pending.pop(key) if e is ev)
+            finding, genes = search.found[key]
+            if genes != ev.genes:  # judged on another witness, which is then the reported one
+                finding = shown_f
+            for fill in CONTENT_FILLS:
+                probe, _ = _variant(search, probes, ev, fill)
+                if probe is not None and not any(f.key == key for f in probe.findings):
+                    search.found[key] = (beyond_contract(finding, (
+                        f"the buffer contents are the search's (with {fill}-filled buffers the same launch stays in "
+                        "bounds, so the kernel reads the index from its buffers and the host's data decides)"),
+                        "buffer contents"), list(ev.genes))
+                    break
+
+
+def _races_from_contents(search, probes: dict, tries: int) -> None:
+    pending = {}
+    for key, (f, _) in search.found.items():
+        if f.kind in RACE_KINDS and f.severity == codes.ERROR and search.layout.chosen_contents():
+            shown = sorted(witnesses(search, key), key=lambda w: launch_size(w[0].launch), reverse=True)
+            if shown:
+                pending[key] = shown[:tries]
+    cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
+    lines = {key: _lines(search.found[key][0]) for key in pending}
+    while pending:
+        ev = _most_shared(search, pending)
+        probe, names = _variant(search, probes, ev, DISTINCT)
+        for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
+            pending[key] = [w for w in pending[key] if w[0] is not ev]
+            if probe is None or any(_lines(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS):
+                del pending[key]  # nothing learnt, or distinct contents collide on its lines too: the error stands
+                continue
+            cleared[key].append(names)
+            if not pending[key]:
+                del pending[key]
+                finding, genes = search.found[key]
+                changed = list(dict.fromkeys(n for ns in cleared[key] for n in ns))
+                n = len(cleared[key])
+                which = "the launch that showed it" if n == 1 else f"each of the {n} largest launches that showed it"
+                search.found[key] = (beyond_contract(finding, (
+                    f"the race needs two threads to read equal values from {_names(changed)}, contents the search "
+                    "chose (no host, user or launch comment gives them); with distinct values there (element k "
+                    f"holding k) {which} shows no race, so the host's data decides"),
+                    "buffer contents: equal values"), genes)
+
+
+def _lines(f) -> frozenset:
+    """The source lines a race is between: a race the variant still shows on them, whatever its access class
+    (``hist[pix[i]]++``: write-write within a warp where the searched data made it read-write between warps),
+    shows the collision does not need the searched data."""
+    return frozenset((loc.file, loc.line) for loc in f.locations)
+
+
+def _most_shared(search, pending: dict[tuple, list[Witness]]):
+    """The witness that shows the most pending findings; ties: one that is a finding's reported witness, then
+    the cheapest (fewest steps), then the first evaluated."""
+    count: dict[int, list] = {}
+    for shown in pending.values():
+        for e, _ in shown:
+            count.setdefault(id(e), [e, 0])[1] += 1
+    reported = {tuple(search.found[k][1]) for k in pending}
+    return min(count.values(), key=lambda c: (-c[1], tuple(c[0].genes) not in reported, c[0].steps))[0]
+
+
+def _variant(search, probes: dict, ev, fill: str) -> tuple:
+    """The run of witness ``ev`` with its buffers filled by ``fill`` (a fill of the gene, or :data:`DISTINCT`)
+    and the buffers that changed, run once per (witness, fill) whatever number of findings it judges; (None,
+    []) when it teaches nothing."""
+    key = (tuple(ev.genes), fill)
+    if key not in probes:
+        if fill == DISTINCT:
+            variant = search.layout.distinct(ev.launch)
+            probes[key] = (None, []) if variant is None else \
+                (search.refute(launch=variant[0], like=ev), variant[1])
+        else:
+            genes = list(ev.genes)
+            genes[search.layout.at.FILL] = float(PLAIN_FILLS.index(fill))
+            probes[key] = (search.refute(genes, like=ev), [])
+    return probes[key]
+
+
+def _names(names: list[str], most: int = 4) -> str:
+    quoted = [f"'{n}'" for n in names[:most]] + ([f"{len(names) - most} more"] if len(names) > most else [])
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
 def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:

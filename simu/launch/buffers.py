@@ -65,6 +65,30 @@ def element_type(c_type: str | None, size: int | None = None) -> tuple[np.dtype,
     return np.dtype(np.uint8), size or 16
 
 
+def is_record(c_type: str | None) -> bool:
+    """Whether :func:`element_type` sizes the pointee ``c_type`` as bytes because it is a struct (or a type the
+    debug information does not name), not a scalar or vector type; a pointer to pointers is none."""
+    if not c_type:
+        return True
+    name = c_type.replace("const", "").replace("volatile", "").replace("__restrict__", "").strip()
+    if name in C_TYPES or name.endswith("*"):
+        return False
+    m = re.fullmatch(r"([a-z]+?)(\d+)", name)
+    return not (m and m.group(1) in C_TYPES)
+
+
+def distinct_contents(dtype: np.dtype, elements: int, components: int = 1, record: bool = False) -> np.ndarray:
+    """Distinct integer contents for a buffer of ``elements`` elements of ``components`` components each:
+    element k (each of its components; each 4-, 2- or 1-byte word of a ``record`` of ``components`` bytes)
+    holds k, in its integer type, wrapping only where that type forces it (a uchar wraps at 256).  Indices
+    read from such buffers are distinct across elements and stay inside buffers of as many elements."""
+    if record:
+        word = 4 if components % 4 == 0 else 2 if components % 2 == 0 else 1
+        words = np.repeat(np.arange(elements), components // word)
+        return words.astype({4: np.int32, 2: np.int16, 1: np.uint8}[word]).view(np.uint8)
+    return np.repeat(np.arange(elements), components).astype(dtype)
+
+
 def default_range(dtype: np.dtype) -> tuple[float, float]:
     """The [low, high) range of a "random" fill: floats in [-1, 1), unsigned [0, 100), signed [-100, 100)."""
     dtype = np.dtype(dtype)

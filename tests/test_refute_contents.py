@@ -1,0 +1,163 @@
+"""Races and memory errors that depend on the buffer contents the search chose (simu/evolve/refute.py,
+refute_by_contents): a race that distinct integer contents make go away needs two threads to read equal
+values, which the host's data decides (a warning that says so); a race distinct contents keep (pigeonhole:
+more threads than uchar bins) or that the data only gates (``if (flag[i]) n++``) stays an error.  One
+refutation launch per (witness, fill) judges every finding that witness shows."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simu import codes
+from simu.api import load_source
+from simu.evolve import Budget
+from simu.evolve.refute import refute_by_contents
+from simu.evolve.search import Search
+from simu.launch.buffers import PLAIN_FILLS, distinct_contents, is_record
+from simu.launch.constraints import KernelConstraints
+from simu.pipeline import ASSUMPTION, CheckSettings
+
+KERNELS = """
+__global__ void scatter(const int *idx, const float *x, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[idx[i]] = x[i];
+}
+__global__ void hist8(const unsigned char *pix, unsigned int *bins, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) bins[pix[i]]++;
+}
+__global__ void hist64(const unsigned char *pix, unsigned int *hist, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) hist[pix[i] >> 2]++;
+}
+__global__ void flags(const int *flag, int *counter, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && flag[i]) counter[0]++;
+}
+struct Con { int a; int b; float w; };
+__global__ void solve(const Con *cs, float *v, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { Con c = cs[i]; v[c.a] += c.w; v[c.b] -= c.w; }
+}
+__global__ void tile(const int *perm, float *out) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  s[perm[t] & 63] = (float)t;
+  __syncthreads();
+  out[t] = s[t];
+}
+__global__ void gather3(const int *idx, const float *a, const float *b, const float *c, float *dst, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    dst[i] = a[idx[i]];
+    dst[i] += b[idx[i]];
+    dst[i] += c[idx[i]];
+  }
+}
+"""
+_MODULE: list = []
+
+
+def _search(kernel: str, constraints: KernelConstraints | None = None, **budget) -> Search:
+    if not _MODULE:
+        _MODULE.append(load_source(KERNELS, "cuda"))
+    m = _MODULE[0]
+    return Search(m, m.kernel(kernel), CheckSettings(), constraints,
+                  budget=Budget(evaluations=40, seconds=600, probe_seconds=120, **budget), seed=0)
+
+
+def _evaluate(s: Search, fill: str, block: int = 64, grid: int = 1, **args) -> None:
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.GRID] = [math.log2(grid), 0.0, 0.0]
+    genes[s.layout.at.BLOCK] = [math.log2(block), 0.0, 0.0]
+    genes[s.layout.at.FILL] = float(PLAIN_FILLS.index(fill))
+    for j, p in enumerate(s.layout.scalars):
+        genes[s.layout.at.scalar(j)] = float(args.get(p.name, block * grid))
+    assert s.evaluate(genes).valid
+
+
+def _judged(s: Search, kind: str = "race") -> list:
+    refute_by_contents(s)
+    return [f for f, _ in s.found.values() if f.kind == kind]
+
+
+def test_distinct_contents_hold_the_element_index_in_its_type():
+    assert list(distinct_contents(np.dtype(np.int32), 5)) == [0, 1, 2, 3, 4]
+    assert list(distinct_contents(np.dtype(np.uint8), 300)[254:258]) == [254, 255, 0, 1]  # a uchar wraps at 256
+    assert list(distinct_contents(np.dtype(np.int32), 2, 2)) == [0, 0, 1, 1]  # an int2 element: both components
+    rec = distinct_contents(np.dtype(np.uint8), 3, 12, record=True)  # {int a; int b; float w;}: each word holds k
+    assert rec.dtype == np.uint8 and list(rec.view(np.int32)) == [0, 0, 0, 1, 1, 1, 2, 2, 2]
+    assert is_record("Con") and is_record(None) and not is_record("int4") and not is_record("const float")
+    assert not is_record("float*")
+
+
+def test_a_scatter_through_an_index_buffer_is_a_warning_that_names_the_data():
+    s = _search("scatter")
+    _evaluate(s, "random")
+    races = _judged(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert all("two threads to read equal values from 'idx'" in f.detail[ASSUMPTION] for f in races)
+    assert all("host's data decides" in f.message for f in races)
+
+
+def test_a_solver_over_constraint_structs_is_a_warning():
+    s = _search("solve")
+    _evaluate(s, "zeros")
+    races = _judged(s)
+    assert len(races) >= 2 and all(f.severity == codes.WARNING for f in races), races
+    assert all("'cs'" in f.detail[ASSUMPTION] for f in races)
+    assert s.refutations == 1  # one launch judged every race its witness shows
+
+
+def test_a_shared_memory_race_through_a_permutation_is_a_warning():
+    s = _search("tile")
+    _evaluate(s, "zeros")
+    races = [f for f in _judged(s) if f.space == "shared"]
+    assert races and all(f.severity == codes.WARNING for f in races), races
+
+
+def test_a_uchar_histogram_with_more_threads_than_bins_stays_an_error():
+    s = _search("hist8")
+    _evaluate(s, "random", block=256, grid=2)
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR and ASSUMPTION not in f.detail for f in races), races
+    s = _search("hist64")
+    _evaluate(s, "random", block=128)
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR and ASSUMPTION not in f.detail for f in races), races
+
+
+def test_a_race_the_data_only_gates_stays_an_error():
+    s = _search("flags")
+    _evaluate(s, "random")
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR for f in races), races
+
+
+def test_contents_the_user_gives_keep_the_race_an_error():
+    s = _search("scatter", KernelConstraints(fills={"idx": "small"}))
+    _evaluate(s, "random")
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR for f in races), races
+    assert s.refutations == 0  # no buffer the search filled holds integers: nothing to vary
+
+
+def test_no_refutation_launch_left_keeps_the_error():
+    s = _search("scatter", refutations=0)
+    _evaluate(s, "random")
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR for f in races), races
+
+
+def test_findings_of_one_witness_share_its_probe_launches():
+    """Three out-of-bounds reads through one index buffer, shown by one launch: the zero-filled launch judges
+    all three."""
+    s = _search("gather3")
+    _evaluate(s, "signed")
+    oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]
+    assert len(oob) >= 3, oob
+    oob = _judged(s, "out-of-bounds")
+    assert all(f.severity == codes.WARNING and "buffer contents" in f.message for f in oob), oob
+    assert s.refutations == 1
