@@ -161,3 +161,22 @@ def test_findings_of_one_witness_share_its_probe_launches():
     oob = _judged(s, "out-of-bounds")
     assert all(f.severity == codes.WARNING and "buffer contents" in f.message for f in oob), oob
     assert s.refutations == 1
+
+
+def test_large_buffers_filled_differently_are_different_launches():
+    """The cache keys a large buffer by its fill, not its bytes: a zero-filled variant of a launch with large
+    buffers must not be answered by the random-filled launch (it was, and refilling decided nothing)."""
+    from simu.evolve.search import _launch_key
+
+    s = _search("scatter")
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.GRID] = [math.log2(64), 0.0, 0.0]
+    genes[s.layout.at.BLOCK] = [math.log2(1024), 0.0, 0.0]
+    genes[s.layout.at.FILL] = float(PLAIN_FILLS.index("random"))
+    for j in range(len(s.layout.scalars)):
+        genes[s.layout.at.scalar(j)] = 70000.0
+    zeros = list(genes)
+    zeros[s.layout.at.FILL] = float(PLAIN_FILLS.index("zeros"))
+    a, b = s.layout.launch(genes), s.layout.launch(zeros)
+    assert a.args["idx"].size >= 65536
+    assert _launch_key(a) != _launch_key(b)

@@ -200,7 +200,8 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
 
 
 def _memory_from_contents(search, probes: dict) -> None:
-    pending = {key: witnesses(search, key) for key, (f, _) in search.found.items()
+    rules = argument_rules(search.layout)
+    pending = {key: _inside(rules, witnesses(search, key)) for key, (f, _) in search.found.items()
                if f.kind in MEMORY_KINDS and f.space in ("global", "constant") and f.severity == codes.ERROR}
     pending = {key: shown for key, shown in pending.items() if shown}
     while pending:
@@ -221,10 +222,12 @@ def _memory_from_contents(search, probes: dict) -> None:
 
 
 def _races_from_contents(search, probes: dict, tries: int) -> None:
+    rules = argument_rules(search.layout)
     pending = {}
     for key, (f, _) in search.found.items():
         if f.kind in RACE_KINDS and f.severity == codes.ERROR and search.layout.chosen_contents():
-            shown = sorted(witnesses(search, key), key=lambda w: launch_size(w[0].launch), reverse=True)
+            shown = sorted(_inside(rules, witnesses(search, key)), key=lambda w: launch_size(w[0].launch),
+                           reverse=True)
             if shown:
                 pending[key] = shown[:tries]
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
@@ -249,6 +252,11 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                     "chose (no host, user or launch comment gives them); with distinct values there (element k "
                     f"holding k) {which} shows no race, so the host's data decides"),
                     "buffer contents: equal values"), genes)
+
+
+def _inside(rules: ArgumentRules, shown: list[Witness]) -> list[Witness]:
+    """The witnesses inside the argument rules (launches the program can make), or all when none is."""
+    return [w for w in shown if not broken_arguments(rules, w[0].launch)] or shown
 
 
 def _lines(f) -> frozenset:

@@ -375,10 +375,16 @@ def _pair(f: Finding) -> tuple:
 
 
 def _launch_key(launch: Launch) -> tuple:
+    """What makes two launches the same for the cache: dimensions, scalars, and each buffer's bytes (a large
+    buffer's fill instead: hashing it costs more than it saves; launches differing only in the seed of a large
+    buffer's random numbers count as one, but zero- and random-filled ones never do)."""
     parts = [launch.grid, launch.block, launch.warp_size, launch.dynamic_shared, launch.seed]
     for name, v in launch.args.items():
         if isinstance(v, np.ndarray) and v.ndim > 0:
-            parts.append((name, str(v.dtype), v.shape, hash(v.tobytes()) if v.size < 65536 else v.size))
+            spec = launch.buffer_specs.get(name) or {}
+            fill = tuple(sorted((k, repr(x)) for k, x in spec.items() if k not in ("rng", "seed"))) \
+                if spec else ("unknown", id(v))
+            parts.append((name, str(v.dtype), v.shape, hash(v.tobytes()) if v.size < 65536 else (v.size, fill)))
         else:
             parts.append((name, repr(v)))
     return tuple(parts)
