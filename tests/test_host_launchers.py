@@ -300,3 +300,15 @@ def test_a_default_value_written_only_in_the_class_declaration_is_the_launch_met
     index = build_host_index(tmp_path, [tmp_path / n for n in ("job.h", "job.cpp", "use.cpp")])
     ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
     assert (c.block, c.grid, origin) == ((128, 1, 1), (32, 1, 1), "host launch at use.cpp:6")
+
+
+def test_arguments_after_a_conditional_setter_are_not_placed(tmp_path: Path):
+    """``if (extra) r.arg(b);`` may or may not take an index: the arguments after it are left to the search."""
+    (tmp_path / "runner.h").write_text(ROUNDING_H)
+    (tmp_path / "main.cpp").write_text(
+        '#include "runner.h"\nvoid step(cl_program p, cl_command_queue q, cl_mem a, cl_mem b, bool extra) {\n'
+        '    cl_kernel k = clCreateKernel(p, "sum64", 0);\n    Runner r(q, k, "sum");\n    r.arg(a);\n'
+        '    if (extra)\n        r.arg(b);\n    r.scalar(4);\n    r.go(64);\n}\n')
+    index = build_host_index(tmp_path, [tmp_path / "runner.h", tmp_path / "main.cpp"])
+    args = [(a.line, a.index, a.value) for h in index.files for a in h.args if a.file == "main.cpp"]
+    assert args == [(5, 0, None), (7, None, None), (8, None, 4)]

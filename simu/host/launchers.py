@@ -351,6 +351,8 @@ def helper_kernels(helpers: list[dict], src: CSource, ev: Evaluator, rel: str, c
             if len(c.args) <= h["name"] or not c.lhs:
                 continue
             name = ev.str_value(c.args[h["name"]], c.pos)
+            if name is None:
+                continue  # a name the caller computes: nothing to bind (the helper's own forwarding calls)
             prog = c.args[h["program"]] if h["program"] is not None and len(c.args) > h["program"] else ""
             out.append(KernelSite(rel, c.line, c.lhs, prog, name, _cl_source(src, ev, c.args, prog, c.pos, cl_names)))
     return out
@@ -433,6 +435,8 @@ def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var
             continue
         line = src.line_of(pos)
         if meth["sets"]:
+            if _nested(src.code, lo, pos):  # if (x) obj.setBuffer(b);: the arguments after it may move
+                index = None
             index = _set_args(meth, args, src, ev, rel, line, pos, kernel, index, out)
         elif cls.launches(m.group(1)):
             values = [ev.int_value(a, pos) for a in args]
@@ -445,6 +449,15 @@ def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var
             grid = grid_relation(cls, m.group(1), values, args, launch, ev, pos, passed)
             out.launches.append(LaunchSite(rel, line, kernel, None, str(dim) if dim is not None else "", dim, "NULL",
                                            text, "", g, text, "", loc, grid_sym=grid))
+
+
+def _nested(code: str, lo: int, pos: int) -> bool:
+    """Whether ``pos`` is in a block (a branch, a loop) opened after ``lo``, or a braceless ``if``/``for`` body."""
+    text = STRING_LITERAL.sub('""', code[lo:pos])
+    if text.count("{") > text.count("}"):
+        return True
+    last = text[:text.rfind(";") + 1] if ";" in text else ""
+    return bool(re.search(r"\b(?:if|for|while|else)\b[^;{}]*$", text[len(last):]))
 
 
 def _set_args(meth: dict, args: list[str], src: CSource, ev: Evaluator, rel: str, line: int, pos: int, kernel: str,
