@@ -1,6 +1,7 @@
 """Grouping (simu/report/grouping.py): the findings of one kernel that are one problem -- same kind,
 space, variable, severity and assumption -- are one finding listing its other sites, in text, JSON and
-SARIF; errors only where one launch overflows one buffer at several lines; never an error into a warning."""
+SARIF; errors only where one launch overflows one buffer at several lines or races on it between blocks;
+never an error into a warning."""
 
 import json
 from dataclasses import replace
@@ -46,8 +47,9 @@ def _oob(path: Path, line: int, variable: str = "x", severity: str = "warning", 
                    launch or LaunchRecord((1, 1, 1), (32, 1, 1), {"n": line}), count=line)
 
 
-def _race(path: Path, a: int, b: int, severity: str = "error", assumption: str | None = None) -> Finding:
-    detail: dict = {"access": "write-write"}
+def _race(path: Path, a: int, b: int, severity: str = "error", assumption: str | None = None,
+          scope: str = "inter-warp", access: str = "write-write") -> Finding:
+    detail: dict = {"access": access, "scope": scope}
     if assumption:
         detail |= {"assumption": assumption, "assumption_key": assumption}
     return Finding("race", severity, "chem", f"race {a}/{b}", SourceLocation(str(path), a, 5, "", "chem"),
@@ -111,7 +113,10 @@ def test_errors_group_only_as_one_overflow_of_one_launch(tmp_path):
     before = _oob(path, 7, severity="error", launch=launch, offset=-4)
     assert sorted(1 + len(f.also) for f in group_findings([*same, other, before])) == [1, 1, 3]
     races = [_race(path, 1, 2), _race(path, 3, 4)]
-    assert len(group_findings(races)) == 2  # each unordered pair may be its own missing barrier
+    assert len(group_findings(races)) == 2  # within a block each pair may be its own missing barrier
+    between = [_race(path, a, b, scope="inter-block") for a, b in ((1, 1), (1, 2), (2, 2), (1, 3))]
+    reads = [_race(path, 5, 6, scope="inter-block", access="read-write")]
+    assert sorted(1 + len(f.also) for f in group_findings(between + reads + races)) == [1, 1, 1, 4]
     demoted = [_race(path, 1, 2, "warning", "the block is the search's"), _race(path, 3, 4, "warning",
                                                                                "the block is the search's")]
     (g,) = group_findings(demoted)
@@ -205,3 +210,24 @@ def test_check_groups_a_searched_kernel_end_to_end(tmp_path):
         f = by[key]
         assert {f["first"]["line"]} | {s["first"]["line"] for s in f["also"]} == want
     assert by[("error", "x")]["first"]["line"] == 24 and by[("error", "x")]["also"] == []
+
+
+RACES = "\n".join(["__global__ void w(float *out) {",
+                   "    out[threadIdx.x] = 1.0f;",
+                   "    out[(threadIdx.x + 7) % blockDim.x] = 2.0f;",
+                   "    out[(threadIdx.x + 9) % blockDim.x] = 3.0f;",
+                   "}", ""])
+
+
+def test_races_between_blocks_are_one_error_on_a_given_launch(tmp_path):
+    """Two blocks write the same elements of 'out' at three lines: nothing orders blocks, one defect."""
+    (tmp_path / "w.cu").write_text(RACES)
+    args = ["check", str(tmp_path / "w.cu"), "--grid", "2", "--block", "32"]
+    doc = json.loads(runner.invoke(app, [*args, "--format", "json"]).output)
+    (race,) = [f for f in doc["files"][0]["kernels"][0]["findings"] if f["kind"] == "race"]
+    assert race["severity"] == "error" and race["detail"]["scope"] == "inter-block"
+    pairs = {(race["first"]["line"], race["second"]["line"])} | {(s["first"]["line"], s["second"]["line"])
+                                                                 for s in race["also"]}
+    assert pairs == {(2, 3), (2, 4), (3, 4)}
+    text = runner.invoke(app, args).output
+    assert "and 2 more sites of 'out' with the same problem, line pairs 2/4, 3/4" in text

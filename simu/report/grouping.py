@@ -15,11 +15,14 @@ The rule (:func:`group_key`):
   numbers of each finding's witness, which the clause ``detail["assumption"]`` names; or none).  A
   finding with no variable (barrier divergence, a redundant barrier) is never grouped: each is its own
   barrier.
-- An error is grouped only where it is clearly one defect: an out-of-bounds access of one variable,
-  with no assumption, on the same side of the buffer (before its start or past its end) and shown by
-  the same witness launch -- one launch overflowing one buffer at several lines is one buffer or tile
-  sized short of what the launch indexes (one missing guard or size).  Error races are never grouped:
-  each unordered pair may be its own missing barrier.  The severity is part of the key, so an error is
+- An error (no assumption) is grouped only where it is clearly one defect, always within one witness
+  launch: out-of-bounds accesses of one variable on the same side of it (before its start or past its
+  end) -- one launch overflowing one buffer at several lines is one buffer or tile sized short of what
+  the launch indexes (one missing guard or size); and races of one variable *between blocks* with the
+  same access class -- nothing orders two blocks of a launch, so no barrier is missing: which elements
+  each block touches is the one defect (shoc's DeviceMemory write benchmarks: 136 line pairs of one
+  unrolled loop).  Races within a block are never grouped: each pair may be its own missing barrier
+  (a tile written, read, written again needs two).  The severity is part of the key, so an error is
   never folded into a warning.
 
 The grouped finding is its earliest site in full (message, threads, launch, count); the other sites
@@ -39,6 +42,8 @@ from simu.detect.finding import Finding, Site, sort_key
 ASSUMPTION = "assumption"  # the Finding.detail keys pipeline.beyond_contract writes: the clause,
 ASSUMPTION_KEY = "assumption_key"  # and which assumption it is without the witness's numbers
 OUT_OF_BOUNDS = "out-of-bounds"
+RACE = "race"
+INTER_BLOCK = "inter-block"  # detail["scope"] of a race between threads of different blocks
 
 
 def group_key(f: Finding) -> tuple | None:
@@ -50,11 +55,16 @@ def group_key(f: Finding) -> tuple | None:
     base = (f.kind, f.kernel, f.space, f.variable, f.severity, str(which))
     if f.severity != ERROR:
         return base
-    if f.kind != OUT_OF_BOUNDS or assumption or f.launch is None:
+    if assumption or f.launch is None:
         return None
-    offset = f.detail.get("offset")
-    side = "before" if isinstance(offset, int) and offset < 0 else "past"
-    return (*base, side, json.dumps(asdict(f.launch), sort_keys=True, default=str))
+    if f.kind == OUT_OF_BOUNDS:
+        offset = f.detail.get("offset")
+        what = "before" if isinstance(offset, int) and offset < 0 else "past"
+    elif f.kind == RACE and f.detail.get("scope") == INTER_BLOCK:
+        what = str(f.detail.get("access", ""))
+    else:
+        return None
+    return (*base, what, json.dumps(asdict(f.launch), sort_keys=True, default=str))
 
 
 def _site_order(s: Site) -> tuple:

@@ -48,21 +48,31 @@ def render_finding(console: Console, f: Finding) -> None:
 
 
 def grouped_text(f: Finding, shown: int = SHOWN_RUNS) -> str:
-    """The line a grouped finding adds: how many other sites, and their lines (runs, capped)."""
-    lines = other_lines(f)
+    """The line a grouped finding adds: how many other sites, and where -- line runs, or the line pairs of
+    two-access sites (races) -- at most ``shown`` of them."""
     home = f.first.file if f.first is not None else ""
-    runs: list[str] = []
-    for file in dict.fromkeys(fl[0] for fl in lines):
-        nums = line_ranges([n for fl, n in lines if fl == file])
-        runs += nums if file == home else [f"{display_path(file)}:{r}" for r in nums]
+
+    def at(loc) -> str:
+        return str(loc.line) if loc.file == home else f"{display_path(loc.file)}:{loc.line}"
+
     what = f" of '{f.variable}'" if f.variable else ""
     head = f"and {len(f.also)} more site{'s' if len(f.also) != 1 else ''}{what} with the same problem"
-    if not runs:
+    if any(s.second is not None for s in f.also):
+        items = list(dict.fromkeys("/".join(at(loc) for loc in s.locations) for s in f.also))
+        label, unit = ("line pair" if len(items) == 1 else "line pairs"), "pairs"
+    else:
+        lines = other_lines(f)
+        items = []
+        for file in dict.fromkeys(fl[0] for fl in lines):
+            nums = line_ranges([n for fl, n in lines if fl == file])
+            items += nums if file == home else [f"{display_path(file)}:{r}" for r in nums]
+        label, unit = ("line" if len(lines) == 1 else "lines"), "runs"
+    if not items:
         return head + " (on these lines)"
     more = ""
-    if len(runs) > shown:
-        more = f", ... ({len(runs) - shown} more runs; --format json or sarif lists every site)"
-    return f"{head}, line{'s' if len(lines) != 1 else ''} {', '.join(runs[:shown])}{more}"
+    if len(items) > shown:
+        more = f", ... ({len(items) - shown} more {unit}; --format json or sarif lists every site)"
+    return f"{head}, {label} {', '.join(items[:shown])}{more}"
 
 
 def _indent(loc: SourceLocation) -> int:
