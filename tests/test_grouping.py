@@ -168,7 +168,7 @@ def test_text_json_and_sarif_show_the_group(tmp_path):
     rx = next(r for r in results if r["properties"]["variable"] == "x" and r["level"] == "warning")
     assert len(rx["relatedLocations"]) == 19 and rx["properties"]["sites"] == 20
     assert [r["physicalLocation"]["region"]["startLine"] for r in rx["relatedLocations"]] == list(range(2, 21))
-    assert "at 19 more sites: [line 2](1)" in rx["message"]["text"]
+    assert "at 19 more sites (20 in all): [line 2](1), [line 3](2)" in rx["message"]["text"]
     assert all(r["id"] == i for i, r in enumerate(rx["relatedLocations"], 1))
 
 
@@ -180,6 +180,20 @@ def test_sarif_grouped_race_keeps_its_other_access_first(tmp_path):
     (r,) = log["runs"][0]["results"]
     lines = [x["physicalLocation"]["region"]["startLine"] for x in r["relatedLocations"]]
     assert lines == [2, 3, 4] and r["relatedLocations"][0]["message"]["text"].startswith("other access")
+
+
+def test_sarif_lists_each_location_once_and_at_most_its_limit(tmp_path, monkeypatch):
+    import simu.report.sarif as sarif
+
+    path = _source(tmp_path)
+    pairs = [(a, b) for a in range(1, 7) for b in range(a, 7)]  # 21 pairs of 6 lines
+    found = [_race(path, a, b, "warning", "the block is the search's") for a, b in pairs]
+    (r,) = json.loads(render_sarif(_result(path, found)))["runs"][0]["results"]
+    assert [x["physicalLocation"]["region"]["startLine"] for x in r["relatedLocations"]] == [1, 2, 3, 4, 5, 6]
+    assert r["properties"]["sites"] == 21 and "at 20 more sites (21 in all)" in r["message"]["text"]
+    monkeypatch.setattr(sarif, "MAX_RELATED", 3)
+    (r,) = json.loads(render_sarif(_result(path, found)))["runs"][0]["results"]
+    assert len(r["relatedLocations"]) == 3 and "; 3 more locations only in --format json." in r["message"]["text"]
 
 
 def test_line_ranges():

@@ -4,8 +4,9 @@ One rule per finding kind (:mod:`simu.codes`); one result per finding with the f
 its location and the second as a related location; ``partialFingerprints`` built from the kind,
 the kernel, the files and the *text* of both source lines (not line numbers), so an alert survives
 edits elsewhere in the file; the witness launch and the two threads under ``properties``.  A grouped
-finding (:mod:`simu.report.grouping`) is one result: every other site is a related location (the first
-few linked from the message), its fingerprint the one of its own (earliest) site.
+finding (:mod:`simu.report.grouping`) is one result: the other sites' source locations are related
+locations (each once, at most ``MAX_RELATED``; the first few linked from the message), its fingerprint
+the one of its own (earliest) site.
 Kernels that could not be analysed appear as tool execution notifications.
 """
 
@@ -20,7 +21,10 @@ from simu import __version__
 from simu.codes import KINDS, Kind, kind
 from simu.detect.finding import Finding, SourceLocation
 
-LINKED_SITES = 10  # grouped sites the message links to (every one is a related location)
+LINKED_SITES = 10  # grouped sites' locations the message links to
+# related locations of one result at most: GitHub code scanning rejects a file with over 1,000 locations in one
+# result (and shows 100); a larger group's other locations are in --format json
+MAX_RELATED = 1000
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
@@ -86,6 +90,37 @@ def _jsonable(x: Any) -> Any:
     return json.loads(json.dumps(x, default=str))
 
 
+def _grouped_sites(f: Finding, root: Path, related: list[dict[str, Any]]) -> str:
+    """Appends the source locations of the sites grouped into ``f`` to ``related`` (each distinct location
+    once: a race group's line pairs share lines; ``MAX_RELATED`` in all) and returns the message's
+    sentence about them, linking the first few."""
+    what = f" of '{f.variable}'" if f.variable else ""
+    seen = {(loc.file, loc.line, loc.column) for loc in f.locations}
+    links: list[str] = []
+    left = 0
+    for site in f.also:
+        for loc in site.locations:
+            if (loc.file, loc.line, loc.column) in seen:
+                continue
+            seen.add((loc.file, loc.line, loc.column))
+            if len(related) >= MAX_RELATED:
+                left += 1
+                continue
+            rid = len(related) + 1
+            related.append({"id": rid, "physicalLocation": _physical(loc, root),
+                            "message": {"text": f"the same problem{what} here"}})
+            if len(links) < LINKED_SITES:
+                links.append(f"[line {loc.line}]({rid})")
+    n = len(f.also)
+    shown = len(related) - (1 if f.second is not None else 0)
+    text = f"The same problem{what} at {n} more site{'s' if n != 1 else ''} ({n + 1} in all)"
+    if links:
+        text += f": {', '.join(links)}{', ...' if shown > len(links) else ''} (related locations)"
+    if left:
+        text += f"; {left} more location{'s' if left != 1 else ''} only in --format json"
+    return text + "."
+
+
 def finding_result(f: Finding, root: Path, rule_index: dict[str, int]) -> dict[str, Any]:
     text = f.message
     related = []
@@ -95,18 +130,7 @@ def finding_result(f: Finding, root: Path, rule_index: dict[str, int]) -> dict[s
         related.append({"id": 1, "physicalLocation": _physical(f.second, root), "message": {"text": what}})
         text = text.rstrip(". ") + ". See the [other access](1)."
     if f.also:
-        links = []
-        for i, site in enumerate(f.also):
-            for loc in site.locations:
-                rid = len(related) + 1
-                related.append({"id": rid, "physicalLocation": _physical(loc, root),
-                                "message": {"text": f"the same problem, site {i + 2} of {len(f.also) + 1}"}})
-                if len(links) < LINKED_SITES and (loc is site.first or site.first is None):
-                    links.append(f"[line {loc.line}]({rid})")
-        what = f" of '{f.variable}'" if f.variable else ""
-        more = ", ..." if len(f.also) > len(links) else ""
-        text = (text.rstrip(". ") + f". The same problem{what} at {len(f.also)} more site"
-                f"{'s' if len(f.also) != 1 else ''}: {', '.join(links)}{more} (related locations).")
+        text = text.rstrip(". ") + ". " + _grouped_sites(f, root, related)
     res: dict[str, Any] = {
         "ruleId": f.kind,
         "ruleIndex": rule_index[f.kind],
