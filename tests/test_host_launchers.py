@@ -62,7 +62,10 @@ struct Util {
 UTIL_C = """#include "util.h"
 cl_kernel util_make_kernel(cl_context ctx, cl_device_id dev, const char *source, const char *name, cl_program prog) {
     cl_int err;
-    cl_kernel k = clCreateKernel(prog, name, &err);
+    cl_program p = prog;
+    if (!p)
+        p = util_build(ctx, dev, source);
+    cl_kernel k = clCreateKernel(p, name, &err);
     return k;
 }
 """

@@ -50,8 +50,17 @@ def kernel_helpers(src: CSource) -> list[dict]:
     for c in src.calls("clCreateKernel"):
         f = src.enclosing(c.pos)
         if f is not None and len(c.args) >= 2:
-            out += _forwarding(f, c.args[1], c.args[0])
+            out += _forwarding(f, c.args[1], _aliased(src, f, c.args[0], c.pos))
     return out
+
+
+def _aliased(src: CSource, f: Function, expr: str, pos: int) -> str:
+    """The parameter a local stands for: ``cl_program p = prog; if (!p) p = build(...);`` -> ``prog``."""
+    e = expr.strip().lstrip("&")
+    if not _IDENT.fullmatch(e) or e in f.params:
+        return e
+    first = re.search(rf"\b{re.escape(e)}\s*=\s*([A-Za-z_]\w*)\s*;", src.code[f.start:pos])
+    return first.group(1) if first and first.group(1) in f.params else e
 
 
 def _forwarding(f: Function, name_arg: str, program_arg: str | None) -> list[dict]:
