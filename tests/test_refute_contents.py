@@ -36,6 +36,10 @@ __global__ void flags(const int *flag, int *counter, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && flag[i]) counter[0]++;
 }
+__global__ void marked(const int *flag, int *counter, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && flag[i] == 1) counter[0]++;
+}
 struct Con { int a; int b; float w; };
 __global__ void solve(const Con *cs, float *v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -134,6 +138,16 @@ def test_a_race_the_data_only_gates_stays_an_error():
     _evaluate(s, "random")
     races = _judged(s)
     assert races and all(f.severity == codes.ERROR for f in races), races
+
+
+def test_a_race_gated_by_an_equality_on_the_data_stays_an_error():
+    """flag[i] == 1: with distinct contents one thread passes the gate, so the race goes away, but because
+    fewer than two threads make the accesses, not because their addresses became distinct."""
+    s = _search("marked")
+    _evaluate(s, "small", block=128)
+    races = _judged(s)
+    assert races and all(f.severity == codes.ERROR for f in races), races
+    assert s.refutations == 1
 
 
 def test_contents_the_user_gives_keep_the_race_an_error():

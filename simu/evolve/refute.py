@@ -17,8 +17,9 @@ witness becomes the reported one:
 * :func:`refute_by_contents`: a global-memory error that goes away on a witness with zero- or
   ramp-filled buffers (the kernel reads the index from its buffers: the host's data decides), and a race
   that goes away on each of its largest witnesses when every integer buffer whose contents the search chose
-  holds distinct values (two threads collide only because they read equal values; zeros are never used for
-  races, and a race distinct contents keep on its lines -- pigeonhole -- stays an error).  One refutation
+  holds distinct values while at least two threads still make its accesses (two threads collide only
+  because they read equal values; zeros are never used for races; a race distinct contents keep on its
+  lines -- pigeonhole -- or whose accesses the data only gates, ``flag[i] == 1``, stays an error).  One refutation
   launch per (witness, fill) judges every finding that witness shows.
 * :func:`refute_by_length`: an out-of-bounds access past the end of a buffer whose length the search
   chose is a warning unless a re-run of one of its largest in-contract witnesses with the longest length
@@ -40,8 +41,12 @@ the evidence of a plausible-length re-run.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
+
+import numpy as np
 
 from simu import codes
+from simu.detect import Context
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
 from simu.ir.types import IntType
@@ -189,7 +194,8 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
       values (:meth:`~simu.evolve.genome.Layout.distinct`): two threads collide only because they read equal
       values.  Zeros are never used for races (they create collisions, and a race gated by data,
       ``if (flag[i]) n++``, is real); a race that distinct contents keep (a histogram of uchar pixels with more
-      threads than bins: pigeonhole) stays an error.
+      threads than bins: pigeonhole), or whose accesses fewer than two threads make with them (the data gates
+      the accesses, ``if (flag[i] == 1) n++``, it does not pick their address), stays an error.
 
     Each is kept as a warning that says so.  One refutation launch per (witness, fill) judges every finding
     that witness shows, and the witnesses that show the most pending findings go first, so the allowance
@@ -232,13 +238,19 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                 pending[key] = shown[:tries]
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
     lines = {key: _lines(search.found[key][0]) for key in pending}
+    sites = {key: _sites_of(search.found[key][0]) for key in pending}
+    wanted = frozenset().union(*sites.values())
     while pending:
         ev = _most_shared(search, pending)
-        probe, names = _variant(search, probes, ev, DISTINCT)
+        probe, names = _variant(search, probes, ev, DISTINCT, partial(_threads_at, search, wanted))
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
-            if probe is None or any(_lines(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS):
-                del pending[key]  # nothing learnt, or distinct contents collide on its lines too: the error stands
+            if probe is None or any(_lines(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS) \
+                    or len(frozenset().union(*((probe.seen or {}).get(s, ()) for s in sites[key]))) < 2:
+                # nothing learnt; distinct contents collide on its lines too; or fewer than two threads made
+                # its accesses (the data gates them, ``if (flag[i] == 1) n++``, it does not pick the address):
+                # the error stands
+                del pending[key]
                 continue
             cleared[key].append(names)
             if not pending[key]:
@@ -277,7 +289,32 @@ def _most_shared(search, pending: dict[tuple, list[Witness]]):
     return min(count.values(), key=lambda c: (-c[1], tuple(c[0].genes) not in reported, c[0].steps))[0]
 
 
-def _variant(search, probes: dict, ev, fill: str) -> tuple:
+def _sites_of(f) -> frozenset:
+    """The source positions (file, line, column) of a finding's two accesses."""
+    return frozenset((loc.file, loc.line, loc.column) for loc in f.locations)
+
+
+def _threads_at(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
+    """Of the source positions ``wanted``, the threads (launch-wide lanes) that accessed memory there in
+    ``run`` (a refutation's inspection, :meth:`~simu.evolve.search.Search.refute`)."""
+    t = run.result.trace
+    if t is None or not len(t):
+        return {}
+    ctx = Context(search.kernel, run.launch, run.result, search.settings.detect)
+    instrs = np.unique(t.instr)
+    keys = []
+    for iid in instrs.tolist():
+        loc = ctx.location(iid)
+        keys.append((loc.file, loc.line, loc.column) if loc is not None else None)
+    out: dict[tuple, frozenset] = {}
+    where = np.searchsorted(instrs, t.instr)
+    for j, k in enumerate(keys):
+        if k in wanted:
+            out[k] = out.get(k, frozenset()) | frozenset(np.unique(t.lane[where == j]).tolist())
+    return out
+
+
+def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
     """The run of witness ``ev`` with its buffers filled by ``fill`` (a fill of the gene, or :data:`DISTINCT`)
     and the buffers that changed, run once per (witness, fill) whatever number of findings it judges; (None,
     []) when it teaches nothing."""
@@ -286,7 +323,7 @@ def _variant(search, probes: dict, ev, fill: str) -> tuple:
         if fill == DISTINCT:
             variant = search.layout.distinct(ev.launch)
             probes[key] = (None, []) if variant is None else \
-                (search.refute(launch=variant[0], like=ev), variant[1])
+                (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
         else:
             genes = list(ev.genes)
             genes[search.layout.at.FILL] = float(PLAIN_FILLS.index(fill))

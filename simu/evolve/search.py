@@ -87,6 +87,7 @@ class Evaluation:
     error: str = ""
     genes: list[float] | None = None  # what the search evaluated (None: a probe's variant)
     steps: int = 0  # interpreter steps the launch took (what re-running it costs)
+    seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -200,14 +201,16 @@ class Search:
         return ev
 
     def refute(self, genes: list[float] | None = None, launch: Launch | None = None,
-               like: Evaluation | None = None) -> Evaluation | None:
+               like: Evaluation | None = None, inspect=None) -> Evaluation | None:
         """A severity refutation's launch: ``genes`` evaluated like the loop's (cached, their findings
         kept), or a ``launch`` the genes alone do not describe probed; ``like`` is the witness it varies
         (its steps are what the launch should cost).  Bounded by ``budget.refutations`` launches and
         ``budget.refutation_steps()`` interpreter steps, not by the clock: None once either is spent (a
         launch that would overrun the steps left is not run; one that does stops there), or when the launch
         taught nothing (a step, trace or time bound of the launch itself, a launch no GPU runs).  The
-        refutation then decides nothing and the finding keeps its severity."""
+        refutation then decides nothing and the finding keeps its severity.  ``inspect``, a function of the
+        :class:`~simu.pipeline.LaunchRun` of a probed ``launch``, reads what the findings do not say (its
+        value is the evaluation's ``seen``)."""
         if genes is not None:
             launch = self.layout.launch(genes)
             if _launch_key(launch) in self.cache:
@@ -219,7 +222,8 @@ class Search:
         left = self.budget.refutation_steps() - self.refuted_steps - drawn
         self.refutations += 1
         limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left))
-        ev = self._probe(launch, limits) if genes is None else self.evaluate(genes, launch=launch, limits=limits)
+        ev = self._probe(launch, limits, inspect) if genes is None else \
+            self.evaluate(genes, launch=launch, limits=limits)
         self.refuted_steps += ev.steps + drawn
         return ev if ev.valid else None
 
@@ -235,14 +239,14 @@ class Search:
         ev = self._probe(launch, limits)
         return ev if ev.valid else None
 
-    def _probe(self, launch: Launch, limits=None) -> Evaluation:
+    def _probe(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
         state = (self.status, self.reason, self.where, self.not_launchable)
         self.stats.evaluations += 1
-        ev = self._run(launch, limits)
+        ev = self._run(launch, limits, inspect)
         self.status, self.reason, self.where, self.not_launchable = state
         return ev
 
-    def _run(self, launch: Launch, limits=None) -> Evaluation:
+    def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
         try:
             launch_run = self.analysis.run_launch(launch, limits or self._limits, judge_incomplete=False)
         except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine
@@ -267,7 +271,7 @@ class Search:
             return dataclasses.replace(Evaluation.invalid(launch, "launch outside the kernel's contract"),
                                        steps=result.steps)
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
-                          steps=result.steps)
+                          steps=result.steps, seen=inspect(launch_run) if inspect is not None else None)
 
     # -- phases ----------------------------------------------------------------------------------
     def toolbox(self) -> Toolbox:
