@@ -45,6 +45,12 @@ __global__ void solve(const Con *cs, float *v, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) { Con c = cs[i]; v[c.a] += c.w; v[c.b] -= c.w; }
 }
+struct Body { float inv; int shape; float vx[2]; };
+struct Pair { int a; int b; };
+__global__ void bodies(const Pair *ps, Body *bs, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) { int a = ps[i].a; if (bs[a].inv == 0.0f) bs[a].vx[1] += 1.0f; }
+}
 __global__ void tile(const int *perm, float *out) {
   __shared__ float s[64];
   int t = threadIdx.x;
@@ -113,6 +119,17 @@ def test_a_solver_over_constraint_structs_is_a_warning():
     assert len(races) >= 2 and all(f.severity == codes.WARNING for f in races), races
     assert all("'cs'" in f.detail[ASSUMPTION] for f in races)
     assert s.refutations == 1  # one launch judged every race its witness shows
+
+
+def test_the_float_fields_of_a_struct_keep_their_contents():
+    """bs[a].inv == 0.0f gates the update: distinct contents vary the struct's int field and leave its floats
+    (the debug information says which bytes they are) as the witness had them, so the gate stays open."""
+    s = _search("bodies")
+    assert {p.name: p.pointee_floats for p in s.kernel.params if p.is_pointer} == \
+        {"ps": (), "bs": ((0, 4), (8, 4), (12, 4))}
+    _evaluate(s, "zeros")
+    races = _judged(s)
+    assert races and all(f.severity == codes.WARNING and "'ps'" in f.detail[ASSUMPTION] for f in races), races
 
 
 def test_a_shared_memory_race_through_a_permutation_is_a_warning():

@@ -437,8 +437,9 @@ class Layout:
 
     def distinct(self, launch: Launch) -> tuple[Launch, list[str]] | None:
         """``launch`` with distinct integer contents (:func:`~simu.launch.buffers.distinct_contents`) in every
-        integer or struct buffer whose contents the search chose, other buffers (floats among them) as they
-        were, and the names of the buffers that changed; None when none changes."""
+        integer or struct buffer whose contents the search chose, other buffers (floats among them) and the
+        float fields of structs (``Param.pointee_floats``, from the debug information) as they were, and the
+        names of the buffers that changed; None when none changes."""
         chosen = self.chosen_contents()
         fresh: dict[int, np.ndarray] = {}
         names = []
@@ -450,7 +451,13 @@ class Layout:
             dt, comps = element_type(p.pointee, p.pointee_size)
             if arr.dtype != dt or arr.size % comps:
                 continue
-            new = distinct_contents(dt, arr.size // comps, comps, record).reshape(arr.shape)
+            new = distinct_contents(dt, arr.size // comps, comps, record)
+            if record and p.pointee_floats:  # a struct's float fields keep their contents
+                floats = np.zeros(comps, bool)
+                for offset, size in p.pointee_floats:
+                    floats[offset:offset + size] = True
+                new = np.where(np.tile(floats, arr.size // comps), arr.reshape(-1), new)
+            new = new.reshape(arr.shape)
             if not np.array_equal(new, arr):
                 new.flags.writeable = False
                 fresh[id(arr)] = new

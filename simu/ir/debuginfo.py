@@ -178,6 +178,72 @@ class DebugInfo:
             return None
         return self.type_size(n[1].get("baseType"))  # type: ignore[union-attr]
 
+    def param_pointee_floats(self, sp_ref: str | None) -> list[tuple[tuple[int, int], ...] | None]:
+        """Per parameter, the (byte offset, bytes) of each floating-point scalar inside the element a pointer
+        parameter points to (its struct fields, vectors and arrays, nested), None when not a pointer or
+        unknown: what the debug information says of a struct buffer's bytes that the launch draws as bytes."""
+        sp = self.subprogram(sp_ref)
+        st = self.node(sp.get("type"))
+        if not st or st[0] != "DISubroutineType":
+            return []
+        types = self.node(st[1].get("types"))  # type: ignore[union-attr]
+        if not types or types[0] != "tuple":
+            return []
+        out: list[tuple[tuple[int, int], ...] | None] = []
+        for t in types[1][1:]:  # type: ignore[index]
+            n = self._strip(t)
+            if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_pointer_type":  # type: ignore[union-attr]
+                out.append(None)
+                continue
+            found: list[tuple[int, int]] = []
+            out.append(tuple(found) if self._floats(n[1].get("baseType"), 0, found) else None)  # type: ignore[union-attr]
+        return out
+
+    def _floats(self, ref: str | None, base: int, found: list[tuple[int, int]], depth: int = 0) -> bool:
+        """Add to ``found`` the float scalars of type ``ref`` placed at byte ``base``; False when a part of the
+        type is unknown (or too large to list)."""
+        n = self.node(ref) if ref else None
+        if n is None or depth > 24 or len(found) > 4096:
+            return False
+        kind, f = n
+        if kind == "DIBasicType":
+            if f.get("encoding") == "DW_ATE_float":
+                found.append((base, int(f.get("size", "0")) // 8))
+            return True
+        if kind == "DIDerivedType":
+            tag = f.get("tag")
+            if tag == "DW_TAG_member":
+                return self._floats(f.get("baseType"), base + int(f.get("offset", "0")) // 8, found, depth + 1)
+            if tag in ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type", "DW_TAG_restrict_type",
+                       "DW_TAG_atomic_type"):
+                return self._floats(f.get("baseType"), base, found, depth + 1)
+            return tag == "DW_TAG_pointer_type"  # a pointer is no float
+        if kind == "DICompositeType" and f.get("tag") in ("DW_TAG_structure_type", "DW_TAG_class_type",
+                                                           "DW_TAG_union_type"):
+            elements = self.node(f.get("elements")) if f.get("elements") else ("tuple", [])
+            if elements is None or elements[0] != "tuple":
+                return False
+            members = [m for m in elements[1] if (self.node(m) or ("", {}))[1].get("tag") == "DW_TAG_member"]
+            return all(self._floats(m, base, found, depth + 1) for m in members)
+        if kind == "DICompositeType" and f.get("tag") == "DW_TAG_array_type":
+            size = self.type_size(f.get("baseType"))
+            subs = self.node(f.get("elements"))
+            if not size or subs is None or subs[0] != "tuple":
+                return False
+            count = 1
+            for r in subs[1]:
+                sr = self.node(r)
+                try:
+                    count *= int(sr[1].get("count", "")) if sr and sr[0] == "DISubrange" else 0
+                except ValueError:
+                    return False
+            inner: list[tuple[int, int]] = []
+            if not count or count > 4096 or not self._floats(f.get("baseType"), 0, inner, depth + 1):
+                return False
+            found.extend((base + k * size + o, b) for k in range(count) for o, b in inner)
+            return True
+        return kind == "DICompositeType" and f.get("tag") == "DW_TAG_enumeration_type"
+
     def type_size(self, ref: str | None, depth: int = 0) -> int | None:
         """Bytes of a debug-info type (through typedefs and qualifiers), None if unknown."""
         n = self.node(ref) if ref else None

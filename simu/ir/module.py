@@ -111,6 +111,9 @@ class Param:
     c_type: str | None = None
     addrspace: int = 0
     pointee_size: int | None = None  # bytes of the element a pointer parameter points to (debug info)
+    # (byte offset, bytes) of each float scalar inside that element, its struct fields too (debug info; None:
+    # unknown): a struct buffer is drawn as bytes, and varying its integers must leave its floats alone
+    pointee_floats: tuple[tuple[int, int], ...] | None = None
 
     @property
     def is_pointer(self) -> bool:
@@ -329,6 +332,7 @@ class _Decoder:
         names = self.dbg.param_names(sp_ref)
         ctypes = self.dbg.param_type_names(sp_ref)
         sizes = self.dbg.param_pointee_sizes(sp_ref)
+        floats = self.dbg.param_pointee_floats(sp_ref)
         sp = self.dbg.subprogram(sp_ref)
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
@@ -339,7 +343,8 @@ class _Decoder:
             if isinstance(atype, TargetExtType) and ctype:
                 ctype = _opencl_handle_name(ctype)
             size = sizes[i] if i < len(sizes) else None
-            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size))
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size,
+                                floats[i] if i < len(floats) else None))
         lang = language
         if lang == "llvm":
             lang = "opencl" if self.kernel_names.get(fn.name) == "opencl" else "cuda"
