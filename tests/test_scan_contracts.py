@@ -233,3 +233,37 @@ def test_a_host_allocation_with_a_constant_factor_makes_longer_lengths_plausible
     (tmp_path / "main.cu").write_text(RATES.replace("ALLOCATED", "n"))
     k = _kernel(_scan(tmp_path), "rates")
     assert any(f.kind == "out-of-bounds" and f.severity == "error" for f in k.findings), k.findings
+
+
+OPENCL_RUNTIME_SIZE = {
+    "copy.cl": "__kernel void copy(__global float *out, __global const float *in, int n) {\n"
+               "    int i = get_global_id(0);\n    out[i] = in[i];\n}\n",
+    "host.c": "#include <CL/cl.h>\n#include <stdlib.h>\n"
+              "int main(int argc, char **argv) {\n"
+              "    cl_context ctx; cl_program prog; cl_command_queue q; cl_int err;\n"
+              "    int n = atoi(argv[1]) * 64;\n"
+              "    cl_kernel k = clCreateKernel(prog, \"copy\", &err);\n"
+              "    cl_mem out = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);\n"
+              "    cl_mem in = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);\n"
+              "    clSetKernelArg(k, 0, sizeof(cl_mem), &out);\n"
+              "    clSetKernelArg(k, 1, sizeof(cl_mem), &in);\n"
+              "    clSetKernelArg(k, 2, sizeof(int), &n);\n"
+              "    size_t local = 64;\n    size_t global = n;\n"
+              "    clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);\n"
+              "    return 0;\n}\n",
+}
+
+
+def test_an_opencl_global_size_set_at_run_time_follows_the_argument_it_is_passed_as(tmp_path: Path):
+    """shoc's MD: ``globalSize = nAtom`` with ``nAtom`` also argument 2 and the buffers' length: the NDRange is
+    n / 64 work-groups of the host's 64, so the unguarded ``out[i]`` stays in bounds; a search free to choose the
+    grid runs past the buffers."""
+    for name, text in OPENCL_RUNTIME_SIZE.items():
+        (tmp_path / name).write_text(text)
+    k = _kernel(_scan(tmp_path), "copy")
+    assert k.status == "analysed" and not [f for f in k.findings if f.kind == "out-of-bounds"], k.findings
+    (tmp_path / "host.c").write_text(OPENCL_RUNTIME_SIZE["host.c"].replace("size_t global = n;",
+                                                                          "size_t global = n + 64;"))
+    k = _kernel(_scan(tmp_path), "copy")
+    oob = [f for f in k.findings if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == "error" for f in oob), k.findings

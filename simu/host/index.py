@@ -30,7 +30,7 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym)
 
 
 @dataclass

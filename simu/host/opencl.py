@@ -13,7 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from simu.host.cscan import Call, CSource, split_args
+from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 from simu.host.options import (
@@ -25,6 +25,7 @@ from simu.host.options import (
     source_identifiers,
     template_calls,
 )
+from simu.host.relations import ARG, norm, symbolic
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -80,7 +81,8 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
                for c in src.calls("clCreateKernel") if len(c.args) >= 2]
     kernels += _cpp_kernels(src, ev, rel)
     args = [_arg_site(ev, rel, c) for c in src.calls("clSetKernelArg") if len(c.args) >= 4]
-    launches = [_launch_site(ev, rel, c, kernels) for c in src.calls("clEnqueueNDRangeKernel") if len(c.args) >= 6]
+    launches = [_launch_site(ev, rel, c, kernels, args) for c in src.calls("clEnqueueNDRangeKernel")
+                if len(c.args) >= 6]
     if "cl::" in src.code or "NDRange" in src.code:
         args += _cpp_args(src, ev, rel)
         launches += _cpp_launches(src, ev, rel, kernels)
@@ -252,14 +254,43 @@ def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
     return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v)
 
 
-def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite]) -> LaunchSite:
+def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], args: list[ArgSite]) -> LaunchSite:
     queue, kernel, dim, offset, glob, local = c.args[:6]
     g_text, g = ev.array_values(glob, c.pos)
     l_text, loc = ev.array_values(local, c.pos)
     named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= c.line]
     name = named[-1].name if named else None
     return LaunchSite(rel, c.line, kernel, name, dim, ev.int_value(dim, c.pos), offset, glob, g_text, g, local,
-                      l_text, loc)
+                      l_text, loc, grid_sym=_grid_relation(ev, c, kernel, g_text, g, loc, args))
+
+
+def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | None, loc: tuple | None,
+                   args: list[ArgSite]) -> tuple[str | None, ...]:
+    """Work-groups per axis as :mod:`simu.host.relations` expressions of the kernel's arguments (``_a7_``): the
+    global size over the constant local size, ``globalSize = nAtom`` with ``nAtom`` set as argument 7 ->
+    ``(_a7_)/128``.  OpenCL 1.x launches only global sizes that are multiples of the local size, so the quotient
+    is exact on every launch the program makes (a floor, never the extra work-items of a round-up)."""
+    if not loc or None in loc or any(v <= 0 for v in loc):
+        return ()
+    text = g_text.strip()
+    parts = split_top_level(text[1:-1], ",") if text.startswith("{") and text.endswith("}") else [text]
+    if len(parts) != len(loc):
+        return ()
+    passed: dict[str, int] = {}
+    for a in sorted(args, key=lambda a: a.line):
+        if a.line <= c.line and a.index is not None and _same(a.kernel, kernel):
+            var = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", a.value_text.strip()).lstrip("&").strip()
+            if re.fullmatch(r"[A-Za-z_]\w*", var):
+                passed[norm(var)] = a.index
+    out: list[str | None] = []
+    for axis, (part, lv) in enumerate(zip(parts, loc, strict=True)):
+        gv = g[axis] if g and axis < len(g) else None
+        if gv is not None:
+            out.append(str(gv // lv) if gv % lv == 0 else None)
+            continue
+        sym = symbolic(ev, part, c.pos, passed) if passed else None
+        out.append(f"({sym})/{lv}" if sym is not None and ARG.search(sym) else None)
+    return tuple(out) + ("1",) * (3 - len(out))
 
 
 def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
