@@ -349,6 +349,10 @@ class ProjectReport:
             self.severities["errors on a host launch" if host else "errors on a searched launch"] += 1
         self.severities["errors"] += len(errors)
         self.severities["warnings"] += sum(x.get("severity") == "warning" for x in found)
+        # a grouped finding (JSON schema 2) stands for its other sites too: the ungrouped counts
+        self.severities["error sites"] += sum(1 + len(x.get("also", ())) for x in errors)
+        self.severities["warning sites"] += sum(1 + len(x.get("also", ())) for x in found
+                                                if x.get("severity") == "warning")
 
 
 def _rank(status: str) -> int:
@@ -606,7 +610,8 @@ def render(reps: list[ProjectReport], top: int = 25) -> str:
                      f"{ex['kernel']} ({ex['where']}): `{ex['reason'][:120]}`"])
     parts.append(_table(["kernels", "status", "construct", "projects", "example"], rows))
     cols = ["analysed kernels", "kernels with an error", "errors", "errors: race", "errors: out-of-bounds",
-            "errors: other", "errors on a host launch", "errors on a searched launch", "warnings"]
+            "errors: other", "errors on a host launch", "errors on a searched launch", "warnings", "error sites",
+            "warning sites"]
     if any(r.severities for r in reps):
         parts.append("\nFindings by severity (kernels as simu reports them, with template instances):\n")
         parts.append(_table(["project", *cols], [[r.name, *(str(r.severities[c]) for c in cols)] for r in reps]))

@@ -103,12 +103,13 @@ def test_findings_are_counted_by_severity_kind_and_launch_origin():
         {"kind": "race", "severity": "error", "launch": host},
         {"kind": "out-of-bounds", "severity": "error", "launch": searched},
         {"kind": "barrier-divergence", "severity": "error", "launch": searched},
-        {"kind": "out-of-bounds", "severity": "warning", "launch": searched}]})
+        {"kind": "out-of-bounds", "severity": "warning", "launch": searched, "also": [{"count": 1}] * 4}]})
     rep.count_findings({"status": "analysed", "findings": []})
     s = rep.severities
     assert (s["analysed kernels"], s["kernels with an error"], s["errors"], s["warnings"]) == (2, 1, 3, 1)
     assert (s["errors: race"], s["errors: out-of-bounds"], s["errors: other"]) == (1, 1, 1)
     assert (s["errors on a host launch"], s["errors on a searched launch"]) == (1, 2)
+    assert (s["error sites"], s["warning sites"]) == (3, 5)  # a grouped finding stands for its other sites too
 
 
 def test_flag_groups_plan(tmp_path):
