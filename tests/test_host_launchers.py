@@ -315,3 +315,20 @@ def test_arguments_after_a_conditional_setter_are_not_placed(tmp_path: Path):
     index = build_host_index(tmp_path, [tmp_path / "runner.h", tmp_path / "main.cpp"])
     args = [(a.line, a.index, a.value) for h in index.files for a in h.args if a.file == "main.cpp"]
     assert args == [(5, 0, None), (7, None, None), (8, None, 4)]
+
+
+def test_a_raw_ndrange_over_a_passed_value_gives_the_grid_relation(tmp_path: Path):
+    """The raw API too: ``size_t global = count;`` with ``count`` passed as argument 2 and groups of 128 gives
+    work-groups = n/128 (OpenCL 1.x: the global size is a multiple of the local one), and ``n`` is drawn from
+    [128, the search's thread budget]: smaller values make no group, no launch of the program."""
+    (tmp_path / "host.c").write_text(
+        "#include <CL/cl.h>\nvoid run(cl_program p, cl_command_queue q, cl_mem o, cl_mem i, int count) {\n"
+        "    cl_kernel k = clCreateKernel(p, \"sum64\", 0);\n    size_t global = count, local = 128;\n"
+        "    clSetKernelArg(k, 0, sizeof(cl_mem), &o);\n    clSetKernelArg(k, 1, sizeof(cl_mem), &i);\n"
+        "    clSetKernelArg(k, 2, sizeof(int), (void *) &count);\n"
+        "    clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "host.c"])
+    ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
+    assert c.block == (128, 1, 1) and c.dims == {"grid.x": "(n)/128", "grid.y": "1", "grid.z": "1"}
+    assert origin == "host launch at host.c:8 (grid.x = (n)/128 from the host code)"
+    assert c.arg_ranges == {"n": (128, 4096)}  # the program launches at least one group: n >= 128

@@ -17,7 +17,7 @@ from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
-from simu.host.relations import ARG
+from simu.host.relations import ARG, norm
 from simu.launch.constraints import DIMS, KernelConstraints
 
 MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
@@ -60,6 +60,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
     for x in own or launches:
         c = launch_constraints(x, params)
+        _at_least_one_group(c, params)
         c.origin = f"host launch at {x.where}{_searched(c)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
@@ -76,9 +77,25 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             for axis, e in enumerate(site.grid_sym[:3]):
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
+        _at_least_one_group(c, params)
         c.origin += _searched(c)
         out.append((c, c.origin))
     return out
+
+
+SEARCH_THREADS = 4096  # the search's thread budget (evolve.genome.Layout.max_total_threads), the range's top
+
+
+def _at_least_one_group(c: KernelConstraints, params: Params) -> None:
+    """A grid component the host computes as ``n/256`` of a searched integer argument (``global = nAtom`` with groups
+    of 256): the program only launches with ``n >= 256``, so ``n`` is drawn from [256, budget], not from the small
+    values that give no group (every draw of them would be rejected: no launch of the program)."""
+    ints = {name for name, elem in params if elem is None}
+    for expr in (e for k, e in c.dims.items() if k.startswith("grid.")):
+        m = re.fullmatch(r"\(?([A-Za-z_]\w*)\)?/(\d+)", norm(expr))
+        if m and m.group(1) in ints and m.group(1) not in c.args and m.group(1) not in c.derived \
+                and m.group(1) not in c.arg_ranges and int(m.group(2)) > 1:
+            c.arg_ranges[m.group(1)] = (int(m.group(2)), max(int(m.group(2)), SEARCH_THREADS))
 
 
 def _searched(c: KernelConstraints) -> str:

@@ -146,7 +146,8 @@ def grid_relation(cls: LauncherClass, method: str, values: list[int | None], arg
         if found is None or sym is None:
             out.append(None)
         else:
-            out.append(f"({sym}+{lv - 1})/{lv}" if found[1] == "up" else f"({sym})/{lv}")
+            whole = sym if re.fullmatch(r"\w+", sym) else f"({sym})"
+            out.append(f"({sym}+{lv - 1})/{lv}" if found[1] == "up" else f"{whole}/{lv}")
     return tuple(out) + ("1",) * (3 - len(out))
 
 
