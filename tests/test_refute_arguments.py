@@ -221,3 +221,35 @@ def test_one_record_per_thread_at_a_constant_stride_is_a_plausible_length():
     _evaluate(s, block=32)
     oob = _judged(s, "out-of-bounds")
     assert oob and all(f.severity == codes.ERROR and "out of bounds even with" in f.message for f in oob), oob
+
+
+AXIS_KERNEL = """
+typedef struct { float m_min[4]; float m_max[4]; } Aabb;
+__kernel void pairs(__global const Aabb *aabbs, __global float *out, int axis, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  Aabb mine = aabbs[i];
+  float v = mine.m_max[axis];
+  for (int j = i + 1; j < n; j++) {
+    Aabb other = aabbs[j];
+    if (other.m_min[axis] > v) break;
+    out[i] += 1.0f;
+  }
+}
+"""
+
+
+def test_an_argument_indexing_a_fixed_array_is_drawn_inside_it():
+    """bullet3's sap kernel: ``axis`` selects a field of a ``float[4]``; a host computes 0..2 and never passes 4,
+    so the search keeps it in 0..3 instead of reporting the private copy's overrun at axis 7 as an error."""
+    from simu.evolve.dictionary import index_bounds
+
+    m = load_source(AXIS_KERNEL, "opencl")
+    k = m.kernel("pairs")
+    assert index_bounds(k) == {"axis": 4}
+    s = Search(m, k, CheckSettings(), budget=Budget(evaluations=30, seconds=600, probe_seconds=120), seed=0)
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.scalar(0)] = 7.0
+    assert s.layout.launch(genes).args["axis"] == 3
+    r = run_search(m, k, CheckSettings(), budget=Budget(evaluations=30, seconds=600, probe_seconds=120), seed=0)
+    assert not r.findings, r.findings

@@ -204,3 +204,34 @@ def thread_stride_bytes(kernel: Kernel) -> int:
                 scale[ins.name] = new
                 changed = True
     return best
+
+
+def index_bounds(kernel: Kernel) -> dict[str, int]:
+    """Integer parameters a kernel uses as an index into a fixed-size array (``aabb.m_maxElems[axis]`` of a
+    ``float[4]`` field, ``const float w[3]; w[k]``), each with the smallest such array's length: the values the
+    kernel's contract admits are ``0 .. length - 1`` (a host computing ``axis`` passes 0..2, never 4), so the
+    search draws them there."""
+    from simu.ir.types import ArrayType, StructType, VectorType
+
+    fn = kernel.function
+    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
+              if isinstance(p.type, IntType) and p.type.bits > 1}
+    bounds: dict[str, int] = {}
+    for ins in (ins for b in fn.blocks for ins in b.instrs):
+        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:
+            params[ins.name] = params[ins.ops[0].value]
+        if ins.opcode != "getelementptr":
+            continue
+        t = ins.attrs.get("src")
+        for op in ins.ops[2:]:  # ops[0] the pointer, ops[1] steps over whole source elements
+            if isinstance(t, (ArrayType, VectorType)):
+                if op.kind == "reg" and op.value in params and t.count > 0:
+                    name = params[op.value]
+                    bounds[name] = min(bounds.get(name, t.count), t.count)
+                t = t.elem
+            elif isinstance(t, StructType) and op.kind == "const" and isinstance(op.value, int) \
+                    and 0 <= op.value < len(t.fields):
+                t = t.fields[op.value]
+            else:
+                break
+    return bounds

@@ -34,7 +34,7 @@ from deap import tools
 from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import NotLaunchableError, SimuError, SourcePoint
-from simu.evolve.dictionary import argument_constants, grid_relative_arguments
+from simu.evolve.dictionary import argument_constants, grid_relative_arguments, index_bounds
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
@@ -362,7 +362,9 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
     constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths
                                                    or c.dims or derived or c.requires)
-    return Layout(kernel, shape, scalars, dict(c.args), dict(c.arg_ranges), _dim(c.grid), _dim(c.block),
+    ranges = {name: (0.0, float(n - 1)) for name, n in index_bounds(kernel).items()}  # the kernel's contract
+    ranges.update(c.arg_ranges)  # the user's word wins
+    return Layout(kernel, shape, scalars, dict(c.args), ranges, _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
