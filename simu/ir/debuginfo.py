@@ -151,7 +151,8 @@ class DebugInfo:
                         self._params.setdefault(f["scope"], {})[int(f["arg"]) - 1] = _unq(f.get("name", ""))
         return dict(self._params.get(sp_ref, {}))
 
-    def param_type_names(self, sp_ref: str | None) -> list[str]:
+    def _param_type_refs(self, sp_ref: str | None) -> list:
+        """The metadata references of a subprogram's parameter types, in order (the return type left out)."""
         sp = self.subprogram(sp_ref)
         st = self.node(sp.get("type"))
         if not st or st[0] != "DISubroutineType":
@@ -159,18 +160,14 @@ class DebugInfo:
         types = self.node(st[1].get("types"))  # type: ignore[union-attr]
         if not types or types[0] != "tuple":
             return []
-        return [self.type_name(t) for t in types[1][1:]]  # type: ignore[index]
+        return list(types[1][1:])  # type: ignore[index]
+
+    def param_type_names(self, sp_ref: str | None) -> list[str]:
+        return [self.type_name(t) for t in self._param_type_refs(sp_ref)]
 
     def param_pointee_sizes(self, sp_ref: str | None) -> list[int | None]:
         """Per parameter, the bytes of the type a pointer parameter points to (None: not a pointer or unknown)."""
-        sp = self.subprogram(sp_ref)
-        st = self.node(sp.get("type"))
-        if not st or st[0] != "DISubroutineType":
-            return []
-        types = self.node(st[1].get("types"))  # type: ignore[union-attr]
-        if not types or types[0] != "tuple":
-            return []
-        return [self._pointee_size(t) for t in types[1][1:]]  # type: ignore[index]
+        return [self._pointee_size(t) for t in self._param_type_refs(sp_ref)]
 
     def _pointee_size(self, ref: str) -> int | None:
         n = self._strip(ref)
@@ -182,15 +179,8 @@ class DebugInfo:
         """Per parameter, the (byte offset, bytes) of each floating-point scalar inside the element a pointer
         parameter points to (its struct fields, vectors and arrays, nested), None when not a pointer or
         unknown: what the debug information says of a struct buffer's bytes that the launch draws as bytes."""
-        sp = self.subprogram(sp_ref)
-        st = self.node(sp.get("type"))
-        if not st or st[0] != "DISubroutineType":
-            return []
-        types = self.node(st[1].get("types"))  # type: ignore[union-attr]
-        if not types or types[0] != "tuple":
-            return []
         out: list[tuple[tuple[int, int], ...] | None] = []
-        for t in types[1][1:]:  # type: ignore[index]
+        for t in self._param_type_refs(sp_ref):
             n = self._strip(t)
             if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_pointer_type":  # type: ignore[union-attr]
                 out.append(None)
