@@ -282,3 +282,43 @@ def test_a_template_wrapper_called_with_explicit_template_arguments_is_resolved(
     assert k.status == "analysed" and not _races(k), [f.message for f in k.findings]
     k = _kernel(_scan(tmp_path, host=False), "tile")
     assert _races(k)  # more than 256 threads wrap around the tile: what the caller's block rules out
+
+
+BRANCHES = """
+__global__ void pad(unsigned long long *out, int len) {
+  unsigned long long m[16] = {0};
+  m[len / 8] = 1;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = m[3];
+}
+__global__ void wide(unsigned long long *out, int len) {
+  unsigned long long m[32] = {0};
+  m[len / 8] = 1;
+  out[blockIdx.x * blockDim.x + threadIdx.x] = m[3];
+}
+void hash(unsigned long long *out, int len, int batch) {
+  if (len <= 120) {
+    pad << <batch / 32, 32 >> > (out, len);
+  }
+  else if (len <= 248)
+    wide<<<batch / 32, 32>>>(out, len);
+}
+"""
+
+
+def test_a_launch_inside_a_branch_requires_its_condition(tmp_path: Path):
+    """xmrig's hash(): ``if (ctx->inputlen <= 128) k << <…>> > (…, ctx->inputlen, …) else if (… <= 256) …``: the
+    first kernel never sees a length past 128, the second one only lengths in (128, 256]; the spaced chevrons are
+    a launch too.  Without the branch the search indexes the private block past its end."""
+    from simu.host.cscan import CSource
+    from simu.host.cuda import extract_cuda
+
+    pad, wide = extract_cuda(CSource(BRANCHES), "h.cu")
+    assert (pad.kernel, pad.block, pad.requires) == ("pad", (32, 1, 1), ("_a1_ <= 120",))
+    assert (wide.kernel, wide.requires) == ("wide", ("_a1_ > 120", "_a1_ <= 248"))
+    (tmp_path / "h.cu").write_text(BRANCHES)
+    result = _scan(tmp_path)
+    for name in ("pad", "wide"):
+        k = _kernel(result, name)
+        assert k.status == "analysed" and not k.findings, [f.message for f in k.findings]
+    (tmp_path / "h.cu").write_text(BRANCHES.replace("if (len <= 120) {", "{").replace("else if (len <= 248)", ""))
+    assert _kernel(_scan(tmp_path), "pad").findings  # no branch: a length past the block is searched

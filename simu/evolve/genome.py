@@ -297,15 +297,19 @@ class Layout:
 
     def _satisfy(self, values: dict[str, Any]) -> dict[str, Any]:
         """``values`` changed in one or two of the searched arguments the host's assertions name (each set to
-        another one's value, or 1) so that the assertions hold, if they do not (sizes a program asserts alike,
-        ``w1/w2 == h1/h2``, are often equal); unchanged when nothing found holds (the launch is then rejected)."""
+        another one's value, 1, or a number the assertions compare with or its neighbour) so that the assertions hold,
+        if they do not (sizes a program asserts alike, ``w1/w2 == h1/h2``, are often equal; a branch's ``len > 128``
+        holds at 129); unchanged when nothing found holds (the launch is then rejected)."""
         if self._holds(values):
             return values
         names = self._bases({str(i): r for i, r in enumerate(self.requires)})
         names = [n for n in names if isinstance(values.get(n), int)]
+        # the numbers the requirements compare with, and their neighbours (a branch's len <= 128, len > 128)
+        bounds = [v + d for v in map(int, re.findall(r"(?<![\w.])\d+(?![\w.])", " ".join(self.requires)))
+                  for d in (0, 1, -1)]
 
         def candidates(n: str) -> list[int]:
-            return list(dict.fromkeys([values[m] for m in names if m != n] + [1]))
+            return list(dict.fromkeys([values[m] for m in names if m != n] + [1] + bounds))
 
         for n in names:
             for x in candidates(n):

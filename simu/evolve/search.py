@@ -180,7 +180,7 @@ class Search:
             return self.cache[key]
         self.stats.evaluations += 1
         broken = self.layout.broken(launch)
-        ev = Evaluation.invalid(launch, f"the host code asserts {broken}") if broken else self._run(launch, limits)
+        ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else self._run(launch, limits)
         ev = dataclasses.replace(ev, genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):

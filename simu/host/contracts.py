@@ -101,7 +101,8 @@ def _at_least_one_group(c: KernelConstraints, params: Params) -> None:
 def _searched(c: KernelConstraints) -> str:
     """What of a host launch the search still chooses: `` (grid searched: not constant in the host code)``, or
     derives from the arguments: `` (grid.x = (size-1)/512+1, grid.y = n from the host code; grid.z searched)``;
-    then the arguments it derives and what the host asserts: `` (…; group_offset = n; asserts w1/w2 == h1/h2)``."""
+    then the arguments it derives and what the host requires (asserts, branch conditions):
+    `` (…; group_offset = n; requires w1/w2 == h1/h2)``."""
     parts = []
     missing = [part for part in ("grid", "block") if getattr(c, part) is None]
     known = [f"{k} = {v}" for k, v in c.dims.items() if k.split(".")[0] in missing and v != "1"]
@@ -113,7 +114,7 @@ def _searched(c: KernelConstraints) -> str:
     if c.derived:
         parts.append(", ".join(f"{k} = {v}" for k, v in c.derived.items()))
     if c.requires:
-        parts.append("asserts " + ", ".join(c.requires))
+        parts.append("requires " + ", ".join(c.requires))
     return f" ({'; '.join(parts)})" if parts else ""
 
 

@@ -15,12 +15,14 @@ from dataclasses import asdict, dataclass, replace
 
 from simu.host.cscan import Call, CSource, split_args
 from simu.host.cvalues import Evaluator
-from simu.host.relations import asserts, expand_locals, launch_relations
+from simu.host.relations import asserts, expand_locals, guards, launch_relations
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
 Dim = tuple[int | None, int | None, int | None]
-_LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<<")
+# ``k<<<g, b>>>(…)``, also spaced as clang-format writes it, ``k << <g, b >> > (…)``
+_LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<\s*<(?!<)")
+_LAUNCH_END = re.compile(r">>\s*>")
 _API = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
 
 
@@ -71,7 +73,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
                 out.append(resolve_call(src, ev, rel, template, call))
         else:
             out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "",
-                                asserts(src, ev, fn, pos) if fn else []))
+                                asserts(src, ev, fn, pos) + guards(src, ev, fn, pos) if fn else []))
     return out
 
 
@@ -83,7 +85,8 @@ def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: in
     assert fn is not None
     return {"function": fn.name.split("::")[-1], "params": list(fn.params), "kernel": kernel, "file": rel,
             "line": src.line_of(pos), "parts": [expand_locals(src, ev, fn, pos, p) for p in parts],
-            "args": [expand_locals(src, ev, fn, pos, a) for a in args], "requires": asserts(src, ev, fn, pos)}
+            "args": [expand_locals(src, ev, fn, pos, a) for a in args],
+            "requires": asserts(src, ev, fn, pos) + guards(src, ev, fn, pos)}
 
 
 def wrapper_templates(src: CSource, rel: str) -> list[dict]:
@@ -137,14 +140,15 @@ def to_extra(launches: list[CudaLaunch]) -> dict:
 def _chevron_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]]]:
     code, out = src.code, []
     for m in _LAUNCH.finditer(code):
-        end = code.find(">>>", m.end())
-        if end < 0:
+        close = _LAUNCH_END.search(code, m.end())
+        if close is None:
             continue
+        end = close.start()
         parts, _ = split_args(code[:end] + ")", m.end())
-        rest = re.match(r"\s*\(", code[end + 3:])
+        rest = re.match(r"\s*\(", code[close.end():])
         if parts is None or rest is None:
             continue
-        args, _ = split_args(code, end + 3 + rest.end())
+        args, _ = split_args(code, close.end() + rest.end())
         if args is None:
             continue
         out.append((m.group(1).split("::")[-1], m.start(), parts, args))

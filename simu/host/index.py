@@ -30,7 +30,7 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 2  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym)
+CACHE_VERSION = 3  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches
 
 
 @dataclass
@@ -102,7 +102,8 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
     for k, v in (header_macros or {}).items():
         src.macros.setdefault(k, v)
     cl = extract(src, rel)
-    extra = to_extra(extract_cuda(src, rel)) if "<<<" in text or "cudaLaunch" in text else {}
+    launches = "<<<" in text or "cudaLaunch" in text or re.search(r"<<\s+<", text) is not None
+    extra = to_extra(extract_cuda(src, rel)) if launches else {}
     if extra:
         templates = wrapper_templates(src, rel)
         if templates:

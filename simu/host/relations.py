@@ -194,7 +194,7 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
     return out_dims, tuple(_acyclic(rel)), required
 
 
-_COMPARE = re.compile(r"==|!=|<=|>=|(?<![<>])[<>](?![<>=])")
+_COMPARE = re.compile(r"==|!=|<=|>=|(?<![<>-])[<>](?![<>=])")  # not a shift, nor a member access ``p->n``
 
 
 def requirement(ev: Evaluator, text: str, pos: int, args: dict[str, int]) -> str | None:
@@ -227,6 +227,75 @@ def asserts(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
         if items and len(items) == 1:
             out.append(expand_locals(src, ev, fn, m.start(), items[0]))
     return out
+
+
+_IF = re.compile(r"(?<![\w.>])if\s*\(")
+_NEGATED = {"==": "!=", "!=": "==", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
+
+
+def guards(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
+    """The conditions of the ``if`` statements of ``fn`` whose branch holds ``pos``, locals written out as
+    :func:`asserts` does: ``if (len <= 128) k<<<…>>>(…, len)`` launches only with ``len <= 128``; in an ``else``
+    branch a single comparison holds negated (``else if (len <= 256)`` after it: ``len > 128``, ``len <= 256``).
+    A condition that is no single comparison is left out (:func:`requirement` reads only those)."""
+    code, out = src.code, []
+    for m in _IF.finditer(code, fn.start, pos):
+        cond, close = split_args(code, m.end())
+        if not cond or len(cond) != 1:
+            continue
+        then_end = _statement_end(code, close, fn.end)
+        if close <= pos < then_end:
+            out.append(expand_locals(src, ev, fn, m.start(), cond[0]))
+            continue
+        rest = re.match(r"\s*else\b", code[then_end:fn.end])
+        if rest is not None and then_end + rest.end() <= pos < _statement_end(code, then_end + rest.end(), fn.end):
+            negated = _negate(cond[0])
+            if negated is not None:
+                out.append(expand_locals(src, ev, fn, m.start(), negated))
+    return out
+
+
+def _negate(cond: str) -> str | None:
+    """``a <= b`` -> ``a > b``; ``None`` for anything but one comparison."""
+    e = cond.strip()
+    if "&&" in e or "||" in e:
+        return None
+    depth, found = 0, None
+    for i, c in enumerate(e):
+        depth += c in "([" and 1 or c in ")]" and -1 or 0
+        if depth == 0 and (m := _COMPARE.match(e, i)):
+            if found is not None:
+                return None
+            found = m
+    if found is None:
+        return None
+    return f"{e[:found.start()]} {_NEGATED[found.group(0)]} {e[found.end():]}"
+
+
+def _statement_end(code: str, start: int, limit: int) -> int:
+    """Where the statement starting at ``start`` ends: a ``{}`` block, an ``if`` with its ``else`` chain, or
+    the next ``;`` outside parentheses."""
+    i = start
+    while i < limit and code[i].isspace():
+        i += 1
+    if code.startswith("{", i):
+        depth = 0
+        for j in range(i, limit):
+            depth += code[j] == "{" and 1 or code[j] == "}" and -1 or 0
+            if depth == 0:
+                return j + 1
+        return limit
+    if (m := _IF.match(code, i)) is not None:
+        _, close = split_args(code, m.end())
+        end = _statement_end(code, close, limit)
+        rest = re.match(r"\s*else\b", code[end:limit])
+        return _statement_end(code, end + rest.end(), limit) if rest else end
+    depth = 0
+    for j in range(i, limit):
+        depth += code[j] in "([" and 1 or code[j] in ")]" and -1 or 0
+        if code[j] == ";" and depth == 0:
+            return j + 1
+    return limit
 
 
 def _acyclic(rel: list[str | None]) -> list[str | None]:
