@@ -66,6 +66,13 @@ __global__ void gather3(const int *idx, const float *a, const float *b, const fl
     dst[i] += c[idx[i]];
   }
 }
+struct Queue { int *counters; int size; };
+__global__ void drain(Queue q, int n) {
+  if (threadIdx.x == 0) q.counters[0] = n;
+}
+__global__ void forged(int *unused, long long address) {
+  if (threadIdx.x == 0) *(int *)address = 1;
+}
 """
 _MODULE: list = []
 
@@ -241,3 +248,23 @@ def test_the_data_race_severity_does_not_depend_on_the_clock(monkeypatch):
     on_time, late = run(False), run(True)
     assert on_time and on_time == late, (on_time, late)
     assert set(late.values()) == {codes.WARNING}
+
+
+def test_a_pointer_read_from_a_struct_argument_the_search_filled_is_a_warning():
+    """CUB's GridQueue passed by value: its device pointer is the search's bytes (null with zero fill, garbage
+    with random), so the null or invalid write says nothing of a launch the program makes; a pointer made from an
+    argument's value does not change with the contents and stays an error."""
+    for fill in ("zeros", "random"):
+        s = _search("drain")
+        _evaluate(s, fill, block=32, n=5)
+        bad = [f for f, _ in s.found.values() if f.kind in ("null", "invalid-pointer")]
+        assert bad, s.found
+        refute_by_contents(s)
+        judged = [f for f, _ in s.found.values() if f.kind in ("null", "invalid-pointer")]
+        assert judged and all(f.severity == codes.WARNING and "reads the pointer" in f.detail[ASSUMPTION]
+                              for f in judged), judged
+    s = _search("forged")
+    _evaluate(s, "zeros", block=32, address=24)
+    refute_by_contents(s)
+    judged = [f for f, _ in s.found.values() if f.kind in ("null", "invalid-pointer")]
+    assert judged and all(f.severity == codes.ERROR for f in judged), judged

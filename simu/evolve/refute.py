@@ -57,6 +57,7 @@ from simu.pipeline import beyond_contract
 ARGUMENT_WITNESSES = 2  # witnesses re-run with repaired arguments (the reported one, then the largest)
 LENGTH_WITNESSES = 3  # the largest launches that showed an out-of-bounds access, tried with plausible lengths
 MEMORY_KINDS = ("out-of-bounds", "null", "invalid-pointer")
+POINTER_KINDS = ("null", "invalid-pointer")  # a pointer read from memory, in no space of its own (a struct argument)
 CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
 RACE_KINDS = ("race", "warp-race")  # a warp race is a warning unless configured otherwise
 RACE_WITNESSES = 2  # the largest launches that showed a race, re-run with distinct contents (pigeonhole needs many)
@@ -201,14 +202,16 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
     that witness shows, and the witnesses that show the most pending findings go first, so the allowance
     (:meth:`~simu.evolve.search.Search.refute`) reaches kernels with dozens of findings."""
     probes: dict[tuple, tuple] = {}  # (witness genes, fill) -> (the variant's run or None, buffers changed)
-    _memory_from_contents(search, probes)
+    for _ in range(2):  # a probe run through the genes keeps its findings: judge the errors it added too
+        _memory_from_contents(search, probes)
     _races_from_contents(search, probes, tries)
 
 
 def _memory_from_contents(search, probes: dict) -> None:
     rules = argument_rules(search.layout)
     pending = {key: _inside(rules, witnesses(search, key)) for key, (f, _) in search.found.items()
-               if f.kind in MEMORY_KINDS and f.space in ("global", "constant") and f.severity == codes.ERROR}
+               if f.kind in MEMORY_KINDS and f.severity == codes.ERROR
+               and (f.space in ("global", "constant") or f.kind in POINTER_KINDS)}
     pending = {key: shown for key, shown in pending.items() if shown}
     while pending:
         ev = _most_shared(search, pending)
@@ -217,13 +220,17 @@ def _memory_from_contents(search, probes: dict) -> None:
             finding, genes = search.found[key]
             if genes != ev.genes:  # judged on another witness, which is then the reported one
                 finding = shown_f
-            for fill in CONTENT_FILLS:
+            # a pointer read from a buffer: ones, or element k holding k, make it neither null nor the same bytes
+            for fill in (*CONTENT_FILLS, "ones", DISTINCT) if finding.kind in POINTER_KINDS else CONTENT_FILLS:
                 probe, _ = _variant(search, probes, ev, fill)
                 if probe is not None and not any(f.key == key for f in probe.findings):
+                    read = ("makes no such access, so the kernel reads the pointer from its buffers or arguments"
+                            if finding.kind in POINTER_KINDS else
+                            "stays in bounds, so the kernel reads the index from its buffers")
                     search.found[key] = (beyond_contract(finding, (
-                        f"the buffer contents are the search's (with {fill}-filled buffers the same launch stays in "
-                        "bounds, so the kernel reads the index from its buffers and the host's data decides)"),
-                        "buffer contents"), list(ev.genes))
+                        f"the buffer contents are the search's (with {fill}{'' if fill == DISTINCT else '-filled'} "
+                        f"buffers the same launch {read} "
+                        "and the host's data decides)"), "buffer contents"), list(ev.genes))
                     break
 
 
@@ -318,7 +325,7 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
     """The run of witness ``ev`` with its buffers filled by ``fill`` (a fill of the gene, or :data:`DISTINCT`)
     and the buffers that changed, run once per (witness, fill) whatever number of findings it judges; (None,
     []) when it teaches nothing."""
-    key = (tuple(ev.genes), fill)
+    key = (tuple(ev.genes), fill, inspect is not None)  # a probe read for its threads is kept apart
     if key not in probes:
         if fill == DISTINCT:
             variant = search.layout.distinct(ev.launch)
