@@ -239,3 +239,31 @@ def test_simu_check_reads_macros_of_project_headers_in_another_folder(tmp_path):
         "int main() { int *p; cudaMalloc(&p, 4 * BLOCK * sizeof(int)); fill<<<4, BLOCK>>>(p); return 0; }\n")
     (c,) = kernel_contracts(kernel, load_file(kernel).kernel(), None).for_search()
     assert (c.grid, c.block) == ((4, 1, 1), (128, 1, 1)), c
+
+
+def test_a_launch_function_taking_the_kernel_as_a_parameter_launches_what_its_callers_pass(tmp_path):
+    """shoc's OpenCL FFT: ``transform(work, n, cl_kernel &k, q)`` enqueues ``k`` with local size 64; FFT.cpp calls it
+    with ``fftKrnl`` and ``ifftKrnl``, which ``init`` made by reference.  Each kernel gets that launch."""
+    (tmp_path / "lib.cpp").write_text(
+        "#include <CL/cl.h>\n"
+        "void init(cl_program prog, cl_kernel &fftKrnl, cl_kernel &ifftKrnl) {\n"
+        "    cl_int err;\n"
+        "    fftKrnl = clCreateKernel(prog, \"forward\", &err);\n"
+        "    ifftKrnl = clCreateKernel(prog, \"inverse\", &err);\n"
+        "}\n"
+        "void transform(cl_mem work, int n, cl_kernel &kernel, cl_command_queue q) {\n"
+        "    size_t local = 64;\n    size_t global = local * n;\n"
+        "    clSetKernelArg(kernel, 0, sizeof(cl_mem), &work);\n"
+        "    clEnqueueNDRangeKernel(q, kernel, 1, NULL, &global, &local, 0, NULL, NULL);\n"
+        "}\n")
+    (tmp_path / "main.cpp").write_text(
+        "#include <CL/cl.h>\n"
+        "void init(cl_program prog, cl_kernel &fftKrnl, cl_kernel &ifftKrnl);\n"
+        "void transform(cl_mem work, int n, cl_kernel &kernel, cl_command_queue q);\n"
+        "int main() {\n    cl_program prog; cl_mem w; cl_command_queue q; cl_kernel fftKrnl, ifftKrnl;\n"
+        "    init(prog, fftKrnl, ifftKrnl);\n"
+        "    transform(w, 4, fftKrnl, q);\n    transform(w, 4, ifftKrnl, q);\n    return 0;\n}\n")
+    index = build_host_index(tmp_path, sorted(tmp_path.iterdir()))
+    for name in ("forward", "inverse"):
+        ((c, origin),) = host_constraints(index, name, [("work", 4)], api="opencl")
+        assert c.block == (64, 1, 1) and origin.startswith("host launch at lib.cpp:11"), (name, c, origin)

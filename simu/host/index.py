@@ -20,6 +20,7 @@ from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
 from simu.host.headermacros import HeaderMacros
+from simu.host.kernelparams import candidate_texts, parameter_launches
 from simu.host.launchers import CLASSES_KEY, HELPERS_KEY, kernel_helpers, launcher_classes
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
@@ -168,6 +169,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
     _launcher_sites(index, files, headers)
+    index.files = parameter_launches(index.files, candidate_texts(index.root, files, _read_host))
     return index
 
 
