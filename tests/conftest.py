@@ -38,3 +38,31 @@ def examples_scan(tmp_path_factory):
     cache = root.parent / "cache"
     options, config = resolve_options([root], ScanOverrides(budget=0.5, jobs=2, cache_dir=str(cache)))
     return scan(options, config), root, cache
+
+
+@pytest.fixture
+def clocked_search(monkeypatch):
+    """Run a kernel's search (40 evaluations, 5 s, seed 3) and return its findings; with ``late`` the search's
+    clock jumps past every time guard as soon as the loop ends (a loaded machine, a tiny budget), so the tests
+    can show that severities do not depend on the clock."""
+    from simu.evolve import Budget, search
+    from simu.evolve.search import Search, run_search
+    from simu.pipeline import CheckSettings
+
+    def run(module, kernel: str, late: bool) -> list:
+        now = [0.0]
+        monkeypatch.setattr(search, "_now", lambda: now[0])
+        evolve = Search.evolve
+
+        def evolve_then_late(self):
+            evolve(self)
+            if late:
+                now[0] = 1e9
+
+        monkeypatch.setattr(Search, "evolve", evolve_then_late)
+        res = run_search(module, module.kernel(kernel), CheckSettings(),
+                         budget=Budget(evaluations=40, seconds=5, probe_seconds=120), seed=3)
+        monkeypatch.undo()
+        return res.findings
+
+    return run

@@ -9,7 +9,7 @@ import pytest
 
 from simu import codes
 from simu.api import load_source
-from simu.evolve import Budget, search
+from simu.evolve import Budget
 from simu.evolve.dictionary import stride_arguments, thread_stride_bytes
 from simu.evolve.refute import refute_by_arguments, refute_by_contents, refute_by_length
 from simu.evolve.search import Search, run_search
@@ -156,27 +156,14 @@ def test_an_in_contract_witness_before_the_start_is_an_error_whatever_the_other_
 
 
 @pytest.mark.parametrize("kernel", ["scal", "shift"])
-def test_severity_does_not_depend_on_the_clock(monkeypatch, kernel):
+def test_severity_does_not_depend_on_the_clock(clocked_search, kernel):
     """The same search with the clock past every time guard as soon as the loop ends (a loaded machine, a
     tiny budget): the refutation and shrinking phases that run within the time budget are skipped, the
     severity refutations are not, and every finding keeps the severity it has with time to spare."""
     m = _module()
 
     def run(late: bool) -> dict:
-        now = [0.0]
-        monkeypatch.setattr(search, "_now", lambda: now[0])
-        evolve = Search.evolve
-
-        def evolve_then_late(self):
-            evolve(self)
-            if late:
-                now[0] = 1e9
-
-        monkeypatch.setattr(Search, "evolve", evolve_then_late)
-        res = run_search(m, m.kernel(kernel), CheckSettings(),
-                         budget=Budget(evaluations=40, seconds=5, probe_seconds=120), seed=3)
-        monkeypatch.undo()
-        return {f.key: f.severity for f in res.findings}
+        return {f.key: f.severity for f in clocked_search(m, kernel, late)}
 
     on_time, late = run(False), run(True)
     common = set(on_time) & set(late)

@@ -220,30 +220,14 @@ def test_large_buffers_filled_differently_are_different_launches():
     assert _launch_key(a) != _launch_key(b)
 
 
-def test_the_data_race_severity_does_not_depend_on_the_clock(monkeypatch):
+def test_the_data_race_severity_does_not_depend_on_the_clock(clocked_search):
     """The same search with the clock past every time guard as soon as the loop ends: the contents refutation
     still runs (bounded by launches and steps) and every race keeps the severity it has with time to spare."""
-    from simu.evolve import search
-    from simu.evolve.search import run_search
-
     _search("scatter")  # loads the module
     m = _MODULE[0]
 
     def run(late: bool) -> dict:
-        now = [0.0]
-        monkeypatch.setattr(search, "_now", lambda: now[0])
-        evolve = Search.evolve
-
-        def evolve_then_late(self):
-            evolve(self)
-            if late:
-                now[0] = 1e9
-
-        monkeypatch.setattr(Search, "evolve", evolve_then_late)
-        res = run_search(m, m.kernel("scatter"), CheckSettings(),
-                         budget=Budget(evaluations=40, seconds=5, probe_seconds=120), seed=3)
-        monkeypatch.undo()
-        return {f.key: f.severity for f in res.findings if f.kind == "race"}
+        return {f.key: f.severity for f in clocked_search(m, "scatter", late) if f.kind == "race"}
 
     on_time, late = run(False), run(True)
     assert on_time and on_time == late, (on_time, late)
