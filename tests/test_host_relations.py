@@ -323,3 +323,19 @@ def test_a_launch_inside_a_branch_requires_its_condition(tmp_path: Path):
         assert k.status == "analysed" and not k.findings, [f.message for f in k.findings]
     unguarded = BRANCHES.replace("if (len <= 120) {", "{").replace("else if (len <= 248)", "")
     assert all(not x.requires for x in extract_cuda(CSource(unguarded), "h.cu"))  # no branch: len is free
+
+
+def test_an_early_return_before_a_launch_requires_its_condition_negated():
+    """bullet3's BVH build: ``if (numLeaves < 2) { …; return; }`` before the launches, which never run with fewer
+    than 2 leaves; a return nested in another branch, or in a sibling block, says nothing of the launch."""
+    from simu.host.cscan import CSource
+    from simu.host.cuda import extract_cuda
+
+    src = CSource("__global__ void k(int *p, int n);\n"
+                  "void f(int *p, int n, int x, int a) {\n"
+                  "  if (n < 2) {\n    p[0] = 0;\n    return;\n  }\n"
+                  "  if (x > 0) { if (n > 100) return; }\n"
+                  "  if (a > 1) { if (n > 50) return; } else { k<<<1, 32>>>(p, n); }\n"
+                  "  k<<<n / 32, 32>>>(p, n);\n}\n")
+    in_else, last = extract_cuda(src, "a.cu")
+    assert in_else.requires == ("_a1_ >= 2",) and last.requires == ("_a1_ >= 2",), (in_else, last)

@@ -236,8 +236,10 @@ _NEGATED = {"==": "!=", "!=": "==", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
 def guards(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
     """The conditions of the ``if`` statements of ``fn`` whose branch holds ``pos``, locals written out as
     :func:`asserts` does: ``if (len <= 128) k<<<…>>>(…, len)`` launches only with ``len <= 128``; in an ``else``
-    branch a single comparison holds negated (``else if (len <= 256)`` after it: ``len > 128``, ``len <= 256``).
-    A condition that is no single comparison is left out (:func:`requirement` reads only those)."""
+    branch a single comparison holds negated (``else if (len <= 256)`` after it: ``len > 128``, ``len <= 256``), and
+    so it does after an ``if`` whose branch leaves the function (``if (n < 2) return;`` before the launch, in its
+    block or an enclosing one: ``n >= 2``).  A condition that is no single comparison is left out
+    (:func:`requirement` reads only those)."""
     code, out = src.code, []
     for m in _IF.finditer(code, fn.start, pos):
         cond, close = split_args(code, m.end())
@@ -252,7 +254,43 @@ def guards(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
             negated = _negate(cond[0])
             if negated is not None:
                 out.append(expand_locals(src, ev, fn, m.start(), negated))
+        elif rest is None and then_end <= pos and _leaves(code[close:then_end]) \
+                and _encloses(code, then_end, pos):  # if (n < 2) return; … k<<<…>>>(n): n >= 2 from here on
+            negated = _negate(cond[0])
+            if negated is not None:
+                out.append(expand_locals(src, ev, fn, m.start(), negated))
     return out
+
+
+_LEAVE = re.compile(r"\b(?:return|throw|exit|abort)\b[^;{}]*;\s*$")
+
+
+def _leaves(branch: str) -> bool:
+    """Whether a branch's statement ends by leaving the function: ``return …;`` itself, or a block whose last
+    statement, at its own level, is one (``{ p[0] = 0; return; }``, not ``{ if (x) return; }``)."""
+    b = branch.strip()
+    if not b.startswith("{"):
+        return _LEAVE.match(b) is not None
+    if not b.endswith("}"):
+        return False
+    inner = b[1:-1]
+    m = _LEAVE.search(inner)
+    if m is None:
+        return False
+    depth = 0
+    for c in inner[:m.start()]:
+        depth += c in "({" and 1 or c in ")}" and -1 or 0
+    return depth == 0 and (m.start() == 0 or inner[:m.start()].rstrip()[-1:] in (";", "}", ""))
+
+
+def _encloses(code: str, start: int, pos: int) -> bool:
+    """Whether ``pos`` is in the block that holds ``start`` or in one nested in it (no block closes between)."""
+    depth = 0
+    for c in code[start:pos]:
+        depth += c == "{" and 1 or c == "}" and -1 or 0
+        if depth < 0:
+            return False
+    return True
 
 
 def _negate(cond: str) -> str | None:
