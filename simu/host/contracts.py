@@ -17,6 +17,7 @@ from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
+from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
 from simu.launch.constraints import DIMS, KernelConstraints
 
@@ -354,11 +355,6 @@ def _norm(expr: str) -> str:
     return re.sub(r"\s+", "", expr).lstrip("&*")
 
 
-def _target(value_text: str) -> str | None:
-    """The variable a ``clSetKernelArg`` value points to: ``&n``, ``(void*)&d_buf``, ``buf`` (``setArg``)."""
-    return _ident(re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&"))
-
-
 def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None
                      ) -> list[tuple[LaunchSite, HostFile]]:
     """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`)."""
@@ -404,7 +400,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
     scalars = {name for name, elem in params if elem is None}
     names = {}  # host variable -> the scalar parameter it is passed as
     for i, a in last.items():
-        var = _target(a.value_text)
+        var = arg_variable(a.value_text)
         if var and params[i][1] is None:
             names[var] = params[i][0]
     for i, a in last.items():
@@ -419,7 +415,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
             if length is not None:
                 c.buffer_lengths[name] = length
             continue
-        var = _target(a.value_text)
+        var = arg_variable(a.value_text)
         alloc = buffers_in(h.extra, var, a.line) if var else None
         if alloc is not None and alloc["length"] is not None:
             length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)

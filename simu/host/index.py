@@ -141,6 +141,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     fresh: dict[str, dict] = {}
     index = HostIndex(root)
     headers = HeaderMacros([*files, *headers])
+    texts: dict[str, str] = {}  # host file -> its text, read once for the passes over the whole index too
     for path in files:
         try:
             st = path.stat()
@@ -150,6 +151,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         text = _read_host(path)
         if text is None:
             continue
+        texts[rel] = text
         included = headers.headers_of(path, text)
         stamp = [st.st_size, st.st_mtime_ns, *(_stamp(h) for h in included)]
         hit = cached.get(rel)
@@ -169,7 +171,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
     _launcher_sites(index, files, headers)
-    index.files = parameter_launches(index.files, candidate_texts(index.root, files, _read_host))
+    index.files = parameter_launches(index.files, candidate_texts(texts))
     return index
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
 
 from simu.host.cscan import CSource
 from simu.host.model import HostFile, LaunchSite
@@ -62,15 +61,7 @@ def _same(a: str, b: str) -> bool:
     return a.split("->")[-1].split(".")[-1].strip() == b.split("->")[-1].split(".")[-1].strip()
 
 
-def candidate_texts(root: Path, files: list[Path], read) -> dict[str, str]:
-    """The texts of the host files that enqueue an NDRange or create kernels (the only ones that can define or
-    call a launching function whose callers name a kernel)."""
-    out = {}
-    for path in files:
-        text = read(path)
-        if text and ("clEnqueueNDRangeKernel" in text or "cl_kernel" in text):
-            try:
-                out[path.resolve().relative_to(root).as_posix()] = text
-            except ValueError:
-                continue
-    return out
+def candidate_texts(texts: dict[str, str]) -> dict[str, str]:
+    """Of the host files' texts, those that enqueue an NDRange or name a ``cl_kernel`` (the only ones that can
+    define or call a launching function whose callers name a kernel)."""
+    return {rel: t for rel, t in texts.items() if "clEnqueueNDRangeKernel" in t or "cl_kernel" in t}

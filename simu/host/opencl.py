@@ -264,6 +264,12 @@ def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], ar
                       l_text, loc, grid_sym=_grid_relation(ev, c, kernel, g_text, g, loc, args))
 
 
+def arg_variable(value_text: str) -> str | None:
+    """The variable a ``clSetKernelArg`` value points to: ``&n``, ``(void*)&d_buf``, ``buf`` (``setArg``)."""
+    e = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&").strip().strip("()").strip()
+    return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
+
+
 def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | None, loc: tuple | None,
                    args: list[ArgSite]) -> tuple[str | None, ...]:
     """Work-groups per axis as :mod:`simu.host.relations` expressions of the kernel's arguments (``_a7_``): the
@@ -279,8 +285,8 @@ def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | 
     passed: dict[str, int] = {}
     for a in sorted(args, key=lambda a: a.line):
         if a.line <= c.line and a.index is not None and _same(a.kernel, kernel):
-            var = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", a.value_text.strip()).lstrip("&").strip()
-            if re.fullmatch(r"[A-Za-z_]\w*", var):
+            var = arg_variable(a.value_text)
+            if var:
                 passed[norm(var)] = a.index
     out: list[str | None] = []
     for axis, (part, lv) in enumerate(zip(parts, loc, strict=True)):

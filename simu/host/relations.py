@@ -201,11 +201,8 @@ def requirement(ev: Evaluator, text: str, pos: int, args: dict[str, int]) -> str
     """An asserted comparison ``a == b`` as ``lhs == rhs`` over the arguments (both sides :func:`symbolic`), or
     ``None``."""
     e = norm(text)
-    depth, at = 0, None
-    for i, c in enumerate(e):
-        depth += c in "([" and 1 or c in ")]" and -1 or 0
-        if depth == 0 and (m := _COMPARE.match(e, i)) and at is None:
-            at = m
+    found = _comparisons(e)
+    at = found[0] if found else None
     if at is None or "&&" in e or "||" in e:
         return None
     lhs = symbolic(ev, e[:at.start()], pos, args)
@@ -296,18 +293,21 @@ def _encloses(code: str, start: int, pos: int) -> bool:
 def _negate(cond: str) -> str | None:
     """``a <= b`` -> ``a > b``; ``None`` for anything but one comparison."""
     e = cond.strip()
-    if "&&" in e or "||" in e:
+    found = _comparisons(e)
+    if "&&" in e or "||" in e or len(found) != 1:
         return None
-    depth, found = 0, None
+    at = found[0]
+    return f"{e[:at.start()]} {_NEGATED[at.group(0)]} {e[at.end():]}"
+
+
+def _comparisons(e: str) -> list[re.Match[str]]:
+    """The comparison operators of ``e`` outside parentheses and brackets, in order."""
+    depth, out = 0, []
     for i, c in enumerate(e):
         depth += c in "([" and 1 or c in ")]" and -1 or 0
         if depth == 0 and (m := _COMPARE.match(e, i)):
-            if found is not None:
-                return None
-            found = m
-    if found is None:
-        return None
-    return f"{e[:found.start()]} {_NEGATED[found.group(0)]} {e[found.end():]}"
+            out.append(m)
+    return out
 
 
 def _statement_end(code: str, start: int, limit: int) -> int:
