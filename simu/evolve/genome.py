@@ -68,6 +68,12 @@ def plausible_length(length: int, ints: list[int], element_bytes: int, host_fact
     return max(length, min(kernel_sizes(length, ints, host_factor, cap, per_threads), cap))
 
 
+def _size_values(values) -> list[int]:
+    """The magnitudes of a launch's integer arguments that may be sizes (at most 2**22), in ascending order."""
+    return sorted(abs(int(v)) for v in values
+                  if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
+
+
 def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | None = None,
                  per_threads: int = 0) -> int:
     """The longest length the kernel's own sizes allow, before :func:`plausible_length` caps it at what a
@@ -417,8 +423,7 @@ class Layout:
             return 0
         dt, comps = element_type(p.pointee, p.pointee_size)
         unit = np.dtype(dt).itemsize * comps
-        values = [abs(int(v)) for v in launch.args.values()
-                  if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22]
+        values = _size_values(launch.args.values())
         sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1),
                              per_threads=self._per_threads(launch, unit)) * unit
         return sizes if sizes > PLAUSIBLE_MAX_BYTES and offset < sizes else 0
@@ -479,8 +484,7 @@ class Layout:
         launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin + self._broken_dims(grid, block,
                                                                                                         values))
         T = launch.total_threads
-        ints = sorted(abs(int(v)) for v in values.values()
-                      if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
+        ints = _size_values(values.values())
         length = max([T] + ints)
         if ints and ints[-1] <= 1 << 16:  # one row of n elements per block is a common layout
             length = max(length, launch.num_blocks * ints[-1])
