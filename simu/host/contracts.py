@@ -73,8 +73,9 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
         _opencl_args(h, site, params, c)
+        names = [name if elem is None else None for name, elem in params]
+        c.requires = _requirements(site.requires, names)
         if c.grid is None and c.block is not None:
-            names = [name if elem is None else None for name, elem in params]
             for axis, e in enumerate(site.grid_sym[:3]):
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
@@ -175,7 +176,7 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
         expr = named(e)
         if name is not None and name not in c.args and expr is not None:
             c.derived[name] = expr
-    c.requires = [r for r in (named(e) for e in x.requires) if r is not None]
+    c.requires = _requirements(x.requires, names)
     order: dict[str, str] = {}  # derived in an order where each follows what it uses
     pending = dict(c.derived)
     while pending:
@@ -185,6 +186,12 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
         for n in ready:
             order[n] = pending.pop(n)
     c.derived = order
+
+
+def _requirements(requires: tuple[str, ...], names: list[str | None]) -> list[str]:
+    """A launch's requirements (comparisons over argument positions, CUDA's or OpenCL's) in the kernel's scalar
+    parameter names; one naming anything else (a pointer, a position past the parameters) is dropped."""
+    return [r for r in (_named(e, names) for e in requires) if r is not None]
 
 
 def _named(expr: str, names: list[str | None]) -> str | None:

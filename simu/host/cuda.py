@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 
 from simu.host.cscan import Call, CSource, split_args
 from simu.host.cvalues import Evaluator
-from simu.host.relations import asserts, expand_locals, guards, launch_relations
+from simu.host.relations import conditions, expand_locals, launch_relations
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
@@ -73,7 +73,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
                 out.append(resolve_call(src, ev, rel, template, call))
         else:
             out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "",
-                                asserts(src, ev, fn, pos) + guards(src, ev, fn, pos) if fn else []))
+                                conditions(src, ev, fn, pos, expand=False)))
     return out
 
 
@@ -86,7 +86,7 @@ def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: in
     return {"function": fn.name.split("::")[-1], "params": list(fn.params), "kernel": kernel, "file": rel,
             "line": src.line_of(pos), "parts": [expand_locals(src, ev, fn, pos, p) for p in parts],
             "args": [expand_locals(src, ev, fn, pos, a) for a in args],
-            "requires": asserts(src, ev, fn, pos) + guards(src, ev, fn, pos)}
+            "requires": conditions(src, ev, fn, pos)}
 
 
 def wrapper_templates(src: CSource, rel: str) -> list[dict]:

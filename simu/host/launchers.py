@@ -32,6 +32,7 @@ from simu.host.cscan import CSource, Function, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, KernelSite, LaunchSite
 from simu.host.ndrange import grid_relation, simulate
+from simu.host.opencl import launch_requires
 from simu.host.relations import norm
 
 HELPERS_KEY = "cl_kernel_helpers"
@@ -456,8 +457,11 @@ def _object_calls(cls: LauncherClass, src: CSource, ev: Evaluator, rel: str, var
             text = src.code[pos:lo + m.end()] + ", ".join(args) + ")"
             passed = {norm(a.value_text.lstrip("&")): a.index for a in out.args[first:] if a.index is not None}
             grid = grid_relation(cls, m.group(1), values, args, launch, ev, pos, passed)
+            searched = {k: i for k, i in passed.items()
+                        if all(a.value is None for a in out.args[first:] if a.index == i)}
             out.launches.append(LaunchSite(rel, line, kernel, None, str(dim) if dim is not None else "", dim, "NULL",
-                                           text, "", g, text, "", loc, grid_sym=grid))
+                                           text, "", g, text, "", loc, grid_sym=grid,
+                                           requires=launch_requires(ev, pos, searched)))
 
 
 def _nested(code: str, lo: int, pos: int) -> bool:

@@ -75,6 +75,9 @@ class LaunchSite:
     # work-groups per axis as simu.host.relations expressions of the kernel's arguments (_a2_), where known:
     # a launcher method's round-up of a global size passed as an argument (simu.host.launchers)
     grid_sym: tuple[str | None, ...] = ()
+    # comparisons of the kernel's arguments (_a3_ >= 2) the host asserts or branches on before launching
+    # (simu.host.relations.conditions, simu.host.opencl.launch_requires)
+    requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

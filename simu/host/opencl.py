@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from simu.host.callers import inherited, with_sizes
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
@@ -25,7 +26,7 @@ from simu.host.options import (
     source_identifiers,
     template_calls,
 )
-from simu.host.relations import ARG, norm, symbolic
+from simu.host.relations import ARG, conditions, norm, required, symbolic
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -85,7 +86,7 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
                 if len(c.args) >= 6]
     if "cl::" in src.code or "NDRange" in src.code:
         args += _cpp_args(src, ev, rel)
-        launches += _cpp_launches(src, ev, rel, kernels)
+        launches += _cpp_launches(src, ev, rel, kernels, args)
     return OpenCLSites(builds, kernels, args, launches, wrappers)
 
 
@@ -261,7 +262,33 @@ def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], ar
     named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= c.line]
     name = named[-1].name if named else None
     return LaunchSite(rel, c.line, kernel, name, dim, ev.int_value(dim, c.pos), offset, glob, g_text, g, local,
-                      l_text, loc, grid_sym=_grid_relation(ev, c, kernel, g_text, g, loc, args))
+                      l_text, loc, grid_sym=_grid_relation(ev, c, kernel, g_text, g, loc, args),
+                      requires=launch_requires(ev, c.pos, _passed(c.line, kernel, args, constants=False)))
+
+
+def launch_requires(ev: Evaluator, pos: int, passed: dict[str, int]) -> tuple[str, ...]:
+    """What the host requires of the arguments of the launch at ``pos`` (:func:`simu.host.relations.conditions`:
+    asserts before it, the conditions of the branches holding it, an early return negated), over the argument
+    positions ``passed`` (host variable -> the index it is set to): ``clSetKernelArg(k, 3, sizeof(int), &n); if (n
+    >= 2) clEnqueueNDRangeKernel(…)`` -> ``_a3_ >= 2``; and what every call of the launching function in its file
+    makes hold (:func:`simu.host.callers.inherited`).  A condition over a value no argument carries is dropped."""
+    fn = ev.src.enclosing(pos)
+    if not passed or fn is None:
+        return ()
+    own = required(ev, conditions(ev.src, ev, fn, pos, expand=False), pos, with_sizes(ev.src, ev, fn, pos, passed))
+    return tuple(dict.fromkeys(own + inherited(ev.src, ev, fn, pos, passed)))
+
+
+def _passed(line: int, kernel: str, args: list[ArgSite], constants: bool = True) -> dict[str, int]:
+    """The host variables the argument sites of ``kernel`` up to ``line`` pass (normalised name -> argument index,
+    the last setting of each); ``constants`` false: those of a constant value left out (they are not searched)."""
+    passed: dict[str, int] = {}
+    for a in sorted(args, key=lambda a: a.line):
+        if a.line <= line and a.index is not None and _same(a.kernel, kernel):
+            var = arg_variable(a.value_text)
+            if var and (constants or a.value is None):
+                passed[norm(var)] = a.index
+    return passed
 
 
 def arg_variable(value_text: str) -> str | None:
@@ -282,12 +309,7 @@ def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | 
     parts = split_top_level(text[1:-1], ",") if text.startswith("{") and text.endswith("}") else [text]
     if len(parts) != len(loc):
         return ()
-    passed: dict[str, int] = {}
-    for a in sorted(args, key=lambda a: a.line):
-        if a.line <= c.line and a.index is not None and _same(a.kernel, kernel):
-            var = arg_variable(a.value_text)
-            if var:
-                passed[norm(var)] = a.index
+    passed = _passed(c.line, kernel, args)
     out: list[str | None] = []
     for axis, (part, lv) in enumerate(zip(parts, loc, strict=True)):
         gv = g[axis] if g and axis < len(g) else None
@@ -313,7 +335,8 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
     return out
 
 
-def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSite]) -> list[LaunchSite]:
+def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSite], arg_sites: list[ArgSite]
+                  ) -> list[LaunchSite]:
     """``queue.enqueueNDRangeKernel(kernel, offset, global, local)`` with ``cl::NDRange`` sizes."""
     out = []
     for m in re.finditer(r"(?<![\w])([A-Za-z_][\w.\->]*)\s*(?:\.|->)\s*enqueueNDRangeKernel\s*\(", src.code):
@@ -328,7 +351,8 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
         named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
         dim = len(g) if g is not None else None
         out.append(LaunchSite(rel, line, kernel, named[-1].name if named else None, "", dim, offset, glob, g_text, g,
-                              local, l_text, loc))
+                              local, l_text, loc, requires=launch_requires(
+                                  ev, m.start(), _passed(line, kernel, arg_sites, constants=False))))
     return out
 
 

@@ -190,8 +190,22 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
         s = symbolic(ev, a, pos, others)
         if s is not None and ARG.search(s):
             rel[i] = s
-    required = tuple(r for r in (requirement(ev, t, pos, keys) for t in asserted) if r is not None)
-    return out_dims, tuple(_acyclic(rel)), required
+    return out_dims, tuple(_acyclic(rel)), required(ev, asserted, pos, keys)
+
+
+def required(ev: Evaluator, conditions, pos: int, args: dict[str, int]) -> tuple[str, ...]:
+    """The ``conditions`` (:func:`conditions`) that are comparisons of expressions of the arguments ``args``
+    (normalised host text -> argument position), as :func:`requirement`s; the others are dropped."""
+    return tuple(r for r in (requirement(ev, t, pos, args) for t in conditions) if r is not None)
+
+
+def conditions(src: CSource, ev: Evaluator, fn: Function | None, pos: int, expand: bool = True) -> list[str]:
+    """What holds whenever ``pos`` runs: the :func:`asserts` before it and the :func:`guards` around it.
+    ``expand``: locals written out (a wrapper's text, read again at its call sites); a launch read where it is
+    keeps the names as written (:func:`symbolic` follows a local that is not an argument itself)."""
+    if fn is None:
+        return []
+    return asserts(src, ev, fn, pos, expand) + guards(src, ev, fn, pos, expand)
 
 
 _COMPARE = re.compile(r"==|!=|<=|>=|(?<![<>-])[<>](?![<>=])")  # not a shift, nor a member access ``p->n``
@@ -215,14 +229,15 @@ def requirement(ev: Evaluator, text: str, pos: int, args: dict[str, int]) -> str
 _ASSERT = re.compile(r"(?<![\w.>])assert\s*\(")
 
 
-def asserts(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
+def asserts(src: CSource, ev: Evaluator, fn: Function, pos: int, expand: bool = True) -> list[str]:
     """The conditions of the ``assert(...)`` statements of ``fn`` before ``pos``, locals written out as they are
-    at the assert (:func:`expand_locals`): a launch after them is one where they hold."""
+    at the assert (:func:`expand_locals`; ``expand`` false: as written): a launch after them is one where they
+    hold."""
     out = []
     for m in _ASSERT.finditer(src.code, fn.start, pos):
         items, _ = split_args(src.code, m.end())
         if items and len(items) == 1:
-            out.append(expand_locals(src, ev, fn, m.start(), items[0]))
+            out.append(expand_locals(src, ev, fn, m.start(), items[0]) if expand else items[0])
     return out
 
 
@@ -230,7 +245,7 @@ _IF = re.compile(r"(?<![\w.>])if\s*\(")
 _NEGATED = {"==": "!=", "!=": "==", "<=": ">", ">=": "<", "<": ">=", ">": "<="}
 
 
-def guards(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
+def guards(src: CSource, ev: Evaluator, fn: Function, pos: int, expand: bool = True) -> list[str]:
     """The conditions of the ``if`` statements of ``fn`` whose branch holds ``pos``, locals written out as
     :func:`asserts` does: ``if (len <= 128) k<<<…>>>(…, len)`` launches only with ``len <= 128``; in an ``else``
     branch a single comparison holds negated (``else if (len <= 256)`` after it: ``len > 128``, ``len <= 256``), and
@@ -238,24 +253,28 @@ def guards(src: CSource, ev: Evaluator, fn: Function, pos: int) -> list[str]:
     block or an enclosing one: ``n >= 2``).  A condition that is no single comparison is left out
     (:func:`requirement` reads only those)."""
     code, out = src.code, []
+
+    def written(at: int, cond: str) -> str:
+        return expand_locals(src, ev, fn, at, cond) if expand else cond
+
     for m in _IF.finditer(code, fn.start, pos):
         cond, close = split_args(code, m.end())
         if not cond or len(cond) != 1:
             continue
         then_end = _statement_end(code, close, fn.end)
         if close <= pos < then_end:
-            out.append(expand_locals(src, ev, fn, m.start(), cond[0]))
+            out.append(written(m.start(), cond[0]))
             continue
         rest = re.match(r"\s*else\b", code[then_end:fn.end])
         if rest is not None and then_end + rest.end() <= pos < _statement_end(code, then_end + rest.end(), fn.end):
             negated = _negate(cond[0])
             if negated is not None:
-                out.append(expand_locals(src, ev, fn, m.start(), negated))
+                out.append(written(m.start(), negated))
         elif rest is None and then_end <= pos and _leaves(code[close:then_end]) \
                 and _encloses(code, then_end, pos):  # if (n < 2) return; … k<<<…>>>(n): n >= 2 from here on
             negated = _negate(cond[0])
             if negated is not None:
-                out.append(expand_locals(src, ev, fn, m.start(), negated))
+                out.append(written(m.start(), negated))
     return out
 
 
