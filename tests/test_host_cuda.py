@@ -93,3 +93,12 @@ def test_index_keeps_cuda_launches_through_its_cache(tmp_path: Path):
         (s,) = index.cuda_launches_of("shift")
         assert s.where == "main.cu:19" and s.block == (16, 1, 1)
     assert len(index.cuda_launches_of("img")) == 2
+
+
+def test_reassignment_reads_the_value_before_it():
+    src = CSource("__global__ void k(float *x, int n) {}\n"
+                  "void f() { int n = 1024; n = n * 4; int m = n; n = 7;\n"
+                  "  float *x; cudaMalloc(&x, m * sizeof(float));\n"
+                  "  k<<<m / 128, 128>>>(x, m); }\n")
+    (k,) = extract_cuda(src, "a.cu")
+    assert k.args == (None, 4096) and k.grid == (32, 1, 1) and k.buffer_lengths[0] == 4096

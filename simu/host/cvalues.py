@@ -81,24 +81,29 @@ class Evaluator:
             return int(name == "true")
         if name in self.src.macros:
             return self._number(self.src.macros[name], pos, depth + 1)
-        rhs = self.definition(name, pos)
+        rhs, at = self.definition_at(name, pos)
         if rhs is not None and not rhs.lstrip().startswith(("{", '"')):
-            return self._number(rhs, pos, depth + 1)
+            return self._number(rhs, at, depth + 1)  # its names as they stood there: size = size * 4
         return None
 
     def definition(self, name: str, pos: int) -> str | None:
         """The initializer / last assigned value of a variable ``name`` before ``pos`` (text); ``None`` when a
         branch of the same function assigns it another value (``if (cpu) local = 1;``) or the function updates it
         in place (memoised per source)."""
+        return self.definition_at(name, pos)[0]
+
+    def definition_at(self, name: str, pos: int) -> tuple[str | None, int]:
+        """:meth:`definition` and where its statement starts (where the names it uses have the values it
+        reads)."""
         memo = self.src.__dict__.setdefault("_definitions", {})
         key = (name, pos)
         if key not in memo:
             memo[key] = self._definition(name, pos)
         return memo[key]
 
-    def _definition(self, name: str, pos: int) -> str | None:
+    def _definition(self, name: str, pos: int) -> tuple[str | None, int]:
         best: str | None = None
-        best_at = 0
+        best_at = best_start = 0
         branches: list[str] = []  # assignments in blocks closed before pos, after best
         pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
         for m in pat.finditer(self.src.code, 0, pos):
@@ -122,12 +127,12 @@ class Evaluator:
                 if self._same_function(m.start(), pos):
                     branches.append(text)
                 continue
-            best, best_at, branches = text, m.end(), []
+            best, best_at, best_start, branches = text, m.end(), m.start(), []
         if branches and any(" ".join(b.split()) != " ".join((best or "").split()) for b in branches):
-            return None  # size_t local = 256; if (cpu) local = 1; -> not one value
+            return None, pos  # size_t local = 256; if (cpu) local = 1; -> not one value
         if best is not None and self._updated(name, best_at, pos):
-            return None  # offset += n; size *= 2; i++ -> not the definition's value
-        return best
+            return None, pos  # offset += n; size *= 2; i++ -> not the definition's value
+        return best, best_start if best is not None else pos
 
     def _updated(self, name: str, after: int, pos: int) -> bool:
         """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``
