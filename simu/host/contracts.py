@@ -48,21 +48,23 @@ class HostContracts:
 
 
 def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[str] | None = None,
-                     cl_file: str | None = None, api: str | None = None) -> list[tuple[KernelConstraints, str]]:
+                     cl_file: str | None = None, api: str | None = None, targs: str = ""
+                     ) -> list[tuple[KernelConstraints, str]]:
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
     scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
     kernel is defined in: when they launch it, launches elsewhere (another kernel of the same name) are not
     its.  ``cl_file``: the ``.cl`` file it comes from (relative to the index root): launches of a program
     built from another ``.cl`` file are not its; when some launches' programs are known to be built from it,
     or sit in host files of its folder, only those are.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of
-    launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ."""
+    launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ.
+    ``targs``: a template kernel's arguments (``float,256``): launches of other instantiations are not its."""
     out = []
-    launches = index.cuda_launches_of(kernel) if api != "opencl" else []
+    launches = _instantiation(index.cuda_launches_of(kernel), targs) if api != "opencl" else []
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
     for x in own or launches:
         c = launch_constraints(x, params)
         _at_least_one_group(c, params)
-        c.origin = f"host launch at {x.where}{_searched(c)}"
+        c.origin = f"host launch at {x.where}{_searched(c)}{_defaults(x.defaults)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
     for site, h in _opencl_launches(index, kernel, by_path, cl_file) if api != "cuda" else []:
@@ -83,6 +85,15 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         c.origin += _searched(c)
         out.append((c, c.origin))
     return out
+
+
+def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
+    """The launches of one instantiation of a template kernel: those whose template arguments are known and equal
+    ``targs``, and those whose are not known; all of them when none is known to match."""
+    if not targs:
+        return launches
+    mine = [x for x in launches if not x.targs or x.targs == targs]
+    return mine if any(x.targs == targs for x in mine) else launches
 
 
 SEARCH_THREADS = 4096  # the search's thread budget (evolve.genome.Layout.max_total_threads), the range's top
@@ -118,6 +129,12 @@ def _searched(c: KernelConstraints) -> str:
     if c.requires:
         parts.append("requires " + ", ".join(c.requires))
     return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _defaults(names: tuple[str, ...]) -> str:
+    """`` (with the defaults of the command line: size, n)``: values the program takes when run without
+    options (:mod:`simu.host.cmdline`); other options make other launches."""
+    return f" (with the command line's defaults: {', '.join(names)})" if names else ""
 
 
 def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None
@@ -334,12 +351,21 @@ def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConst
                   ) -> HostContracts:
     """:func:`contracts_from_index` for a kernel known by its display name and :func:`kernel_params` (what a scan
     worker reports of it)."""
-    return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api), user)
+    return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api,
+                                               template_args(name)), user)
 
 
 def source_name(display_name: str) -> str:
     """The name host code launches a kernel by: ``ns::k<int>(float*)`` -> ``k``."""
     return re.split(r"[<(]", display_name)[0].split("::")[-1].strip()
+
+
+def template_args(display_name: str) -> str:
+    """A template kernel's arguments as a launch writes them, spaces removed: ``ns::k<float, 256>(float*)`` ->
+    ``float,256`` (``""`` for a kernel that is no template)."""
+    head = display_name.split("(")[0]
+    i = head.find("<")
+    return "".join(head[i + 1:head.rindex(">")].split()) if i >= 0 and ">" in head[i:] else ""
 
 
 def kernel_params(kernel) -> Params:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 
-from simu.host.cscan import Call, CSource, split_args
+from simu.host.cscan import Call, CSource, Function, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
 
@@ -24,6 +24,7 @@ Dim = tuple[int | None, int | None, int | None]
 _LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<\s*<(?!<)")
 _LAUNCH_END = re.compile(r">>\s*>")
 _API = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+MAX_INSTANTIATIONS = 4  # type lists one launch inside a function template is resolved with
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,9 @@ class CudaLaunch:
     arg_sym: tuple[str | None, ...] = ()
     launch_file: str = ""  # the file holding the ``<<<>>>`` when the launch is resolved at a call site elsewhere
     requires: tuple[str, ...] = ()  # comparisons of the arguments the host asserts before launching
+    # host values taken at their command-line defaults (simu.host.cmdline): option names, variables
+    defaults: tuple[str, ...] = ()
+    targs: str = ""  # the kernel's template arguments at this launch, types bound (``float,256``), if known
 
     @property
     def where(self) -> str:
@@ -72,9 +76,42 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
             for call in calls:
                 out.append(resolve_call(src, ev, rel, template, call))
         else:
-            out.append(_resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "",
-                                conditions(src, ev, fn, pos, expand=False)))
+            asserted = conditions(src, ev, fn, pos, expand=False)
+            for types in _instantiations(src, fn) if fn else [{}]:
+                ev.types = types
+                x = _resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "", asserted)
+                out.append(replace(x, targs=_template_args(src, pos, types)))
+            ev.types = {}
     return out
+
+
+def _instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
+    """The type parameters of a function template bound to each type list it is called with in the file
+    (``template <class T> void RunTest(…)`` called as ``RunTest<float>(…)`` and ``RunTest<double>(…)``: ``T`` =
+    ``float``, then ``double``; at most :data:`MAX_INSTANTIATIONS`), else one empty binding."""
+    head = re.search(r"\btemplate\s*<([^<>]*)>[^;{}]*$", src.code[max(0, fn.start - 600):fn.start])
+    if head is None:
+        return [{}]
+    params = [p.strip() for p in head.group(1).split(",")]
+    name = re.escape(fn.name.split("::")[-1])
+    out: list[dict[str, str]] = []
+    for m in re.finditer(rf"(?<![\w.>]){name}\s*<([^<>;]*)>\s*\(", src.code):
+        given = [a.strip() for a in m.group(1).split(",")]
+        types = {p.split()[-1]: a for p, a in zip(params, given, strict=False)
+                 if re.match(r"(class|typename)\b", p) and a}
+        if types and types not in out:
+            out.append(types)
+    return out[:MAX_INSTANTIATIONS] or [{}]
+
+
+def _template_args(src: CSource, pos: int, types: dict[str, str]) -> str:
+    """The launch's explicit template arguments with the bound types written in (``reduce<T,256>`` with ``T`` =
+    ``float``: ``float,256``), spaces removed; ``""`` when there are none or one is still a parameter."""
+    m = _LAUNCH.match(src.code, pos)
+    if m is None or not m.group(2):
+        return ""
+    text = re.sub(r"[A-Za-z_]\w*", lambda t: types.get(t.group(0), t.group(0)), m.group(2)[1:-1])
+    return "".join(text.split())
 
 
 def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, parts: list[str],
@@ -125,7 +162,7 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
             d[k] = tuple(d[k]) if d[k] is not None else None
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
-        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires"):
+        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults"):
             d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out
@@ -189,6 +226,7 @@ def _substitute(text: str, bind: dict[str, str]) -> str:
 
 def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line: int, parts: list[str],
              args: list[str], via: str, asserted: list[str] | None = None) -> CudaLaunch:
+    ev.defaults.clear()
     grid_t = parts[0] if parts else ""
     block_t = parts[1] if len(parts) > 1 else ""
     shmem_t = parts[2] if len(parts) > 2 else "0"
@@ -203,7 +241,7 @@ def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line:
         ev, pos, dims, args, [v is not None or p for v, p in zip(values, pointers, strict=True)], asserted or [])
     return CudaLaunch(rel, line, kernel, grid_t, grid, block_t, block, shmem_t, shmem, tuple(args), values,
                       tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via, grid_sym, block_sym, arg_sym,
-                      requires=requires)
+                      requires=requires, defaults=tuple(sorted(ev.defaults)))
 
 
 def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] | None:

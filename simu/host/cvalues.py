@@ -10,6 +10,7 @@ import ast
 import re
 
 from simu.frontend.ctext import C_STRING, STRING_LITERAL
+from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with_defaults
 from simu.host.cscan import CSource, split_args, split_top_level, unescape
 
 SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
@@ -30,6 +31,22 @@ class Evaluator:
 
     def __init__(self, src: CSource):
         self.src = src
+        self.defaults: set[str] = set()  # command-line defaults the evaluations so far have taken
+        self.types: dict[str, str] = {}  # a function template's type parameters bound (T -> float)
+
+    def _type(self, name: str) -> str:
+        name = " ".join(name.split())
+        return " ".join(self.types.get(name, name).split())
+
+    @property
+    def options(self) -> dict[str, str]:
+        """The options this file reads by name with their defaults: its own registrations, then the project's
+        (``CSource.project_options``, set by the host index)."""
+        opts = self.src.__dict__.get("_options")
+        if opts is None:
+            opts = self.src._options = {**getattr(self.src, "project_options", {}),  # type: ignore[attr-defined]
+                                        **(option_defaults(self.src.code) if '"' in self.src.code else {})}
+        return opts
 
     # -- integers ---------------------------------------------------------------------------------------
 
@@ -43,8 +60,11 @@ class Evaluator:
         if depth > MAX_DEPTH:
             return None
         expr = strip_casts(expr.strip())
-        expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(" ".join(m.group(1).split()),
-                                                                                     "sizeof")), expr)
+        expr = with_defaults(expr, self.options, self.defaults)
+        if "[" in expr:
+            expr = self._elements(expr, pos, depth)
+        expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(self._type(m.group(1)), "sizeof")),
+                      expr)
         expr = _BASIC_CAST.sub("", expr)  # pow((double)2, bits)
         expr = re.sub(r"\bstd::(?=(?:min|max|abs|pow)\s*\()", "", expr)
         names: dict[str, int | float] = {}
@@ -76,6 +96,20 @@ class Evaluator:
         except (ValueError, ZeroDivisionError, OverflowError, TypeError, KeyError):
             return None
 
+    def _elements(self, expr: str, pos: int, depth: int) -> str:
+        """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value."""
+        def one(m: re.Match[str]) -> str:
+            init = self.definition(m.group(1), pos)
+            if not init or not init.startswith("{"):
+                return m.group(0)
+            items, _ = split_args(init, 1)
+            i = self._number(m.group(2), pos, depth + 1)
+            if items is None or not isinstance(i, int) or not 0 <= i < len(items):
+                return m.group(0)
+            return f"({items[i]})"
+
+        return re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\s*\[([^\[\]]+)\]", one, expr)
+
     def _name_number(self, name: str, pos: int, depth: int) -> int | float | None:
         if name in ("true", "false"):
             return int(name == "true")
@@ -83,7 +117,10 @@ class Evaluator:
             return self._number(self.src.macros[name], pos, depth + 1)
         rhs, at = self.definition_at(name, pos)
         if rhs is not None and not rhs.lstrip().startswith(("{", '"')):
-            return self._number(rhs, at, depth + 1)  # its names as they stood there: size = size * 4
+            v = self._number(rhs, at, depth + 1)  # its names as they stood there: size = size * 4
+            if v is not None and CMDLINE.search(rhs):
+                self.defaults.add(name)  # argc > 1 ? atoi(argv[1]) : 1024
+            return v
         return None
 
     def definition(self, name: str, pos: int) -> str | None:
@@ -99,12 +136,18 @@ class Evaluator:
         key = (name, pos)
         if key not in memo:
             memo[key] = self._definition(name, pos)
-        return memo[key]
+        text, at, defaulted = memo[key]
+        if defaulted and text is not None:
+            self.defaults.add(name)
+        return text, at
 
-    def _definition(self, name: str, pos: int) -> tuple[str | None, int]:
+    def _definition(self, name: str, pos: int) -> tuple[str | None, int, bool]:
+        """(text, where, whether an assignment from the command line was passed over: the value is its
+        default, :mod:`simu.host.cmdline`)."""
         best: str | None = None
         best_at = best_start = 0
         branches: list[str] = []  # assignments in blocks closed before pos, after best
+        defaulted = False
         pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
         for m in pat.finditer(self.src.code, 0, pos):
             if m.group(2) and not _declares(self.src.code, m.start()):
@@ -123,16 +166,20 @@ class Evaluator:
             if self._closed_between(m.start(), pos) or _BRACELESS_BRANCH.search(self.src.code, max(0, m.start() - 200),
                                                                                   m.start()):
                 # in a block closed before the use: a branch or loop of the same function (the value is the
-                # program's choice: ambiguous unless it agrees), or another function (not this variable)
+                # program's choice: ambiguous unless it agrees; one read from the command line is the user's,
+                # and the value before it the default), or another function (not this variable)
                 if self._same_function(m.start(), pos):
-                    branches.append(text)
+                    if reads_command_line(text):
+                        defaulted = True
+                    else:
+                        branches.append(text)
                 continue
-            best, best_at, best_start, branches = text, m.end(), m.start(), []
+            best, best_at, best_start, branches, defaulted = text, m.end(), m.start(), [], False
         if branches and any(" ".join(b.split()) != " ".join((best or "").split()) for b in branches):
-            return None, pos  # size_t local = 256; if (cpu) local = 1; -> not one value
+            return None, pos, False  # size_t local = 256; if (cpu) local = 1; -> not one value
         if best is not None and self._updated(name, best_at, pos):
-            return None, pos  # offset += n; size *= 2; i++ -> not the definition's value
-        return best, best_start if best is not None else pos
+            return None, pos, False  # offset += n; size *= 2; i++ -> not the definition's value
+        return best, best_start if best is not None else pos, defaulted
 
     def _updated(self, name: str, after: int, pos: int) -> bool:
         """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``

@@ -17,6 +17,7 @@ from pathlib import Path
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
+from simu.host.cmdline import merge_defaults, option_defaults
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
 from simu.host.headermacros import HeaderMacros
@@ -31,8 +32,9 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 4  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
-# 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals
+CACHE_VERSION = 5  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
+# 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
+# 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation
 
 
 @dataclass
@@ -46,6 +48,7 @@ class HostIndex:
     # inside those wrappers they replace
     cuda_wrapped: list[CudaLaunch] = field(default_factory=list)
     cuda_replaced: set[tuple[str, int]] = field(default_factory=set)
+    options: dict[str, str] = field(default_factory=dict)  # command-line option -> its default (host.cmdline)
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -94,13 +97,15 @@ class HostIndex:
 
 
 def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None,
-                    text: str | None = None) -> HostFile | None:
+                    text: str | None = None, options: dict[str, str] | None = None) -> HostFile | None:
     """The sites of one host file, or ``None`` if it cannot be read as text.  ``header_macros``: those of
-    the project headers it includes (its own definitions win); ``text``: the file's text when already read."""
+    the project headers it includes (its own definitions win); ``text``: the file's text when already read;
+    ``options``: the project's command-line option defaults (:mod:`simu.host.cmdline`)."""
     text = _read_host(path) if text is None else text
     if text is None:
         return None
     src = CSource(text)
+    src.project_options = options or {}  # type: ignore[attr-defined]
     for k, v in (header_macros or {}).items():
         src.macros.setdefault(k, v)
     cl = extract(src, rel)
@@ -143,6 +148,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     index = HostIndex(root)
     headers = HeaderMacros([*files, *headers])
     texts: dict[str, str] = {}  # host file -> its text, read once for the passes over the whole index too
+    read: list[tuple[Path, str, os.stat_result]] = []
     for path in files:
         try:
             st = path.stat()
@@ -153,8 +159,13 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         if text is None:
             continue
         texts[rel] = text
+        read.append((path, rel, st))
+    index.options = merge_defaults([option_defaults(t) for t in texts.values() if '"' in t or "DEFINE_" in t])
+    registry = [list(kv) for kv in sorted(index.options.items())]
+    for path, rel, st in read:
+        text = texts[rel]
         included = headers.headers_of(path, text)
-        stamp = [st.st_size, st.st_mtime_ns, *(_stamp(h) for h in included)]
+        stamp = [st.st_size, st.st_mtime_ns, *(_stamp(h) for h in included), registry]
         hit = cached.get(rel)
         if hit is not None and hit.get("stamp") == stamp:
             try:
@@ -163,7 +174,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
                 continue
             except (KeyError, TypeError):
                 pass
-        h = index_host_file(path, rel, headers.macros(included), text)
+        h = index_host_file(path, rel, headers.macros(included), text, index.options)
         if h is None:
             continue
         index.files.append(h)
@@ -199,6 +210,7 @@ def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) 
             text = _read_host(path)
             src = CSource(text) if text else None
             if src is not None:
+                src.project_options = index.options  # type: ignore[attr-defined]
                 for k, v in headers.macros(headers.headers_of(path, text)).items():
                     src.macros.setdefault(k, v)
             sources[rel] = src
@@ -301,6 +313,7 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
         except ValueError:
             continue
         src = CSource(text)
+        src.project_options = index.options  # type: ignore[attr-defined]
         defined = {f.name.split("::")[-1] for f in src.functions()}
         for n in defined & set(used):
             defined_in.setdefault(n, set()).add(rel)

@@ -1,0 +1,97 @@
+"""Values a host program computes from its command line, read at their defaults (simu.host.cmdline), and
+launches inside function templates resolved per instantiation."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from simu.host.cmdline import merge_defaults, option_defaults, with_defaults
+from simu.host.contracts import contracts_for, template_args
+from simu.host.cscan import CSource
+from simu.host.cuda import extract_cuda
+from simu.host.index import build_host_index
+
+
+def test_option_registrations_give_their_defaults():
+    shoc = 'op.addOption("size", OPT_INT, "1", "problem size", \'s\'); op.addOption("name", OPT_STRING, "x", "");'
+    boost = 'desc.add_options()("help", "show")("n,count", po::value<int>()->default_value(64), "count");'
+    assert option_defaults(shoc) == {"size": "1"}
+    assert option_defaults(boost) == {"count": "64"}
+    assert option_defaults('DEFINE_int32(batch, 32, "batch size");') == {"FLAGS_batch": "32"}
+    assert merge_defaults([{"size": "1", "it": "10"}, {"it": "256"}]) == {"size": "1"}  # it: two defaults
+
+
+def test_option_reads_and_command_line_conditionals_take_the_default():
+    used: set[str] = set()
+    assert with_defaults('sizes[op.getOptionInt("size") - 1]', {"size": "1"}, used) == "sizes[(1) - 1]"
+    assert with_defaults('vm["count"].as<int>() * 4', {"count": "64"}, used) == "(64) * 4"
+    assert used == {"size", "count"}
+    assert with_defaults("argc > 1 ? atoi(argv[1]) : 1024", {}, used) == "1024"
+    assert with_defaults('op.getOptionInt("other")', {"size": "1"}, set()) == 'op.getOptionInt("other")'
+
+
+PROGRAM = r"""
+__global__ void k(float *x, int n) {}
+int main(int argc, char **argv) {
+    int n = 1 << 20;
+    if (argc > 1) n = atoi(argv[1]);
+    int m = argc > 2 ? atoi(argv[2]) : 4096;
+    int w = 64, opt;
+    while ((opt = getopt(argc, argv, "w:")) != -1) { switch (opt) { case 'w': w = atoi(optarg); break; } }
+    int fixed = 256;
+    if (argc > 3) fixed = 512;
+    float *x; cudaMalloc(&x, n * sizeof(float));
+    k<<<(n + 255) / 256, 256>>>(x, n);
+    k<<<m / 256, 256>>>(x, m);
+    k<<<w, 32>>>(x, w);
+    k<<<1, fixed>>>(x, fixed);
+}
+"""
+
+
+def test_values_read_from_the_command_line_take_their_defaults():
+    a, b, c, d = extract_cuda(CSource(PROGRAM), "main.cu")
+    assert a.grid == (4096, 1, 1) and a.args == (None, 1 << 20) and a.defaults == ("n",)
+    assert b.grid == (16, 1, 1) and b.args == (None, 4096) and "m" in b.defaults
+    assert c.grid == (64, 1, 1) and c.args == (None, 64) and "w" in c.defaults
+    assert d.block is None and "fixed" not in d.defaults  # a branch that reads no command line: no value
+
+
+TEMPLATE = r"""
+template <class T, int B> __global__ void reduce(const T *in, T *out, int n) {}
+template <class T> void RunTest(OptionParser &op) {
+    int prob_sizes[4] = { 1, 8, 32, 64 };
+    int size = prob_sizes[op.getOptionInt("size") - 1];
+    size = (size * 1024 * 1024) / sizeof(T);
+    T *d, *o;
+    cudaMalloc((void **)&d, size * sizeof(T));
+    cudaMalloc((void **)&o, 64 * sizeof(T));
+    reduce<T, 256><<<64, 256, 256 * sizeof(T)>>>(d, o, size);
+}
+void RunBenchmark(OptionParser &op) { RunTest<float>(op); RunTest<double>(op); }
+"""
+
+
+def _git(tmp: Path) -> None:
+    subprocess.run(["git", "init", "-q"], cwd=tmp, check=True)
+
+
+def test_template_launches_bind_each_instantiation_and_options_come_from_other_files(tmp_path: Path):
+    _git(tmp_path)
+    (tmp_path / "Reduction.cu").write_text(TEMPLATE)
+    (tmp_path / "main.cpp").write_text('void add(OptionParser &op) { op.addOption("size", OPT_INT, "1", "s"); }')
+    files = [tmp_path / "Reduction.cu", tmp_path / "main.cpp"]
+    index = build_host_index(tmp_path, files)
+    d, f = sorted(index.cuda_launches_of("reduce"), key=lambda x: x.targs)
+    assert (d.targs, d.args[2], d.shmem) == ("double,256", 131072, 2048)
+    assert (f.targs, f.args[2], f.shmem) == ("float,256", 262144, 1024)
+    assert f.defaults == ("size",)
+    params = [("in", 4), ("out", 4), ("n", None)]
+    (c,) = contracts_for(index, "reduce<float, 256>", params, None).contracts
+    assert c.args == {"n": 262144} and c.buffer_lengths["in"] == "262144"
+    assert c.origin.endswith("(with the command line's defaults: size)")
+    (c,) = contracts_for(index, "reduce<double, 256>", [("in", 8), ("out", 8), ("n", None)], None).contracts
+    assert c.args == {"n": 131072}
+    assert template_args("ns::reduce<float, 256>(float const*, float*, int)") == "float,256"
+    assert template_args("k(float*)") == ""
