@@ -60,7 +60,7 @@ def _findings(path: Path, *options: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("name", ["no_block_id_shift.cu", "one_warp_tail_zero.cu", "tile_prior_slot_fixed.cu",
-                                  "grid_modulo_atomic.cu"])
+                                  "grid_modulo_atomic.cu", "private_table_per_thread.cu"])
 def test_contract_cases_are_clean_with_no_launch_given(name):
     assert _findings(CONTRACT / name) == []
 
@@ -76,6 +76,11 @@ def test_contract_bugs_are_found_with_a_searched_launch_that_says_so(name, line,
             assert f["launch"]["block"][0] > 32  # beyond the 32-slot tile: the prior did not limit the search
         if grid_over:
             assert f["launch"]["grid"][0] > f["launch"]["scalars"][grid_over]
+
+
+def test_a_thread_indexed_private_table_past_a_given_block_is_reported():
+    found = _findings(CONTRACT / "private_table_per_thread.cu", "--grid", "1", "--block", "16")
+    assert [(f["kind"], f["severity"], f["space"]) for f in found] == [("out-of-bounds", "error", "private")]
 
 
 def test_a_given_launch_says_so():

@@ -263,7 +263,12 @@ class Search:
             return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
-        if _outside_contract(launch_run, findings, prior, self.tiles):
+        searched_block = not self.layout.fixed_block and not self.layout.shape.reqd_block
+        private = [f.element for f in findings if searched_block and _thread_indexed_private(f)]
+        if private:  # written for blocks of at most that many threads: later blocks are capped there
+            cap = self.layout.shape.block_cap or (1024, 1024, 64)
+            self.layout.shape.block_cap = (min(cap[0], *private),) + tuple(cap[1:])  # type: ignore[assignment]
+        if private or _outside_contract(launch_run, findings, prior, self.tiles):
             at_prior = tuple(launch.block) == tuple(self.layout.shape.block_prior or ())
             for f in findings:  # reported only if no launch is inside the contract
                 if f.kind in OUTSIDE_KINDS and f.space == "shared":
@@ -407,6 +412,14 @@ def _outside_contract(run: LaunchRun, findings: list[Finding], prior=None, tiles
     launch = run.launch
     return prior is not None and any(b < p for b, p in zip(launch.block, prior, strict=False)) and (
         any(f.kind == "uninitialized" and f.space == "shared" for f in findings) or _tile_unloaded(run, tiles))
+
+
+def _thread_indexed_private(f: Finding) -> bool:
+    """An out-of-bounds access to a thread's own array at the element of its thread index (``int y[10]; …
+    y[threadIdx.x]``): the kernel was written for blocks no larger than the array, so a searched block past it is
+    outside the kernel's contract, as for a shared tile."""
+    return f.kind == "out-of-bounds" and f.space == "private" and bool(f.threads) and f.element is not None \
+        and f.element == f.threads[0].thread[0] > 0
 
 
 def _tile_unloaded(run: LaunchRun, tiles: frozenset[str]) -> bool:
