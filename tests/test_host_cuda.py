@@ -102,3 +102,19 @@ def test_reassignment_reads_the_value_before_it():
                   "  k<<<m / 128, 128>>>(x, m); }\n")
     (k,) = extract_cuda(src, "a.cu")
     assert k.args == (None, 4096) and k.grid == (32, 1, 1) and k.buffer_lengths[0] == 4096
+
+
+def test_header_constants_and_one_return_functions_give_block_and_grid(tmp_path: Path):
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "device.hpp").write_text(
+        "const int NUM_THREADS = 512;\n"
+        "inline int GET_BLOCKS(const int N) {\n  return (N + NUM_THREADS - 1) / NUM_THREADS;\n}\n")
+    (tmp_path / "layer.cu").write_text(
+        '#include "include/device.hpp"\n'
+        "template <typename T> __global__ void fwd(const int n, const T *in, T *out) {}\n"
+        "template <typename T> void forward(const T *in, T *out, int count) {\n"
+        "  const int nthreads = count;\n"
+        "  fwd<T><<<GET_BLOCKS(nthreads), NUM_THREADS>>>(nthreads, in, out);\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "layer.cu", tmp_path / "include" / "device.hpp"])
+    (x,) = index.cuda_launches_of("fwd")
+    assert x.block == (512, 1, 1) and x.grid_sym == ("(_a0_+512-1)/512", "1", "1")

@@ -78,6 +78,7 @@ class CSource:
                 self.macros.setdefault(m.group(1), m.group(3).replace("\\\n", " ").strip())
         for name, value in enum_constants(self.code):
             self.macros.setdefault(name, value)  # constants as a macro would be (a #define of the name wins)
+        self.header_functions: dict[str, tuple[tuple[str, ...], str]] = {}  # set from the project headers
         self.includes = [(m.group(1), self.line_of(m.start())) for m in _INCLUDE.finditer(self.code)]
         self._functions: list[Function] | None = None
         self._calls: dict[str, list[Call]] = {}
@@ -119,6 +120,15 @@ class CSource:
             out.append(Call(name, start, self.line_of(start), tuple(args), _lhs(code, start)))
         self._calls[key] = out
         return out
+
+    @property
+    def int_functions(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        """The one-``return`` integer functions this file and its project headers define (:func:`int_functions`;
+        its own win)."""
+        own = self.__dict__.get("_int_functions")
+        if own is None:
+            own = self._int_functions = int_functions(self.code) if "return" in self.code else {}
+        return {**self.header_functions, **own}
 
     def functions(self) -> list[Function]:
         """Every function definition (lambdas and constructors with initialiser lists are not seen)."""
@@ -174,6 +184,51 @@ def enum_constants(code: str) -> list[tuple[str, str]]:
             out.append((e.group(1), value))
             prev = e.group(1)
     return out
+
+
+_CONST = re.compile(r"^[ \t]*(?:static[ \t]+)?(?:const|constexpr)[ \t]+(?:static[ \t]+)?"
+                    r"(?:(?:unsigned|signed|long|short)[ \t]+)*(?:int|long|short|unsigned|size_t|u?int(?:8|16|32|64)_t)"
+                    r"[ \t]+([A-Za-z_]\w*)[ \t]*=[ \t]*([^;{}\n]+);", re.M)
+_INT_FUNCTION = re.compile(r"(?:(?:static|inline|constexpr|__host__|__device__|__forceinline__)\s+)+(?:const\s+)?"
+                           r"(?:(?:unsigned|signed|long|short)\s+)*(?:int|long|short|unsigned|size_t|u?int(?:32|64)_t)\s+"
+                           r"([A-Za-z_]\w*)\s*\(([^()]*)\)\s*\{\s*return\s+([^;{}]+);\s*\}")
+
+
+def file_constants(code: str) -> list[tuple[str, str]]:
+    """(name, value expression) of the integer constants a header declares, ``const int BLOCK = 512;``: what a
+    file including it sees as a macro would be."""
+    return [(m.group(1), " ".join(m.group(2).split())) for m in _CONST.finditer(code)]
+
+
+def int_functions(code: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """The integer functions whose body is one ``return`` (``inline int GET_BLOCKS(const int N) { return (N + 511)
+    / 512; }``): name -> (parameter names, returned expression), to be written out where they are called."""
+    return {m.group(1): (tuple(_param_names(m.group(2))), " ".join(m.group(3).split()))
+            for m in _INT_FUNCTION.finditer(code)}
+
+
+def inline_calls(text: str, functions: dict[str, tuple[tuple[str, ...], str]], depth: int = 0) -> str:
+    """``text`` with calls of :func:`int_functions` replaced by their expression over the call's arguments."""
+    if not functions or depth > 3 or "(" not in text:
+        return text
+    out, i = [], 0
+    pat = re.compile(r"(?<![\w.>])(" + "|".join(map(re.escape, functions)) + r")\s*\(")
+    while (m := pat.search(text, i)) is not None:
+        args, end = split_args(text, m.end())
+        params, expr = functions[m.group(1)]
+        if args is None or len(args) != len(params):
+            out.append(text[i:m.end()])
+            i = m.end()
+            continue
+        bind = {p: f"({inline_calls(a.strip(), functions, depth + 1)})" for p, a in zip(params, args, strict=True)}
+        out.append(text[i:m.start()] + "(" + _bound(expr, bind) + ")")
+        i = end
+    out.append(text[i:])
+    return "".join(out)
+
+
+def _bound(expr: str, bind: dict[str, str]) -> str:
+    return re.sub(r"(?<![\w.>])[A-Za-z_]\w*", lambda t: bind.get(t.group(0), t.group(0)), expr)
 
 
 def _functions(code: str) -> list[Function]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 
-from simu.host.cscan import Call, CSource, Function, split_args
+from simu.host.cscan import Call, CSource, Function, inline_calls, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
 
@@ -188,8 +188,15 @@ def _chevron_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]
         args, _ = split_args(code, close.end() + rest.end())
         if args is None:
             continue
-        out.append((m.group(1).split("::")[-1], m.start(), parts, args))
+        out.append((m.group(1).split("::")[-1], m.start(), _inlined(src, parts), _inlined(src, args)))
     return out
+
+
+def _inlined(src: CSource, texts: list[str]) -> list[str]:
+    """Calls of the file's one-return integer functions written out (``CAFFE_GET_BLOCKS(n)`` -> ``((n) + 512 - 1) /
+    512``): a grid computed by such a function is a relation of the arguments, not a searched dim3."""
+    functions = src.int_functions
+    return [inline_calls(t, functions) for t in texts] if functions else texts
 
 
 def _api_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]]]:

@@ -11,7 +11,7 @@ import re
 
 from simu.frontend.ctext import C_STRING, STRING_LITERAL
 from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with_defaults
-from simu.host.cscan import CSource, split_args, split_top_level, unescape
+from simu.host.cscan import CSource, inline_calls, split_args, split_top_level, unescape
 
 SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
           "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8,
@@ -61,6 +61,8 @@ class Evaluator:
             return None
         expr = strip_casts(expr.strip())
         expr = with_defaults(expr, self.options, self.defaults)
+        if "(" in expr and self.src.int_functions:
+            expr = inline_calls(expr, self.src.int_functions)
         if "[" in expr:
             expr = self._elements(expr, pos, depth)
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(self._type(m.group(1)), "sizeof")),

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from simu.frontend.includes import closeness
-from simu.host.cscan import CSource
+from simu.host.cscan import CSource, file_constants, int_functions
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 MAX_DEPTH = 3
@@ -26,7 +26,7 @@ class HeaderMacros:
         self._by_name: dict[str, list[Path]] = {}
         for p in files:
             self._by_name.setdefault(p.name, []).append(p)
-        self._macros: dict[Path, tuple[dict[str, str], list[str]]] = {}
+        self._macros: dict[Path, tuple[dict[str, str], list[str], dict]] = {}
         self._headers: dict[tuple[Path, int], list[Path]] = {}
 
     def headers_of(self, path: Path, text: str) -> list[Path]:
@@ -55,14 +55,31 @@ class HeaderMacros:
         return out
 
     def macros(self, headers: list[Path]) -> dict[str, str]:
-        """The object-like macros the headers define (the first definition of a name wins)."""
+        """The object-like macros the headers define, and their integer constants (``const int N = 512;``): the
+        first definition of a name wins."""
         out: dict[str, str] = {}
         for h in headers:
             for k, v in self._read(h)[0].items():
                 out.setdefault(k, v)
         return out
 
-    def _read(self, h: Path) -> tuple[dict[str, str], list[str]]:
+    def functions(self, headers: list[Path]) -> dict[str, tuple[tuple[str, ...], str]]:
+        """The one-``return`` integer functions the headers define (:func:`~simu.host.cscan.int_functions`)."""
+        out: dict[str, tuple[tuple[str, ...], str]] = {}
+        for h in headers:
+            for k, v in self._read(h)[2].items():
+                out.setdefault(k, v)
+        return out
+
+    def prepare(self, src: CSource, path: Path, text: str) -> None:
+        """Give ``src`` (the file at ``path``) what its project headers define: macros, constants, functions (its
+        own definitions win)."""
+        included = self.headers_of(path, text)
+        for k, v in self.macros(included).items():
+            src.macros.setdefault(k, v)
+        src.header_functions = self.functions(included)
+
+    def _read(self, h: Path) -> tuple[dict[str, str], list[str], dict]:
         hit = self._macros.get(h)
         if hit is None:
             try:
@@ -70,7 +87,10 @@ class HeaderMacros:
             except OSError:
                 text = ""
             src = CSource(text)
-            hit = (src.macros, [name for name, _ in src.includes])
+            macros = dict(src.macros)
+            for k, v in file_constants(src.code):
+                macros.setdefault(k, v)
+            hit = (macros, [name for name, _ in src.includes], int_functions(src.code) if "return" in text else {})
             self._macros[h] = hit
         return hit
 

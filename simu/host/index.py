@@ -32,9 +32,10 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 5  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
+CACHE_VERSION = 6  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
 # 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
-# 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation
+# 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
+# constants and one-return integer functions
 
 
 @dataclass
@@ -97,15 +98,18 @@ class HostIndex:
 
 
 def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None,
-                    text: str | None = None, options: dict[str, str] | None = None) -> HostFile | None:
+                    text: str | None = None, options: dict[str, str] | None = None,
+                    functions: dict[str, tuple[tuple[str, ...], str]] | None = None) -> HostFile | None:
     """The sites of one host file, or ``None`` if it cannot be read as text.  ``header_macros``: those of
     the project headers it includes (its own definitions win); ``text``: the file's text when already read;
-    ``options``: the project's command-line option defaults (:mod:`simu.host.cmdline`)."""
+    ``options``: the project's command-line option defaults (:mod:`simu.host.cmdline`); ``functions``: the one-return
+    integer functions of its project headers (:func:`~simu.host.cscan.int_functions`)."""
     text = _read_host(path) if text is None else text
     if text is None:
         return None
     src = CSource(text)
     src.project_options = options or {}  # type: ignore[attr-defined]
+    src.header_functions = functions or {}
     for k, v in (header_macros or {}).items():
         src.macros.setdefault(k, v)
     cl = extract(src, rel)
@@ -174,7 +178,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
                 continue
             except (KeyError, TypeError):
                 pass
-        h = index_host_file(path, rel, headers.macros(included), text, index.options)
+        h = index_host_file(path, rel, headers.macros(included), text, index.options, headers.functions(included))
         if h is None:
             continue
         index.files.append(h)
@@ -211,8 +215,7 @@ def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) 
             src = CSource(text) if text else None
             if src is not None:
                 src.project_options = index.options  # type: ignore[attr-defined]
-                for k, v in headers.macros(headers.headers_of(path, text)).items():
-                    src.macros.setdefault(k, v)
+                headers.prepare(src, path, text)
             sources[rel] = src
         src = sources[rel]
         return (rel, src) if src is not None else None
@@ -329,8 +332,7 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
                 if _distance(rel, t["file"]) > min(_distance(rel, d) for d in defined_in.get(name, {t["file"]})):
                     continue  # a namesake defined nearer the caller (shoc's OpenCL and CUDA FFT `check`)
                 if ev is None:
-                    for k, v in headers.macros(headers.headers_of(path, text)).items():
-                        src.macros.setdefault(k, v)
+                    headers.prepare(src, path, text)
                     ev = Evaluator(src)
                 for call in src.calls(name):
                     out.append(resolve_call(src, ev, rel, t, call))

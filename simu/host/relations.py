@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 import re
 
-from simu.host.cscan import CSource, Function, split_args
+from simu.host.cscan import CSource, Function, inline_calls, split_args
 from simu.host.cvalues import SIZEOF, Evaluator
 
 ARG = re.compile(r"_a(\d+)_")
@@ -81,6 +81,8 @@ def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: in
         return str(v)
     if depth > MAX_DEPTH:
         return None
+    if "(" in e and ev.src.int_functions:
+        e = norm(inline_calls(e, ev.src.int_functions))  # GET_BLOCKS(n) -> ((n)+511)/512
     e = re.sub(r"\bsizeof\(([\w\s]+)\)", lambda m: str(SIZEOF.get(m.group(1), "sizeof")), e)
     for key in sorted(args, key=len, reverse=True):  # a parenthesised argument inside (a wrapper's substitution)
         if not _TOKEN.fullmatch(key):
