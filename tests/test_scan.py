@@ -195,6 +195,52 @@ def test_worker_stops_a_kernel_at_its_hard_limit():
     assert out.status == "timeout" and "2x the budget" in out.reason
 
 
+@pytest.mark.skipif(threading.current_thread() is not threading.main_thread(), reason="alarm needs the main thread")
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
+def test_a_timeout_swallowed_inside_a_finaliser_still_stops_the_kernel(monkeypatch):
+    """Python swallows an exception raised inside ``__del__`` (or a gc/weakref callback) and goes on: the alarm
+    fires again every 0.1 s of CPU until one lands outside, so the kernel is still reported as a timeout.  The
+    fake analysis spends CPU, not wall time: its first 0.3 s go inside a finaliser (every alarm there is
+    swallowed), then it would run for 20 s more and return a report."""
+    import time as _time
+
+    import simu.check
+    from simu.check import CheckSettings
+    from simu.pipeline import KernelReport
+    from simu.scan.worker import _module_from_ir, analyse
+
+    def burn(cpu_seconds: float) -> None:
+        end = _time.process_time() + cpu_seconds
+        while _time.process_time() < end:
+            pass
+
+    swallowed = []
+
+    class Finalised:
+        def __del__(self):
+            try:
+                burn(0.3)
+            except BaseException as exc:  # noqa: BLE001 - record it, then let Python swallow it as it would
+                swallowed.append(type(exc).__name__)
+                raise
+
+    def slow_analysis(module, kernel, *args, **kwargs):
+        obj = Finalised()
+        del obj  # the first alarm (0.05 s of CPU) lands in __del__ and is swallowed
+        burn(20.0)
+        return KernelReport(kernel.display_name, "analysed", "")
+
+    monkeypatch.setattr(simu.check, "analyse_kernel", slow_analysis)
+    path = EXAMPLES / "opencl" / "blur.cl"
+    src = _module_src(path)
+    _module_from_ir(src, str(path))  # decoded untimed
+    t0 = _time.process_time()
+    out = analyse(0, str(path), src, "blur", CheckSettings(), None, 30.0, 0.05)
+    assert swallowed == ["KernelTimeout"]
+    assert out.status == "timeout" and "2x the budget" in out.reason
+    assert _time.process_time() - t0 < 10.0  # stopped by a later alarm, not by the fake analysis ending
+
+
 # ---------------------------------------------------------------------------------------------------------
 # discovery
 

@@ -123,35 +123,39 @@ def stride_arguments(kernel: Kernel) -> set[str]:
     thread: set[str] = set()  # values that differ between threads
     strided: dict[str, set[str]] = {}  # value -> the parameters that multiply a thread index inside it
     found: set[str] = set()
-    instrs = [ins for b in fn.blocks for ins in b.instrs]
+    # (opcode, name, register operands, whether it reads a thread index), read once: the loop below may pass
+    # over a large kernel several times
+    instrs = [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
+               ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
+              for b in fn.blocks for ins in b.instrs]
     changed = True
     while changed:  # phis may name values defined later: iterate to a fixed point
         changed = False
-        for ins in instrs:
-            regs = [op.value for op in ins.ops if op.kind == "reg"]
-            if ins.opcode == "getelementptr":
+        for opcode, name, regs, reads_thread in instrs:
+            if opcode == "getelementptr":
                 for r in regs[1:]:
-                    found |= strided.get(r, set())
-            if not ins.name:
+                    if r in strided:
+                        found |= strided[r]
+            if not name:
                 continue
-            before = (ins.name in thread, ins.name in params, len(strided.get(ins.name, ())))
-            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS):
-                thread.add(ins.name)
-            elif ins.opcode in _CASTS and regs and regs[0] in params:
-                params[ins.name] = params[regs[0]]
-            if ins.opcode in _CARRYING or ins.opcode in _DERIVING:
+            before = (name in thread, name in params, len(strided.get(name, ())))
+            if reads_thread:
+                thread.add(name)
+            elif opcode in _CASTS and regs and regs[0] in params:
+                params[name] = params[regs[0]]
+            if opcode in _CARRYING or opcode in _DERIVING:
                 if any(r in thread for r in regs):
-                    thread.add(ins.name)
-                carried = set().union(*(strided.get(r, set()) for r in regs))
-                if ins.opcode == "mul" and len(regs) == 2:
+                    thread.add(name)
+                carried = set().union(*(strided[r] for r in regs if r in strided))
+                if opcode == "mul" and len(regs) == 2:
                     a, b = regs
                     if a in thread and b in params:
                         carried.add(params[b])
                     if b in thread and a in params:
                         carried.add(params[a])
                 if carried:
-                    strided.setdefault(ins.name, set()).update(carried)
-            if before != (ins.name in thread, ins.name in params, len(strided.get(ins.name, ()))):
+                    strided.setdefault(name, set()).update(carried)
+            if before != (name in thread, name in params, len(strided.get(name, ()))):
                 changed = True
     return found
 

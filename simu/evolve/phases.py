@@ -7,6 +7,8 @@ Each takes the :class:`~simu.evolve.search.Search` (its layout, generator, budge
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 from deap import tools
 
@@ -21,7 +23,9 @@ SWEEP_BASES = 3  # the best distinct launches the sweep varies
 SWEEP_LIMIT = 18  # launches the sweep may add
 REFUTE_LAUNCHES = 8
 REFUTE_MAX_LOG2_GRID = 3  # refutation launches have at most 8 blocks along x
+REFUTE_GUARD = 1.3  # budgets of seconds after which refuting redundant barriers stops
 SHRINK_TRIES = 10  # smaller launches tried per finding
+SHRINK_STEPS = 4  # a smaller launch may take this many times its witness's steps (more: it hangs; not a witness)
 SHRINK_GUARD = 1.4  # budgets of seconds after which shrinking stops (the severity refutations come after)
 
 
@@ -55,8 +59,9 @@ def refute_redundant(search, extra: int = REFUTE_LAUNCHES) -> None:
         return
     at, rng = search.layout.at, search.rng
     x_block, x_grid = at.block(0), at.grid(0)
+    search.until = REFUTE_GUARD
     for i in range(extra):
-        if not search.analysis.unsettled() or search.out_of_time(1.3):
+        if not search.analysis.unsettled() or search.out_of_time(REFUTE_GUARD):
             return
         variant = search.layout.initial(rng)
         variant[x_block] = min(variant[x_block] + rng.choice([1, 2]), MAX_LOG2_DIM)  # more threads per block
@@ -71,22 +76,32 @@ def refute_redundant(search, extra: int = REFUTE_LAUNCHES) -> None:
 
 
 def shrink(search, per_finding: int = SHRINK_TRIES) -> None:
-    """Make each finding's witness launch as small as the search can while it persists."""
+    """Make each finding's witness launch as small as the search can while it persists.  A smaller launch may
+    take :data:`SHRINK_STEPS` times the steps of the witness it shrinks, no more (one that hangs, as a
+    halved grid may, stops there), and none starts after :data:`SHRINK_GUARD` budgets of seconds."""
     layout = search.layout
+    search.until = SHRINK_GUARD
+    steps = {tuple(e.genes): e.steps for e in search.cache.values() if e.valid and e.genes is not None}
     for key, (finding, genes) in list(search.found.items()):
         if finding.kind == "redundant-barrier":
             continue
         best = list(genes)
         tries = 0
         improved = True
-        while improved and tries < per_finding and not search.out_of_time(SHRINK_GUARD):
+        while improved and tries < per_finding:
             improved = False
             for cand in halvings(best, layout.at):
+                if search.out_of_time(SHRINK_GUARD):
+                    return
                 tries += 1
-                ev = search.evaluate(cand)
+                limits, known = search.timed_limits(), steps.get(tuple(best))
+                if known is not None:
+                    limits = dataclasses.replace(limits, max_steps=min(limits.max_steps, SHRINK_STEPS * known + 1000))
+                ev = search.evaluate(cand, limits=limits)
                 hit = next((f for f in ev.findings if f.key == key), None) if ev.valid else None
                 if hit is not None and launch_size(ev.launch) < _genes_size(layout, best):
                     best = cand
+                    steps[tuple(cand)] = ev.steps
                     search.found[key] = (hit, cand)
                     improved = True
                     break

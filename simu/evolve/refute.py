@@ -104,6 +104,15 @@ def argument_rules(layout) -> ArgumentRules:
                          frozenset(n for n in ints if n in strides and 0 not in words.get(n, [])))
 
 
+def search_rules(search) -> ArgumentRules:
+    """:func:`argument_rules` of the search's layout, read once per search (every phase asks; reading the
+    kernel's strides passes over its whole body)."""
+    rules = search.memo.get("argument_rules")
+    if rules is None:
+        rules = search.memo["argument_rules"] = argument_rules(search.layout)
+    return rules
+
+
 def broken_arguments(rules: ArgumentRules, launch: Launch) -> list[Broken]:
     """The values of ``launch`` outside ``rules``, in parameter order."""
     out = []
@@ -145,7 +154,7 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
     :class:`ArgumentRules`) and that goes away when those values are repaired is a warning naming them.
     One witness inside the rules keeps it an error, and becomes the reported witness."""
     layout = search.layout
-    rules = argument_rules(layout)
+    rules = search_rules(search)
     if not rules:
         return
     index = {p.name: j for j, p in enumerate(layout.scalars)}
@@ -208,7 +217,7 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
 
 
 def _memory_from_contents(search, probes: dict) -> None:
-    rules = argument_rules(search.layout)
+    rules = search_rules(search)
     pending = {key: _inside(rules, witnesses(search, key)) for key, (f, _) in search.found.items()
                if f.kind in MEMORY_KINDS and f.severity == codes.ERROR
                and (f.space in ("global", "constant") or f.kind in POINTER_KINDS)}
@@ -235,7 +244,7 @@ def _memory_from_contents(search, probes: dict) -> None:
 
 
 def _races_from_contents(search, probes: dict, tries: int) -> None:
-    rules = argument_rules(search.layout)
+    rules = search_rules(search)
     pending = {}
     for key, (f, _) in search.found.items():
         if f.kind in RACE_KINDS and f.severity == codes.ERROR and search.layout.chosen_contents():
@@ -352,8 +361,8 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
     past every plausible length on one, stays an error and that witness is reported."""
     layout = search.layout
     invented = layout.invented_buffers()
-    rules = argument_rules(layout)
-    probes: dict[tuple, object] = {}  # witness genes -> its plausible-length run (findings of one launch share it)
+    rules = search_rules(search)
+    probes: dict[tuple, tuple] = {}  # witness genes -> its plausible-length launch and run (findings share it)
     for key, (finding, genes) in list(search.found.items()):
         if finding.kind != "out-of-bounds" or finding.space not in ("global", "constant") \
                 or finding.severity != codes.ERROR:
@@ -371,10 +380,10 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
             seen = tuple(ev.genes)
             if seen not in probes and not search.may_refute(ev):  # no room for this witness: not re-run
                 break
-            longer = layout.launch(ev.genes, plausible=True)
-            if seen not in probes:
-                probes[seen] = search.refute(launch=longer, like=ev)
-            probe = probes[seen]
+            if seen not in probes:  # drawn once per witness, whatever number of findings it shows
+                longer = layout.launch(ev.genes, plausible=True)
+                probes[seen] = (longer, search.refute(launch=longer, like=ev))
+            longer, probe = probes[seen]
             if probe is None:  # taught nothing: not re-run
                 break
             hit = next((f for f in probe.findings if f.key == key), None)

@@ -56,6 +56,7 @@ OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the 
 # leave them room under `simu scan`'s CPU limit of twice the budget
 REFUTE_STEPS_PER_SECOND = 20_000
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
+MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a launch it starts
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Evaluation:
     genes: list[float] | None = None  # what the search evaluated (None: a probe's variant)
     steps: int = 0  # interpreter steps the launch took (what re-running it costs)
     seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
+    cut: bool = False  # stopped at a time bound, or a step bound lower than the search's: says nothing of the launch
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -140,6 +142,9 @@ class Search:
         self.stats = SearchStats()
         self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
         self.refuted_steps = 0  # interpreter steps they took (at most budget.refutation_steps())
+        self.memo: dict[str, Any] = {}  # what the phases read off the kernel once per search
+        self.until = 1.0  # budgets of seconds after which the running timed phase stops (the loop: 1)
+        self.any_valid = False  # a launch has taught something (from then on timed launches end with their phase)
         self.t0 = _now()
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
@@ -163,6 +168,19 @@ class Search:
         (the severity refutations are bounded by launches and steps instead: :meth:`refute`)."""
         return _now() - self.t0 > factor * self.budget.seconds
 
+    def timed_limits(self, limits=None):
+        """The limits of a launch a timed phase starts (the loop, refuting redundant barriers, shrinking): its own
+        wall-clock bound ends with the phase, ``self.until`` budgets of seconds after the start, once a launch
+        has taught something (the first valid launch keeps the full bound), so that one slow or hanging launch
+        cannot carry the search past its budget.  A launch cut there is invalid, as one past its own bound."""
+        limits = limits or self._limits
+        if not self.any_valid:
+            return limits
+        left = self.until * self.budget.seconds - (_now() - self.t0)
+        if left >= limits.max_seconds:
+            return limits
+        return dataclasses.replace(limits, max_seconds=max(left, MIN_LAUNCH_SECONDS))
+
     def acceptable(self) -> bool:
         return bool(self.found) and self.stats.evaluations >= self.budget.min_evaluations
 
@@ -180,13 +198,15 @@ class Search:
             return self.cache[key]
         self.stats.evaluations += 1
         broken = self.layout.broken(launch)
-        ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else self._run(launch, limits)
+        ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
+            self._run(launch, limits if limits is not None else self.timed_limits())
         ev = dataclasses.replace(ev, genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
             ev = Evaluation.invalid(launch, "arguments outgrow the guessed buffers")
         self.cache[key] = ev
         if ev.valid:
+            self.any_valid = True
             new = False
             for f in ev.findings:
                 if f.key not in self.found:
@@ -213,7 +233,10 @@ class Search:
         value is the evaluation's ``seen``)."""
         if genes is not None:
             launch = self.layout.launch(genes)
-            if _launch_key(launch) in self.cache:
+            key = _launch_key(launch)
+            if key in self.cache and self.cache[key].cut:  # a timed phase cut it short: run it in full
+                del self.cache[key]
+            elif key in self.cache:
                 ev = self.evaluate(genes, launch=launch)
                 return ev if ev.valid else None
         drawn = sum(int(v.size) for v in launch.args.values() if isinstance(v, np.ndarray)) // ELEMENTS_PER_STEP
@@ -260,7 +283,10 @@ class Search:
             if result.outcome.status == codes.FAILED:
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
-            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps)
+            reason = result.outcome.reason
+            cut = reason.startswith("time limit") or (reason.startswith("step limit")
+                                                       and (limits or self._limits).max_steps < self._limits.max_steps)
+            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps, cut=cut)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
         searched_block = not self.layout.fixed_block and not self.layout.shape.reqd_block
