@@ -23,10 +23,10 @@ SWEEP_BASES = 3  # the best distinct launches the sweep varies
 SWEEP_LIMIT = 18  # launches the sweep may add
 REFUTE_LAUNCHES = 8
 REFUTE_MAX_LOG2_GRID = 3  # refutation launches have at most 8 blocks along x
-REFUTE_GUARD = 1.3  # budgets of seconds after which refuting redundant barriers stops
+REFUTE_GUARD = 1.2  # budgets of seconds after which refuting redundant barriers stops
 SHRINK_TRIES = 10  # smaller launches tried per finding
 SHRINK_STEPS = 4  # a smaller launch may take this many times its witness's steps (more: it hangs; not a witness)
-SHRINK_GUARD = 1.4  # budgets of seconds after which shrinking stops (the severity refutations come after)
+SHRINK_GUARD = 1.3  # budgets of seconds after which shrinking stops (the severity refutations come after)
 
 
 def dictionary_sweep(search, pop: list, limit: int = SWEEP_LIMIT) -> list:

@@ -29,9 +29,10 @@ witness becomes the reported one:
   start on an in-contract witness, or past every plausible length, stays an error.
 
 Determinism: the phases run after the loop whenever there is an error they could refute, whatever the clock
-says; they are bounded by ``Budget.refutations`` launches and by a number of interpreter steps the budget's
-seconds fix (``Budget.refutation_steps``, :meth:`~simu.evolve.search.Search.refute`; a launch is expected to
-cost what the witness it varies cost), not by seconds, so a finding's severity does not depend on how fast
+says; they are bounded by ``Budget.refutations`` launches and by a cost in steps the budget's seconds fix
+(``Budget.refutation_steps``, :meth:`~simu.evolve.search.Search.refute`: interpreter steps plus a step per 100
+recorded accesses, :func:`~simu.evolve.search.launch_cost`; a launch is expected to cost what the witness it
+varies cost), not by seconds, so a finding's severity does not depend on how fast
 the machine runs.  A refutation launch that teaches nothing (it hit its own step, trace or time bound, no
 GPU could run it, or the allowance would be overrun) decides nothing: the finding keeps the severity it has
 (an error stays an error), except for an access past a length the search chose, which is an error only on
@@ -296,13 +297,13 @@ def _lines(f) -> frozenset:
 
 def _most_shared(search, pending: dict[tuple, list[Witness]]):
     """The witness that shows the most pending findings; ties: one that is a finding's reported witness, then
-    the cheapest (fewest steps), then the first evaluated."""
+    the cheapest (lowest cost), then the first evaluated."""
     count: dict[int, list] = {}
     for shown in pending.values():
         for e, _ in shown:
             count.setdefault(id(e), [e, 0])[1] += 1
     reported = {tuple(search.found[k][1]) for k in pending}
-    return min(count.values(), key=lambda c: (-c[1], tuple(c[0].genes) not in reported, c[0].steps))[0]
+    return min(count.values(), key=lambda c: (-c[1], tuple(c[0].genes) not in reported, c[0].cost))[0]
 
 
 def _sites_of(f) -> frozenset:

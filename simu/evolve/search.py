@@ -12,8 +12,11 @@ phases its mode registers (:mod:`simu.evolve.modes`):
 3. Shrink: each finding's witness launch is reduced (grid, block, arguments) while the finding
    persists, so the reported launch is the smallest one found.
 4. Severity: errors that only launches breaking an assumption the search made show become warnings
-   (:mod:`simu.evolve.refute`), within ``Budget.refutations`` launches and a number of interpreter steps
-   the budget's seconds fix, whatever the clock says.
+   (:mod:`simu.evolve.refute`), within ``Budget.refutations`` launches and a cost in steps the budget's
+   seconds fix (:func:`launch_cost`), whatever the clock says.
+
+The timed phases (1-3) end their launches with them (:meth:`Search.timed_limits`), so a slow or hanging launch
+does not carry the search past its budget.
 
 Every launch goes through :class:`~simu.pipeline.KernelAnalysis` (run, judge, keep the checks'
 observations for the kernel phase, finish).
@@ -50,11 +53,14 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
-# interpreter steps the severity refutations may spend per second of the budget (a step is one instruction of
-# a group of threads, about 12 us on the development machine: a quarter of the budget there), work the
-# budget the user gave fixes, whatever the machine's speed; shrinking stops at phases.SHRINK_GUARD budgets to
-# leave them room under `simu scan`'s CPU limit of twice the budget
-REFUTE_STEPS_PER_SECOND = 20_000
+# what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
+# steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
+# and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
+# through checked pointers), so the allowance is about a third of the budget on heavy kernels -- work the budget
+# the user gave fixes, whatever the machine's speed.  The loop ends at the budget, the timed phases at
+# phases.SHRINK_GUARD budgets: together under `simu scan`'s CPU limit of twice the budget
+REFUTE_STEPS_PER_SECOND = 8_000
+ACCESSES_PER_STEP = 100
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a launch it starts
 
@@ -72,7 +78,8 @@ class Budget:
     refutations: int = 24
 
     def refutation_steps(self) -> int:
-        """Interpreter steps the severity refutations may spend in all (:data:`REFUTE_STEPS_PER_SECOND`)."""
+        """Steps of cost the severity refutations may spend in all (:data:`REFUTE_STEPS_PER_SECOND`,
+        :func:`launch_cost`)."""
         return int(REFUTE_STEPS_PER_SECOND * self.seconds)
 
 
@@ -87,7 +94,8 @@ class Evaluation:
     valid: bool = True
     error: str = ""
     genes: list[float] | None = None  # what the search evaluated (None: a probe's variant)
-    steps: int = 0  # interpreter steps the launch took (what re-running it costs)
+    steps: int = 0  # interpreter steps the launch took
+    cost: int = 0  # what re-running it costs, in steps: its steps plus a step per ACCESSES_PER_STEP accesses
     seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
     cut: bool = False  # stopped at a time bound, or a step bound lower than the search's: says nothing of the launch
 
@@ -129,6 +137,7 @@ class Search:
         self.kernel = kernel
         self.settings = settings
         self.budget = budget or Budget()
+        self.t0 = _now()  # the budget's clock counts reading the kernel for its layout too
         self.mode: Mode = MODES[mode]
         self.rng = random.Random(seed)
         self.layout = _layout(module, kernel, constraints)
@@ -141,11 +150,10 @@ class Search:
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
         self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
-        self.refuted_steps = 0  # interpreter steps they took (at most budget.refutation_steps())
+        self.refuted_steps = 0  # what they cost, in steps (at most budget.refutation_steps(): launch_cost)
         self.memo: dict[str, Any] = {}  # what the phases read off the kernel once per search
         self.until = 1.0  # budgets of seconds after which the running timed phase stops (the loop: 1)
         self.any_valid = False  # a launch has taught something (from then on timed launches end with their phase)
-        self.t0 = _now()
         self.status, self.reason = codes.ANALYSED, ""
         self.where: SourcePoint | None = None
         self.not_launchable: tuple[str, SourcePoint | None] | None = None  # the first launch no GPU could run
@@ -224,10 +232,10 @@ class Search:
                like: Evaluation | None = None, inspect=None) -> Evaluation | None:
         """A severity refutation's launch: ``genes`` evaluated like the loop's (cached, their findings
         kept), or a ``launch`` the genes alone do not describe probed; ``like`` is the witness it varies
-        (its steps are what the launch should cost).  Bounded by ``budget.refutations`` launches and
-        ``budget.refutation_steps()`` interpreter steps, not by the clock: None once either is spent (a
-        launch that would overrun the steps left is not run; one that does stops there), or when the launch
-        taught nothing (a step, trace or time bound of the launch itself, a launch no GPU runs).  The
+        (its cost is what the launch should cost).  Bounded by ``budget.refutations`` launches and
+        ``budget.refutation_steps()`` steps of cost (:func:`launch_cost`), not by the clock: None once either is
+        spent (a launch expected to overrun what is left is not run; its interpreter steps stop there), or when
+        the launch taught nothing (a step, trace or time bound of the launch itself, a launch no GPU runs).  The
         refutation then decides nothing and the finding keeps its severity.  ``inspect``, a function of the
         :class:`~simu.pipeline.LaunchRun` of a probed ``launch``, reads what the findings do not say (its
         value is the evaluation's ``seen``)."""
@@ -247,14 +255,15 @@ class Search:
         limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left))
         ev = self._probe(launch, limits, inspect) if genes is None else \
             self.evaluate(genes, launch=launch, limits=limits)
-        self.refuted_steps += ev.steps + drawn
+        self.refuted_steps += ev.cost + drawn
         return ev if ev.valid else None
 
     def may_refute(self, like: Evaluation | None = None, extra: int = 0) -> bool:
         """Whether the refutations' allowance has room for one more launch that costs what ``like`` did
+        (:attr:`Evaluation.cost`)
         (plus ``extra`` steps: drawing its buffers)."""
         left = self.budget.refutation_steps() - self.refuted_steps - extra
-        return self.refutations < self.budget.refutations and left > 0 and (like.steps if like else 0) <= left
+        return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left
 
     def probe(self, launch: Launch, limits=None) -> Evaluation | None:
         """Run a launch the genes alone do not describe (a refutation's variant) and return what it
@@ -286,7 +295,8 @@ class Search:
             reason = result.outcome.reason
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
-            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps, cut=cut)
+            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps,
+                                       cost=launch_cost(result), cut=cut)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
         searched_block = not self.layout.fixed_block and not self.layout.shape.reqd_block
@@ -300,9 +310,10 @@ class Search:
                 if f.kind in OUTSIDE_KINDS and f.space == "shared":
                     self.outside.setdefault(at_prior, {}).setdefault(f.key, f)
             return dataclasses.replace(Evaluation.invalid(launch, "launch outside the kernel's contract"),
-                                       steps=result.steps)
+                                       steps=result.steps, cost=launch_cost(result))
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
-                          steps=result.steps, seen=inspect(launch_run) if inspect is not None else None)
+                          steps=result.steps, cost=launch_cost(result),
+                          seen=inspect(launch_run) if inspect is not None else None)
 
     # -- phases ----------------------------------------------------------------------------------
     def toolbox(self) -> Toolbox:
@@ -378,6 +389,14 @@ def run_search(module, kernel, settings, constraints: KernelConstraints | None =
     for phase in s.mode.phases:
         phase(s)
     return s.result()
+
+
+def launch_cost(result) -> int:
+    """What a run cost, in steps: its interpreter steps plus a step per :data:`ACCESSES_PER_STEP` accesses it
+    recorded (the checks judge every one; a step over hundreds of lanes recording accesses costs several
+    steps of a few lanes).  Counted, never timed: the refutations' allowance does not depend on the machine."""
+    trace = result.trace
+    return int(result.steps) + (len(trace) if trace is not None else 0) // ACCESSES_PER_STEP
 
 
 def _now() -> float:

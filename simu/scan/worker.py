@@ -28,7 +28,8 @@ class KernelTimeout(BaseException):
     """Raised by the alarm inside a worker when one kernel's analysis runs past its hard limit."""
 
 
-PRELOAD = ("simu.scan.worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir")
+# numpy.ma: np.unique imports it on first use, a quarter second the first kernel's CPU limit would pay
+PRELOAD = ("simu.scan.worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir", "numpy.ma")
 
 
 def init_worker(events, parent_pid: int | None = None) -> None:

@@ -1,0 +1,130 @@
+"""A search's budget is a budget: its timed phases end their launches with them, shrinking stops a smaller launch
+that hangs at a multiple of its witness's steps, and the severity refutations count what launches cost (steps and
+recorded accesses), never seconds.  The clock is the search's own (``search._now``), set by hand: no test reads
+the wall clock."""
+
+import pytest
+
+from simu.api import load_source
+from simu.check import CheckSettings
+from simu.evolve import Budget, search
+from simu.evolve.genome import Genes
+from simu.evolve.phases import SHRINK_STEPS
+from simu.evolve.refute import refute_by_length
+from simu.evolve.search import ACCESSES_PER_STEP, MIN_LAUNCH_SECONDS, Search, launch_cost
+
+# every thread writes one word (a race); a launch of fewer than 256 threads spins until its bound stops it
+SPIN = r"""
+__global__ void spin(int *out, int n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  out[0] = g;
+  if (gridDim.x * blockDim.x < 256) {
+    while (out[1] != 12345) { }
+  }
+}
+"""
+
+# two buffers indexed past any length the search draws: findings of one witness share its plausible-length run
+TWO = r"""
+__global__ void two(float *a, float *b, int n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  a[g * 3 + n] = 1.0f;
+  b[g * 5 + n] = 2.0f;
+}
+"""
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = [0.0]
+    monkeypatch.setattr(search, "_now", lambda: now[0])
+    return now
+
+
+def _search(src, **budget):
+    m = load_source(src, "cuda")
+    b = dict(evaluations=40, seconds=2, probe_seconds=120)
+    b.update(budget)
+    return Search(m, m.kernels[0], CheckSettings(), None, Budget(**b), "full", seed=0)
+
+
+def _genes(s, grid: int, block: int) -> list[float]:
+    genes = s.layout.initial(s.rng)
+    for axis in range(3):
+        genes[Genes.grid(axis)] = float(grid) if axis == 0 else 0.0
+        genes[Genes.block(axis)] = float(block) if axis == 0 else 0.0
+    return genes
+
+
+def test_a_timed_phase_ends_its_launches_with_it(clock):
+    s = _search(SPIN)
+    full = s._limits.max_seconds
+    assert s.timed_limits().max_seconds == full  # nothing valid yet: the first launch keeps its full bound
+    s.evaluate(_genes(s, 3, 5))  # 256 threads: completes, a race
+    assert s.any_valid
+    clock[0] = 1.5  # half a second of the 2 s budget left
+    assert s.timed_limits().max_seconds == pytest.approx(0.5)
+    clock[0] = 1.99
+    assert s.timed_limits().max_seconds == MIN_LAUNCH_SECONDS
+    s.until = 1.3  # shrinking's guard: 2.6 s
+    assert s.timed_limits().max_seconds == pytest.approx(0.61)
+    clock[0] = -10.0
+    assert s.timed_limits().max_seconds == full  # the phase's end is further than the launch's own bound
+
+
+def test_a_smaller_launch_that_hangs_stops_at_a_multiple_of_its_witness_steps(clock):
+    s = _search(SPIN)
+    witness = s.evaluate(_genes(s, 3, 5))
+    assert witness.valid and any(f.kind == "race" for f in witness.findings)
+    s.shrink()
+    smaller = [e for e in s.cache.values() if e.launch.total_threads < 256]
+    assert smaller  # halved grids or blocks: each spins
+    for e in smaller:
+        assert not e.valid and "step limit" in e.error and e.cut
+        assert e.steps <= SHRINK_STEPS * witness.steps + 1000 + 64  # stopped at its bound (checked per block)
+    # no witness of fewer threads was found
+    assert all(s.layout.launch(genes).total_threads == 256 for _, genes in s.found.values())
+
+
+def test_a_refutation_runs_again_a_launch_a_timed_phase_cut(clock):
+    s = _search(SPIN)
+    genes = _genes(s, 3, 5)
+    cut = s.evaluate(genes, limits=s._limits.__class__(**{**vars(s._limits), "max_steps": 3}))
+    assert not cut.valid and cut.cut
+    again = s.refute(genes)  # the same genes: run in full, not answered by the cut run
+    assert again is not None and again.valid and s.refutations == 1
+
+
+def test_a_launch_costs_its_steps_and_a_step_per_hundred_accesses(clock):
+    s = _search(SPIN)
+    ev = s.evaluate(_genes(s, 3, 5))
+    run = s.analysis.run_launch(ev.launch, s._limits)
+    assert launch_cost(run.result) == run.result.steps + len(run.result.trace) // ACCESSES_PER_STEP
+    assert ev.cost == launch_cost(run.result) > ev.steps  # 256 threads recorded 256 writes at least
+
+
+def test_the_refutations_allowance_counts_costs_and_skips_a_witness_that_does_not_fit(clock):
+    s = _search(SPIN, seconds=1)
+    ev = s.evaluate(_genes(s, 3, 5))
+    assert s.may_refute(ev)
+    s.refuted_steps = s.budget.refutation_steps() - ev.cost + 1  # one step short of its cost
+    assert not s.may_refute(ev)
+    assert s.refute(launch=ev.launch, like=ev) is None and s.refutations == 0  # not run
+
+
+def test_a_witness_plausible_length_launch_is_drawn_once_for_all_its_findings(clock, monkeypatch):
+    s = _search(TWO)
+    s.evolve()
+    oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]
+    assert {f.variable for f in oob} == {"a", "b"}
+    drawn = []
+    launch = type(s.layout).launch
+
+    def counting(self, genes, *args, plausible=False, **kwargs):
+        if plausible:
+            drawn.append(tuple(genes))
+        return launch(self, genes, *args, plausible=plausible, **kwargs)
+
+    monkeypatch.setattr(type(s.layout), "launch", counting)
+    refute_by_length(s)
+    assert drawn and len(drawn) == len(set(drawn))  # one draw per witness, whatever number of findings it shows
