@@ -339,3 +339,32 @@ def test_an_early_return_before_a_launch_requires_its_condition_negated():
                   "  k<<<n / 32, 32>>>(p, n);\n}\n")
     in_else, last = extract_cuda(src, "a.cu")
     assert in_else.requires == ("_a1_ >= 2",) and last.requires == ("_a1_ >= 2",), (in_else, last)
+
+
+def test_a_derived_argument_below_zero_is_no_launch_of_the_program():
+    """``out_h = (h - kh)/s + 1`` at a kernel taller than the image is negative: the host's own formula at values it
+    never computes with (the kernel never compares ``out_h`` with a negative constant), so the launch is rejected;
+    a kernel that handles negative values (compares with -1) keeps it."""
+    from simu.api import load_source
+    from simu.evolve.dictionary import argument_constants
+    from simu.evolve.search import _layout
+    from simu.launch.constraints import KernelConstraints
+
+    src = "__global__ void k(float *o, int h, int kh, int out_h) { if (threadIdx.x < out_h) o[threadIdx.x] = h; }"
+    m = load_source(src, "cuda")
+    layout = _layout(m, m.kernels[0], KernelConstraints(block=(32, 1, 1), derived={"out_h": "(h-kh)/1+1"},
+                                                         origin="host"))
+    genes = [0.0] * layout.at.size
+    genes[layout.at.scalar(0)], genes[layout.at.scalar(1)] = 3.0, 9.0
+    tall = layout.launch(genes)
+    assert tall.args["out_h"] == -5 and layout.broken(tall) == "out_h = (h-kh)/1+1 >= 0"
+    genes[layout.at.scalar(0)] = 16.0
+    assert layout.broken(layout.launch(genes)) is None
+    m = load_source(src.replace("threadIdx.x < out_h", "out_h != -1 && threadIdx.x < out_h"), "cuda")
+    handled = _layout(m, m.kernels[0], KernelConstraints(block=(32, 1, 1), derived={"out_h": "(h-kh)/1+1"},
+                                                          origin="host"))
+    handled.dictionary = argument_constants(m.kernels[0])[0]  # as the search sets it: out_h is compared with -1
+    genes = [0.0] * handled.at.size
+    genes[handled.at.scalar(0)], genes[handled.at.scalar(1)] = 3.0, 9.0
+    tall = handled.launch(genes)
+    assert tall.args["out_h"] == -5 and handled.broken(tall) is None

@@ -275,7 +275,10 @@ class Layout:
     def broken(self, launch: Launch) -> str | None:
         """The first host assertion (``requires``) the launch's arguments break, or None.  A grid or block
         component the host derives from the arguments (``dims``) that comes out below 1 is one too: the host
-        makes no launch there (``grid.x = inum/256`` with ``inum = 8``), so the search must not run one."""
+        makes no launch there (``grid.x = inum/256`` with ``inum = 8``), so the search must not run one; and so is
+        an argument the host derives that comes out negative while the kernel never compares it with a negative
+        constant (caffe's ``height_col = (height + 2*pad_h - …)/stride_h + 1`` at a kernel wider than the padded
+        image: the program never convolves there)."""
         for r in self.requires:
             try:
                 if not int_expression(r, launch.args):
@@ -292,6 +295,10 @@ class Layout:
                     return f"{key} = {expr} >= 1"
             except (ValueError, KeyError, ZeroDivisionError, OverflowError, TypeError):
                 continue
+        for name, expr in self.derived.items():  # the host's formula at values it never computes with
+            v = launch.args.get(name)
+            if isinstance(v, int) and v < 0 and not any(w < 0 for w in self.dictionary.get(name, [])):
+                return f"{name} = {expr} >= 0"
         return None
 
     def _holds(self, values: dict[str, Any]) -> bool:
