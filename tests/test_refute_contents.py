@@ -70,6 +70,10 @@ struct Queue { int *counters; int size; };
 __global__ void drain(Queue q, int n) {
   if (threadIdx.x == 0) q.counters[0] = n;
 }
+__global__ void labelled(const int *label, float *loss, int n, int dim) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) loss[i * dim + label[i]] -= 1.0f;
+}
 __global__ void forged(int *unused, long long address) {
   if (threadIdx.x == 0) *(int *)address = 1;
 }
@@ -252,3 +256,14 @@ def test_a_pointer_read_from_a_struct_argument_the_search_filled_is_a_warning():
     refute_by_contents(s)
     judged = [f for f, _ in s.found.values() if f.kind in ("null", "invalid-pointer")]
     assert judged and all(f.severity == codes.ERROR for f in judged), judged
+
+
+def test_an_index_read_below_zero_is_judged_by_the_side_it_falls_on():
+    """A negative label read from the search's contents indexes before the buffer; with zeros it stays above the start,
+    and that the probe still overflows the (searched, short) buffer at its end says nothing of the negative access."""
+    s = _search("labelled", KernelConstraints(grid=(1, 1, 1), block=(64, 1, 1), args={"n": 64, "dim": 4},
+                                              buffer_lengths={"label": "64", "loss": "64"}))
+    _evaluate(s, "signed")
+    (oob,) = _judged(s, "out-of-bounds")
+    assert oob.detail["offset"] < 0 and oob.severity == codes.WARNING, oob
+    assert "zeros-filled buffers the same launch stays in bounds" in oob.detail[ASSUMPTION]

@@ -233,7 +233,7 @@ def _memory_from_contents(search, probes: dict) -> None:
             # a pointer read from a buffer: ones, or element k holding k, make it neither null nor the same bytes
             for fill in (*CONTENT_FILLS, "ones", DISTINCT) if finding.kind in POINTER_KINDS else CONTENT_FILLS:
                 probe, _ = _variant(search, probes, ev, fill)
-                if probe is not None and not any(f.key == key for f in probe.findings):
+                if probe is not None and not any(f.key == key and _side(f) == _side(finding) for f in probe.findings):
                     read = ("makes no such access, so the kernel reads the pointer from its buffers or arguments"
                             if finding.kind in POINTER_KINDS else
                             "stays in bounds, so the kernel reads the index from its buffers")
@@ -242,6 +242,12 @@ def _memory_from_contents(search, probes: dict) -> None:
                         f"buffers the same launch {read} "
                         "and the host's data decides)"), "buffer contents"), list(ev.genes))
                     break
+
+
+def _side(f) -> bool:
+    """Whether an access falls before its buffer's start: an index read from a buffer goes negative with the search's
+    contents; that the probe's short buffer still overflows at its end says nothing of it."""
+    return f.kind == "out-of-bounds" and (f.detail or {}).get("offset", 0) < 0
 
 
 def _races_from_contents(search, probes: dict, tries: int) -> None:
