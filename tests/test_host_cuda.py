@@ -118,3 +118,13 @@ def test_header_constants_and_one_return_functions_give_block_and_grid(tmp_path:
     index = build_host_index(tmp_path, [tmp_path / "layer.cu", tmp_path / "include" / "device.hpp"])
     (x,) = index.cuda_launches_of("fwd")
     assert x.block == (512, 1, 1) and x.grid_sym == ("(_a0_+512-1)/512", "1", "1")
+
+
+def test_a_wrapper_launch_keeps_what_its_caller_requires():
+    src = CSource("__global__ void k(float *x, int n, int m) {}\n"
+                  "void wrap(float *x, int n, int m) { k<<<(n + 255) / 256, 256>>>(x, n, m); }\n"
+                  "void caller(float *x, int n, int m) {\n  if (n < 2) return;\n  if (m > 4) wrap(x, n, m);\n"
+                  "  else wrap(x, n, 1);\n}\n")
+    first, second = extract_cuda(src, "a.cu")
+    assert first.via == "wrap" and first.requires == ("_a1_ >= 2", "_a2_ > 4")
+    assert second.requires == ("_a1_ >= 2",)  # m <= 4 names no argument of that launch (m is 1 there)

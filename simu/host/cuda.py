@@ -145,6 +145,8 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
     sub = [_substitute(p, bind) for p in template["parts"]]
     sargs = [_substitute(a, bind) for a in template["args"]]
     req = [_substitute(r, bind) for r in template.get("requires", ())]
+    # what holds where the caller calls it: `if (n > 1) launch_wrapper(x, n);`, `if (n < 2) return;` before the call
+    req += conditions(src, ev, src.enclosing(call.pos), call.pos, expand=False)
     x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
     if template["file"] != rel:
         x = replace(x, launch_file=template["file"])
