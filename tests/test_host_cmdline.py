@@ -95,3 +95,11 @@ def test_template_launches_bind_each_instantiation_and_options_come_from_other_f
     assert c.args == {"n": 131072}
     assert template_args("ns::reduce<float, 256>(float const*, float*, int)") == "float,256"
     assert template_args("k(float*)") == ""
+
+
+def test_a_launch_in_a_template_nobody_instantiates_here_names_no_instantiation():
+    src = CSource("template <class T> __global__ void k(T *x) {}\n"
+                  "template <class T> void run(T *x) { k<T><<<1, 64>>>(x); }\n"
+                  "void f(float *a) { k<float><<<2, 32>>>(a); }\n")
+    inside, plain = extract_cuda(src, "a.cu")
+    assert inside.targs == "" and plain.targs == "float"

@@ -89,10 +89,9 @@ def _instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
     """The type parameters of a function template bound to each type list it is called with in the file
     (``template <class T> void RunTest(…)`` called as ``RunTest<float>(…)`` and ``RunTest<double>(…)``: ``T`` =
     ``float``, then ``double``; at most :data:`MAX_INSTANTIATIONS`), else one empty binding."""
-    head = re.search(r"\btemplate\s*<([^<>]*)>[^;{}]*$", src.code[max(0, fn.start - 600):fn.start])
-    if head is None:
+    params = _template_params(src, fn)
+    if not params:
         return [{}]
-    params = [p.strip() for p in head.group(1).split(",")]
     name = re.escape(fn.name.split("::")[-1])
     out: list[dict[str, str]] = []
     for m in re.finditer(rf"(?<![\w.>]){name}\s*<([^<>;]*)>\s*\(", src.code):
@@ -104,14 +103,23 @@ def _instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
     return out[:MAX_INSTANTIATIONS] or [{}]
 
 
+def _template_params(src: CSource, fn: Function) -> list[str]:
+    """The template parameter declarations of a function template (``class T``, ``int B``), else ``[]``."""
+    head = re.search(r"\btemplate\s*<([^<>]*)>[^;{}]*$", src.code[max(0, fn.start - 600):fn.start])
+    return [p.strip() for p in head.group(1).split(",") if p.strip()] if head else []
+
+
 def _template_args(src: CSource, pos: int, types: dict[str, str]) -> str:
     """The launch's explicit template arguments with the bound types written in (``reduce<T,256>`` with ``T`` =
-    ``float``: ``float,256``), spaces removed; ``""`` when there are none or one is still a parameter."""
+    ``float``: ``float,256``), spaces removed; ``""`` when there are none or one is still a parameter of the
+    function template holding the launch."""
     m = _LAUNCH.match(src.code, pos)
     if m is None or not m.group(2):
         return ""
     text = re.sub(r"[A-Za-z_]\w*", lambda t: types.get(t.group(0), t.group(0)), m.group(2)[1:-1])
-    return "".join(text.split())
+    fn = src.enclosing(pos)
+    unbound = {p.split()[-1] for p in _template_params(src, fn)} if fn else set()
+    return "" if unbound & set(re.findall(r"[A-Za-z_]\w*", text)) else "".join(text.split())
 
 
 def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, parts: list[str],
