@@ -103,3 +103,19 @@ def test_a_launch_in_a_template_nobody_instantiates_here_names_no_instantiation(
                   "void f(float *a) { k<float><<<2, 32>>>(a); }\n")
     inside, plain = extract_cuda(src, "a.cu")
     assert inside.targs == "" and plain.targs == "float"
+
+
+def test_opencl_argument_values_from_the_command_line_take_their_defaults(tmp_path: Path):
+    (tmp_path / "host.c").write_text(
+        "#include <CL/cl.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n"
+        "  cl_program prog; cl_command_queue q; cl_int err;\n"
+        "  cl_kernel k = clCreateKernel(prog, \"scale\", &err);\n"
+        "  int n = 4096;\n  if (argc > 1) n = atoi(argv[1]);\n"
+        "  cl_mem x = clCreateBuffer(0, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);\n"
+        "  clSetKernelArg(k, 0, sizeof(cl_mem), &x);\n  clSetKernelArg(k, 1, sizeof(int), &n);\n"
+        "  size_t global = 4096, local = 64;\n"
+        "  clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, NULL);\n  return 0;\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "host.c"])
+    (c,) = contracts_for(index, "scale", [("x", 4), ("n", None)], None, api="opencl").contracts
+    assert c.args == {"n": 4096} and c.grid == (64, 1, 1)
+    assert c.origin.endswith("(with the command line's defaults: n)")

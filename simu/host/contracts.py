@@ -74,7 +74,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             c.block = tuple(list(loc) + [1] * (3 - len(loc)))[:3]  # type: ignore[assignment]
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
-        _opencl_args(h, site, params, c)
+        defaults = _opencl_args(h, site, params, c)
         names = [name if elem is None else None for name, elem in params]
         c.requires = _requirements(site.requires, names)
         if c.grid is None and c.block is not None:
@@ -82,7 +82,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         _at_least_one_group(c, params)
-        c.origin += _searched(c)
+        c.origin += _searched(c) + _defaults(defaults)
         out.append((c, c.origin))
     return out
 
@@ -421,16 +421,18 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -
     return False if any(b.sources for b in builds) else None
 
 
-def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> None:
+def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
     """Scalar values and buffer lengths from the ``clSetKernelArg`` / ``setArg`` calls before the launch:
     ``clSetKernelArg(k, 2, sizeof(int), &n)`` with ``n`` constant fixes argument 2; a ``cl_mem`` made by
-    ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length."""
+    ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length.  Returns the host values
+    taken at their command-line defaults (:mod:`simu.host.cmdline`)."""
     last = {}
     for a in sorted(h.args, key=lambda a: a.line):
         if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
                 and _norm(a.kernel) == _norm(site.kernel):
             last[a.index] = a
     scalars = {name for name, elem in params if elem is None}
+    used: set[str] = set()
     names = {}  # host variable -> the scalar parameter it is passed as
     for i, a in last.items():
         var = arg_variable(a.value_text)
@@ -441,6 +443,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
         if elem is None:
             if a.value is not None:
                 c.args[name] = a.value
+                used.update(a.defaults)
             continue
         local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
         if local is not None:  # a __local argument: its size per work-group
@@ -454,3 +457,4 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
             length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
+    return tuple(sorted(used))

@@ -52,6 +52,7 @@ class ArgSite:
     size_text: str
     value_text: str
     value: int | None  # the constant behind ``&value`` when recoverable
+    defaults: tuple[str, ...] = ()  # host values of that constant taken at their command-line defaults
 
 
 @dataclass(frozen=True)

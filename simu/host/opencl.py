@@ -246,13 +246,15 @@ def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
     kernel, index, size, value = c.args[:4]
     target = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value.strip())  # (void*)&n
     v = None
+    ev.defaults.clear()
     if target.startswith("&"):
         name = target[1:].strip()
         if re.fullmatch(r"[A-Za-z_]\w*", name):
             init = ev.definition(name, c.pos)
             if init is not None:
                 v = ev.int_value(init, c.pos)
-    return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v)
+    used = tuple(sorted(ev.defaults)) if v is not None else ()
+    return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v, used)
 
 
 def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], args: list[ArgSite]) -> LaunchSite:
@@ -329,9 +331,11 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
         if not args or len(args) < 2:
             continue
         value = args[-1]
+        ev.defaults.clear()
         v = ev.int_value(value, m.start()) if re.fullmatch(r"[\w\s+\-*/()]+", value) else None
+        used = tuple(sorted(ev.defaults)) if v is not None else ()
         out.append(ArgSite(rel, src.line_of(m.start()), m.group(1), ev.int_value(args[0], m.start()), args[0],
-                           args[1] if len(args) > 2 else "", value, v))
+                           args[1] if len(args) > 2 else "", value, v, used))
     return out
 
 
