@@ -110,7 +110,9 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
            config: Config) -> KernelReport:
     configured = request.constraints
     if configured is None:
-        configured = config.constraints_for(kernel.display_name, kernel.name)
+        from simu.host.contracts import with_header_launch
+
+        configured = with_header_launch(module.path, config.constraints_for(kernel.display_name, kernel.name))
     if request.launch_args is None and request.constraints is None:
         from simu.host.contracts import kernel_contracts
 

@@ -245,6 +245,15 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
     return out
 
 
+def with_header_launch(path: str | Path | None, configured: KernelConstraints | None) -> KernelConstraints | None:
+    """The configuration's constraints on top of the launch the kernel file's header gives in GPUVerify's options
+    (``//--local_size=64 --num_groups=16``: :func:`simu.launch.comments.file_launch`), a launch the user gave."""
+    from simu.launch.comments import file_launch
+
+    header = file_launch(path) if path else None
+    return configured if header is None else merge(header, configured)
+
+
 def _ident(text: str) -> str | None:
     e = text.strip().strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None

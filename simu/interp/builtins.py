@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from simu.errors import UnsupportedError
+from simu.errors import NotLaunchableError, UnsupportedError
 from simu.interp import arith, cuda_textures, mathlib
 from simu.interp.grid_sync import GridWait
 from simu.interp.program import CallTranslator, Wait, ballot, lanes_attr, math_op, put, result_dtype, table, where
@@ -416,6 +416,21 @@ def _assertfail(ins, name, args, dst, proto):
     return assertfail
 
 
+def _requires(ins, name, args, dst, proto):
+    """GPUVerify's ``__requires(e)`` / ``__assume(e)`` (simu/include/cuda/__simu_gpuverify.h): a launch in which a
+    thread finds ``e`` false is not one the kernel is written for, so it is rejected like a launch no GPU makes."""
+    a = args[0]
+    at = where(ins)
+
+    def requires(st, lanes, sel):
+        if not np.all(np.asarray(a(st, sel)) != 0):
+            line = f" (line {at.line})" if at is not None else ""
+            exc = NotLaunchableError(f"the launch breaks the kernel's __requires/__assume{line}")
+            exc.where = at
+            raise exc
+    return requires
+
+
 def _device_heap(ins, name, args, dst, proto):
     raise UnsupportedError(f"device-side {name}", where(ins))
 
@@ -450,6 +465,7 @@ BUILTINS: dict[str, CallTranslator] = table([
     (["llvm.nvvm.activemask"], _nvvm(_activemask)),
     (["vprintf", "printf"], _printf),
     (["__assertfail", "__assert_fail", "__simu_assert_fail"], _assertfail),
+    (["__simu_requires"], _requires),
     (["malloc", "free"], _device_heap),
 ])
 

@@ -4,6 +4,8 @@
     // kernel: name                                      (when the file has several kernels)
     // constrain: block=32,8 stride=32 n=1:512 len:L=n*stride fill:row_ptr=ramp [same:dst=src]
     //     (what a user would put in simu.toml for launch-free analysis: the search honours it)
+    //--local_size=64 --num_groups=16   or   //--blockDim=[16,16] --gridDim=4   (GPUVerify's options:
+    //     :func:`gpuverify_launch`, read by ``simu check`` and ``simu scan`` as the user's launch)
 
 Only the first :data:`HEADER_LINES` lines are read.  A ``launch:`` token ``name=value`` is a buffer
 (``--buffer`` syntax) when the value holds a colon, otherwise a scalar argument (``--arg``).  OpenCL
@@ -25,6 +27,10 @@ HEADER_LINES = 40
 _LAUNCH = re.compile(r"^\s*//\s*launch:\s*(.*?)\s*$")
 _KERNEL = re.compile(r"^\s*//\s*kernel:\s*(\S+)")
 _CONSTRAIN = re.compile(r"^\s*//\s*constrain:\s*(.*?)\s*$")
+# GPUVerify's launch options written in a kernel's header, ``//--local_size=64 --num_groups=[16,16]`` (OpenCL) or
+# ``//--blockDim=32 --gridDim=2`` (CUDA); ``--global_size=`` is the NDRange, grid = global / local
+_GPUVERIFY = re.compile(r"^\s*//\s*(--(?:local_size|num_groups|global_size|blockDim|gridDim)=.*?)\s*$")
+_GPUVERIFY_OPTION = re.compile(r"--(local_size|num_groups|global_size|blockDim|gridDim)=(\[[^\]]*\]|[^\s\[]+)")
 
 
 @dataclass
@@ -57,6 +63,38 @@ def header(path: Path) -> list[str]:
 def parse(path: Path) -> KernelComments:
     """The ``launch:``, ``kernel:`` and ``constrain:`` comments of a kernel file."""
     return parse_lines(header(path))
+
+
+def gpuverify_launch(lines: list[str]) -> KernelConstraints | None:
+    """The grid and block a kernel file's header gives in GPUVerify's options (``//--local_size=64
+    --num_groups=16``), as constraints whose origin names them; ``None`` when it gives none."""
+    for line in lines:
+        m = _GPUVERIFY.match(line)
+        if m is None:
+            continue
+        options = _GPUVERIFY_OPTION.findall(m.group(1))
+        found = {k: [int(v) for v in re.findall(r"\d+", value)] for k, value in options}
+        said = " ".join(f"--{k}={v}" for k, v in options)
+        block = found.get("local_size") or found.get("blockDim")
+        grid = found.get("num_groups") or found.get("gridDim")
+        if grid is None and block and found.get("global_size") and \
+                all(g % b == 0 for g, b in zip(found["global_size"], block, strict=False)):
+            grid = [g // b for g, b in zip(found["global_size"], block, strict=False)]
+        dims = [(d + [1, 1, 1])[:3] if d and 0 < len(d) <= 3 and min(d) > 0 else None for d in (grid, block)]
+        if dims == [None, None]:
+            return None
+        return KernelConstraints(grid=tuple(dims[0]) if dims[0] else None,  # type: ignore[arg-type]
+                                 block=tuple(dims[1]) if dims[1] else None,  # type: ignore[arg-type]
+                                 origin=f"the file's header comment `{said}` (GPUVerify's launch options)")
+    return None
+
+
+def file_launch(path: str | Path) -> KernelConstraints | None:
+    """:func:`gpuverify_launch` of a kernel file's header (``None`` when it gives none or cannot be read)."""
+    try:
+        return gpuverify_launch(header(Path(path)))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
 
 
 def parse_lines(lines: list[str]) -> KernelComments:

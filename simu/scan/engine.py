@@ -236,7 +236,10 @@ class Scheduler:
             return False
         self.defined[where] = (kr, fr.rel)
         fr.kernels.append(kr)
-        constraints = self._contracts(fr, kr, entry, self.config.constraints_for(entry.name, kr.mangled))
+        from simu.host.contracts import with_header_launch
+
+        user = with_header_launch(fr.path, self.config.constraints_for(entry.name, kr.mangled))
+        constraints = self._contracts(fr, kr, entry, user)
         contract_key = [c.key() for c in constraints] if isinstance(constraints, list) else \
             constraints.key() if constraints else None
         key = kernel_key(listing.module.digest, kr.mangled, {

@@ -30,5 +30,6 @@
 #include "__simu_device.h"
 #include "__simu_host.h"
 #include "__simu_texture.h"
+#include "__simu_gpuverify.h"
 
 #endif /* __SIMU_CUDA_RUNTIME_H */

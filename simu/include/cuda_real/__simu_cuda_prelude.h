@@ -96,6 +96,7 @@ extern "C" int cudaConfigureCall(dim3 __grid, dim3 __block, size_t __shmem = 0, 
 #include "__simu_cuda_math.h"
 /* what NVIDIA's CCCL (Thrust, CUB, libcu++) needs beyond the above, as in shim mode */
 #include "../cuda/__simu_cccl.h"
+#include "../cuda/__simu_gpuverify.h"
 
 /* C library functions of device code: device overloads next to the system's host declarations */
 extern "C" {

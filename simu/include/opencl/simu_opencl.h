@@ -456,5 +456,7 @@ typedef struct {
 
 /* Built-ins missing from clang's -fdeclare-opencl-builtins table. */
 #include "simu_opencl_extra.h"
+/* GPUVerify's annotations (__requires, __invariant, ...). */
+#include "../cuda/__simu_gpuverify.h"
 
 #endif /* SIMU_OPENCL_H */
