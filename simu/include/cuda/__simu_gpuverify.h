@@ -28,8 +28,22 @@ void __simu_requires(int holds);
 #define __global_ensures(...) ((void)0)
 #define __reads_from(...) ((void)0)
 #define __writes_to(...) ((void)0)
+#if defined(__cplusplus)
+/* functions, not macros: C and C++ libraries use these names for their own (glibc's host __assert(const char *,
+ * const char *, int), libstdc++'s std::__write and its local variables named __ite) */
+static __inline__ __attribute__((device)) void __assert(bool) {}
+static __inline__ __attribute__((device)) void __global_assert(bool) {}
+template <typename T> static __inline__ __attribute__((device)) int __read(T) { return 1; }
+template <typename T> static __inline__ __attribute__((device)) int __write(T) { return 1; }
+template <typename C, typename A, typename B>
+static __inline__ __attribute__((device)) auto __ite(C c, A a, B b) -> decltype(c ? a : b) { return c ? a : b; }
+#else
 #define __assert(...) ((void)0)
 #define __global_assert(...) ((void)0)
+#define __read(...) 1
+#define __write(...) 1
+#define __ite(c, a, b) ((c) ? (a) : (b))
+#endif
 #define __invariant(...) 1
 #define __global_invariant(...) 1
 #define __candidate_invariant(...) 1
@@ -41,7 +55,6 @@ void __simu_requires(int holds);
 #define __array_snapshot(...) ((void)0)
 
 #define __implies(a, b) (!(a) || (b))
-#define __ite(c, a, b) ((c) ? (a) : (b))
 #define __is_pow2(x) ((x) != 0 && (((x) & ((x) - 1)) == 0))
 #define __mod_pow2(x, y) ((x) & ((y) - 1))
 #define __enabled() 1
@@ -54,11 +67,8 @@ void __simu_requires(int holds);
 #define __uniform_bool(...) 1
 #define __distinct_int(...) 1
 #define __distinct_bool(...) 1
-#define __all(...) 1
+/* not __all: CUDA's warp vote of that name (__simu_warp.h) */
 #define __at_most_one(...) 1
-#define __read(...) 1
-#define __write(...) 1
-#define __atomic(...) 1
 #define __no_read(...) 1
 #define __no_write(...) 1
 #define __read_offset(...) 0
