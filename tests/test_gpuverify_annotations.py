@@ -82,3 +82,12 @@ def test_a_launch_that_breaks_a_requires_is_not_one_the_kernel_is_written_for(tm
     (kernel,) = _check(tmp_path / "never.cu")
     assert kernel["status"] == "not-launchable" and kernel["findings"] == []
     assert "breaks the kernel's __requires/__assume (line 3)" in kernel["reason"]
+
+
+def test_the_defines_of_a_gpuverify_option_line_build_the_kernel(tmp_path: Path):
+    (tmp_path / "def.cl").write_text("//--local_size=64 --num_groups=4 -DWIDTH=64 -DTWICE\n"
+                                     "__kernel void foo(__global int *p) {\n#ifdef TWICE\n"
+                                     "  p[get_global_id(0) % WIDTH] = get_global_id(0);\n#endif\n}\n")
+    (kernel,) = _check(tmp_path / "def.cl")
+    races = [f for f in kernel["findings"] if f["kind"] == "race"]
+    assert races and all(f["launch"]["grid"] == [4, 1, 1] and f["launch"]["block"] == [64, 1, 1] for f in races)

@@ -177,6 +177,7 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
         raise CompileError(str(path), f"{path}: no such file")
     if language == "llvm":
         return CompiledModule(str(path), language, postprocess(path.read_text(), options, str(path)), options)
+    options = _with_header_defines(path, options)
     guards = _guards(path, options) if path.suffix.lower() in CUDA_EXTENSIONS else []
     gated = _defining(options, [g.macro for g in guards])
     sliced = False  # compiled from a device-only slice, template kernels instantiated there
@@ -203,6 +204,16 @@ def compile_file(path: str | Path, options: CompileOptions = CompileOptions()) -
 
         module.notes.insert(0, describe(guards))
     return module if sliced else _instantiated(path, language, options, module)
+
+
+def _with_header_defines(path: Path, options: CompileOptions) -> CompileOptions:
+    """``options`` with the ``-D`` of the file's GPUVerify option line (:mod:`simu.frontend.headeropts`) that the
+    build does not define already."""
+    from simu.frontend.headeropts import header_defines
+
+    given = {d.split("=", 1)[0] for d in options.defines}
+    extra = tuple(d for d in header_defines(path) if d.split("=", 1)[0] not in given)
+    return replace(options, defines=options.defines + extra) if extra else options
 
 
 def _instantiated(path: Path, language: str, options: CompileOptions, module: CompiledModule,
