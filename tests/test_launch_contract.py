@@ -127,3 +127,17 @@ def test_an_index_read_from_a_buffer_makes_an_out_of_bounds_a_warning_that_says_
     oob = [f for f in report.findings if f.kind == "out-of-bounds"]
     assert oob and all(f.severity == "warning" and "buffer contents" in f.message for f in oob), oob
     assert not any(f.severity == "error" for f in report.findings)
+
+
+ASSERTED = "#include <assert.h>\n__global__ void k(int *p, int n) { assert(threadIdx.x < 16); p[threadIdx.x] = n; }\n"
+
+
+def test_a_kernels_own_assert_refuses_a_searched_launch_not_the_kernel(tmp_path):
+    (tmp_path / "asserted.cu").write_text(ASSERTED)
+    res = runner.invoke(app, ["check", str(tmp_path / "asserted.cu"), "--format", "json", "--budget", "150"])
+    (kernel,) = json.loads(res.stdout)["files"][0]["kernels"]
+    assert kernel["status"] == "analysed" and kernel["findings"] == []
+    given = runner.invoke(app, ["check", str(tmp_path / "asserted.cu"), "--format", "json", "--grid", "1",
+                                "--block", "32", "--arg", "n=1", "--buffer", "p=int32:32"])
+    (kernel,) = json.loads(given.stdout)["files"][0]["kernels"]
+    assert kernel["status"] == "error" and "assertion failed" in kernel["reason"]  # the user's launch fails it

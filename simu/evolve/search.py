@@ -289,7 +289,7 @@ class Search:
             return Evaluation.invalid(launch, str(exc))
         result = launch_run.result
         if not result.outcome.completed:
-            if result.outcome.status == codes.FAILED:
+            if result.outcome.status == codes.FAILED and not _kernel_refuses(result.outcome):
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
             reason = result.outcome.reason
@@ -457,6 +457,12 @@ def _outside_contract(run: LaunchRun, findings: list[Finding], prior=None, tiles
     launch = run.launch
     return prior is not None and any(b < p for b, p in zip(launch.block, prior, strict=False)) and (
         any(f.kind == "uninitialized" and f.space == "shared" for f in findings) or _tile_unloaded(run, tiles))
+
+
+def _kernel_refuses(outcome) -> bool:
+    """A searched launch the kernel's own check stops (``assert(blockDim.x <= 16)``, ``__trap()``): the kernel says
+    it is not written for that launch, so the launch is invalid, not the kernel failed (other launches may pass)."""
+    return outcome.reason.startswith(("assertion failed", "trap"))
 
 
 def _thread_indexed_private(f: Finding) -> bool:
