@@ -55,7 +55,8 @@ def _check(path: Path) -> list[dict]:
 def test_the_launch_options_of_a_gpuverify_header():
     c = gpuverify_launch(["//pass", "//--local_size=[64,2] --num_groups=[16,16] --no-inline"])
     assert c.grid == (16, 16, 1) and c.block == (64, 2, 1)
-    assert c.origin == "the file's header comment `--local_size=[64,2] --num_groups=[16,16]` (GPUVerify's launch options)"
+    said = "`--local_size=[64,2] --num_groups=[16,16]`"
+    assert c.origin == f"the file's header comment {said} (GPUVerify's launch options)"
     c = gpuverify_launch(["//--local_size=64 --global_size=1024"])
     assert (c.grid, c.block) == ((16, 1, 1), (64, 1, 1))
     assert gpuverify_launch(["//--blockDim=32 --gridDim=2"]).grid == (2, 1, 1)

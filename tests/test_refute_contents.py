@@ -74,6 +74,10 @@ __global__ void labelled(const int *label, float *loss, int n, int dim) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) loss[i * dim + label[i]] -= 1.0f;
 }
+__global__ void lookup(const int *idx, const float *table, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = table[idx[i] << 20];
+}
 __global__ void forged(int *unused, long long address) {
   if (threadIdx.x == 0) *(int *)address = 1;
 }
@@ -267,3 +271,19 @@ def test_an_index_read_below_zero_is_judged_by_the_side_it_falls_on():
     (oob,) = _judged(s, "out-of-bounds")
     assert oob.detail["offset"] < 0 and oob.severity == codes.WARNING, oob
     assert "zeros-filled buffers the same launch stays in bounds" in oob.detail[ASSUMPTION]
+
+
+def test_the_contents_are_judged_before_the_lengths_when_one_refutation_is_left():
+    """An index read from a buffer overruns a short buffer the search sized: with room for one refutation
+    launch, the zero-filled probe (the host's data decides: a warning) runs before a plausible-length re-run,
+    whose evidence with the same random indices would keep it an error (shoc's spmv kernels on heavy launches)."""
+    from simu.evolve.refute import refute_by_arguments, refute_by_length
+
+    s = _search("lookup", refutations=1)
+    _evaluate(s, "random")
+    assert any(f.kind == "out-of-bounds" and f.severity == codes.ERROR for f, _ in s.found.values())
+    for phase in s.mode.phases:
+        if phase in (refute_by_arguments, refute_by_contents, refute_by_length):
+            phase(s)
+    oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == codes.WARNING and f.detail["assumption_key"] == "buffer contents" for f in oob)

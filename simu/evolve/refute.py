@@ -5,7 +5,9 @@ assumption the search made for want of the host's word -- an argument value, a b
 contents -- and a finding that only such launches show is at most a warning that names the assumption
 (:func:`simu.pipeline.beyond_contract`).  The phases judge each *witness* of a finding (every evaluated
 launch that shows it), so a finding stays an error when one witness is inside the contract, and that
-witness becomes the reported one:
+witness becomes the reported one.  They run in this order (:mod:`simu.evolve.modes`): the contents before the
+lengths, because a probe with zero-filled buffers costs what its witness cost and settles an index read from the
+data, while a plausible-length re-run draws long buffers and, with the same data, only shows the access again:
 
 * :func:`refute_by_arguments`: a searched integer argument at a value real programs do not pass:
   negative where the kernel never compares it with a negative constant (darknet's ``X[i*INCX]`` at
