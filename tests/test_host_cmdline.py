@@ -119,3 +119,31 @@ def test_opencl_argument_values_from_the_command_line_take_their_defaults(tmp_pa
     (c,) = contracts_for(index, "scale", [("x", 4), ("n", None)], None, api="opencl").contracts
     assert c.args == {"n": 4096} and c.grid == (64, 1, 1)
     assert c.origin.endswith("(with the command line's defaults: n)")
+
+
+TP = r"""
+template <class T, int B> __global__ void reduce(const T *in, T *out, int n) {}
+template <class T> void RunTestLaunchKernel(int blocks, int threads, T *in, T *out, int size) {
+    reduce<T, 256><<<blocks, threads>>>(in, out, size);
+}
+"""
+
+TP_CALLER = r"""
+template <class T> void RunTest(OptionParser &op) {
+    int prob_sizes[4] = { 1, 8, 32, 64 };
+    int size = prob_sizes[op.getOptionInt("size") - 1];
+    size = (size * 1024 * 1024) / sizeof(T);
+    T *d, *o;
+    RunTestLaunchKernel<T>(64, 256, d, o, size);
+}
+void RunBenchmark(OptionParser &op) { RunTest<float>(op); RunTest<double>(op); }
+void add(OptionParser &op) { op.addOption("size", OPT_INT, "1", "s"); }
+"""
+
+
+def test_a_template_wrapper_called_from_a_template_launches_each_instantiation(tmp_path: Path):
+    (tmp_path / "launch.cu").write_text(TP)
+    (tmp_path / "test.cpp").write_text(TP_CALLER)
+    index = build_host_index(tmp_path, [tmp_path / "launch.cu", tmp_path / "test.cpp"])
+    got = sorted((x.targs, x.args[2], x.file) for x in index.cuda_launches_of("reduce"))
+    assert got == [("double,256", 131072, "test.cpp"), ("float,256", 262144, "test.cpp")]

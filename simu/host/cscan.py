@@ -9,6 +9,7 @@ offset in the file and line numbers stay true.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass
 
@@ -128,7 +129,12 @@ class CSource:
         own = self.__dict__.get("_int_functions")
         if own is None:
             own = self._int_functions = int_functions(self.code) if "return" in self.code else {}
-        return {**self.header_functions, **own}
+        if not self.header_functions:
+            return own
+        merged = self.__dict__.get("_merged_functions")
+        if merged is None or merged[0] is not self.header_functions:
+            merged = self._merged_functions = (self.header_functions, {**self.header_functions, **own})
+        return merged[1]
 
     def functions(self) -> list[Function]:
         """Every function definition (lambdas and constructors with initialiser lists are not seen)."""
@@ -212,7 +218,7 @@ def inline_calls(text: str, functions: dict[str, tuple[tuple[str, ...], str]], d
     if not functions or depth > 3 or "(" not in text:
         return text
     out, i = [], 0
-    pat = re.compile(r"(?<![\w.>])(" + "|".join(map(re.escape, functions)) + r")\s*\(")
+    pat = _call_pattern(tuple(sorted(functions)))
     while (m := pat.search(text, i)) is not None:
         args, end = split_args(text, m.end())
         params, expr = functions[m.group(1)]
@@ -225,6 +231,11 @@ def inline_calls(text: str, functions: dict[str, tuple[tuple[str, ...], str]], d
         i = end
     out.append(text[i:])
     return "".join(out)
+
+
+@functools.lru_cache(maxsize=64)
+def _call_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.>])(" + "|".join(map(re.escape, names)) + r")\s*\(")
 
 
 def _bound(expr: str, bind: dict[str, str]) -> str:

@@ -74,7 +74,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
         if calls:
             template = wrapper_template(src, ev, rel, kernel, pos, parts, args)
             for call in calls:
-                out.append(resolve_call(src, ev, rel, template, call))
+                out += resolve_call(src, ev, rel, template, call)
         else:
             asserted = conditions(src, ev, fn, pos, expand=False)
             for types in _instantiations(src, fn) if fn else [{}]:
@@ -128,10 +128,14 @@ def wrapper_template(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: in
     anywhere can fill them in (:func:`simu.host.relations.expand_locals`)."""
     fn = src.enclosing(pos)
     assert fn is not None
+    m = _LAUNCH.match(src.code, pos)
     return {"function": fn.name.split("::")[-1], "params": list(fn.params), "kernel": kernel, "file": rel,
             "line": src.line_of(pos), "parts": [expand_locals(src, ev, fn, pos, p) for p in parts],
             "args": [expand_locals(src, ev, fn, pos, a) for a in args],
-            "requires": conditions(src, ev, fn, pos)}
+            "requires": conditions(src, ev, fn, pos),
+            # a function template's type parameters and the kernel's template arguments, bound at each call
+            "tparams": [p.split()[-1] for p in _template_params(src, fn)],
+            "targs": m.group(2)[1:-1] if m is not None and m.group(2) else ""}
 
 
 def wrapper_templates(src: CSource, rel: str) -> list[dict]:
@@ -146,19 +150,36 @@ def wrapper_templates(src: CSource, rel: str) -> list[dict]:
     return out
 
 
-def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Call) -> CudaLaunch:
-    """The launch a call of a wrapper makes: its parameters replaced by what the call passes, evaluated in the
-    calling file."""
+def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Call) -> list[CudaLaunch]:
+    """The launches a call of a wrapper makes: its parameters replaced by what the call passes, evaluated in the
+    calling file, once per instantiation of the calling function template (one launch for a plain function)."""
     bind = dict(zip(template["params"], call.args, strict=False))
     sub = [_substitute(p, bind) for p in template["parts"]]
     sargs = [_substitute(a, bind) for a in template["args"]]
     req = [_substitute(r, bind) for r in template.get("requires", ())]
     # what holds where the caller calls it: `if (n > 1) launch_wrapper(x, n);`, `if (n < 2) return;` before the call
-    req += conditions(src, ev, src.enclosing(call.pos), call.pos, expand=False)
-    x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
-    if template["file"] != rel:
-        x = replace(x, launch_file=template["file"])
-    return x
+    caller = src.enclosing(call.pos)
+    req += conditions(src, ev, caller, call.pos, expand=False)
+    tparams = list(template.get("tparams", ()))
+    out = []
+    for types in _instantiations(src, caller) if caller else [{}]:
+        # the wrapper's type parameters are what the call names, in the caller's instantiation:
+        # `RunTestLaunchKernel<T>(…)` inside `RunTest<float>` launches `reduce<float,256>`
+        bound = {p: types.get(a, a) for p, a in zip(tparams, _call_template_args(src, call), strict=False)}
+        ev.types = {**types, **bound}
+        x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
+        targs = re.sub(r"[A-Za-z_]\w*", lambda t: ev.types.get(t.group(0), t.group(0)), template.get("targs", ""))
+        known = not (set(tparams) - set(bound)) & set(re.findall(r"[A-Za-z_]\w*", targs))
+        x = replace(x, targs="".join(targs.split()) if known else "")
+        out.append(replace(x, launch_file=template["file"]) if template["file"] != rel else x)
+    ev.types = {}
+    return out
+
+
+def _call_template_args(src: CSource, call: Call) -> list[str]:
+    """The explicit template arguments of a call, ``launch<T, 256>(…)`` -> ``["T", "256"]``."""
+    m = re.match(rf"(?:[\w:]*::)?\s*{re.escape(call.name)}\s*<([^<>;()]*)>\s*\(", src.code[call.pos:call.pos + 400])
+    return [a.strip() for a in m.group(1).split(",")] if m else []
 
 
 def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:

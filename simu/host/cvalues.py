@@ -57,8 +57,23 @@ class Evaluator:
         return v
 
     def _number(self, expr: str, pos: int, depth: int) -> int | float | None:
+        """:meth:`int_value` without the rounding (memoised per source, with the command-line defaults it took)."""
         if depth > MAX_DEPTH:
             return None
+        memo = self.src.__dict__.setdefault("_numbers", {})
+        key = (expr, pos, depth, tuple(sorted(self.types.items())))
+        hit = memo.get(key)
+        if hit is None:
+            outer, self.defaults = self.defaults, set()
+            try:
+                hit = memo[key] = (self._evaluate(expr, pos, depth), frozenset(self.defaults))
+            finally:
+                self.defaults = outer | self.defaults
+        else:
+            self.defaults |= hit[1]
+        return hit[0]
+
+    def _evaluate(self, expr: str, pos: int, depth: int) -> int | float | None:
         expr = strip_casts(expr.strip())
         expr = with_defaults(expr, self.options, self.defaults)
         if "(" in expr and self.src.int_functions:

@@ -93,6 +93,7 @@ def _value(expr: str, env: dict[str, int | None]) -> int | None:
                expr)
     e = _MAXMIN.sub(lambda m: f"{m.group(1).lower()}(", e)
     _CONSTANTS.macros = {k: str(v) for k, v in env.items() if v is not None}  # no text: its names are these
+    _CONSTANTS.__dict__.pop("_numbers", None)  # the evaluator's memo holds the last call's values
     return _EVALUATOR.int_value(e, 0)
 
 

@@ -70,7 +70,16 @@ def _minmax(e: str) -> str:
 
 def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: int = 0) -> str | None:
     """``text`` (host code at ``pos``) as an expression of the arguments ``args`` (normalised argument text ->
-    position) and numbers, or ``None`` when some part is neither."""
+    position) and numbers, or ``None`` when some part is neither (memoised per source: locals nest, and every
+    launch, condition and caller asks again)."""
+    memo = ev.src.__dict__.setdefault("_symbolic", {})
+    key = (text, pos, tuple(sorted(args.items())), depth, tuple(sorted(ev.types.items())))
+    if key not in memo:
+        memo[key] = _symbolic(ev, text, pos, args, depth)
+    return memo[key]
+
+
+def _symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: int) -> str | None:
     e = norm(text)
     if not e:
         return None
@@ -96,6 +105,8 @@ def symbolic(ev: Evaluator, text: str, pos: int, args: dict[str, int], depth: in
     def one(m: re.Match[str]) -> str:
         nonlocal failed
         tok = m.group(0)
+        if failed:
+            return tok  # the whole is no relation already: follow no more locals
         if ARG.fullmatch(tok) or tok in ("min", "max") and e[m.end():m.end() + 1] == "(":
             return tok
         if tok in args:
