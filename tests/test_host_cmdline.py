@@ -147,3 +147,13 @@ def test_a_template_wrapper_called_from_a_template_launches_each_instantiation(t
     index = build_host_index(tmp_path, [tmp_path / "launch.cu", tmp_path / "test.cpp"])
     got = sorted((x.targs, x.args[2], x.file) for x in index.cuda_launches_of("reduce"))
     assert got == [("double,256", 131072, "test.cpp"), ("float,256", 262144, "test.cpp")]
+
+
+def test_a_zero_or_negative_placeholder_before_a_command_line_value_is_no_default():
+    src = CSource("__global__ void k(float *x, int n) {}\n"
+                  "int main(int argc, char **argv) {\n  int n = 0;\n  if (argc > 1) n = atoi(argv[1]);\n"
+                  "  int m = -1;\n  if (argc > 2) m = atoi(argv[2]);\n  if (n == 0) return 1;\n"
+                  "  float *x;\n  k<<<(n + 255) / 256, 256>>>(x, n);\n  k<<<1, 64>>>(x, m);\n}\n")
+    first, second = extract_cuda(src, "main.cu")
+    assert first.args == (None, None) and first.grid is None and first.defaults == ()
+    assert second.args == (None, None) and second.defaults == ()

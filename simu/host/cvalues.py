@@ -196,6 +196,8 @@ class Evaluator:
             return None, pos, False  # size_t local = 256; if (cpu) local = 1; -> not one value
         if best is not None and self._updated(name, best_at, pos):
             return None, pos, False  # offset += n; size *= 2; i++ -> not the definition's value
+        if defaulted and best is not None and re.fullmatch(r"\(?\s*(?:-\s*\d+|0+[uUlL]*|NULL|nullptr)\s*\)?", best):
+            return None, pos, False  # int n = 0; if (argc > 1) n = atoi(argv[1]); -> a placeholder, no default
         return best, best_start if best is not None else pos, defaulted
 
     def _updated(self, name: str, after: int, pos: int) -> bool:
