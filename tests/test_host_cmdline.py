@@ -157,3 +157,39 @@ def test_a_zero_or_negative_placeholder_before_a_command_line_value_is_no_defaul
     first, second = extract_cuda(src, "main.cu")
     assert first.args == (None, None) and first.grid is None and first.defaults == ()
     assert second.args == (None, None) and second.defaults == ()
+
+
+BRANCHES = r"""
+#define USE_BIG 1
+__global__ void k(float *x, int n) {}
+void f(OptionParser &op) {
+    int block;
+    if (USE_BIG) { block = 256; } else { block = 128; }
+    int n;
+    if (op.getOptionInt("KiB") == 0)
+    {
+        int probSizes[4] = { 1, 4, 8, 16 };
+        n = probSizes[op.getOptionInt("size") - 1] * 1024 / 4;
+    } else {
+        n = op.getOptionInt("KiB") * 1024 / 4;
+    }
+    int m = 7;
+    if (USE_BIG) m = 9;
+    for (int i = 0; i < 3; i++) { if (USE_BIG) m = 11; }
+    int q = 5;
+    if (runtime_flag) q = 6;
+    float *x;
+    k<<<n / block, block>>>(x, n);
+    k<<<1, 32>>>(x, m);
+    k<<<1, 32>>>(x, q);
+}
+void add(OptionParser &op) { op.addOption("size", OPT_INT, "1", "s"); op.addOption("KiB", OPT_INT, "0", "k"); }
+"""
+
+
+def test_a_branch_whose_condition_is_constant_runs_or_never_does():
+    first, second, third = extract_cuda(CSource(BRANCHES), "a.cu")
+    assert first.block == (256, 1, 1) and first.args == (None, 256) and first.grid == (1, 1, 1)
+    assert {"KiB", "size"} <= set(first.defaults)
+    assert second.args == (None, None)  # m = 11 in a loop after m = 9: not one value
+    assert third.args == (None, None)  # a condition known only at run time
