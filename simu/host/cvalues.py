@@ -10,6 +10,8 @@ import ast
 import re
 
 from simu.frontend.ctext import C_STRING, STRING_LITERAL
+from simu.host.branches import branch_taken
+from simu.host.branches import placeholder as _placeholder
 from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with_defaults
 from simu.host.cscan import CSource, inline_calls, split_args, split_top_level, unescape
 
@@ -203,44 +205,13 @@ class Evaluator:
             return None, pos, False  # size_t local = 256; if (cpu) local = 1; -> not one value
         if best is not None and self._updated(name, best_at, pos):
             return None, pos, False  # offset += n; size *= 2; i++ -> not the definition's value
-        if defaulted and best is not None and re.fullmatch(r"\(?\s*(?:-\s*\d+|0+[uUlL]*|NULL|nullptr)\s*\)?", best):
-            return None, pos, False  # int n = 0; if (argc > 1) n = atoi(argv[1]); -> a placeholder, no default
+        if defaulted and best is not None and _placeholder(self.src.code, name, best, best_at, pos):
+            return None, pos, False  # int n = 0; if (argc > 1) n = atoi(argv[1]); if (n == 0) usage(); -> no default
         return best, best_start if best is not None else pos, defaulted
 
     def _branch_taken(self, at: int, pos: int) -> tuple[bool, bool] | None:
-        """Whether the ``if``/``else`` branch holding ``at`` runs, when its condition is constant (``if (USE_FP16)``,
-        ``if (op.getOptionInt("KiB") == 0)`` at its command-line default) and the ``if`` sits at the level of
-        ``pos`` (not in a loop or another branch closed before it); with whether the condition took a command-line
-        default.  ``None``: not such a branch."""
-        code = self._blank()
-        found = _if_before(code, at)  # if (c) n = 1;
-        negate = False
-        if found is None:
-            brace = _open_before(code, at)
-            if brace is None:
-                return None
-            found = _if_before(code, brace)  # if (c) { n = 1; }
-            if found is None:
-                e = re.search(r"\}\s*else\s*$", code[max(0, brace - 60):brace])  # } else { n = 2; }
-                opened = _open_before(code, brace - 60 + e.start() if brace >= 60 else e.start()) if e else None
-                found = _if_before(code, opened) if opened is not None else None
-                negate = True
-        if found is None or self._closed_between(found[0], pos):
-            return None  # no if, or one inside a loop or branch closed before the use: it runs only sometimes
-        before = set(self.defaults)
-        v = self._number(self.src.code[found[1]:found[2]], found[0], 1)
-        if v is None:
-            return None
-        return (not v) if negate else bool(v), bool(self.defaults - before)
-
-    def _blank(self) -> str:
-        """The code with string and character literals blanked (braces inside them are no blocks)."""
-        blank = self.src.__dict__.get("_blank_code")
-        if blank is None:
-            blank = STRING_LITERAL.sub(lambda m: " " * len(m.group(0)), self.src.code)
-            blank = self.src._blank_code = re.sub(r"'(?:[^'\\\n]|\\.)*'",  # type: ignore[attr-defined]
-                                                  lambda m: " " * len(m.group(0)), blank)
-        return blank
+        """:func:`simu.host.branches.branch_taken` with this evaluator."""
+        return branch_taken(self, at, pos)
 
     def _updated(self, name: str, after: int, pos: int) -> bool:
         """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``
@@ -461,34 +432,6 @@ class Evaluator:
 
 
 # an assignment that is the whole body of a brace-less `if (...)`, `else`, `for (...)` or `while (...)`
-_IF_HEAD = re.compile(r"\bif\s*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)\s*$")
-
-
-def _if_before(code: str, end: int) -> tuple[int, int, int] | None:
-    """(where the ``if`` starts, where its condition starts and ends) for an ``if (c)`` ending right before
-    ``end`` (blanks between), else ``None``."""
-    lo = max(0, end - 300)
-    m = _IF_HEAD.search(code[lo:end])
-    if m is None or re.search(r"\belse\s+$", code[max(0, lo + m.start() - 8):lo + m.start()]):
-        return None  # an else-if: its branch also depends on the if before it
-    return lo + m.start(), lo + m.start(1), lo + m.end(1)
-
-
-def _open_before(code: str, at: int) -> int | None:
-    """The ``{`` of the innermost block holding ``at`` (``None`` at file level)."""
-    depth, i, lo = 0, at - 1, max(0, at - 20000)
-    while i >= lo:
-        c = code[i]
-        if c == "}":
-            depth += 1
-        elif c == "{":
-            if depth == 0:
-                return i
-            depth -= 1
-        i -= 1
-    return None
-
-
 _BRACELESS_BRANCH = re.compile(r"(?:\belse|\b(?:if|for|while)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*$")
 
 
