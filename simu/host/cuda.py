@@ -116,9 +116,15 @@ def _template_args(src: CSource, pos: int, types: dict[str, str]) -> str:
     m = _LAUNCH.match(src.code, pos)
     if m is None or not m.group(2):
         return ""
-    text = re.sub(r"[A-Za-z_]\w*", lambda t: types.get(t.group(0), t.group(0)), m.group(2)[1:-1])
     fn = src.enclosing(pos)
-    unbound = {p.split()[-1] for p in _template_params(src, fn)} if fn else set()
+    unbound = {p.split()[-1] for p in _template_params(src, fn)} - set(types) if fn else set()
+    return bind_template_args(m.group(2)[1:-1], types, unbound)
+
+
+def bind_template_args(text: str, types: dict[str, str], unbound: set[str]) -> str:
+    """Template arguments with the bound types written in, spaces removed (``T, 256`` with ``T`` = ``float``:
+    ``float,256``); ``""`` when one of them is still an ``unbound`` parameter."""
+    text = re.sub(r"[A-Za-z_]\w*", lambda t: types.get(t.group(0), t.group(0)), text)
     return "" if unbound & set(re.findall(r"[A-Za-z_]\w*", text)) else "".join(text.split())
 
 
@@ -161,16 +167,15 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
     caller = src.enclosing(call.pos)
     req += conditions(src, ev, caller, call.pos, expand=False)
     tparams = list(template.get("tparams", ()))
+    given = _call_template_args(src, call)
     out = []
     for types in _instantiations(src, caller) if caller else [{}]:
         # the wrapper's type parameters are what the call names, in the caller's instantiation:
         # `RunTestLaunchKernel<T>(…)` inside `RunTest<float>` launches `reduce<float,256>`
-        bound = {p: types.get(a, a) for p, a in zip(tparams, _call_template_args(src, call), strict=False)}
+        bound = {p: types.get(a, a) for p, a in zip(tparams, given, strict=False)}
         ev.types = {**types, **bound}
         x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
-        targs = re.sub(r"[A-Za-z_]\w*", lambda t: ev.types.get(t.group(0), t.group(0)), template.get("targs", ""))
-        known = not (set(tparams) - set(bound)) & set(re.findall(r"[A-Za-z_]\w*", targs))
-        x = replace(x, targs="".join(targs.split()) if known else "")
+        x = replace(x, targs=bind_template_args(template.get("targs", ""), ev.types, set(tparams) - set(bound)))
         out.append(replace(x, launch_file=template["file"]) if template["file"] != rel else x)
     ev.types = {}
     return out
