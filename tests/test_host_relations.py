@@ -198,8 +198,9 @@ def test_relations_evaluate_with_c_semantics():
     assert int_expression("-7%3", {}) == -1
 
 
-def test_a_variable_updated_in_place_has_no_constant_value(tmp_path: Path):
-    """``off += 32`` in the loop around the launch: the launch's off is not the definition's 0."""
+def test_a_variable_updated_in_place_is_the_first_pass_value(tmp_path: Path):
+    """``off += 32`` in the loop around the launch, after it: the first pass launches with the definition's 0
+    (later passes with others); an update before the launch on every pass leaves no constant value."""
     from simu.host.cscan import CSource
     from simu.host.cuda import extract_cuda
 
@@ -207,7 +208,12 @@ def test_a_variable_updated_in_place_has_no_constant_value(tmp_path: Path):
                                 "int main() { float *p; int off = 0;\n"
                                 "  for (int i = 0; i < 4; ++i) { k<<<1, 32>>>(p, off); off += 32; }\n"
                                 "  return 0; }\n"), "m.cu")
-    assert x.args == (None, None) and x.grid == (1, 1, 1)
+    assert x.args == (None, 0) and x.grid == (1, 1, 1) and x.defaults == ("@loop 3 off",)
+    (y,) = extract_cuda(CSource("__global__ void k(float *p, int off) {}\n"
+                                "int main() { float *p; int off = 0;\n"
+                                "  for (int i = 0; i < 4; ++i) { off += 32; k<<<1, 32>>>(p, off); }\n"
+                                "  return 0; }\n"), "m.cu")
+    assert y.args == (None, None)
 
 
 def test_a_call_binds_to_the_namesake_defined_nearer(tmp_path: Path):

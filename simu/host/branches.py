@@ -33,7 +33,7 @@ def branch_taken(ev, at: int, pos: int) -> tuple[bool, bool] | None:
     v = ev._number(ev.src.code[found[1]:found[2]], found[0], 1)
     if v is None:
         return None
-    return (not v) if negate else bool(v), bool(ev.defaults - before)
+    return (not v) if negate else bool(v), any(not d.startswith("@") for d in ev.defaults - before)
 
 
 def placeholder(code: str, name: str, value: str, after: int, pos: int) -> bool:

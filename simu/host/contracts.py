@@ -132,9 +132,20 @@ def _searched(c: KernelConstraints) -> str:
 
 
 def _defaults(names: tuple[str, ...]) -> str:
-    """`` (with the defaults of the command line: size, n)``: values the program takes when run without
-    options (:mod:`simu.host.cmdline`); other options make other launches."""
-    return f" (with the command line's defaults: {', '.join(names)})" if names else ""
+    """`` (with the command line's defaults: size, n)``: values the program takes when run without options
+    (:mod:`simu.host.cmdline`); `` (on the first pass of the loop at line 151: threads)``: values of a loop's
+    first pass (:mod:`simu.host.loops`, noted ``@loop LINE NAME``).  Other options and passes make other
+    launches."""
+    plain = [n for n in names if not n.startswith("@")]
+    passes: dict[str, list[str]] = {}
+    for n in names:
+        if n.startswith("@loop "):
+            _, line, var = n.split(" ", 2)
+            passes.setdefault(line, []).append(var)
+    out = f" (with the command line's defaults: {', '.join(plain)})" if plain else ""
+    for line, names_ in sorted(passes.items(), key=lambda kv: int(kv[0])):
+        out += f" (on the first pass of the loop at line {line}: {', '.join(sorted(set(names_)))})"
+    return out
 
 
 def distinct_contracts(found: list[tuple[KernelConstraints, str]], user: KernelConstraints | None

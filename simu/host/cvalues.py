@@ -7,9 +7,11 @@ evaluated is ``None``, never a guess.
 from __future__ import annotations
 
 import ast
+import math
 import re
 
 from simu.frontend.ctext import C_STRING, STRING_LITERAL
+from simu.host import loops
 from simu.host.branches import branch_taken
 from simu.host.branches import placeholder as _placeholder
 from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with_defaults
@@ -20,7 +22,10 @@ SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2
           "long long": 8, "unsigned long long": 8, "double": 8, "size_t": 8, "cl_int": 4, "cl_uint": 4,
           "cl_float": 4, "cl_char": 1, "cl_uchar": 1, "cl_short": 2, "cl_ushort": 2, "cl_long": 8,
           "cl_ulong": 8, "cl_double": 8, "cl_mem": 8, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
-          "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "half": 2, "cl_half": 2}
+          "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "half": 2, "cl_half": 2,
+          **{f"{p}{t}{n}": w * n for t, w in (("char", 1), ("uchar", 1), ("short", 2), ("ushort", 2), ("int", 4),
+                                             ("uint", 4), ("float", 4), ("long", 8), ("ulong", 8), ("double", 8))
+             for n in (2, 4) for p in ("", "cl_")}}  # CUDA's and OpenCL's vector types (3-vectors differ: left out)
 MAX_DEPTH = 12  # nesting of name lookups while evaluating (a macro defined through itself ends here)
 
 
@@ -82,9 +87,12 @@ class Evaluator:
             expr = inline_calls(expr, self.src.int_functions)
         if "[" in expr:
             expr = self._elements(expr, pos, depth)
+        if "." in expr:
+            expr = _MEMBER.sub(lambda m: self._dim3_member(m.group(1), m.group(2), pos) or m.group(0), expr)
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(self._type(m.group(1)), "sizeof")),
                       expr)
         expr = _BASIC_CAST.sub("", expr)  # pow((double)2, bits)
+        expr = _FUNCTIONAL_CAST.sub("", expr)  # log2(double(n))
         expr = re.sub(r"\bstd::(?=(?:min|max|abs|pow)\s*\()", "", expr)
         names: dict[str, int | float] = {}
         safe: dict[str, str] = {}  # C names -> Python-safe ones (`global`, `in`, `lambda` are Python keywords)
@@ -114,6 +122,22 @@ class Evaluator:
             return _eval(tree.body, names)
         except (ValueError, ZeroDivisionError, OverflowError, TypeError, KeyError):
             return None
+
+    def _dim3_member(self, name: str, axis: str, pos: int) -> str | None:
+        """The text of ``block.x`` for a ``dim3 block(16, 8)`` (``dim3 b = dim3(…)``, ``dim3 b{…}``); its
+        missing components are 1."""
+        if not re.search(rf"\bdim3\s+{re.escape(name)}\b", self.src.code[:pos]):
+            return None
+        init = self.definition(name, pos)
+        if init is None:
+            return None
+        m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", init.strip(), re.S)
+        body = m.group(1) if m else init
+        items = [i.strip() for i in split_args(body + ")", 0)[0] or [] if i.strip()]
+        if not 1 <= len(items) <= 3:
+            return None
+        items += ["1"] * (3 - len(items))
+        return f"({items['xyz'.index(axis)]})"
 
     def _elements(self, expr: str, pos: int, depth: int) -> str:
         """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value."""
@@ -154,10 +178,16 @@ class Evaluator:
         memo = self.src.__dict__.setdefault("_definitions", {})
         key = (name, pos)
         if key not in memo:
-            memo[key] = self._definition(name, pos)
-        text, at, defaulted = memo[key]
-        if defaulted and text is not None:
-            self.defaults.add(name)
+            outer, self.defaults = self.defaults, set()
+            try:
+                memo[key] = (*self._definition(name, pos), frozenset(self.defaults))
+            finally:
+                self.defaults = outer
+        text, at, defaulted, assumed = memo[key]
+        if text is not None:
+            self.defaults |= assumed
+            if defaulted:
+                self.defaults.add(name)
         return text, at
 
     def _definition(self, name: str, pos: int) -> tuple[str | None, int, bool]:
@@ -214,22 +244,39 @@ class Evaluator:
         return branch_taken(self, at, pos)
 
     def _updated(self, name: str, after: int, pos: int) -> bool:
-        """Whether the function holding ``pos`` updates ``name`` in place (``+=``, ``*=``, ``++``…) after ``after``
-        (before ``pos``, or after it: in a loop the update comes round again)."""
-        import bisect
-
+        """Whether an in-place update of ``name`` (``+=``, ``*=``, ``++``…) after ``after`` changes the value it has
+        at ``pos`` on a run of the program (:func:`simu.host.loops.first_pass`: updates after the use, in later
+        passes of a loop holding it, or in a loop entered only on a device failure do not).  A first pass taken
+        is noted in :attr:`defaults` (``@loop LINE NAME``), as is a failure loop passed over."""
         updates = self.src.__dict__.setdefault("_updates", {})
         at = updates.get(name)
         if at is None:
             n = re.escape(name)
             at = updates[name] = [m.start() for m in re.finditer(
                 rf"(?<![\w.>]){n}\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)|(?:\+\+|--)\s*{n}\b", self.src.code)]
-        if not at:
+        if not at or at[-1] <= after:
             return False
-        fn = self.src.enclosing(pos)
-        end = fn.end if fn is not None else pos
-        i = bisect.bisect_left(at, after)
-        return i < len(at) and at[i] < end
+        same, passes = loops.first_pass(self.src, name, after, pos, at)
+        if not same:
+            return True
+        for loop in passes:
+            if not self._enters(loop, pos):
+                return True  # a first pass that never comes: no launch of this value
+            self.defaults.add(f"@loop {loop.line} {name}")
+        return False
+
+    def _enters(self, loop: loops.Loop, pos: int) -> bool:
+        """Whether a ``for`` loop whose body holds ``pos`` runs its first pass (its condition at the start is
+        not known to be false)."""
+        if loop.kind != "for" or loop.header is None or not loop.in_body(pos):
+            return True
+        _, cond, _ = loop.parts(self.src)
+        if not cond.strip():
+            return True
+        kept = set(self.defaults)
+        v = self._number(cond, loop.header[1], 1)
+        self.defaults = kept  # the counter's own first pass is no value of the launch
+        return v is None or bool(v)
 
     def _closed_between(self, a: int, b: int) -> bool:
         """Whether a brace block open at ``a`` closes before ``b``."""
@@ -472,8 +519,16 @@ def _later_declarator(code: str, pos: int) -> bool:
 
 _BASIC_CAST = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed|long|short)\s+)*(?:int|long|short|char|float|double|"
                          r"size_t|unsigned|cl_[a-z]+|u?int(?:8|16|32|64)_t)\s*\)\s*(?=[\w(])")
+def _c_round(x: float) -> int:
+    """C's ``round``/``lround``: halves away from zero (Python's ``round`` goes to even)."""
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+_MEMBER = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([xyz])\b")
+_FUNCTIONAL_CAST = re.compile(r"(?<![\w.])(?:double|float|int|long|unsigned|size_t)\s*(?=\()")
 _FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b, int) and b >= 0 else float(a) ** b,
-              "min": min, "max": max, "abs": abs}
+              "min": min, "max": max, "abs": abs, "fabs": abs, "log2": math.log2, "log": math.log,
+              "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor, "lround": _c_round, "round": _c_round}
 
 
 def strip_casts(e: str) -> str:
