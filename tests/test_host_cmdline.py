@@ -193,3 +193,35 @@ def test_a_branch_whose_condition_is_constant_runs_or_never_does():
     assert {"KiB", "size"} <= set(first.defaults)
     assert second.args == (None, None)  # m = 11 in a loop after m = 9: not one value
     assert third.args == (None, None)  # a condition known only at run time
+
+
+OPENCL_TEMPLATE = r"""
+template <class T>
+void runTest(cl_context ctx, cl_command_queue queue, cl_kernel kern) {
+    int N = 16 * 1024 / sizeof(T);
+    int lda, ldb;
+    lda = ldb = N;
+    cl_mem a = clCreateBuffer(ctx, CL_MEM_READ_WRITE, sizeof(T) * N, NULL, NULL);
+    clSetKernelArg(kern, 0, sizeof(cl_mem), (void *)&a);
+    clSetKernelArg(kern, 1, sizeof(int), (void *)&ldb);
+    const size_t global[1] = {N};
+    const size_t local[1] = {64};
+    clEnqueueNDRangeKernel(queue, kern, 1, NULL, global, local, 0, NULL, NULL);
+}
+void run(cl_context ctx, cl_command_queue q, cl_kernel k) { runTest<float>(ctx, q, k); runTest<double>(ctx, q, k); }
+"""
+
+
+def test_opencl_launches_in_a_function_template_are_made_per_instantiation():
+    from simu.host.clbuffers import buffers_in, cl_buffers
+    from simu.host.opencl import extract
+
+    src = CSource(OPENCL_TEMPLATE)
+    sites = extract(src, "gemm.cpp")
+    assert [(s.global_size, s.instance) for s in sites.launches] == [((4096,), "runTest<float>"),
+                                                                     ((2048,), "runTest<double>")]
+    ldb = [(a.value, a.instance) for a in sites.args if a.index == 1]
+    assert ldb == [(4096, "runTest<float>"), (2048, "runTest<double>")]  # lda = ldb = N: a chained assignment
+    extra = {"cl_buffers": cl_buffers(src)}
+    assert buffers_in(extra, "a", 10, "runTest<double>")["length"] == 2048
+    assert buffers_in(extra, "a", 10, "runTest<double>")["elem_bytes"] == 8

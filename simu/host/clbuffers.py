@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from simu.host.cscan import CSource, split_args
+from simu.host.cuda import instantiations
 from simu.host.cvalues import Evaluator
 
 EXTRA_KEY = "cl_buffers"
@@ -42,8 +43,18 @@ def cl_buffers(src: CSource) -> list[dict]:
                 found.append((m.group(1), m.start(), size))
     out = []
     for var, pos, size in found:
-        length, elem = ev.element_count(size, pos)
-        out.append({"var": var, "line": src.line_of(pos), "length": length, "elem_bytes": elem})
+        fn = src.enclosing(pos)
+        rows = []
+        for types in instantiations(src, fn) if fn is not None else [{}]:  # sizeof(T) in a function template
+            ev.types = types
+            length, elem = ev.element_count(size, pos)
+            instance = f"{fn.name}<{', '.join(types.values())}>" if fn is not None and types else ""
+            rows.append({"var": var, "line": src.line_of(pos), "length": length, "elem_bytes": elem,
+                         "instance": instance})
+        ev.types = {}
+        if all((r["length"], r["elem_bytes"]) == (rows[0]["length"], rows[0]["elem_bytes"]) for r in rows):
+            rows = [{**rows[0], "instance": ""}]
+        out += rows
     return out
 
 
@@ -78,9 +89,11 @@ def local_size_at(extra: dict, kernel: str, index: int, line: int) -> dict | Non
     return None
 
 
-def buffers_in(extra: dict, var: str, line: int) -> dict | None:
-    """The last allocation of ``var`` at or before ``line`` in a host file's ``extra``."""
-    rows = [r for r in extra.get(EXTRA_KEY, ()) if r["var"] == var and r["line"] <= line]
+def buffers_in(extra: dict, var: str, line: int, instance: str = "") -> dict | None:
+    """The last allocation of ``var`` at or before ``line`` in a host file's ``extra`` (in the function template's
+    instantiation ``instance`` where its instantiations allocate differently)."""
+    rows = [r for r in extra.get(EXTRA_KEY, ()) if r["var"] == var and r["line"] <= line
+            and r.get("instance", "") in ("", instance)]
     return max(rows, key=lambda r: r["line"]) if rows else None
 
 

@@ -68,7 +68,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
     for site, h in _opencl_launches(index, kernel, by_path, cl_file) if api != "cuda" else []:
-        c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}")
+        c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}"
+                                     + (f" in {site.instance}" if site.instance else ""))
         g, loc = site.global_size, site.local_size
         if loc and None not in loc and all(v > 0 for v in loc):
             c.block = tuple(list(loc) + [1] * (3 - len(loc)))[:3]  # type: ignore[assignment]
@@ -449,7 +450,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
     last = {}
     for a in sorted(h.args, key=lambda a: a.line):
         if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
-                and _norm(a.kernel) == _norm(site.kernel):
+                and _norm(a.kernel) == _norm(site.kernel) and a.instance in ("", site.instance):
             last[a.index] = a
     scalars = {name for name, elem in params if elem is None}
     used: set[str] = set()
@@ -472,7 +473,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
                 c.buffer_lengths[name] = length
             continue
         var = arg_variable(a.value_text)
-        alloc = buffers_in(h.extra, var, a.line) if var else None
+        alloc = buffers_in(h.extra, var, a.line, site.instance) if var else None
         if alloc is not None and alloc["length"] is not None:
             length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)
             if length is not None:

@@ -77,7 +77,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
                 out += resolve_call(src, ev, rel, template, call)
         else:
             asserted = conditions(src, ev, fn, pos, expand=False)
-            for types in _instantiations(src, fn) if fn else [{}]:
+            for types in instantiations(src, fn) if fn else [{}]:
                 ev.types = types
                 x = _resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "", asserted)
                 out.append(replace(x, targs=_template_args(src, pos, types)))
@@ -85,7 +85,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
     return out
 
 
-def _instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
+def instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
     """The type parameters of a function template bound to each type list it is called with in the file
     (``template <class T> void RunTest(…)`` called as ``RunTest<float>(…)`` and ``RunTest<double>(…)``: ``T`` =
     ``float``, then ``double``; at most :data:`MAX_INSTANTIATIONS`), else one empty binding."""
@@ -169,7 +169,7 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
     tparams = list(template.get("tparams", ()))
     given = _call_template_args(src, call)
     out = []
-    for types in _instantiations(src, caller) if caller else [{}]:
+    for types in instantiations(src, caller) if caller else [{}]:
         # the wrapper's type parameters are what the call names, in the caller's instantiation:
         # `RunTestLaunchKernel<T>(…)` inside `RunTest<float>` launches `reduce<float,256>`
         bound = {p: types.get(a, a) for p, a in zip(tparams, given, strict=False)}

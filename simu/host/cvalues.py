@@ -209,7 +209,7 @@ class Evaluator:
             end = self.src.statement_end(start)
             if end > pos:
                 continue
-            text = _first_declarator(self.src.code[start:end].strip())
+            text = _CHAINED.sub("", _first_declarator(self.src.code[start:end].strip()))  # a = b = c = N
             if m.group(3) == "(":
                 text = text[1:-1] if text.endswith(")") else text[1:]
             taken = self._branch_taken(m.start(), pos) if self._same_function(m.start(), pos) else None
@@ -343,11 +343,11 @@ class Evaluator:
         ``n * sizeof(float)`` -> (n, 4); a size without ``sizeof`` is in bytes (element bytes ``None``); a type
         not known here (``sizeof(T)``, a struct) is element bytes ``0``: the kernel parameter's own element; the
         length stays an expression when it is not constant."""
-        elem_bytes = SIZEOF.get(" ".join(elem.split()), 0) if elem else None
+        elem_bytes = SIZEOF.get(self._type(elem), 0) if elem else None
         if elem is None:
             m = re.search(r"\*?\s*sizeof\s*\(\s*([\w\s:]+?)\s*\)\s*\*?", size)
             if m is not None:
-                elem_bytes = SIZEOF.get(" ".join(m.group(1).split()), 0)
+                elem_bytes = SIZEOF.get(self._type(m.group(1)), 0)
                 size = (size[:m.start()] + size[m.end():]).strip() or "1"
         v = self.int_value(size, pos)
         if v is None:  # ``RF_SIZE*n``: the constant factors as numbers (``206*n``), the rest as written
@@ -524,6 +524,7 @@ def _c_round(x: float) -> int:
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
+_CHAINED = re.compile(r"^(?:[A-Za-z_]\w*\s*=(?!=)\s*)+")
 _MEMBER = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([xyz])\b")
 _FUNCTIONAL_CAST = re.compile(r"(?<![\w.])(?:double|float|int|long|unsigned|size_t)\s*(?=\()")
 _FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b, int) and b >= 0 else float(a) ** b,

@@ -53,6 +53,7 @@ class ArgSite:
     value_text: str
     value: int | None  # the constant behind ``&value`` when recoverable
     defaults: tuple[str, ...] = ()  # host values of that constant taken at their command-line defaults
+    instance: str = ""  # in a function template whose instantiations differ here: which one (``runTest<float>``)
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,7 @@ class LaunchSite:
     # comparisons of the kernel's arguments (_a3_ >= 2) the host asserts or branches on before launching
     # (simu.host.relations.conditions, simu.host.opencl.launch_requires)
     requires: tuple[str, ...] = ()
+    instance: str = ""  # as ArgSite.instance: the function template's instantiation it is made in
 
 
 @dataclass(frozen=True)

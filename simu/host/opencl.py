@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
+from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
 from simu.host.cscan import Call, CSource, split_args, split_top_level
+from simu.host.cuda import instantiations
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 from simu.host.options import (
@@ -81,13 +84,37 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
     kernels = [KernelSite(rel, c.line, c.lhs or "", c.args[0], ev.str_value(c.args[1], c.pos))
                for c in src.calls("clCreateKernel") if len(c.args) >= 2]
     kernels += _cpp_kernels(src, ev, rel)
-    args = [_arg_site(ev, rel, c) for c in src.calls("clSetKernelArg") if len(c.args) >= 4]
-    launches = [_launch_site(ev, rel, c, kernels, args) for c in src.calls("clEnqueueNDRangeKernel")
-                if len(c.args) >= 6]
+    args = [a for c in src.calls("clSetKernelArg") if len(c.args) >= 4
+            for a in _per_instantiation(src, ev, c.pos, lambda c=c: _arg_site(ev, rel, c))]
+    launches = []
+    for c in src.calls("clEnqueueNDRangeKernel"):
+        if len(c.args) >= 6:
+            launches += _per_instantiation(src, ev, c.pos, lambda c=c: _launch_site(ev, rel, c, kernels, args))
     if "cl::" in src.code or "NDRange" in src.code:
         args += _cpp_args(src, ev, rel)
         launches += _cpp_launches(src, ev, rel, kernels, args)
     return OpenCLSites(builds, kernels, args, launches, wrappers)
+
+
+_Site = TypeVar("_Site", ArgSite, LaunchSite)
+
+
+def _per_instantiation(src: CSource, ev: Evaluator, pos: int, site: Callable[[], _Site]) -> list[_Site]:
+    """The site at ``pos`` once per instantiation of the function template holding it (``sizeof(T)`` bound:
+    shoc's ``runTest<float>`` and ``runTest<double>`` size their matrices by it); one site when they agree, else
+    each marked with its instantiation (``instance``: launches take the arguments set in their own)."""
+    fn = src.enclosing(pos)
+    bindings = instantiations(src, fn) if fn is not None else [{}]
+    made: list[tuple[str, _Site]] = []
+    for types in bindings:
+        ev.types = types
+        try:
+            made.append((f"{fn.name}<{', '.join(types.values())}>" if fn is not None and types else "", site()))
+        finally:
+            ev.types = {}
+    if len({s for _, s in made}) == 1:
+        return [made[0][1]]
+    return [replace(s, instance=name) for name, s in made]
 
 
 def wrapper_calls(src: CSource, rel: str, w: WrapperSite) -> list[BuildSite]:
@@ -347,17 +374,24 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
         args, _ = split_args(src.code, m.end())
         if not args or len(args) < 3:
             continue
-        kernel, offset, glob = args[0], args[1], args[2]
-        local = args[3] if len(args) > 3 else "cl::NullRange"
-        line = src.line_of(m.start())
-        g_text, g = _ndrange(src, ev, glob, m.start())
-        l_text, loc = _ndrange(src, ev, local, m.start())
-        named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
-        dim = len(g) if g is not None else None
-        out.append(LaunchSite(rel, line, kernel, named[-1].name if named else None, "", dim, offset, glob, g_text, g,
-                              local, l_text, loc, requires=launch_requires(
-                                  ev, m.start(), _passed(line, kernel, arg_sites, constants=False))))
+        out += _per_instantiation(src, ev, m.start(),
+                                  lambda m=m, args=args: _cpp_launch_site(src, ev, rel, m.start(), args, kernels,
+                                                                          arg_sites))
     return out
+
+
+def _cpp_launch_site(src: CSource, ev: Evaluator, rel: str, pos: int, args: list[str], kernels: list[KernelSite],
+                     arg_sites: list[ArgSite]) -> LaunchSite:
+    kernel, offset, glob = args[0], args[1], args[2]
+    local = args[3] if len(args) > 3 else "cl::NullRange"
+    line = src.line_of(pos)
+    g_text, g = _ndrange(src, ev, glob, pos)
+    l_text, loc = _ndrange(src, ev, local, pos)
+    named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
+    dim = len(g) if g is not None else None
+    return LaunchSite(rel, line, kernel, named[-1].name if named else None, "", dim, offset, glob, g_text, g,
+                      local, l_text, loc, requires=launch_requires(
+                          ev, pos, _passed(line, kernel, arg_sites, constants=False)))
 
 
 def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
