@@ -119,3 +119,18 @@ def test_loops_are_found_with_their_parts():
     assert [lp.kind for lp in enclosing(src, code.index("g(i)"))] == ["for"]
     ev = Evaluator(src)
     assert ev.int_value("lround(log2(double(1024))) >> 1", 0) == 5
+
+
+def test_a_reassignment_after_the_launch_in_its_loop_is_a_later_pass():
+    code = r"""
+__global__ void k(float *x, int n) {}
+int main() {
+    int n = 1 << 20;
+    while (n > 1) {
+        k<<<(n + 255) / 256, 256>>>(x, n);
+        n = (n + 255) / 256;
+    }
+}
+"""
+    (x,) = extract_cuda(CSource(code), "main.cu")
+    assert x.grid == (4096, 1, 1) and x.args == (None, 1 << 20) and x.defaults == ("@loop 5 n",)

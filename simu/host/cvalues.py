@@ -254,6 +254,12 @@ class Evaluator:
             n = re.escape(name)
             at = updates[name] = [m.start() for m in re.finditer(
                 rf"(?<![\w.>]){n}\s*(?:\+\+|--|(?:[-+*/%&|^]|<<|>>)=)|(?:\+\+|--)\s*{n}\b", self.src.code)]
+        assigns = self.src.__dict__.setdefault("_assigns", {})
+        later = assigns.get(name)
+        if later is None:  # plain assignments: those after the use are later passes' (before it: definitions)
+            later = assigns[name] = [m.start() for m in re.finditer(
+                rf"(?<![\w.>]){re.escape(name)}\s*=(?!=)", self.src.code)]
+        at = sorted(at + [u for u in later if u > pos])
         if not at or at[-1] <= after:
             return False
         same, passes = loops.first_pass(self.src, name, after, pos, at)
