@@ -134,3 +134,18 @@ int main() {
 """
     (x,) = extract_cuda(CSource(code), "main.cu")
     assert x.grid == (4096, 1, 1) and x.args == (None, 1 << 20) and x.defaults == ("@loop 5 n",)
+
+
+def test_a_while_loop_whose_condition_fails_at_the_start_makes_no_launch():
+    code = r"""
+__global__ void k(float *x, int n) {}
+int main() {
+    int n = 1;
+    while (n > 1) {
+        k<<<n, 256>>>(x, n);
+        n = n / 2;
+    }
+}
+"""
+    (x,) = extract_cuda(CSource(code), "main.cu")
+    assert x.grid is None and x.args == (None, None)

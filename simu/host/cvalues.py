@@ -272,9 +272,9 @@ class Evaluator:
         return False
 
     def _enters(self, loop: loops.Loop, pos: int) -> bool:
-        """Whether a ``for`` loop whose body holds ``pos`` runs its first pass (its condition at the start is
-        not known to be false)."""
-        if loop.kind != "for" or loop.header is None or not loop.in_body(pos):
+        """Whether a ``for``/``while`` loop whose body holds ``pos`` runs its first pass (its condition at the
+        start is not known to be false)."""
+        if loop.kind == "do" or loop.header is None or not loop.in_body(pos):
             return True
         _, cond, _ = loop.parts(self.src)
         if not cond.strip():
