@@ -43,9 +43,10 @@ def test_a_launch_in_a_loop_is_the_loops_first_pass():
 def test_the_provenance_names_the_loops_first_pass():
     from simu.host.contracts import _defaults
 
-    text = _defaults(("@loop 10 threads", "@loop 7 j", "size"))
-    assert text == (" (with the command line's defaults: size) (on the first pass of the loop at line 7: j)"
-                    " (on the first pass of the loop at line 10: threads)")
+    text = _defaults(("@loop 10 threads", "@loop 7 j", "size", "@ok 3 memSize"))
+    assert text == (" (with the command line's defaults: size)"
+                    " (when the device call retried in the loop at line 3 succeeds: memSize)"
+                    " (on the first pass of the loop at line 7: j) (on the first pass of the loop at line 10: threads)")
 
 
 LATER = r"""
@@ -105,7 +106,7 @@ def test_a_loop_entered_only_on_a_device_failure_leaves_the_start_value():
     fallback, other = loops(src)
     assert runs_only_on_failure(src, fallback) and not runs_only_on_failure(src, other)
     first, second = extract_cuda(src, "main.cu")
-    assert first.grid == (65536, 1, 1) and first.args == (None, 1 << 24)
+    assert first.grid == (65536, 1, 1) and first.args == (None, 1 << 24) and first.defaults == ("@ok 7 memSize",)
     assert second.grid is None  # chunk /= 2 in a loop that runs on every run: not the start value
 
 

@@ -135,17 +135,19 @@ def _searched(c: KernelConstraints) -> str:
 def _defaults(names: tuple[str, ...]) -> str:
     """`` (with the command line's defaults: size, n)``: values the program takes when run without options
     (:mod:`simu.host.cmdline`); `` (on the first pass of the loop at line 151: threads)``: values of a loop's
-    first pass (:mod:`simu.host.loops`, noted ``@loop LINE NAME``).  Other options and passes make other
-    launches."""
+    first pass (:mod:`simu.host.loops`, noted ``@loop LINE NAME``); `` (when the device call retried in the loop at
+    line 93 succeeds: memSize)``: a fallback loop's start value (``@ok LINE NAME``).  Other options, passes and
+    failures make other launches."""
     plain = [n for n in names if not n.startswith("@")]
-    passes: dict[str, list[str]] = {}
+    marked: dict[tuple[str, str], set[str]] = {}
     for n in names:
-        if n.startswith("@loop "):
-            _, line, var = n.split(" ", 2)
-            passes.setdefault(line, []).append(var)
+        if n.startswith(("@loop ", "@ok ")):
+            kind, line, var = n.split(" ", 2)
+            marked.setdefault((kind, line), set()).add(var)
     out = f" (with the command line's defaults: {', '.join(plain)})" if plain else ""
-    for line, names_ in sorted(passes.items(), key=lambda kv: int(kv[0])):
-        out += f" (on the first pass of the loop at line {line}: {', '.join(sorted(set(names_)))})"
+    for (kind, line), vars_ in sorted(marked.items(), key=lambda kv: int(kv[0][1])):
+        what = "on the first pass of the loop" if kind == "@loop" else "when the device call retried in the loop"
+        out += f" ({what} at line {line}{' succeeds' if kind == '@ok' else ''}: {', '.join(sorted(vars_))})"
     return out
 
 

@@ -247,7 +247,7 @@ class Evaluator:
         """Whether an in-place update of ``name`` (``+=``, ``*=``, ``++``…) after ``after`` changes the value it has
         at ``pos`` on a run of the program (:func:`simu.host.loops.first_pass`: updates after the use, in later
         passes of a loop holding it, or in a loop entered only on a device failure do not).  A first pass taken
-        is noted in :attr:`defaults` (``@loop LINE NAME``), as is a failure loop passed over."""
+        is noted in :attr:`defaults` (``@loop LINE NAME``), as is a failure loop passed over (``@ok LINE NAME``)."""
         updates = self.src.__dict__.setdefault("_updates", {})
         at = updates.get(name)
         if at is None:
@@ -262,13 +262,14 @@ class Evaluator:
         at = sorted(at + [u for u in later if u > pos])
         if not at or at[-1] <= after:
             return False
-        same, passes = loops.first_pass(self.src, name, after, pos, at)
+        same, passes, skipped = loops.first_pass(self.src, name, after, pos, at)
         if not same:
             return True
         for loop in passes:
             if not self._enters(loop, pos):
                 return True  # a first pass that never comes: no launch of this value
             self.defaults.add(f"@loop {loop.line} {name}")
+        self.defaults.update(f"@ok {loop.line} {name}" for loop in skipped)
         return False
 
     def _enters(self, loop: loops.Loop, pos: int) -> bool:

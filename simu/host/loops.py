@@ -163,15 +163,17 @@ def _ends_do(blank: str, at: int) -> bool:
     return False
 
 
-def first_pass(src: CSource, name: str, after: int, pos: int, updates: list[int]) -> tuple[bool, list[Loop]]:
+def first_pass(src: CSource, name: str, after: int, pos: int, updates: list[int]
+               ) -> tuple[bool, list[Loop], list[Loop]]:
     """Whether the value ``name`` got at ``after`` is still the one it has at ``pos`` on a run of the program,
-    given the offsets of the statements that update it in place (``+=``, ``<<=``, ``++``…), and the loops on
-    whose first pass that is so.
+    given the offsets of the statements that update it in place (``+=``, ``<<=``, ``++``…); the loops on whose
+    first pass that is so; and the loops passed over because only a failing device call enters them.
 
     An update after ``pos`` changes nothing before it; one in a loop holding ``pos`` but not ``after``
     (its step, or its body after ``pos``) changes later passes only.  An update between ``after`` and ``pos``
     counts, unless it is in a loop entered only while a device call fails."""
     passes: list[Loop] = []
+    skipped: list[Loop] = []
     around = enclosing(src, pos)
     for u in updates[bisect.bisect_right(updates, after):]:
         loop = next((lp for lp in reversed(around) if lp.holds(u) and not lp.repeats(after)), None)
@@ -183,6 +185,8 @@ def first_pass(src: CSource, name: str, after: int, pos: int, updates: list[int]
             break  # after the use (and no loop brings it round before it)
         inner = innermost(src, u)
         if inner is not None and inner.end < pos and not inner.repeats(after) and runs_only_on_failure(src, inner):
+            if inner not in skipped:
+                skipped.append(inner)
             continue
-        return False, []
-    return True, passes
+        return False, [], []
+    return True, passes, skipped
