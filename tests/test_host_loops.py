@@ -150,3 +150,23 @@ int main() {
 """
     (x,) = extract_cuda(CSource(code), "main.cu")
     assert x.grid is None and x.args == (None, None)
+
+
+def test_dim3_members_follow_their_assignments():
+    code = r"""
+__global__ void k(float *x, int n) {}
+int main(int argc, char **argv) {
+    int block_size = 16;
+    dim3 dimsA(10 * block_size, 4 * block_size, 1);
+    if (checkCmdLineFlag(argc, (const char **)argv, "wA"))
+        dimsA.x = getCmdLineArgumentInt(argc, (const char **)argv, "wA");
+    dim3 dimsB(8, 8, 1);
+    dimsB.y = 2;
+    dim3 threads(block_size, block_size);
+    k<<<dimsA.x / threads.x, threads>>>(x, dimsA.x);
+    k<<<dimsB.y, threads>>>(x, dimsB.y);
+}
+"""
+    a, b = extract_cuda(CSource(code), "main.cu")
+    assert a.grid == (10, 1, 1) and a.args == (None, 160) and "dimsA.x" in a.defaults
+    assert b.grid is None and b.args == (None, None)  # dimsB.y = 2 after the declaration: not followed

@@ -128,9 +128,14 @@ class Evaluator:
         missing components are 1."""
         if not re.search(rf"\bdim3\s+{re.escape(name)}\b", self.src.code[:pos]):
             return None
-        init = self.definition(name, pos)
+        init, at = self.definition_at(name, pos)
         if init is None:
             return None
+        for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\s*\.\s*{axis}\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)",
+                             self.src.code[at:pos]):
+            if not reads_command_line(self.src.code[at + m.end():self.src.statement_end(at + m.end())]):
+                return None  # dimsA.x = 64 after the declaration: not the initialiser's (one from argv is the user's)
+            self.defaults.add(f"{name}.{axis}")
         m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", init.strip(), re.S)
         body = m.group(1) if m else init
         items = [i.strip() for i in split_args(body + ")", 0)[0] or [] if i.strip()]
