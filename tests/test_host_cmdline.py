@@ -225,3 +225,26 @@ def test_opencl_launches_in_a_function_template_are_made_per_instantiation():
     extra = {"cl_buffers": cl_buffers(src)}
     assert buffers_in(extra, "a", 10, "runTest<double>")["length"] == 2048
     assert buffers_in(extra, "a", 10, "runTest<double>")["elem_bytes"] == 8
+
+
+def test_an_array_chosen_by_a_constant_condition_is_read_through_its_pointer():
+    from simu.host.cvalues import Evaluator
+
+    code = """
+template <class real> void RunTest() {
+    int sizes_sp[4] = { 24, 32, 40, 48 };
+    int sizes_dp[4] = { 16, 24, 32, 40 };
+    int *sizes = (sizeof(real) == sizeof(double)) ? sizes_dp : sizes_sp;
+    int sizeClass = 0;
+    sizeClass = sizes[sizeClass];
+    int n = sizeClass * sizeClass * sizeClass;
+    use(n);
+}
+"""
+    src = CSource(code)
+    ev = Evaluator(src)
+    pos = code.index("use(n)")
+    ev.types = {"real": "double"}
+    assert ev.int_value("n", pos) == 16 ** 3
+    ev.types = {"real": "float"}
+    assert ev.int_value("n", pos) == 24 ** 3

@@ -147,7 +147,7 @@ class Evaluator:
     def _elements(self, expr: str, pos: int, depth: int) -> str:
         """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value."""
         def one(m: re.Match[str]) -> str:
-            init = self.definition(m.group(1), pos)
+            init = self._array_init(m.group(1), pos, depth)
             if not init or not init.startswith("{"):
                 return m.group(0)
             items, _ = split_args(init, 1)
@@ -157,6 +157,22 @@ class Evaluator:
             return f"({items[i]})"
 
         return re.sub(r"(?<![\w.>])([A-Za-z_]\w*)\s*\[([^\[\]]+)\]", one, expr)
+
+    def _array_init(self, name: str, pos: int, depth: int) -> str | None:
+        """The initializer of the array ``name`` stands for at ``pos``, through pointers to arrays chosen by a
+        constant condition: ``int *sizes = (sizeof(real) == sizeof(double)) ? sizes_dp : sizes_sp;``."""
+        init = self.definition(name, pos)
+        for _ in range(3):
+            if init is None or init.lstrip().startswith("{"):
+                return init
+            m = _ARRAY_CHOICE.fullmatch(init.strip())
+            if m is None:
+                return init if not re.fullmatch(r"[A-Za-z_]\w*", init.strip()) else self.definition(init.strip(), pos)
+            cond = self._number(m.group(1), pos, depth + 1)
+            if cond is None:
+                return None
+            init = self.definition(m.group(2) if cond else m.group(3), pos)
+        return init
 
     def _name_number(self, name: str, pos: int, depth: int) -> int | float | None:
         if name in ("true", "false"):
@@ -536,6 +552,7 @@ def _c_round(x: float) -> int:
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
+_ARRAY_CHOICE = re.compile(r"(.+?)\s*\?\s*&?\s*([A-Za-z_]\w*)\s*:\s*&?\s*([A-Za-z_]\w*)", re.S)
 _CHAINED = re.compile(r"^(?:[A-Za-z_]\w*\s*=(?!=)\s*)+")
 _MEMBER = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([xyz])\b")
 _FUNCTIONAL_CAST = re.compile(r"(?<![\w.])(?:double|float|int|long|unsigned|size_t)\s*(?=\()")
