@@ -367,3 +367,44 @@ def split_top_level(text: str, sep: str) -> list[str]:
         i += 1
     parts.append(text[cur:])
     return [p for p in parts if p.strip()]
+
+
+def first_declarator(text: str) -> str:
+    """The initializer of the first declarator of ``size_t global = 1024, local = 128`` (text up to the first
+    top-level comma; commas inside brackets and strings are kept)."""
+    items, _ = split_args(text + ")", 0)
+    return items[0] if items else text
+
+
+def declares(code: str, pos: int) -> bool:
+    """Whether the name at ``pos`` follows a type (``std::string opts(...)``, ``size_t g[2]{...}``), or is a
+    later declarator of a declaration (``size_t g[1] = {N}, l[1] = {64}``)."""
+    before = code[max(0, pos - 60):pos]
+    if re.search(r",\s*$", before):
+        return later_declarator(code, pos)
+    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", before)) and not re.search(r"\b(return|case)\s+$", before)
+
+
+def later_declarator(code: str, pos: int) -> bool:
+    """Whether the statement holding ``pos`` (after a top-level comma) starts with ``TYPE name``."""
+    depth, i, lo = 0, pos - 1, max(0, pos - 400)
+    while i >= lo:
+        c = code[i]
+        if c in ")]}":
+            depth += 1
+        elif c in "([{":
+            if depth == 0:
+                break  # an argument list or a block: the statement starts after it
+            depth -= 1
+        elif c == ";" and depth == 0:
+            break
+        i -= 1
+    stmt = code[i + 1:pos].strip()
+    return bool(re.match(r"(?:(?:const|static|constexpr|unsigned|signed|long|short)\s+)*[A-Za-z_][\w:<>]*[\s*&]+"
+                         r"[A-Za-z_]\w*", stmt)) and not re.match(r"(?:return|case|if|while|for|else)\b", stmt)
+
+
+def strip_casts(e: str) -> str:
+    e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
+    e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
+    return e.strip()

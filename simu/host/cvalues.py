@@ -10,12 +10,21 @@ import ast
 import math
 import re
 
-from simu.frontend.ctext import C_STRING, STRING_LITERAL
+from simu.frontend.ctext import STRING_LITERAL
 from simu.host import loops
 from simu.host.branches import branch_taken
 from simu.host.branches import placeholder as _placeholder
 from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with_defaults
-from simu.host.cscan import CSource, inline_calls, split_args, split_top_level, unescape
+from simu.host.cscan import (  # noqa: F401  (strip_casts: re-exported)
+    CSource,
+    declares,
+    first_declarator,
+    inline_calls,
+    split_args,
+    split_top_level,
+    strip_casts,
+)
+from simu.host.cstrings import MAX_DEPTH, StringValues, split_plus  # noqa: F401  (split_plus: re-exported)
 
 SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2,
           "int": 4, "unsigned": 4, "unsigned int": 4, "float": 4, "long": 8, "unsigned long": 8,
@@ -26,10 +35,9 @@ SIZEOF = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2
           **{f"{p}{t}{n}": w * n for t, w in (("char", 1), ("uchar", 1), ("short", 2), ("ushort", 2), ("int", 4),
                                              ("uint", 4), ("float", 4), ("long", 8), ("ulong", 8), ("double", 8))
              for n in (2, 4) for p in ("", "cl_")}}  # CUDA's and OpenCL's vector types (3-vectors differ: left out)
-MAX_DEPTH = 12  # nesting of name lookups while evaluating (a macro defined through itself ends here)
 
 
-class Evaluator:
+class Evaluator(StringValues):
     """Constant values of host expressions at a point of a :class:`CSource`: integers (macros,
     ``const``/``constexpr`` variables, arithmetic, ``sizeof`` of basic types) and strings (literals,
     concatenation, ``#define``d literals, ``char x[] = "..."``, ``std::string`` built with ``+``/``+=``/
@@ -220,17 +228,19 @@ class Evaluator:
         defaulted = False
         pat = re.compile(rf"(?<![\w.>])({re.escape(name)})\s*((?:\[[^\]]*\]\s*)*)(=(?!=)|\{{|\()")
         for m in pat.finditer(self.src.code, 0, pos):
-            if m.group(2) and not _declares(self.src.code, m.start()):
+            if m.group(2) and not declares(self.src.code, m.start()):
                 continue  # an element assignment (g[1] = 64), not the array's definition
-            if m.group(3) == "(" and not _declares(self.src.code, m.start()):
+            if m.group(3) == "(" and not declares(self.src.code, m.start()):
                 continue  # a call, not a constructor
-            if m.group(3) == "{" and not _declares(self.src.code, m.start()):
+            if m.group(3) == "{" and not declares(self.src.code, m.start()):
                 continue
             start = m.end() if m.group(3) == "=" else m.end() - 1
             end = self.src.statement_end(start)
-            if end > pos:
-                continue
-            text = _CHAINED.sub("", _first_declarator(self.src.code[start:end].strip()))  # a = b = c = N
+            raw = self.src.code[start:end]
+            first = first_declarator(raw.strip())
+            if end > pos and start + len(raw) - len(raw.lstrip()) + len(first) >= pos:
+                continue  # not over before the use (one declarator of int t = 256, b = n / t is, for b's)
+            text = _CHAINED.sub("", first)  # a = b = c = N
             if m.group(3) == "(":
                 text = text[1:-1] if text.endswith(")") else text[1:]
             taken = self._branch_taken(m.start(), pos) if self._same_function(m.start(), pos) else None
@@ -389,160 +399,12 @@ class Evaluator:
         """``{?, ?}`` for an array declared without an initializer (``size_t g[2];``): its elements come from
         the assignments after the declaration."""
         decls = [m for m in re.finditer(rf"(?<![\w.>]){re.escape(name)}\s*\[\s*([^\]]+?)\s*\]\s*[;,]",
-                                        self.src.code[:pos]) if _declares(self.src.code, m.start())]
+                                        self.src.code[:pos]) if declares(self.src.code, m.start())]
         n = self.int_value(decls[-1].group(1), pos) if decls else None
         return "{" + ", ".join(["?"] * n) + "}" if n is not None and 0 < n <= 3 else None
 
-    # -- strings ----------------------------------------------------------------------------------------
-
-    def str_value(self, expr: str, pos: int, depth: int = 0) -> str | None:
-        """The value of a string expression at ``pos``; ``None`` if not recoverable."""
-        if depth > MAX_DEPTH:
-            return None
-        e = strip_casts(expr.strip())
-        e = re.sub(r"\.c_str\s*\(\s*\)$|\.data\s*\(\s*\)$", "", e).strip()
-        if e in ("NULL", "nullptr", "0", ""):
-            return ""
-        parts = split_plus(e)
-        if parts is None:
-            return None
-        out = []
-        for part in parts:
-            v = self._str_part(part.strip(), pos, depth)
-            if v is None:
-                return None
-            out.append(v)
-        return "".join(out)
-
-    def _str_part(self, part: str, pos: int, depth: int) -> str | None:
-        lits = list(STRING_LITERAL.finditer(part))
-        if lits and STRING_LITERAL.sub("", part).strip() == "":
-            return "".join(unescape(m.group(0)) for m in lits)
-        m = re.fullmatch(r"(?:std::)?(?:string|String)\s*[({]\s*(.*?)\s*[)}]", part, re.S)
-        if m:
-            return self.str_value(m.group(1), pos, depth + 1)
-        m = re.fullmatch(r"(?:std::)?to_string\s*\((.*)\)", part, re.S)
-        if m:
-            v = self._number(m.group(1), pos, depth + 1)
-            return None if v is None else (str(v) if isinstance(v, int) else f"{v:f}")
-        if part.startswith("(") and part.endswith(")"):
-            return self.str_value(part[1:-1], pos, depth + 1)
-        if re.fullmatch(r"[A-Za-z_]\w*", part):
-            return self._str_name(part, pos, depth)
-        # adjacent literal and macro concatenation: "-D N=" SIZE_STR
-        pieces = re.findall(rf"{C_STRING}|[A-Za-z_]\w*", part)
-        if pieces and re.sub(rf"{C_STRING}|[A-Za-z_]\w*|\s", "", part) == "":
-            vals = [self._str_part(p, pos, depth + 1) for p in pieces]
-            return None if None in vals else "".join(vals)  # type: ignore[arg-type]
-        return None
-
-    def _str_name(self, name: str, pos: int, depth: int) -> str | None:
-        if name in self.src.macros:
-            return self.str_value(self.src.macros[name], pos, depth + 1)
-        return self.string_variable(name, pos, depth)
-
-    def string_variable(self, name: str, pos: int, depth: int = 0) -> str | None:
-        """A string variable's value at ``pos``: its last full definition, then every append after it."""
-        code = self.src.code
-        n = re.escape(name)
-        events = []
-        pat = re.compile(rf"(?<![\w.>])({n})\s*(?:\[[^\]]*\]\s*)?(=(?!=)|\+=|\{{|\((?=\s*\"))")
-        for m in pat.finditer(code, 0, pos):
-            start = m.end() if m.group(2) in ("=", "+=") else m.end() - 1
-            end = self.src.statement_end(start)
-            if end > pos:
-                continue
-            text = _first_declarator(code[start:end].strip())
-            if m.group(2) in ("{", "("):
-                if not _declares(code, m.start()):
-                    continue
-                text = text[1:-1]
-            events.append((m.start(), "append" if m.group(2) == "+=" else "set", text))
-        for fn, kind in (("strcat", "append"), ("strncat", "append"), ("strcpy", "set"), ("strncpy", "set"),
-                         ("sprintf", "format"), ("snprintf", "nformat"), ("sprintf_s", "nformat")):
-            for c in self.src.calls(fn):
-                if c.pos < pos and c.args and c.args[0].strip() == name:
-                    events.append((c.pos, kind, c.args))
-        for m in re.finditer(rf"(?<![\w.>]){n}\s*(?:\.|->)\s*append\s*\(", code[:pos]):
-            args, _ = split_args(code, m.end())
-            if args:
-                events.append((m.start(), "append", args[0]))
-        events.sort(key=lambda e: e[0])
-        value: str | None = None
-        for at, kind, payload in events:
-            if kind == "set":
-                value = self.str_value(payload if isinstance(payload, str) else payload[1], at, depth + 1)
-            elif kind == "append":
-                add = self.str_value(payload if isinstance(payload, str) else payload[1], at, depth + 1)
-                value = None if value is None or add is None else value + add
-            else:
-                args = payload[1:] if kind == "format" else payload[2:]
-                value = self._format(args, at, depth)
-        return value
-
-    def _format(self, args: tuple[str, ...], pos: int, depth: int) -> str | None:
-        if not args:
-            return None
-        fmt = self.str_value(args[0], pos, depth + 1)
-        if fmt is None:
-            return None
-        values: list[object] = []
-        convs = re.findall(r"%[-+ #0]*\d*(?:\.\d+)?(?:hh|h|ll|l|z|j|t|L)?([diouxXfFeEgGcs%])", fmt)
-        rest = list(args[1:])
-        for conv in convs:
-            if conv == "%":
-                continue
-            if not rest:
-                return None
-            a = rest.pop(0)
-            v = self.str_value(a, pos, depth + 1) if conv == "s" else self._number(a, pos, depth + 1)
-            if v is None:
-                return None
-            values.append(v)
-        py = re.sub(r"(%[-+ #0]*\d*(?:\.\d+)?)(?:hh|h|ll|l|z|j|t|L)?([diouxXfFeEgGcs%])", r"\1\2", fmt)
-        try:
-            return py % tuple(values)
-        except (TypeError, ValueError):
-            return None
-
-
 # an assignment that is the whole body of a brace-less `if (...)`, `else`, `for (...)` or `while (...)`
 _BRACELESS_BRANCH = re.compile(r"(?:\belse|\b(?:if|for|while)\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*$")
-
-
-def _first_declarator(text: str) -> str:
-    """The initializer of the first declarator of ``size_t global = 1024, local = 128`` (text up to the first
-    top-level comma; commas inside brackets and strings are kept)."""
-    items, _ = split_args(text + ")", 0)
-    return items[0] if items else text
-
-
-def _declares(code: str, pos: int) -> bool:
-    """Whether the name at ``pos`` follows a type (``std::string opts(...)``, ``size_t g[2]{...}``), or is a
-    later declarator of a declaration (``size_t g[1] = {N}, l[1] = {64}``)."""
-    before = code[max(0, pos - 60):pos]
-    if re.search(r",\s*$", before):
-        return _later_declarator(code, pos)
-    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", before)) and not re.search(r"\b(return|case)\s+$", before)
-
-
-def _later_declarator(code: str, pos: int) -> bool:
-    """Whether the statement holding ``pos`` (after a top-level comma) starts with ``TYPE name``."""
-    depth, i, lo = 0, pos - 1, max(0, pos - 400)
-    while i >= lo:
-        c = code[i]
-        if c in ")]}":
-            depth += 1
-        elif c in "([{":
-            if depth == 0:
-                break  # an argument list or a block: the statement starts after it
-            depth -= 1
-        elif c == ";" and depth == 0:
-            break
-        i -= 1
-    stmt = code[i + 1:pos].strip()
-    return bool(re.match(r"(?:(?:const|static|constexpr|unsigned|signed|long|short)\s+)*[A-Za-z_][\w:<>]*[\s*&]+"
-                         r"[A-Za-z_]\w*", stmt)) and not re.match(r"(?:return|case|if|while|for|else)\b", stmt)
 
 
 _BASIC_CAST = re.compile(r"\(\s*(?:const\s+)?(?:(?:unsigned|signed|long|short)\s+)*(?:int|long|short|char|float|double|"
@@ -559,12 +421,6 @@ _FUNCTIONAL_CAST = re.compile(r"(?<![\w.])(?:double|float|int|long|unsigned|size
 _FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b, int) and b >= 0 else float(a) ** b,
               "min": min, "max": max, "abs": abs, "fabs": abs, "log2": math.log2, "log": math.log,
               "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor, "lround": _c_round, "round": _c_round}
-
-
-def strip_casts(e: str) -> str:
-    e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
-    e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
-    return e.strip()
 
 
 def c_conditional(e: str) -> str:
@@ -603,11 +459,6 @@ def c_conditional(e: str) -> str:
                 return f"(({flat[q + 1:k]}) if ({flat[:q]}) else ({c_conditional(flat[k + 1:])}))"
             nested -= 1
     return flat
-
-
-def split_plus(e: str) -> list[str] | None:
-    """Top-level ``+`` operands of an expression (strings and brackets respected)."""
-    return split_top_level(e, "+") or None
 
 
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
