@@ -128,3 +128,25 @@ def test_a_wrapper_launch_keeps_what_its_caller_requires():
     first, second = extract_cuda(src, "a.cu")
     assert first.via == "wrap" and first.requires == ("_a1_ >= 2", "_a2_ > 4")
     assert second.requires == ("_a1_ >= 2",)  # m <= 4 names no argument of that launch (m is 1 there)
+
+
+def test_container_sizes_and_struct_fields_are_read():
+    code = r"""
+__global__ void k(float *x, int n) {}
+struct Params { int n; int block; };
+int main() {
+  const int N = 1 << 16;
+  std::vector<float> h(N);
+  std::vector<float> grown(16);
+  grown.push_back(1.0f);
+  std::array<int, 8> a;
+  Params p; p.n = 4096; p.block = 128;
+  float *d; cudaMalloc(&d, h.size() * sizeof(float));
+  k<<<(h.size() + 255) / 256, 256>>>(d, h.size());
+  k<<<p.n / p.block, p.block>>>(d, p.n);
+  k<<<1, grown.size()>>>(d, a.size());
+}"""
+    vec, field, changed = extract_cuda(CSource(code), "m.cu")
+    assert vec.grid == (256, 1, 1) and vec.args == (None, 1 << 16) and vec.buffer_lengths[0] == 1 << 16
+    assert field.grid == (32, 1, 1) and field.block == (128, 1, 1) and field.args == (None, 4096)
+    assert changed.block is None and changed.args == (None, 8)  # push_back changes the size: not known

@@ -165,8 +165,10 @@ int main(int argc, char **argv) {
     dim3 threads(block_size, block_size);
     k<<<dimsA.x / threads.x, threads>>>(x, dimsA.x);
     k<<<dimsB.y, threads>>>(x, dimsB.y);
+    k<<<dimsB, threads>>>(x, 0);
 }
 """
-    a, b = extract_cuda(CSource(code), "main.cu")
+    a, b, c = extract_cuda(CSource(code), "main.cu")
     assert a.grid == (10, 1, 1) and a.args == (None, 160) and "dimsA.x" in a.defaults
-    assert b.grid is None and b.args == (None, None)  # dimsB.y = 2 after the declaration: not followed
+    assert b.grid == (2, 1, 1) and b.args == (None, 2)  # dimsB.y = 2 after the declaration
+    assert c.grid == (8, 2, 1)

@@ -325,6 +325,9 @@ def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None
         init = ev.definition(e, pos)
         decl = re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos])
         if init is not None and decl:
+            if re.search(rf"(?<![\w.>]){re.escape(e)}\s*\.\s*[xyz]\s*=(?!=)", ev.src.code[decl.end():pos]):
+                dims = tuple(ev.int_value(f"{e}.{axis}", pos) for axis in "xyz")  # g.y = 2 after dim3 g(8, 8)
+                return dims if None not in dims else None  # type: ignore[return-value]
             if init.startswith(("dim3", "{")):
                 return dim3_value(ev, init, pos, depth + 1)
             items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]

@@ -95,8 +95,10 @@ class Evaluator(StringValues):
             expr = inline_calls(expr, self.src.int_functions)
         if "[" in expr:
             expr = self._elements(expr, pos, depth)
-        if "." in expr:
+        if "." in expr or "->" in expr:
             expr = _MEMBER.sub(lambda m: self._dim3_member(m.group(1), m.group(2), pos) or m.group(0), expr)
+            expr = _SIZE_CALL.sub(lambda m: self._container_size(m.group(1), pos, depth) or m.group(0), expr)
+            expr = _FIELD.sub(lambda m: self._field(m.group(0), pos, depth), expr)
         expr = re.sub(r"\bsizeof\s*\(\s*([\w\s]+?)\s*\)", lambda m: str(SIZEOF.get(self._type(m.group(1)), "sizeof")),
                       expr)
         expr = _BASIC_CAST.sub("", expr)  # pow((double)2, bits)
@@ -151,6 +153,38 @@ class Evaluator(StringValues):
             return None
         items += ["1"] * (3 - len(items))
         return f"({items['xyz'.index(axis)]})"
+
+    def _container_size(self, name: str, pos: int, depth: int) -> str | None:
+        """``(n)`` for ``X.size()`` of a ``std::vector<T> X(n)`` / ``std::array<T, n> X`` or after its last
+        ``X.resize(n)``, when nothing else changes its size before ``pos``."""
+        code = self.src.code
+        n = re.escape(name)
+        decls = list(re.finditer(rf"(?:std::)?(vector|array|valarray)\s*<([^;{{}}]*?)>\s*{n}\s*([({{;])", code[:pos]))
+        if not decls:
+            return None
+        d = decls[-1]
+        size = None
+        if d.group(1) == "array":
+            parts = split_top_level(d.group(2), ",")
+            size = parts[1].strip() if len(parts) == 2 else None
+        elif d.group(3) in "({":
+            args, _ = split_args(code, d.end())
+            size = args[0] if args and len(args) <= 2 else None
+        for m in re.finditer(_CHANGES.format(n=n), code[d.end():pos]):
+            if m.group(1) != "resize":
+                return None
+            args, _ = split_args(code, d.end() + m.end())
+            size = args[0] if args and len(args) <= 2 else None
+        if size is None or self._number(size, pos, depth + 1) is None:
+            return None
+        return f"({size})"
+
+    def _field(self, chain: str, pos: int, depth: int) -> str:
+        """A struct member read (``p.n``, ``cfg->size``) as the value its last assignment gives it in this file
+        (``p.n = 4096;``), else as written."""
+        name = re.sub(r"\s+", "", chain)
+        v = self._name_number(name, pos, depth + 1)
+        return f"({v})" if v is not None else chain
 
     def _elements(self, expr: str, pos: int, depth: int) -> str:
         """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value."""
@@ -416,6 +450,10 @@ def _c_round(x: float) -> int:
 
 _ARRAY_CHOICE = re.compile(r"(.+?)\s*\?\s*&?\s*([A-Za-z_]\w*)\s*:\s*&?\s*([A-Za-z_]\w*)", re.S)
 _CHAINED = re.compile(r"^(?:[A-Za-z_]\w*\s*=(?!=)\s*)+")
+_CHANGES = r"(?<![\w.>]){n}\s*(?:\.|->)\s*(resize|push_back|pop_back|emplace_back|clear|erase|insert|assign|swap)\s*\("
+_SIZE_CALL = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*size\s*\(\s*\)")
+# a member read (not a call): p.n, cfg->size, a.b.c
+_FIELD = re.compile(r"(?<![\w.>])[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+(?!\s*[\w(])")
 _MEMBER = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*\.\s*([xyz])\b")
 _FUNCTIONAL_CAST = re.compile(r"(?<![\w.])(?:double|float|int|long|unsigned|size_t)\s*(?=\()")
 _FUNCTIONS = {"pow": lambda a, b: a ** b if isinstance(a, int) and isinstance(b, int) and b >= 0 else float(a) ** b,
