@@ -248,3 +248,28 @@ template <class real> void RunTest() {
     assert ev.int_value("n", pos) == 16 ** 3
     ev.types = {"real": "float"}
     assert ev.int_value("n", pos) == 24 ** 3
+
+
+DEDUCED = r"""
+template <class real> __global__ void scale(real *x, const real *w, int n) {}
+template <class real> void RunTest() {
+    int n = 4096 / sizeof(real);
+    real *x, *w;
+    cudaMalloc((void **)&x, n * sizeof(real));
+    cudaMalloc((void **)&w, 22 * sizeof(real));
+    scale<<<n / 128, 128>>>(x, w, n);
+}
+void RunBenchmark() { RunTest<float>(); RunTest<double>(); }
+"""
+
+
+def test_a_deduced_template_launch_belongs_to_its_own_instantiation(tmp_path: Path):
+    """``scale<<<…>>>(x, w, n)`` with ``real *x`` in ``RunTest<double>`` instantiates ``scale<double>``: the launch
+    made in ``RunTest<float>`` (22 floats of w, 88 bytes) is not one of ``scale<double>``'s."""
+    _git(tmp_path)
+    (tmp_path / "s3d.cu").write_text(DEDUCED)
+    index = build_host_index(tmp_path, [tmp_path / "s3d.cu"])
+    (c,) = contracts_for(index, "scale<double>", [("x", 8), ("w", 8), ("n", None)], None).contracts
+    assert c.args == {"n": 512} and c.grid == (4, 1, 1) and c.buffer_lengths["w"] == "22"
+    (c,) = contracts_for(index, "scale<float>", [("x", 4), ("w", 4), ("n", None)], None).contracts
+    assert c.args == {"n": 1024} and c.buffer_lengths["w"] == "22"

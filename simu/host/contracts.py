@@ -90,11 +90,19 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
 
 def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
     """The launches of one instantiation of a template kernel: those whose template arguments are known and equal
-    ``targs``, and those whose are not known; all of them when none is known to match."""
+    ``targs``, and those whose are not known; all of them when none is known to match.  A launch whose arguments
+    are deduced (``k<<<g, b>>>(real_ptr)``) inside a function template instantiated with every type ``targs`` names
+    (``RunTest<double>`` for ``k<double>``) is this instantiation's, and then one in another instantiation is not."""
     if not targs:
         return launches
     mine = [x for x in launches if not x.targs or x.targs == targs]
-    return mine if any(x.targs == targs for x in mine) else launches
+    if any(x.targs == targs for x in mine):
+        return mine
+    types = {a.strip() for a in targs.split(",") if not re.fullmatch(r"[-+]?\d+[uUlL]*|true|false", a.strip())}
+    deduced = [x for x in mine if x.instance and types and types <= set(x.instance)]
+    if deduced:
+        return [x for x in mine if not x.instance or x in deduced]
+    return launches
 
 
 SEARCH_THREADS = 4096  # the search's thread budget (evolve.genome.Layout.max_total_threads), the range's top

@@ -55,6 +55,8 @@ class CudaLaunch:
     # host values taken at their command-line defaults (simu.host.cmdline): option names, variables
     defaults: tuple[str, ...] = ()
     targs: str = ""  # the kernel's template arguments at this launch, types bound (``float,256``), if known
+    # the types the function template holding the launch is instantiated with here (``RunTest<double>``: double)
+    instance: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -80,7 +82,7 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
             for types in instantiations(src, fn) if fn else [{}]:
                 ev.types = types
                 x = _resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "", asserted)
-                out.append(replace(x, targs=_template_args(src, pos, types)))
+                out.append(replace(x, targs=_template_args(src, pos, types), instance=tuple(types.values())))
             ev.types = {}
     return out
 
@@ -198,7 +200,8 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
             d[k] = tuple(d[k]) if d[k] is not None else None
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
-        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults"):
+        for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults",
+                  "instance"):
             d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out
