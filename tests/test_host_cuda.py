@@ -150,3 +150,18 @@ int main() {
     assert vec.grid == (256, 1, 1) and vec.args == (None, 1 << 16) and vec.buffer_lengths[0] == 1 << 16
     assert field.grid == (32, 1, 1) and field.block == (128, 1, 1) and field.args == (None, 4096)
     assert changed.block is None and changed.args == (None, 8)  # push_back changes the size: not known
+
+
+def test_container_buffers_take_the_containers_size():
+    code = r"""
+__global__ void k(float *x, const int *idx, int n) {}
+int main() {
+  const int n = 1000;
+  thrust::device_vector<float> d(n);
+  std::vector<int> h(2 * n, 0);
+  k<<<(n + 127) / 128, 128>>>(thrust::raw_pointer_cast(d.data()), &h[0], n);
+  k<<<1, 32>>>(d.data().get(), h.data(), n);
+}"""
+    raw, other = extract_cuda(CSource(code), "m.cu")
+    assert raw.buffer_lengths[:2] == (1000, 2000) and raw.buffer_elem_bytes[:2] == (4, 4)
+    assert other.buffer_lengths[1] == 2000

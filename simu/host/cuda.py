@@ -355,6 +355,11 @@ def _dims(ev: Evaluator, items: list[str], pos: int) -> Dim | None:
     return (vals[0], vals[1], vals[2])
 
 
+# a pointer to a container's elements: X.data(), &X[0], thrust::raw_pointer_cast(X.data()) / (&X[0])
+_CONTAINER_DATA = re.compile(r"(?:(?:thrust::)?raw_pointer_cast\s*\(\s*)?&?\s*([A-Za-z_]\w*)\s*(?:\.\s*data\s*\(\s*\)|"
+                             r"\[\s*0\s*\])\s*\)?")
+
+
 def _is_pointerish(src: CSource, expr: str, pos: int) -> bool:
     e = _unparen(expr)
     if e.startswith("&") or "raw_pointer_cast" in e or e.endswith(".data()"):
@@ -392,6 +397,10 @@ def _buffer_length(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[in
     """(length, element bytes) allocated for a pointer argument: ``n * sizeof(float)`` -> (n, 4); a size
     without ``sizeof`` is in bytes (element bytes ``None``); the length stays an expression when not constant."""
     var = _unparen(expr)
+    held = _CONTAINER_DATA.fullmatch(var)
+    if held:  # thrust::raw_pointer_cast(d.data()), &v[0], v.data(): the container's size
+        found = ev.container(held.group(1), pos)
+        return ev.element_count(found[0], pos, found[1]) if found is not None else (None, None)
     if not re.fullmatch(r"[A-Za-z_]\w*", var):
         return None, None
     alloc = _allocation(src, var, pos)

@@ -155,17 +155,26 @@ class Evaluator(StringValues):
         return f"({items['xyz'.index(axis)]})"
 
     def _container_size(self, name: str, pos: int, depth: int) -> str | None:
-        """``(n)`` for ``X.size()`` of a ``std::vector<T> X(n)`` / ``std::array<T, n> X`` or after its last
-        ``X.resize(n)``, when nothing else changes its size before ``pos``."""
+        """``(n)`` for ``X.size()`` of a container of a known size (:meth:`container`) that is constant."""
+        found = self.container(name, pos)
+        if found is None or self._number(found[0], pos, depth + 1) is None:
+            return None
+        return f"({found[0]})"
+
+    def container(self, name: str, pos: int) -> tuple[str, str] | None:
+        """(size text, element type) of ``std::vector<T> X(n)``, ``std::array<T, n> X``, ``thrust::device_vector<T>
+        X(n)`` or the like at ``pos``, after its last ``X.resize(n)``; ``None`` when something else changes its size
+        (``push_back``, ``insert``…) or none is known."""
         code = self.src.code
         n = re.escape(name)
-        decls = list(re.finditer(rf"(?:std::)?(vector|array|valarray)\s*<([^;{{}}]*?)>\s*{n}\s*([({{;])", code[:pos]))
+        decls = list(re.finditer(rf"(?<![\w:])(?:std::|thrust::)?(?:device_|host_|universal_)?(vector|array|valarray)"
+                                 rf"\s*<([^;{{}}]*?)>\s*{n}\s*([({{;])", code[:pos]))
         if not decls:
             return None
         d = decls[-1]
+        parts = split_top_level(d.group(2), ",")
         size = None
         if d.group(1) == "array":
-            parts = split_top_level(d.group(2), ",")
             size = parts[1].strip() if len(parts) == 2 else None
         elif d.group(3) in "({":
             args, _ = split_args(code, d.end())
@@ -175,9 +184,7 @@ class Evaluator(StringValues):
                 return None
             args, _ = split_args(code, d.end() + m.end())
             size = args[0] if args and len(args) <= 2 else None
-        if size is None or self._number(size, pos, depth + 1) is None:
-            return None
-        return f"({size})"
+        return (size, parts[0].strip()) if size is not None and parts else None
 
     def _field(self, chain: str, pos: int, depth: int) -> str:
         """A struct member read (``p.n``, ``cfg->size``) as the value its last assignment gives it in this file
