@@ -273,3 +273,41 @@ def test_a_deduced_template_launch_belongs_to_its_own_instantiation(tmp_path: Pa
     assert c.args == {"n": 512} and c.grid == (4, 1, 1) and c.buffer_lengths["w"] == "22"
     (c,) = contracts_for(index, "scale<float>", [("x", 4), ("w", 4), ("n", None)], None).contracts
     assert c.args == {"n": 1024} and c.buffer_lengths["w"] == "22"
+
+
+MATRIX_MUL = r"""
+template <int BLOCK_SIZE> __global__ void mm(float *C, float *A, float *B, int wA, int wB) {}
+int run(int block_size, const dim3 &dimsA, const dim3 &dimsB) {
+    float *d_A, *d_B, *d_C;
+    dim3 threads(block_size, block_size);
+    dim3 grid(dimsB.x / threads.x, dimsA.y / threads.y);
+    if (block_size == 16) {
+        mm<16><<<grid, threads>>>(d_C, d_A, d_B, dimsA.x, dimsB.x);
+    } else {
+        mm<32><<<grid, threads>>>(d_C, d_A, d_B, dimsA.x, dimsB.x);
+    }
+    return 0;
+}
+int main(int argc, char **argv) {
+    int block_size = 32;
+    dim3 dimsA(5 * 2 * block_size, 5 * 2 * block_size, 1);
+    dim3 dimsB(5 * 4 * block_size, 5 * 2 * block_size, 1);
+    if (checkCmdLineFlag(argc, (const char **)argv, "wA"))
+        dimsA.x = getCmdLineArgumentInt(argc, (const char **)argv, "wA");
+    return run(block_size, dimsA, dimsB);
+}
+"""
+
+
+def test_a_wrapper_branch_its_caller_never_takes_makes_no_launch(tmp_path: Path):
+    """The wrapper launches mm<16> only when block_size == 16; main passes 32: mm<32> at a (20, 10) grid of 32x32
+    blocks, and mm<16> has no host launch (it is searched, not judged at 32x32 blocks)."""
+    _git(tmp_path)
+    (tmp_path / "matrixMul.cu").write_text(MATRIX_MUL)
+    index = build_host_index(tmp_path, [tmp_path / "matrixMul.cu"])
+    (x,) = index.cuda_launches_of("mm")
+    assert x.targs == "32" and x.grid == (20, 10, 1) and x.block == (32, 32, 1) and x.args[3:] == (320, 640)
+    params = [("C", 4), ("A", 4), ("B", 4), ("wA", None), ("wB", None)]
+    assert not contracts_for(index, "mm<16>", params, None).contracts
+    (c,) = contracts_for(index, "mm<32>", params, None).contracts
+    assert c.grid == (20, 10, 1) and c.args == {"wA": 320, "wB": 640}

@@ -95,14 +95,30 @@ def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
     (``RunTest<double>`` for ``k<double>``) is this instantiation's, and then one in another instantiation is not."""
     if not targs:
         return launches
-    mine = [x for x in launches if not x.targs or x.targs == targs]
-    if any(x.targs == targs for x in mine):
+    mine = [x for x in launches if not x.targs or _same_targs(x.targs, targs)]
+    if any(_same_targs(x.targs, targs) for x in mine):
         return mine
+    if launches and all(x.targs and _concrete(x.targs) for x in launches) and _concrete(targs):
+        return []  # k<32><<<…>>> only (k<16> under if (block_size == 16) with 32): none is k<16>'s
     types = {a.strip() for a in targs.split(",") if not re.fullmatch(r"[-+]?\d+[uUlL]*|true|false", a.strip())}
     deduced = [x for x in mine if x.instance and types and types <= set(x.instance)]
     if deduced:
         return [x for x in mine if not x.instance or x in deduced]
     return launches
+
+
+def _same_targs(a: str, b: str) -> bool:
+    """Template argument lists alike but for spaces and integer suffixes (``524288UL`` = ``524288``)."""
+    def norm_(t: str) -> str:
+        return re.sub(r"\b(\d+)[uUlL]+\b", r"\1", re.sub(r"\s+", "", t))
+    return norm_(a) == norm_(b)
+
+
+def _concrete(targs: str) -> bool:
+    """Whether a template argument list is made of numbers and basic types only (two such lists that differ are
+    different instantiations; a name such as ``MEMORY`` or ``T`` may still stand for either)."""
+    basic = r"(?:unsigned\s+|signed\s+)?(?:char|short|int|long(?:\s+long)?|float|double|bool|half|size_t)"
+    return all(re.fullmatch(rf"\s*(?:[-+]?\d+[uUlL]*|{basic}|true|false)\s*", a) for a in targs.split(","))
 
 
 SEARCH_THREADS = 4096  # the search's thread budget (evolve.genome.Layout.max_total_threads), the range's top

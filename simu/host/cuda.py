@@ -81,6 +81,8 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
             asserted = conditions(src, ev, fn, pos, expand=False)
             for types in instantiations(src, fn) if fn else [{}]:
                 ev.types = types
+                if _never(ev, asserted, pos):
+                    continue  # if (USE_DOUBLE) k<<<…>>>(…) with USE_DOUBLE 0: no launch of the program
                 x = _resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "", asserted)
                 out.append(replace(x, targs=_template_args(src, pos, types), instance=tuple(types.values())))
             ev.types = {}
@@ -176,11 +178,23 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
         # `RunTestLaunchKernel<T>(…)` inside `RunTest<float>` launches `reduce<float,256>`
         bound = {p: types.get(a, a) for p, a in zip(tparams, given, strict=False)}
         ev.types = {**types, **bound}
+        if _never(ev, req, call.pos):
+            continue  # if (block_size == 16) k<16><<<…>>> in a wrapper its caller calls with 32
         x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
         x = replace(x, targs=bind_template_args(template.get("targs", ""), ev.types, set(tparams) - set(bound)))
         out.append(replace(x, launch_file=template["file"]) if template["file"] != rel else x)
     ev.types = {}
     return out
+
+
+def _never(ev: Evaluator, conditions: list[str], pos: int) -> bool:
+    """Whether one of the conditions a launch is made under is false at ``pos`` (with the command line's
+    defaults): the program does not make that launch there."""
+    for c in conditions:
+        v = ev.int_value(c, pos)
+        if v is not None and not v:
+            return True
+    return False
 
 
 def _call_template_args(src: CSource, call: Call) -> list[str]:

@@ -96,6 +96,8 @@ class Evaluator(StringValues):
         if "[" in expr:
             expr = self._elements(expr, pos, depth)
         if "." in expr or "->" in expr:
+            expr = _PAREN_BASE.sub(r"\1\2", expr)  # (dimsA).x: a wrapper's parameter filled in with the caller's
+            expr = _dim3_components(expr)  # dim3(b, b).x: a wrapper's local dim3 written out
             expr = _MEMBER.sub(lambda m: self._dim3_member(m.group(1), m.group(2), pos) or m.group(0), expr)
             expr = _SIZE_CALL.sub(lambda m: self._container_size(m.group(1), pos, depth) or m.group(0), expr)
             expr = _FIELD.sub(lambda m: self._field(m.group(0), pos, depth), expr)
@@ -458,6 +460,26 @@ def _c_round(x: float) -> int:
 _ARRAY_CHOICE = re.compile(r"(.+?)\s*\?\s*&?\s*([A-Za-z_]\w*)\s*:\s*&?\s*([A-Za-z_]\w*)", re.S)
 _CHAINED = re.compile(r"^(?:[A-Za-z_]\w*\s*=(?!=)\s*)+")
 _CHANGES = r"(?<![\w.>]){n}\s*(?:\.|->)\s*(resize|push_back|pop_back|emplace_back|clear|erase|insert|assign|swap)\s*\("
+_PAREN_BASE = re.compile(r"\(\s*([A-Za-z_]\w*)\s*\)\s*(\.|->)")
+_DIM3_CALL = re.compile(r"(?<![\w.>])dim3\s*\(")
+
+
+def _dim3_components(expr: str) -> str:
+    """``dim3(a, b).y`` -> ``(b)`` (a missing component is 1)."""
+    out, i = [], 0
+    for m in _DIM3_CALL.finditer(expr):
+        if m.start() < i:
+            continue
+        items, end = split_args(expr, m.end())
+        axis = re.match(r"\s*\.\s*([xyz])\b", expr[end:]) if items is not None else None
+        if axis is None or not 1 <= len(items) <= 3:
+            continue
+        items = [x.strip() for x in items] + ["1"] * (3 - len(items))
+        out.append(expr[i:m.start()] + f"({items['xyz'.index(axis.group(1))]})")
+        i = end + axis.end()
+    return "".join(out) + expr[i:]
+
+
 _SIZE_CALL = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*size\s*\(\s*\)")
 # a member read (not a call): p.n, cfg->size, a.b.c
 _FIELD = re.compile(r"(?<![\w.>])[A-Za-z_]\w*(?:\s*(?:\.|->)\s*[A-Za-z_]\w*)+(?!\s*[\w(])")
