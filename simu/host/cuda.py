@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, replace
 
+from simu.host.branches import branch_taken
 from simu.host.cscan import Call, CSource, Function, inline_calls, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
@@ -81,7 +82,8 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
             asserted = conditions(src, ev, fn, pos, expand=False)
             for types in instantiations(src, fn) if fn else [{}]:
                 ev.types = types
-                if _never(ev, asserted, pos):
+                taken = branch_taken(ev, pos, pos)
+                if taken is not None and not taken[0]:
                     continue  # if (USE_DOUBLE) k<<<…>>>(…) with USE_DOUBLE 0: no launch of the program
                 x = _resolve(src, ev, rel, kernel, pos, src.line_of(pos), parts, args, "", asserted)
                 out.append(replace(x, targs=_template_args(src, pos, types), instance=tuple(types.values())))
@@ -167,6 +169,9 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
     sub = [_substitute(p, bind) for p in template["parts"]]
     sargs = [_substitute(a, bind) for a in template["args"]]
     req = [_substitute(r, bind) for r in template.get("requires", ())]
+    # the wrapper's conditions over its parameters alone, which hold at the call as they read there
+    own = [_substitute(r, bind) for r in template.get("requires", ())
+           if set(re.findall(r"(?<![\w.])[A-Za-z_]\w*", r)) <= set(template["params"])]
     # what holds where the caller calls it: `if (n > 1) launch_wrapper(x, n);`, `if (n < 2) return;` before the call
     caller = src.enclosing(call.pos)
     req += conditions(src, ev, caller, call.pos, expand=False)
@@ -178,7 +183,7 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
         # `RunTestLaunchKernel<T>(…)` inside `RunTest<float>` launches `reduce<float,256>`
         bound = {p: types.get(a, a) for p, a in zip(tparams, given, strict=False)}
         ev.types = {**types, **bound}
-        if _never(ev, req, call.pos):
+        if _never(ev, own, call.pos):
             continue  # if (block_size == 16) k<16><<<…>>> in a wrapper its caller calls with 32
         x = _resolve(src, ev, rel, template["kernel"], call.pos, call.line, sub, sargs, template["function"], req)
         x = replace(x, targs=bind_template_args(template.get("targs", ""), ev.types, set(tparams) - set(bound)))
@@ -189,7 +194,8 @@ def resolve_call(src: CSource, ev: Evaluator, rel: str, template: dict, call: Ca
 
 def _never(ev: Evaluator, conditions: list[str], pos: int) -> bool:
     """Whether one of the conditions a launch is made under is false at ``pos`` (with the command line's
-    defaults): the program does not make that launch there."""
+    defaults): the program does not make that launch there.  The conditions must read at ``pos`` what they read
+    where they stand (a wrapper's, over its parameters, at its call)."""
     for c in conditions:
         v = ev.int_value(c, pos)
         if v is not None and not v:
