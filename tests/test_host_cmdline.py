@@ -311,3 +311,27 @@ def test_a_wrapper_branch_its_caller_never_takes_makes_no_launch(tmp_path: Path)
     assert not contracts_for(index, "mm<16>", params, None).contracts
     (c,) = contracts_for(index, "mm<32>", params, None).contracts
     assert c.grid == (20, 10, 1) and c.args == {"wA": 320, "wB": 640}
+
+
+def test_an_assert_before_a_reassignment_does_not_drop_the_launch():
+    """``assert(sizeClass < 4)`` holds where it stands; read at the launch, after ``sizeClass = sizes[sizeClass]``
+    (24), it would be false: the launch is still made. A branch never taken drops its launch."""
+    code = r"""
+__global__ void k(float *x, int n) {}
+#define USE_DOUBLE 0
+int main() {
+    int sizes[4] = { 24, 32, 40, 48 };
+    int sizeClass = 0;
+    assert(sizeClass >= 0 && sizeClass < 4);
+    sizeClass = sizes[sizeClass];
+    int n = sizeClass * sizeClass * sizeClass;
+    float *x;
+    cudaMalloc(&x, n * sizeof(float));
+    k<<<n / 128, 128>>>(x, n);
+    if (USE_DOUBLE) {
+        k<<<1, 32>>>(x, 32);
+    }
+}
+"""
+    (x,) = extract_cuda(CSource(code), "s3d.cu")
+    assert x.grid == (108, 1, 1) and x.args == (None, 13824)
