@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from simu.host.cscan import CSource, split_args
-from simu.host.cuda import instantiations
+from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
 
 EXTRA_KEY = "cl_buffers"
@@ -48,7 +48,7 @@ def cl_buffers(src: CSource) -> list[dict]:
         for types in instantiations(src, fn) if fn is not None else [{}]:  # sizeof(T) in a function template
             ev.types = types
             length, elem = ev.element_count(size, pos)
-            instance = f"{fn.name}<{', '.join(types.values())}>" if fn is not None and types else ""
+            instance = instance_name(fn, types)
             rows.append({"var": var, "line": src.line_of(pos), "length": length, "elem_bytes": elem,
                          "instance": instance})
         ev.types = {}

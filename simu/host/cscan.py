@@ -408,3 +408,10 @@ def strip_casts(e: str) -> str:
     e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
     e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)
     return e.strip()
+
+
+def dim3_parts(inside: str) -> list[str] | None:
+    """The three components of ``dim3(a, b)`` / ``{a, b}`` from the text inside the brackets (``a, b``), the
+    missing ones 1; ``None`` unless it holds one to three."""
+    items = [i.strip() for i in split_args(inside + ")", 0)[0] or [] if i.strip()]
+    return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None

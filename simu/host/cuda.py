@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass, replace
 
 from simu.host.branches import branch_taken
-from simu.host.cscan import Call, CSource, Function, inline_calls, split_args
+from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
 
@@ -89,6 +89,11 @@ def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
                 out.append(replace(x, targs=_template_args(src, pos, types), instance=tuple(types.values())))
             ev.types = {}
     return out
+
+
+def instance_name(fn: Function | None, types: dict[str, str]) -> str:
+    """``runTest<float>``: a function template's instantiation as sites name it (``""`` for no binding)."""
+    return f"{fn.name}<{', '.join(types.values())}>" if fn is not None and types else ""
 
 
 def instantiations(src: CSource, fn: Function) -> list[dict[str, str]]:
@@ -319,8 +324,7 @@ def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] 
         return None
     m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
     if m and e.startswith(("dim3", "{")):
-        items = [i.strip() for i in split_args(m.group(1) + ")", 0)[0] or [] if i.strip()]
-        return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None
+        return dim3_parts(m.group(1))
     if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in ev.src.macros and \
             re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos]):
         init = ev.definition(e, pos)
@@ -328,8 +332,7 @@ def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] 
             return None
         if init.startswith(("dim3", "{")):
             return dim3_items(ev, init, pos, depth + 1)
-        items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]
-        return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None
+        return dim3_parts(init)
     if re.search(r"[A-Za-z_]\w*\s*\(", e):
         return None  # a call may return a dim3 (darknet's cuda_gridsize(n)): its y and z are not known to be 1
     return [e]

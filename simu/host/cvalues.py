@@ -18,6 +18,7 @@ from simu.host.cmdline import CMDLINE, option_defaults, reads_command_line, with
 from simu.host.cscan import (  # noqa: F401  (strip_casts: re-exported)
     CSource,
     declares,
+    dim3_parts,
     first_declarator,
     inline_calls,
     split_args,
@@ -149,12 +150,8 @@ class Evaluator(StringValues):
                 return None  # dimsA.x = 64 after the declaration: not the initialiser's (one from argv is the user's)
             self.defaults.add(f"{name}.{axis}")
         m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", init.strip(), re.S)
-        body = m.group(1) if m else init
-        items = [i.strip() for i in split_args(body + ")", 0)[0] or [] if i.strip()]
-        if not 1 <= len(items) <= 3:
-            return None
-        items += ["1"] * (3 - len(items))
-        return f"({items['xyz'.index(axis)]})"
+        items = dim3_parts(m.group(1) if m else init)
+        return f"({items['xyz'.index(axis)]})" if items is not None else None
 
     def _container_size(self, name: str, pos: int, depth: int) -> str | None:
         """``(n)`` for ``X.size()`` of a container of a known size (:meth:`container`) that is constant."""
@@ -470,11 +467,11 @@ def _dim3_components(expr: str) -> str:
     for m in _DIM3_CALL.finditer(expr):
         if m.start() < i:
             continue
-        items, end = split_args(expr, m.end())
-        axis = re.match(r"\s*\.\s*([xyz])\b", expr[end:]) if items is not None else None
-        if axis is None or not 1 <= len(items) <= 3:
+        args, end = split_args(expr, m.end())
+        axis = re.match(r"\s*\.\s*([xyz])\b", expr[end:]) if args is not None else None
+        items = dim3_parts(expr[m.end():end - 1]) if axis is not None else None
+        if axis is None or items is None:
             continue
-        items = [x.strip() for x in items] + ["1"] * (3 - len(items))
         out.append(expr[i:m.start()] + f"({items['xyz'.index(axis.group(1))]})")
         i = end + axis.end()
     return "".join(out) + expr[i:]

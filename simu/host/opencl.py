@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
 from simu.host.cscan import Call, CSource, split_args, split_top_level
-from simu.host.cuda import instantiations
+from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 from simu.host.options import (
@@ -109,7 +109,7 @@ def _per_instantiation(src: CSource, ev: Evaluator, pos: int, site: Callable[[],
     for types in bindings:
         ev.types = types
         try:
-            made.append((f"{fn.name}<{', '.join(types.values())}>" if fn is not None and types else "", site()))
+            made.append((instance_name(fn, types), site()))
         finally:
             ev.types = {}
     if len({s for _, s in made}) == 1:
