@@ -232,8 +232,9 @@ def test_a_call_binds_to_the_namesake_defined_nearer(tmp_path: Path):
 
 
 def test_a_derived_grid_over_the_thread_budget_shrinks_its_argument_first():
-    """grid.y = n over 4096 threads: n is halved (the relation holds); with n fixed (c) the component itself is
-    halved and the launch's origin says which relation it breaks."""
+    """grid.y = n over 4096 threads: n is halved (the relation holds); with n fixed (c) the host's grid stays and
+    runs a sample of its blocks, which the launch's origin lists; a kernel with a grid barrier, which needs every
+    block, has the component itself halved, and the origin says which relation that breaks."""
     from simu.api import load_source
     from simu.evolve.search import _layout
     from simu.launch.constraints import KernelConstraints
@@ -247,7 +248,13 @@ def test_a_derived_grid_over_the_thread_budget_shrinks_its_argument_first():
     fixed = _layout(m, m.kernels[0], KernelConstraints(block=(512, 1, 1), dims={"grid.y": "c"}, args={"c": 40},
                                                        origin="host"))
     launch = fixed.launch([0.0] * fixed.at.size)
-    assert launch.grid == (1, 5, 1) and launch.args["c"] == 40
+    assert launch.grid == (1, 40, 1) and launch.args["c"] == 40
+    assert len(launch.blocks) == 8  # 8 blocks of 512 threads: the budget
+    assert {0, 1, 38, 39} <= set(launch.blocks)
+    assert launch.origin.startswith("host (8 of 40 blocks run: (0,0), (0,1), ")
+    fixed.shape.whole_grid = True
+    launch = fixed.launch([0.0] * fixed.at.size)
+    assert launch.grid == (1, 5, 1) and launch.blocks is None
     assert launch.origin == "host (grid.y = 5, not c = 40: over the search's thread budget)"
 
 

@@ -63,6 +63,7 @@ class Context:
     def thread(self, lane: int, action: str = "") -> ThreadRef:
         tpb = self.launch.threads_per_block
         b, t = divmod(int(lane), tpb)
+        b = self.launch.block_id(b)  # a sampled launch's lanes run its sample's blocks
         bx, by, _ = self.launch.block
         gx, gy, _ = self.launch.grid
         return ThreadRef((b % gx, (b // gx) % gy, b // (gx * gy)), (t % bx, (t // bx) % by, t // (bx * by)), action)

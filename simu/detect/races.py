@@ -185,7 +185,7 @@ def _inter_block_pairs(ctx: Context, rows: _Rows):
     """Conflicting pairs on global memory from different blocks, unordered unless a grid-wide
     barrier separates them (different grid epochs)."""
     g = np.flatnonzero(rows.space == SPACE_GLOBAL)
-    if len(g) == 0 or ctx.launch.num_blocks < 2:
+    if len(g) == 0 or ctx.launch.run_blocks < 2:
         e = np.zeros(0, np.int64)
         return e, e, e.astype(np.int8), e
     # one representative row per (word, grid epoch, block, instr, action)

@@ -45,7 +45,8 @@ def search_contracts(module, kernel, settings, contracts: list[KernelConstraints
         stats.cache_hits += s.cache_hits
         stats.seconds += s.seconds
         stats.invalid += s.invalid
-    out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "", sum(r.launches for r in results))
+    notes = dict.fromkeys(r.reason for r in results if r.reason)  # analysed: what each says of its launches
+    out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "; ".join(notes), sum(r.launches for r in results))
     for r, c in zip(results, contracts, strict=True):
         if r.status != codes.ANALYSED:  # the first contract that could not be analysed says why
             out.status, out.where = r.status, r.where

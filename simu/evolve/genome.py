@@ -25,6 +25,7 @@ from simu.evolve.dictionary import thread_stride_bytes
 from simu.evolve.shape import Shape
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
+from simu.launch.blocks import with_sample
 from simu.launch.buffers import PLAIN_FILLS, distinct_contents, draw_buffer, element_type, is_record, seal
 from simu.launch.constraints import buffer_length, int_expression
 from simu.launch.images import (
@@ -250,8 +251,14 @@ class Layout:
         while int(np.prod(block)) > limit:
             k = int(np.argmax(block))
             block[k] = max(1, block[k] // 2)
-        while int(np.prod(block)) * int(np.prod(grid)) > self.max_total_threads and max(grid) > 1:
-            k = int(np.argmax(grid))
+        # a grid the host gives runs a sample of its blocks instead (launch()), unless a grid barrier needs them all
+        host = set() if self.shape.whole_grid else \
+            {d for d in range(3) if self.fixed_grid or f"grid.{'xyz'[d]}" in self.dims}
+        while int(np.prod(block)) * int(np.prod(grid)) > self.max_total_threads:
+            free = [d for d in range(3) if d not in host and grid[d] > 1]
+            if not free:
+                break
+            k = max(free, key=lambda d: grid[d])
             grid[k] = max(1, grid[k] // 2)
         return grid, block
 
@@ -551,4 +558,6 @@ class Layout:
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
+        if not self.shape.whole_grid:  # a host's grid past the thread budget runs a sample of its blocks
+            with_sample(launch, self.max_total_threads)
         return launch

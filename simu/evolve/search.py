@@ -43,6 +43,7 @@ from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
 from simu.evolve.shape import kernel_shape
 from simu.launch import Launch
+from simu.launch.blocks import sample_note
 from simu.launch.constraints import KernelConstraints
 from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.model import as_dim3
@@ -377,6 +378,8 @@ class Search:
             elif status == codes.ANALYSED:
                 status = codes.INCOMPLETE
                 reason = next((e.error for e in self.cache.values() if e.error), "no valid launch")
+        if status == codes.ANALYSED and not reason:
+            reason = sample_note(e.launch for e in self.cache.values() if e.valid)
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache), self.where)
 
 
@@ -434,7 +437,7 @@ def _launch_key(launch: Launch) -> tuple:
     """What makes two launches the same for the cache: dimensions, scalars, and each buffer's bytes (a large
     buffer's fill instead: hashing it costs more than it saves; launches differing only in the seed of a large
     buffer's random numbers count as one, but zero- and random-filled ones never do)."""
-    parts = [launch.grid, launch.block, launch.warp_size, launch.dynamic_shared, launch.seed]
+    parts = [launch.grid, launch.block, launch.blocks, launch.warp_size, launch.dynamic_shared, launch.seed]
     for name, v in launch.args.items():
         if isinstance(v, np.ndarray) and v.ndim > 0:
             spec = launch.buffer_specs.get(name) or {}

@@ -10,6 +10,7 @@ from simu.launch.model import MAX_THREADS_PER_BLOCK
 
 _CUDA_IDS = re.compile(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$")
 _PTX_BLOCK_ID = re.compile(r"%ctaid")
+GRID_BARRIER = "__simu_grid_sync"  # what cooperative_groups' grid sync() calls (include/cuda/cooperative_groups.h)
 _OPENCL_IDS = re.compile(r"_Z\d+(get_local_id|get_local_size|get_group_id|get_num_groups|get_global_id|"
                          r"get_global_size)")
 
@@ -27,6 +28,7 @@ class Shape:
     block_cap: tuple[int, int, int] | None = None
     max_threads: int = MAX_THREADS_PER_BLOCK
     dynamic_shared: bool = False
+    whole_grid: bool = False  # a grid barrier waits for every block: its launches never run a sample of blocks
 
 
 def kernel_shape(module, kernel: Kernel) -> Shape:
@@ -61,7 +63,7 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
     prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, bdim)
     return Shape(block_dims=bdim, grid_dims=gdim, reqd_block=kernel.reqd_block,
                  max_threads=kernel.max_threads or MAX_THREADS_PER_BLOCK, dynamic_shared=dyn, block_prior=prior,
-                 block_cap=prior if multi else None)
+                 block_cap=prior if multi else None, whole_grid=GRID_BARRIER in module.functions)
 
 
 def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int, int] | None, bool]:

@@ -70,8 +70,8 @@ class Machine:
         if dynamic > limits.max_dynamic_shared:
             raise NotLaunchableError(f"{dynamic} bytes of dynamic shared (local) memory per block exceed the "
                                      f"{limits.max_dynamic_shared} bytes a GPU block may have (max-dynamic-shared)")
-        if launch.total_threads > limits.max_threads:
-            raise LaunchError(f"launch of {launch.total_threads} threads exceeds the limit of {limits.max_threads}")
+        if launch.run_threads > limits.max_threads:
+            raise LaunchError(f"launch of {launch.run_threads} threads exceeds the limit of {limits.max_threads}")
         if launch.warp_size not in (1, 2, 4, 8, 16, 32, 64):
             raise LaunchError(f"unsupported warp size {launch.warp_size}")
 

@@ -25,9 +25,9 @@ class RuntimeFault(Exception):
 class _Geometry:
     """Lane ids of one launch shape (grid, block, warp size): read-only, shared by every run."""
 
-    def __init__(self, grid, block, ws: int):
+    def __init__(self, grid, block, ws: int, blocks: tuple[int, ...] | None = None):
         tpb = block[0] * block[1] * block[2]
-        nblocks = grid[0] * grid[1] * grid[2]
+        nblocks = grid[0] * grid[1] * grid[2] if blocks is None else len(blocks)
         T = tpb * nblocks
         lane = np.arange(T, dtype=np.int64)
         self.lane = lane
@@ -38,7 +38,7 @@ class _Geometry:
         gx, gy, _ = grid
         self.tid = [(local % bx).astype(np.int32), ((local // bx) % by).astype(np.int32),
                     (local // (bx * by)).astype(np.int32)]
-        b = self.block_of
+        b = self.block_of if blocks is None else np.asarray(blocks, np.int64)[self.block_of]  # the real block ids
         self.ctaid = [(b % gx).astype(np.int32), ((b // gx) % gy).astype(np.int32), (b // (gx * gy)).astype(np.int32)]
         self.lane_in_warp = local % ws
         self.warps_per_block = -(-tpb // ws)
@@ -57,13 +57,13 @@ class _Geometry:
 _GEOMETRY: dict[tuple, _Geometry] = {}
 
 
-def _geometry(grid, block, ws: int) -> _Geometry:
-    key = (tuple(grid), tuple(block), ws)
+def _geometry(grid, block, ws: int, blocks: tuple[int, ...] | None = None) -> _Geometry:
+    key = (tuple(grid), tuple(block), ws, blocks)
     geo = _GEOMETRY.get(key)
     if geo is None:
         if len(_GEOMETRY) >= 16:
             _GEOMETRY.pop(next(iter(_GEOMETRY)))
-        geo = _GEOMETRY[key] = _Geometry(grid, block, ws)
+        geo = _GEOMETRY[key] = _Geometry(grid, block, ws, blocks)
     return geo
 
 
@@ -71,11 +71,11 @@ class State:
     def __init__(self, launch: Launch, nslots: int):
         self.launch = launch
         self.tpb = launch.threads_per_block
-        self.nblocks = launch.num_blocks
+        self.nblocks = launch.run_blocks  # the blocks that run: all, or a sample (block_of indexes them)
         self.T = self.tpb * self.nblocks
         self.ws = launch.warp_size
         T = self.T
-        geo = _geometry(launch.grid, launch.block, self.ws)
+        geo = _geometry(launch.grid, launch.block, self.ws, launch.blocks)
         self.lane = geo.lane
         self.block_of = geo.block_of
         self.local = geo.local

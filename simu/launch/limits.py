@@ -55,12 +55,13 @@ def check_memory(nbytes: int, max_memory_bytes: int = MAX_MEMORY_BYTES, what: st
 
 def check_launch(launch: Any, max_threads: int = MAX_THREADS, max_memory_bytes: int = MAX_MEMORY_BYTES) -> None:
     """A built :class:`~simu.launch.model.Launch`: its shape and the memory its arguments take."""
-    check_launch_shape(launch.grid, launch.block, launch.warp_size, max_threads)
-    nbytes = launch.dynamic_shared * launch.num_blocks
+    check_launch_shape(launch.grid if launch.blocks is None else (launch.run_blocks, 1, 1), launch.block,
+                       launch.warp_size, max_threads)
+    nbytes = launch.dynamic_shared * launch.run_blocks
     for v in launch.args.values():
         nbytes += int(getattr(v, "nbytes", 0) or 0)
         if type(v).__name__ == "LocalBuffer":
-            nbytes += v.nbytes * launch.num_blocks
+            nbytes += v.nbytes * launch.run_blocks
     check_memory(nbytes, max_memory_bytes)
 
 

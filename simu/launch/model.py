@@ -55,10 +55,16 @@ class Launch:
     # Where the launch comes from, for findings (see simu.launch.record.ORIGINS): given on the command line,
     # a `// launch:` comment, the host program, or the search (inside the kernel's inferred contract).
     origin: str = ""
+    # The linear ids (x fastest) of the blocks that run, in increasing order; None: every block.  A launch
+    # larger than simu runs at once runs a sample of its blocks (simu.launch.blocks): block ids, gridDim and the
+    # buffers stay the whole launch's.
+    blocks: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)
         self.block = as_dim3(self.block)
+        if self.blocks is not None:
+            self.blocks = tuple(int(b) for b in self.blocks)
 
     @property
     def threads_per_block(self) -> int:
@@ -73,6 +79,19 @@ class Launch:
         return self.threads_per_block * self.num_blocks
 
     @property
+    def run_blocks(self) -> int:
+        """How many blocks the machine runs (all, or the sample's)."""
+        return self.num_blocks if self.blocks is None else len(self.blocks)
+
+    @property
+    def run_threads(self) -> int:
+        return self.threads_per_block * self.run_blocks
+
+    def block_id(self, run_index: int) -> int:
+        """The linear block id of the ``run_index``-th block the machine runs."""
+        return int(run_index) if self.blocks is None else self.blocks[int(run_index)]
+
+    @property
     def global_size(self) -> Dim3:
         return tuple(g * b for g, b in zip(self.grid, self.block, strict=False))  # type: ignore[return-value]
 
@@ -84,7 +103,8 @@ class Schedule:
     By default the machine runs every lane of the launch together, vectorised, and all blocks
     pass each barrier at the same time.  A schedule serialises that:
 
-    * ``block_order`` lists linear block ids in the order they run (``None``: 0, 1, 2, ...).
+    * ``block_order`` lists the blocks in the order they run (``None``: 0, 1, 2, ...), by linear id, or by
+      position in the sample of a launch that runs a sample of its blocks (``Launch.blocks``).
     * ``warp_order`` lists warp indices inside a block (the same permutation for every block):
       between two barriers the warps of a block run one after another in this order, each as
       far as it can go (to the next barrier or to its exit).  ``None`` keeps all warps of a
@@ -117,7 +137,7 @@ class Schedule:
         work-item ids on a device (see :mod:`simu.validate.amplify`).
         """
         rng = np.random.default_rng(seed)
-        blocks = tuple(int(b) for b in rng.permutation(launch.num_blocks))
+        blocks = tuple(int(b) for b in rng.permutation(launch.run_blocks))
         order = None
         if warps:
             order = warp_permutation(launch.threads_per_block, unit or launch.warp_size, rng)
@@ -129,7 +149,7 @@ class Schedule:
         """Blocks and warps in reverse order (the trailing partial warp stays last)."""
         full, rest = divmod(launch.threads_per_block, unit or launch.warp_size)
         order = tuple(range(full - 1, -1, -1)) + ((full,) if rest else ()) if warps else None
-        return Schedule(tuple(range(launch.num_blocks - 1, -1, -1)), order, sequential, None, unit)
+        return Schedule(tuple(range(launch.run_blocks - 1, -1, -1)), order, sequential, None, unit)
 
     def describe(self) -> str:
         def short(t):

@@ -32,10 +32,13 @@ class LaunchRecord:
     warp_size: int = 32
     dynamic_shared: int = 0
     origin: str = ""  # where the launch comes from (ORIGIN_* texts; empty: not recorded)
+    blocks: tuple[int, ...] | None = None  # the blocks simu ran of a launch too large to run whole (Launch.blocks)
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> LaunchRecord:
-        return LaunchRecord(**{**d, "grid": tuple(d["grid"]), "block": tuple(d["block"])})
+        blocks = d.get("blocks")
+        return LaunchRecord(**{**d, "grid": tuple(d["grid"]), "block": tuple(d["block"]),
+                               "blocks": tuple(blocks) if blocks is not None else None})
 
 
 def record_of(launch: Launch) -> LaunchRecord:
@@ -47,4 +50,4 @@ def record_of(launch: Launch) -> LaunchRecord:
             continue
         scalars[name] = v.item() if isinstance(v, np.generic) else (v.tolist() if isinstance(v, np.ndarray) else v)
     return LaunchRecord(tuple(launch.grid), tuple(launch.block), scalars, buffer_specs(launch), launch.seed,
-                        launch.warp_size, launch.dynamic_shared, launch.origin)
+                        launch.warp_size, launch.dynamic_shared, launch.origin, launch.blocks)

@@ -107,7 +107,7 @@ def summary_table(result) -> Table:
                           escape(short_reason(fr.status, fr.first, fr.where)))
             continue
         for k in fr.kernels:
-            note = short_reason(k.status, k.reason, k.where) if k.status != "analysed" else ""
+            note = short_reason(k.status, k.reason, k.where) if k.status != "analysed" else k.reason
             if k.defined_in:
                 reach = f"; also reached through {', '.join(k.also_through)}" if k.also_through else ""
                 note = (note + "; " if note else "") + f"defined in {k.defined_in}{reach}"

@@ -39,7 +39,7 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
     if isinstance(record, dict):
         record = LaunchRecord.from_dict(record)
     launch = Launch(as_dim3(tuple(record.grid)), as_dim3(tuple(record.block)), {}, int(record.warp_size),
-                    int(record.dynamic_shared), int(record.seed))
+                    int(record.dynamic_shared), int(record.seed), blocks=record.blocks)
     values: dict[str, Any] = {}
     for name, v in record.scalars.items():
         values[name] = np.asarray(v) if isinstance(v, list) else v
