@@ -117,3 +117,38 @@ def test_a_context_maps_a_sampled_lane_to_its_block():
     launch = Launch((100, 1, 1), (32, 1, 1), {}, blocks=(0, 1, 98, 99))
     ctx = Context(kernel, launch, None)  # type: ignore[arg-type]
     assert ctx.thread(3 * 32 + 5).block == (99, 0, 0) and ctx.thread(3 * 32 + 5).thread == (5, 0, 0)
+
+
+HEAVY = """#include <cuda_runtime.h>
+
+__global__ void sum_rows(float *out, const float *in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < 300; k++)
+        s += in[(i + k) % n];
+    if (i <= n) out[i] = s;
+}
+
+int main() {
+    int n = 16000;
+    float *a, *b;
+    cudaMalloc(&a, n * sizeof(float));
+    cudaMalloc(&b, n * sizeof(float));
+    sum_rows<<<(n + 255) / 256, 256>>>(b, a, n);
+    cudaDeviceSynchronize();
+    return 0;
+}
+"""
+
+
+def test_a_launch_too_heavy_for_the_trace_runs_fewer_blocks(tmp_path: Path):
+    """63 blocks x 256 threads x 300 reads: the first sample (16 blocks) passes the search's trace limit, so the
+    same launch runs again on as many blocks as a quarter of that limit holds (4, then 3 once a whole run is
+    counted), the edges included: the last block's write past the end shows, where the whole launch or the first
+    sample only ever stopped incomplete."""
+    (tmp_path / "main.cu").write_text(HEAVY)
+    result = scan(*resolve_options([tmp_path], ScanOverrides(budget=2.0, jobs=1, no_cache=True)))
+    (k,) = [k for _, k in result.kernels()]
+    assert k.status == "analysed" and k.reason == "sampled: 3 of 63 blocks run"
+    oob = [f for f in k.findings if f.kind == "out-of-bounds"]
+    assert oob and {0, 62} <= set(oob[0].launch.blocks) and "block (62,0,0)" in oob[0].message

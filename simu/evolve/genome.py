@@ -152,6 +152,7 @@ class Layout:
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
+    sample_threads: int = 4096  # a host's grid over this many threads runs a sample of its blocks (fit_sample)
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -559,5 +560,23 @@ class Layout:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
         if not self.shape.whole_grid:  # a host's grid past the thread budget runs a sample of its blocks
-            with_sample(launch, self.max_total_threads)
+            with_sample(launch, self.sample_threads if self.host_grid else self.max_total_threads)
         return launch
+
+    @property
+    def host_grid(self) -> bool:
+        """Whether the host code (or the user) gives the grid, whole or a component of it."""
+        return self.fixed_grid is not None or any(k.startswith("grid.") for k in self.dims)
+
+    def fit_sample(self, launch: Launch, accesses: int, target: int) -> bool:
+        """Size the sample of later launches of a host's grid so that they record about ``target`` accesses,
+        from ``launch``'s ``accesses`` (at least two blocks, at most the thread budget); True when the sample
+        shrank.  Counted, not timed: the same kernel samples the same blocks on any machine."""
+        if not self.host_grid or self.shape.whole_grid or launch.run_blocks < 3:
+            return False
+        per_thread = max(accesses, 1) / launch.run_threads
+        fit = max(2 * launch.threads_per_block, min(self.max_total_threads, int(target / per_thread)))
+        if fit >= self.sample_threads or fit >= launch.run_threads:
+            return False
+        self.sample_threads = fit
+        return True

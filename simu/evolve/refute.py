@@ -15,7 +15,8 @@ data, while a plausible-length re-run draws long buffers and, with the same data
   0 (:func:`~simu.evolve.dictionary.stride_arguments`: at stride 0 every thread uses one element, a race
   on axpy/scal/fill).  When every witness passes such a value, the witness is re-run with the values
   repaired (-v, 1): a finding that goes away is a warning naming the value; one that stays is an error
-  whose witness is now the repaired launch.
+  whose witness is now the repaired launch; one no repaired re-run could be made for (the allowance spent,
+  the re-run cut short) is a warning too: its only evidence is a value programs do not pass.
 * :func:`refute_by_contents`: a global-memory error that goes away on a witness with zero- or
   ramp-filled buffers (the kernel reads the index from its buffers: the host's data decides), and a race
   that goes away on each of its largest witnesses when every integer buffer whose contents the search chose
@@ -37,8 +38,9 @@ recorded accesses, :func:`~simu.evolve.search.launch_cost`; a launch is expected
 varies cost), not by seconds, so a finding's severity does not depend on how fast
 the machine runs.  A refutation launch that teaches nothing (it hit its own step, trace or time bound, no
 GPU could run it, or the allowance would be overrun) decides nothing: the finding keeps the severity it has
-(an error stays an error), except for an access past a length the search chose, which is an error only on
-the evidence of a plausible-length re-run.
+(an error stays an error), except where the witness's only evidence is a value the search chose that programs
+do not pass: an access past a length the search chose, which is an error only on the evidence of a
+plausible-length re-run, and a negative or zero argument (above), only on a repaired re-run.
 """
 
 from __future__ import annotations
@@ -175,7 +177,8 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
                 search.found[key] = (f, list(e.genes))
             continue
         others = sorted((w for w in shown if w is not reported), key=lambda w: launch_size(w[0].launch), reverse=True)
-        gone = []
+        gone: list[list[Broken]] = []
+        untried: list[list[Broken]] = []
         for e, _ in [reported, *others][:tries]:
             broken = broken_arguments(rules, e.launch)
             fixed = list(e.genes)
@@ -183,18 +186,20 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
                 fixed[layout.at.scalar(index[b.name])] = float(b.repaired)
             ev = search.refute(fixed, like=e)
             hit = None if ev is None else next((f for f in ev.findings if f.key == key), None)
-            if ev is None or hit is not None:  # nothing learnt, or shown inside the rules: the error stands
-                if hit is not None:
-                    search.found[key] = (hit, fixed)
-                gone = []
+            if hit is not None:  # shown inside the rules: the error stands, on the repaired launch
+                search.found[key] = (hit, fixed)
+                gone = untried = []
                 break
-            gone.append(broken)
-        if gone:
-            repaired = ", ".join(f"{b.name} = {b.repaired}" for b in gone[0])
+            (untried if ev is None else gone).append(broken)
+        if gone or untried:  # every witness needs the value, and no repaired one shows the finding
+            broken = (gone or untried)[0]
+            repaired = ", ".join(f"{b.name} = {b.repaired}" for b in broken)
+            then = (f"with {repaired} the same launch does not show it" if gone else
+                    f"no re-run with {repaired} could be made within the budget to show it at a value programs pass")
             search.found[key] = (beyond_contract(finding, (
-                f"the searched launch passes {'; '.join(b.text() for b in gone[0])}; the search chose it (no host "
-                f"launch or constraint gives it), and with {repaired} the same launch does not show it"),
-                f"arguments {', '.join(sorted(b.name for b in gone[0]))}"), genes)
+                f"the searched launch passes {'; '.join(b.text() for b in broken)}; the search chose it (no host "
+                f"launch or constraint gives it), and {then}"),
+                f"arguments {', '.join(sorted(b.name for b in broken))}"), genes)
 
 
 def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:

@@ -64,6 +64,9 @@ REFUTE_STEPS_PER_SECOND = 8_000
 ACCESSES_PER_STEP = 100
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a launch it starts
+# what a launch of a host's grid should record: a launch recording more runs fewer of its blocks from then on
+# (Layout.fit_sample), so that a heavy kernel at the program's own launch is judged several times in its budget
+SAMPLE_ACCESSES = MAX_PROBE_TRACE // 4
 
 
 @dataclass
@@ -99,6 +102,7 @@ class Evaluation:
     cost: int = 0  # what re-running it costs, in steps: its steps plus a step per ACCESSES_PER_STEP accesses
     seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
     cut: bool = False  # stopped at a time bound, or a step bound lower than the search's: says nothing of the launch
+    recorded: int | None = None  # accesses the run recorded (at least the trace limit when it stopped there)
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -200,6 +204,7 @@ class Search:
         ``guessed_buffers_ok=False`` a launch that reads or writes a global buffer past its end counts as
         invalid: the buffer lengths are the search's guess, and a probe that scaled arguments up may simply
         outgrow them."""
+        built = launch is None
         launch = launch if launch is not None else self.layout.launch(genes)
         key = _launch_key(launch)
         if key in self.cache:
@@ -209,6 +214,11 @@ class Search:
         broken = self.layout.broken(launch)
         ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
             self._run(launch, limits if limits is not None else self.timed_limits())
+        if ev.recorded is not None and self.layout.fit_sample(launch, ev.recorded, SAMPLE_ACCESSES) and not ev.valid \
+                and built:
+            # a host's grid too heavy for the trace: the same genes again, on fewer of its blocks
+            launch = self.layout.launch(genes)
+            ev = self._run(launch, limits if limits is not None else self.timed_limits())
         ev = dataclasses.replace(ev, genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
@@ -297,7 +307,8 @@ class Search:
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
             return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps,
-                                       cost=launch_cost(result), cut=cut)
+                                       cost=launch_cost(result), cut=cut,
+                                       recorded=_recorded(result) if reason.startswith("trace limit") else None)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
         searched_block = not self.layout.fixed_block and not self.layout.shape.reqd_block
@@ -313,7 +324,7 @@ class Search:
             return dataclasses.replace(Evaluation.invalid(launch, "launch outside the kernel's contract"),
                                        steps=result.steps, cost=launch_cost(result))
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
-                          steps=result.steps, cost=launch_cost(result),
+                          steps=result.steps, cost=launch_cost(result), recorded=_recorded(result),
                           seen=inspect(launch_run) if inspect is not None else None)
 
     # -- phases ----------------------------------------------------------------------------------
@@ -400,6 +411,10 @@ def launch_cost(result) -> int:
     steps of a few lanes).  Counted, never timed: the refutations' allowance does not depend on the machine."""
     trace = result.trace
     return int(result.steps) + (len(trace) if trace is not None else 0) // ACCESSES_PER_STEP
+
+
+def _recorded(result) -> int:
+    return len(result.trace) if result.trace is not None else 0
 
 
 def _now() -> float:

@@ -89,5 +89,5 @@ def sample_note(launches) -> str:
     sampled = [launch for launch in launches if launch.blocks is not None]
     if not sampled:
         return ""
-    big = max(sampled, key=lambda launch: launch.num_blocks)
-    return f"sampled: {len(big.blocks)} of {big.num_blocks} blocks run"
+    big = max(sampled, key=lambda launch: (launch.num_blocks, -launch.run_blocks))  # the fewest blocks it ran
+    return f"sampled: {big.run_blocks} of {big.num_blocks} blocks run"
