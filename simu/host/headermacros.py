@@ -13,6 +13,7 @@ from pathlib import Path
 
 from simu.frontend.includes import closeness
 from simu.host.cscan import CSource, file_constants, int_functions
+from simu.host.launchmacros import Macro, launch_macros
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 MAX_DEPTH = 3
@@ -71,6 +72,14 @@ class HeaderMacros:
                 out.setdefault(k, v)
         return out
 
+    def launch_macros(self, headers: list[Path]) -> dict[str, Macro]:
+        """The function-like macros the headers define that launch kernels (:mod:`simu.host.launchmacros`)."""
+        out: dict[str, Macro] = {}
+        for h in headers:
+            for k, v in self._read(h)[3].items():
+                out.setdefault(k, v)
+        return out
+
     def prepare(self, src: CSource, path: Path, text: str) -> None:
         """Give ``src`` (the file at ``path``) what its project headers define: macros, constants, functions (its
         own definitions win)."""
@@ -79,7 +88,7 @@ class HeaderMacros:
             src.macros.setdefault(k, v)
         src.header_functions = self.functions(included)
 
-    def _read(self, h: Path) -> tuple[dict[str, str], list[str], dict]:
+    def _read(self, h: Path) -> tuple[dict[str, str], list[str], dict, dict]:
         hit = self._macros.get(h)
         if hit is None:
             try:
@@ -90,7 +99,8 @@ class HeaderMacros:
             macros = dict(src.macros)
             for k, v in file_constants(src.code):
                 macros.setdefault(k, v)
-            hit = (macros, [name for name, _ in src.includes], int_functions(src.code) if "return" in text else {})
+            hit = (macros, [name for name, _ in src.includes], int_functions(src.code) if "return" in text else {},
+                   launch_macros(text))
             self._macros[h] = hit
         return hit
 

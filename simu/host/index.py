@@ -23,6 +23,7 @@ from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_c
 from simu.host.headermacros import HeaderMacros
 from simu.host.kernelparams import candidate_texts, parameter_launches
 from simu.host.launchers import CLASSES_KEY, HELPERS_KEY, kernel_helpers, launcher_classes
+from simu.host.launchmacros import Macro, expand_launch_macros, launch_macros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
@@ -32,7 +33,7 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 10  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
+CACHE_VERSION = 11  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
 # 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
 # 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
 # constants and one-return integer functions; 7: ArgSite.defaults; 8: wrapper templates bind their type parameters;
@@ -101,14 +102,18 @@ class HostIndex:
 
 def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None = None,
                     text: str | None = None, options: dict[str, str] | None = None,
-                    functions: dict[str, tuple[tuple[str, ...], str]] | None = None) -> HostFile | None:
+                    functions: dict[str, tuple[tuple[str, ...], str]] | None = None,
+                    macros: dict[str, Macro] | None = None) -> HostFile | None:
     """The sites of one host file, or ``None`` if it cannot be read as text.  ``header_macros``: those of
     the project headers it includes (its own definitions win); ``text``: the file's text when already read;
     ``options``: the project's command-line option defaults (:mod:`simu.host.cmdline`); ``functions``: the one-return
-    integer functions of its project headers (:func:`~simu.host.cscan.int_functions`)."""
+    integer functions of its project headers (:func:`~simu.host.cscan.int_functions`); ``macros``: the function-like
+    macros of those headers that launch kernels, expanded where the file uses them with its own
+    (:mod:`simu.host.launchmacros`)."""
     text = _read_host(path) if text is None else text
     if text is None:
         return None
+    text = expand_launch_macros(text, {**(macros or {}), **launch_macros(text)})
     src = CSource(text)
     src.project_options = options or {}  # type: ignore[attr-defined]
     src.header_functions = functions or {}
@@ -180,7 +185,8 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
                 continue
             except (KeyError, TypeError):
                 pass
-        h = index_host_file(path, rel, headers.macros(included), text, index.options, headers.functions(included))
+        h = index_host_file(path, rel, headers.macros(included), text, index.options, headers.functions(included),
+                            headers.launch_macros(included))
         if h is None:
             continue
         index.files.append(h)
