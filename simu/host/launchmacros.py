@@ -18,7 +18,8 @@ from simu.frontend.ctext import comment_free
 from simu.host.cscan import split_args
 
 LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "<<<")
-_DEFINE = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", re.M)
+FUNCTION_MACRO = re.compile(  # name, parameters, body (continuation lines kept)
+    r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
 
 Macro = tuple[tuple[str, ...], str]  # parameters, body on one line
@@ -29,7 +30,7 @@ def launch_macros(text: str) -> dict[str, Macro]:
     out: dict[str, Macro] = {}
     if not any(c in text for c in LAUNCH_CALLS):
         return out
-    for m in _DEFINE.finditer(comment_free(text)):
+    for m in FUNCTION_MACRO.finditer(comment_free(text)):
         body = " ".join(m.group(3).replace("\\\n", " ").split())
         params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
         if any(c in body for c in LAUNCH_CALLS) and "#" not in body and "..." not in params:

@@ -19,6 +19,7 @@ from simu.host.callers import inherited, with_sizes
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
+from simu.host.launchmacros import FUNCTION_MACRO
 from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 from simu.host.options import (
     OptionHarvest,
@@ -158,8 +159,7 @@ def _substitute(text: str, params: dict[str, str]) -> str:
 def _function_macros(src: CSource) -> list[tuple[str, int, int, tuple[str, ...]]]:
     """(name, start, end, parameters) of every function-like macro that calls ``clBuildProgram``."""
     out = []
-    for m in re.finditer(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", src.code,
-                         re.M):
+    for m in FUNCTION_MACRO.finditer(src.code):
         if "clBuildProgram" in m.group(3):
             params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
             out.append((m.group(1), m.start(), m.end(), params))
