@@ -128,6 +128,9 @@ class Genes:
         return tuple(genes[:self.SEED])
 
 
+SAMPLE_START = 1024  # threads of the first sample of a host's grid too large to run whole
+
+
 @dataclass
 class Layout:
     """Positions of the genes for one kernel, and the rules to decode them."""
@@ -152,7 +155,9 @@ class Layout:
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
-    sample_threads: int = 4096  # a host's grid over this many threads runs a sample of its blocks (fit_sample)
+    # the threads a launch over the thread budget (a host's grid the search cannot shrink) runs of its blocks:
+    # few at first, then as many as what the sampled launches record allows (fit_sample)
+    sample_threads: int = SAMPLE_START
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
     params: list = field(init=False)  # the kernel's parameters and its legacy texture references
@@ -560,23 +565,29 @@ class Layout:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
         if not self.shape.whole_grid:  # a host's grid past the thread budget runs a sample of its blocks
-            with_sample(launch, self.sample_threads if self.host_grid else self.max_total_threads)
+            with_sample(launch, self.sample_threads if self.grid_given else self.max_total_threads, self.sample_threads)
         return launch
 
     @property
-    def host_grid(self) -> bool:
-        """Whether the host code (or the user) gives the grid, whole or a component of it."""
-        return self.fixed_grid is not None or any(k.startswith("grid.") for k in self.dims)
+    def grid_given(self) -> bool:
+        """Whether nothing the search draws changes the grid: the host's (or user's) constants, or components
+        derived from arguments the host gives."""
+        if self.fixed_grid is not None:
+            return True
+        used = ["grid." + "xyz"[d] for d in range(max(1, self.shape.grid_dims))]
+        if not all(k in self.dims for k in used):
+            return False
+        return not set(self._bases({k: self.dims[k] for k in used})) - set(self.fixed)
 
     def fit_sample(self, launch: Launch, accesses: int, target: int) -> bool:
-        """Size the sample of later launches of a host's grid so that they record about ``target`` accesses,
-        from ``launch``'s ``accesses`` (at least two blocks, at most the thread budget); True when the sample
-        shrank.  Counted, not timed: the same kernel samples the same blocks on any machine."""
-        if not self.host_grid or self.shape.whole_grid or launch.run_blocks < 3:
+        """Size the samples of later launches of a host's grid so that they record about ``target`` accesses,
+        from what the sampled ``launch`` recorded (at least two blocks, at most the thread budget); True when the
+        sample shrank.  Counted, not timed: the same kernel samples the same blocks on any machine.  A launch of a
+        grid the search draws is never resized: what makes it heavy is the search's values, not the grid."""
+        if launch.blocks is None and not (self.grid_given and launch.run_blocks > 2):
             return False
         per_thread = max(accesses, 1) / launch.run_threads
         fit = max(2 * launch.threads_per_block, min(self.max_total_threads, int(target / per_thread)))
-        if fit >= self.sample_threads or fit >= launch.run_threads:
-            return False
+        shrank = fit < launch.run_threads and fit < self.sample_threads
         self.sample_threads = fit
-        return True
+        return shrank

@@ -34,14 +34,14 @@ def _axis_order(n: int, most: int) -> list[int]:
     return list(out)[:most]
 
 
-def sample_blocks(grid: Dim3, block: Dim3, max_threads: int) -> tuple[int, ...] | None:
-    """The linear ids of the blocks to run when the launch has more than ``max_threads`` threads (at least
-    two blocks when the grid has two), or None when it runs whole."""
+def sample_blocks(grid: Dim3, block: Dim3, max_threads: int, size: int | None = None) -> tuple[int, ...] | None:
+    """The linear ids of the blocks to run when the launch has more than ``max_threads`` threads -- about
+    ``size`` threads of them (default ``max_threads``), at least two blocks --, or None when it runs whole."""
     per_block = math.prod(block)
     total = math.prod(grid)
     if total * per_block <= max_threads or total < 2:
         return None
-    room = max(2, max_threads // max(per_block, 1))
+    room = max(2, (size or max_threads) // max(per_block, 1))
     orders = [_axis_order(g, room) for g in grid]
     take = [1, 1, 1]
     while True:  # widen the axes in turn (x first) while the product of coordinates fits the room
@@ -61,9 +61,10 @@ def sample_blocks(grid: Dim3, block: Dim3, max_threads: int) -> tuple[int, ...] 
     return tuple(sorted(ids))
 
 
-def with_sample(launch: Launch, max_threads: int) -> Launch:
-    """``launch`` running a sample of its blocks when it is larger than ``max_threads``; its origin says so."""
-    blocks = sample_blocks(launch.grid, launch.block, max_threads)
+def with_sample(launch: Launch, max_threads: int, size: int | None = None) -> Launch:
+    """``launch`` running a sample of about ``size`` threads of its blocks when it is larger than
+    ``max_threads``; its origin says so."""
+    blocks = sample_blocks(launch.grid, launch.block, max_threads, size)
     if blocks is None:
         return launch
     launch.blocks = blocks
