@@ -152,3 +152,12 @@ def test_a_launch_too_heavy_for_the_trace_runs_fewer_blocks(tmp_path: Path):
     assert k.status == "analysed" and k.reason == "sampled: 3 of 63 blocks run"
     oob = [f for f in k.findings if f.kind == "out-of-bounds"]
     assert oob and {0, 62} <= set(oob[0].launch.blocks) and "block (62,0,0)" in oob[0].message
+
+
+def test_a_kernel_whose_grid_also_ran_whole_has_no_sample_note():
+    from simu.launch.blocks import sample_note
+
+    sampled = Launch((32, 1, 1), (128, 1, 1), {}, blocks=(0, 1, 30, 31))
+    whole = Launch((32, 1, 1), (128, 1, 1), {})
+    assert sample_note([sampled]) == "sampled: 4 of 32 blocks run"
+    assert sample_note([sampled, whole]) == ""

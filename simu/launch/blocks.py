@@ -87,7 +87,9 @@ def describe(launch: Launch) -> str:
 
 def sample_note(launches) -> str:
     """What an analysed kernel's report says when it ran a sample of a launch's blocks (empty: none did)."""
-    sampled = [launch for launch in launches if launch.blocks is not None]
+    launches = list(launches)
+    whole = {launch.grid for launch in launches if launch.blocks is None}  # grids that also ran whole
+    sampled = [launch for launch in launches if launch.blocks is not None and launch.grid not in whole]
     if not sampled:
         return ""
     big = max(sampled, key=lambda launch: (launch.num_blocks, -launch.run_blocks))  # the fewest blocks it ran
