@@ -214,9 +214,9 @@ class Search:
         broken = self.layout.broken(launch)
         ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
             self._run(launch, limits if limits is not None else self.timed_limits())
-        if ev.recorded is not None and self.layout.fit_sample(launch, ev.recorded, SAMPLE_ACCESSES) and not ev.valid \
-                and built:
-            # a host's grid too heavy for the trace: the same genes again, on fewer of its blocks
+        # every run of a sampled grid sizes the later samples; one too heavy for the trace runs again on fewer blocks
+        resized = ev.recorded is not None and self.layout.fit_sample(launch, ev.recorded, SAMPLE_ACCESSES)
+        if resized and built and not ev.valid:
             launch = self.layout.launch(genes)
             ev = self._run(launch, limits if limits is not None else self.timed_limits())
         ev = dataclasses.replace(ev, genes=list(genes))

@@ -345,8 +345,7 @@ def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None
         return None
     m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
     if m and (e.startswith(("dim3", "{"))):
-        items = [i.strip() for i in split_args(m.group(1) + ")", 0)[0] or [] if i.strip()]
-        return _dims(ev, items, pos)
+        return _dims(ev, dim3_parts(m.group(1)), pos)
     if re.fullmatch(r"[A-Za-z_]\w*", e) and e not in ev.src.macros:
         init = ev.definition(e, pos)
         decl = re.search(rf"\bdim3\s+{re.escape(e)}\b", ev.src.code[:pos])
@@ -356,8 +355,7 @@ def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None
                 return dims if None not in dims else None  # type: ignore[return-value]
             if init.startswith(("dim3", "{")):
                 return dim3_value(ev, init, pos, depth + 1)
-            items = [i.strip() for i in split_args(init + ")", 0)[0] or [] if i.strip()]
-            return _dims(ev, items, pos)
+            return _dims(ev, dim3_parts(init), pos)
         if decl and init is None:
             return (1, 1, 1)
     v = ev.int_value(e, pos)
@@ -371,10 +369,11 @@ def _unparen(expr: str) -> str:
     return e
 
 
-def _dims(ev: Evaluator, items: list[str], pos: int) -> Dim | None:
-    if not 1 <= len(items) <= 3:
+def _dims(ev: Evaluator, items: list[str] | None, pos: int) -> Dim | None:
+    """The values of a dim3's three components (:func:`~simu.host.cscan.dim3_parts`), each None when not constant."""
+    if items is None:
         return None
-    vals = [ev.int_value(i, pos) for i in items] + [1] * (3 - len(items))
+    vals = [ev.int_value(i, pos) for i in items]
     return (vals[0], vals[1], vals[2])
 
 

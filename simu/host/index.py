@@ -38,7 +38,7 @@ CACHE_VERSION = 11  # 2: OpenCL launch sites keep their grid relation (LaunchSit
 # 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
 # constants and one-return integer functions; 7: ArgSite.defaults; 8: wrapper templates bind their type parameters;
 # 9: a loop's first pass (simu.host.loops), OpenCL launches in function templates per instantiation; 10:
-# CudaLaunch.instance
+# CudaLaunch.instance; 11: function-like macros that launch, expanded where used (simu.host.launchmacros)
 
 
 @dataclass
