@@ -161,3 +161,8 @@ def test_a_kernel_whose_grid_also_ran_whole_has_no_sample_note():
     whole = Launch((32, 1, 1), (128, 1, 1), {})
     assert sample_note([sampled]) == "sampled: 4 of 32 blocks run"
     assert sample_note([sampled, whole]) == ""
+
+
+def test_a_sample_of_a_3d_grid_names_all_three_coordinates():
+    launch = Launch((4, 1, 3), (256, 1, 1), {}, blocks=(0, 11))
+    assert describe(launch) == "2 of 12 blocks run: (0,0,0), (3,0,2)"

@@ -78,7 +78,7 @@ def describe(launch: Launch) -> str:
         return ""
     gx, gy, _ = launch.grid
     coords = [(b % gx, b // gx % gy, b // (gx * gy)) for b in launch.blocks]
-    dims = 1 + (any(c[1] for c in coords) or launch.grid[1] > 1) + (launch.grid[2] > 1)
+    dims = 3 if launch.grid[2] > 1 else 2 if launch.grid[1] > 1 else 1
     text = ", ".join(str(c[0]) if dims == 1 else "(" + ",".join(str(v) for v in c[:dims]) + ")"
                      for c in coords[:12])
     more = ", ..." if len(coords) > 12 else ""
