@@ -155,6 +155,7 @@ class Layout:
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of others (no gene)
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
+    state: dict[str, str] = field(default_factory=dict)  # scalar -> host text reading program state (refute_state)
     # the threads a launch over the thread budget (a host's grid the search cannot shrink) runs of its blocks:
     # few at first, then as many as what the sampled launches record allows (fit_sample)
     sample_threads: int = SAMPLE_START

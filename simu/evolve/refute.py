@@ -122,7 +122,7 @@ def broken_arguments(rules: ArgumentRules, launch: Launch) -> list[Broken]:
     """The values of ``launch`` outside ``rules``, in parameter order."""
     out = []
     for name in rules.order:
-        v = _int(launch.args.get(name))
+        v = int_value(launch.args.get(name))
         if v < 0 and name in rules.non_negative:
             out.append(Broken(name, v, -v))
         elif v == 0 and name in rules.non_zero:
@@ -231,7 +231,7 @@ def _memory_from_contents(search, probes: dict) -> None:
                and (f.space in ("global", "constant") or f.kind in POINTER_KINDS)}
     pending = {key: shown for key, shown in pending.items() if shown}
     while pending:
-        ev = _most_shared(search, pending)
+        ev = most_shared(search, pending)
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             shown_f = next(f for e, f in pending.pop(key) if e is ev)
             finding, genes = search.found[key]
@@ -271,7 +271,7 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
     sites = {key: _sites_of(search.found[key][0]) for key in pending}
     wanted = frozenset().union(*sites.values())
     while pending:
-        ev = _most_shared(search, pending)
+        ev = most_shared(search, pending)
         probe, names = _variant(search, probes, ev, DISTINCT, partial(_threads_at, search, wanted))
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
@@ -308,7 +308,7 @@ def _lines(f) -> frozenset:
     return frozenset((loc.file, loc.line) for loc in f.locations)
 
 
-def _most_shared(search, pending: dict[tuple, list[Witness]]):
+def most_shared(search, pending: dict[tuple, list[Witness]]):
     """The witness that shows the most pending findings; ties: one that is a finding's reported witness, then
     the cheapest (lowest cost), then the first evaluated."""
     count: dict[int, list] = {}
@@ -441,12 +441,13 @@ def _elements(launch: Launch, name: str) -> int:
     return int(getattr(v, "size", 0))
 
 
-def _int(v) -> int:
+def int_value(v) -> int:
+    """A launch argument as an integer (0 for what is none)."""
     try:
         return int(v)
     except (TypeError, ValueError):
         return 0
 
 
-__all__ = ["ArgumentRules", "argument_rules", "broken_arguments", "refute_by_arguments",
+__all__ = ["ArgumentRules", "argument_rules", "broken_arguments", "int_value", "most_shared", "refute_by_arguments",
            "refute_by_contents", "refute_by_length", "witnesses"]

@@ -437,7 +437,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
                   dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
-                  requires=list(c.requires))
+                  requires=list(c.requires), state={k: e for k, e in c.state.items() if k not in derived})
 
 
 def _dim(v):

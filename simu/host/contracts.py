@@ -83,6 +83,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         _at_least_one_group(c, params)
+        c.state = {k: e for k, e in c.state.items() if k not in c.derived}
         c.origin += _searched(c) + _defaults(defaults)
         out.append((c, c.origin))
     return out
@@ -208,6 +209,9 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
             elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
                 c.length_factors[name] = factor
     _relations(x, params, c)
+    for (name, elem), text in zip(params, x.arg_state, strict=False):
+        if elem is None and text and name not in c.args and name not in c.derived:
+            c.state[name] = text
     return c
 
 
@@ -280,6 +284,7 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
     # what the user fixes is no longer derived from the host's relations
     out.dims = {k: e for k, e in out.dims.items() if getattr(user, k.split(".")[0]) is None}
     out.derived = {k: e for k, e in out.derived.items() if k not in user.args and k not in user.arg_ranges}
+    out.state = {k: e for k, e in out.state.items() if k not in user.args and k not in user.arg_ranges}
     return out
 
 
@@ -491,6 +496,8 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
             if a.value is not None:
                 c.args[name] = a.value
                 used.update(a.defaults)
+            elif a.state:
+                c.state[name] = a.state
             continue
         local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
         if local is not None:  # a __local argument: its size per work-group

@@ -282,10 +282,12 @@ def _function_head(blank: str, brace: int) -> tuple[str, str] | None:
         i -= 1
     else:
         return None
-    name = re.search(r"(?<![\w:~])([A-Za-z_~][\w:~]*)\s*$", blank[max(0, i - 120):i])
+    # a method of a class template is qualified by it: `void ConcatLayer<Dtype>::Forward_gpu(…)`
+    name = re.search(r"(?<![\w:~>])((?:[A-Za-z_]\w*\s*(?:<[^<>;{}()]*>)?\s*::\s*)*[A-Za-z_~][\w~]*)\s*$",
+                     blank[max(0, i - 160):i])
     if name is None or name.group(1).split("::")[-1] in _NOT_FUNCTIONS:
         return None
-    return name.group(1), blank[i + 1:j - 1]
+    return re.sub(r"\s+", "", re.sub(r"<[^<>]*>", "", name.group(1))), blank[i + 1:j - 1]
 
 
 def _param_names(params: str) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from simu.host.branches import branch_taken
 from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
+from simu.host.state import state_source
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
@@ -58,6 +59,8 @@ class CudaLaunch:
     targs: str = ""  # the kernel's template arguments at this launch, types bound (``float,256``), if known
     # the types the function template holding the launch is instantiated with here (``RunTest<double>``: double)
     instance: tuple[str, ...] = ()
+    # per argument: the host text of a searched scalar the host computes from program state (simu.host.state)
+    arg_state: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -226,7 +229,7 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
         for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults",
-                  "instance"):
+                  "instance", "arg_state"):
             d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out
@@ -310,9 +313,12 @@ def _resolve(src: CSource, ev: Evaluator, rel: str, kernel: str, pos: int, line:
     dims = [dim3_items(ev, t, pos) if not k else None for t, k in zip((grid_t, block_t), known, strict=True)]
     (grid_sym, block_sym), arg_sym, requires = launch_relations(
         ev, pos, dims, args, [v is not None or p for v, p in zip(values, pointers, strict=True)], asserted or [])
+    defaults = tuple(sorted(ev.defaults))
+    state = tuple(state_source(ev, pos, a) if v is None and not p else ""
+                  for a, v, p in zip(args, values, pointers, strict=True))
     return CudaLaunch(rel, line, kernel, grid_t, grid, block_t, block, shmem_t, shmem, tuple(args), values,
                       tuple(x[0] for x in lengths), tuple(x[1] for x in lengths), via, grid_sym, block_sym, arg_sym,
-                      requires=requires, defaults=tuple(sorted(ev.defaults)))
+                      requires=requires, defaults=defaults, arg_state=state if any(state) else ())
 
 
 def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] | None:

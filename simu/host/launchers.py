@@ -34,6 +34,7 @@ from simu.host.model import ArgSite, KernelSite, LaunchSite
 from simu.host.ndrange import grid_relation, simulate
 from simu.host.opencl import launch_requires
 from simu.host.relations import norm
+from simu.host.state import state_source
 
 HELPERS_KEY = "cl_kernel_helpers"
 CLASSES_KEY = "cl_launcher_classes"
@@ -496,8 +497,9 @@ def _set_args(meth: dict, args: list[str], src: CSource, ev: Evaluator, rel: str
             scalar = ev.int_value(v, pos) if v and _IDENT.fullmatch(v.strip()) or re.fullmatch(r"[\w\s+\-*/()]+", v) \
                 else None
             value_text = f"&{v.strip()}" if s["value"].startswith("&") and _IDENT.fullmatch(v.strip()) else v
+            state = state_source(ev, pos, v) if v and scalar is None else ""
             out.args.append(ArgSite(rel, line, kernel, here if isinstance(here, int) else None, s["index"], "",
-                                    value_text, scalar))
+                                    value_text, scalar, state=state))
             if at == "next":
                 index = index + 1 if index is not None else None
     return index

@@ -54,6 +54,7 @@ class ArgSite:
     value: int | None  # the constant behind ``&value`` when recoverable
     defaults: tuple[str, ...] = ()  # host values of that constant taken at their command-line defaults
     instance: str = ""  # in a function template whose instantiations differ here: which one (``runTest<float>``)
+    state: str = ""  # a value the host computes from program state simu does not read (simu.host.state)
 
 
 @dataclass(frozen=True)

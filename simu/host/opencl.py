@@ -31,6 +31,7 @@ from simu.host.options import (
     template_calls,
 )
 from simu.host.relations import ARG, conditions, norm, required, symbolic
+from simu.host.state import state_source
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -281,7 +282,8 @@ def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
             if init is not None:
                 v = ev.int_value(init, c.pos)
     used = tuple(sorted(ev.defaults)) if v is not None else ()
-    return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v, used)
+    state = state_source(ev, c.pos, value) if v is None and target.startswith("&") else ""
+    return ArgSite(rel, c.line, kernel, ev.int_value(index, c.pos), index, size, value, v, used, state=state)
 
 
 def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], args: list[ArgSite]) -> LaunchSite:
@@ -361,8 +363,9 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
         ev.defaults.clear()
         v = ev.int_value(value, m.start()) if re.fullmatch(r"[\w\s+\-*/()]+", value) else None
         used = tuple(sorted(ev.defaults)) if v is not None else ()
+        state = state_source(ev, m.start(), value) if v is None else ""
         out.append(ArgSite(rel, src.line_of(m.start()), m.group(1), ev.int_value(args[0], m.start()), args[0],
-                           args[1] if len(args) > 2 else "", value, v, used))
+                           args[1] if len(args) > 2 else "", value, v, used, state=state))
     return out
 
 

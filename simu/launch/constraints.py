@@ -53,6 +53,9 @@ class KernelConstraints:
     # refutation counts a length up to that factor times the drawn one as plausible
     length_factors: dict[str, int] = field(default_factory=dict)
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts ("w1/w2 == h1/h2")
+    # searched scalar parameter -> the host text it is computed from, where that reads program state simu does
+    # not read (simu.host.state: ``l.c``, ``top[0]->shape(axis)``); an error must not hinge on their order
+    state: dict[str, str] = field(default_factory=dict)
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -64,7 +67,8 @@ class KernelConstraints:
                 **({"dims": dict(sorted(self.dims.items()))} if self.dims else {}),
                 **({"derived": dict(self.derived)} if self.derived else {}),
                 **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {}),
-                **({"requires": list(self.requires)} if self.requires else {})}
+                **({"requires": list(self.requires)} if self.requires else {}),
+                **({"state": dict(sorted(self.state.items()))} if self.state else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:
