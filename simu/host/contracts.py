@@ -48,7 +48,7 @@ class HostContracts:
 
 
 def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[str] | None = None,
-                     cl_file: str | None = None, api: str | None = None, targs: str = ""
+                     cl_file: str | None = None, api: str | None = None, targs: str = "", instance: str = ""
                      ) -> list[tuple[KernelConstraints, str]]:
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
     scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
@@ -67,7 +67,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         c.origin = f"host launch at {x.where}{_searched(c)}{_defaults(x.defaults)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
-    for site, h in _opencl_launches(index, kernel, by_path, cl_file) if api != "cuda" else []:
+    for site, h in _opencl_launches(index, kernel, by_path, cl_file, instance) if api != "cuda" else []:
         c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}"
                                      + (f" in {site.instance}" if site.instance else ""))
         g, loc = site.global_size, site.local_size
@@ -399,12 +399,13 @@ def contracts_from_index(index: HostIndex, kernel, user: KernelConstraints | Non
 
 
 def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConstraints | None,
-                  files: set[str] | None = None, cl_file: str | None = None, api: str | None = None
-                  ) -> HostContracts:
+                  files: set[str] | None = None, cl_file: str | None = None, api: str | None = None,
+                  instance: str = "") -> HostContracts:
     """:func:`contracts_from_index` for a kernel known by its display name and :func:`kernel_params` (what a scan
-    worker reports of it)."""
+    worker reports of it); ``instance``: the function template instantiation whose build compiled it
+    (``BuildSite.instance``): launches made in another instantiation are not its."""
     return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api,
-                                               template_args(name)), user)
+                                               template_args(name), instance), user)
 
 
 def source_name(display_name: str) -> str:
@@ -440,10 +441,12 @@ def _norm(expr: str) -> str:
     return re.sub(r"\s+", "", expr).lstrip("&*")
 
 
-def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None
-                     ) -> list[tuple[LaunchSite, HostFile]]:
-    """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`)."""
-    sites = [(site, by_path[site.file]) for site in index.launches_of(kernel) if site.file in by_path]
+def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None,
+                     instance: str = "") -> list[tuple[LaunchSite, HostFile]]:
+    """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`),
+    of the function template instantiation ``instance`` where both the build and the launch name one."""
+    sites = [(site, by_path[site.file]) for site in index.launches_of(kernel) if site.file in by_path
+             and not (instance and site.instance and site.instance != instance)]
     if not cl_file:
         return sites
     judged = [(site, h, _built_from(index, h, site, Path(cl_file).name)) for site, h in sites]

@@ -24,6 +24,9 @@ class BuildSite:
     options: str | None  # its value ("" for NULL), None if not recoverable; run-time pieces: simu.host.options
     # without a .cl file name: identifiers that hold the program's embedded source (cl_source_gemmN)
     source_vars: tuple[str, ...] = ()
+    # in a function template whose instantiations build with different options (``-DN_GP=`` of a size
+    # ``sizeof(T)`` picks): which one (``RunTest<float>``); its launches are those of the same instantiation
+    instance: str = ""
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
             wrappers.append(WrapperSite(macro[0], None, BuildSite(rel, c.line, c.args[0], (), c.args[3], None),
                                         macro=macro[3]))
             continue
-        sites = _build_sites(src, ev, rel, c, mentions, defs)
+        sites = _builds_per_instantiation(src, ev, c.pos, lambda c=c: _build_sites(src, ev, rel, c, mentions, defs))
         builds += sites
         wrappers += [w for b in sites[:1] if (w := _wrapper(src, c, b)) is not None]
     builds += _cpp_builds(src, ev, rel, mentions, defs)
@@ -99,6 +99,24 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
 
 
 _Site = TypeVar("_Site", ArgSite, LaunchSite)
+
+
+def _builds_per_instantiation(src: CSource, ev: Evaluator, pos: int, sites: Callable[[], list[BuildSite]]
+                              ) -> list[BuildSite]:
+    """The build sites at ``pos`` once per instantiation of the function template holding it (shoc's S3D
+    builds with ``-DN_GP=`` of a size ``sizeof(T)`` picks: 13824 in ``RunTest<float>``, 4096 in
+    ``RunTest<double>``); the first instantiation's when they agree, else each marked with its ``instance``."""
+    fn = src.enclosing(pos)
+    made: list[tuple[str, list[BuildSite]]] = []
+    for types in instantiations(src, fn) if fn is not None else [{}]:
+        ev.types = types
+        try:
+            made.append((instance_name(fn, types), sites()))
+        finally:
+            ev.types = {}
+    if len({tuple(s) for _, s in made}) == 1:
+        return made[0][1]
+    return [replace(b, instance=name) for name, built in made for b in built]
 
 
 def _per_instantiation(src: CSource, ev: Evaluator, pos: int, site: Callable[[], _Site]) -> list[_Site]:
@@ -123,34 +141,40 @@ def wrapper_calls(src: CSource, rel: str, w: WrapperSite) -> list[BuildSite]:
     """The builds that the calls of wrapper ``w`` in ``src`` make: one per option string the caller may pass
     (a parameter of the wrapper filled in), a macro's options read where it is used."""
     ev = Evaluator(src)
-    harvest = OptionHarvest(src, ev)
-    mentions = None
+    mentions = cl_mentions(src)
     out = []
     for c in template_calls(src, w.function):
-        program = w.build.program
-        if w.macro is not None:
-            params = dict(zip(w.macro, c.args, strict=False))
-            text = _substitute(w.build.options_text.replace("\\\n", " "), params)
-            program = _substitute(program, params)
-            alternatives: list[str | None] = list(harvest.values(text, c.pos))
-        elif w.options_index is not None:
-            if w.options_index >= len(c.args):
-                continue
-            text = c.args[w.options_index]
-            marker = param_marker(w.options_index)
-            template = w.build.options if w.build.options and marker in w.build.options else marker
-            alternatives = [template.replace(marker, v) for v in harvest.values(text, c.pos)]
-        else:
-            text, alternatives = w.build.options_text, [w.build.options]
-        named = [PurePosixPath(v.replace("\\", "/")).name for a in c.args
-                 if (v := ev.str_value(a, c.pos)) and v.lower().endswith(CL_SUFFIX)]
-        sources = tuple(named[:1]) or w.build.sources
-        if not sources:
-            mentions = cl_mentions(src) if mentions is None else mentions
-            sources = source_near(src, c.pos, mentions)
-        idents = () if sources else (source_identifiers(src, program, c.pos) or w.build.source_vars)
-        out += [BuildSite(rel, c.line, w.build.program, sources, text, options, idents) for options in alternatives]
+        out += _builds_per_instantiation(src, ev, c.pos, lambda c=c: _wrapper_call(src, ev, rel, w, c, mentions))
     return out
+
+
+def _wrapper_call(src: CSource, ev: Evaluator, rel: str, w: WrapperSite, c: Call,
+                  mentions: list[tuple[int, str]]) -> list[BuildSite]:
+    """The builds one call of wrapper ``w`` makes (see :func:`wrapper_calls`)."""
+    harvest = OptionHarvest(src, ev)
+    program = w.build.program
+    if w.macro is not None:
+        params = dict(zip(w.macro, c.args, strict=False))
+        text = _substitute(w.build.options_text.replace("\\\n", " "), params)
+        program = _substitute(program, params)
+        alternatives: list[str | None] = list(harvest.values(text, c.pos))
+    elif w.options_index is not None:
+        if w.options_index >= len(c.args):
+            return []
+        text = c.args[w.options_index]
+        marker = param_marker(w.options_index)
+        template = w.build.options if w.build.options and marker in w.build.options else marker
+        alternatives = [template.replace(marker, v) for v in harvest.values(text, c.pos)]
+    else:
+        text, alternatives = w.build.options_text, [w.build.options]
+    named = [PurePosixPath(v.replace("\\", "/")).name for a in c.args
+             if (v := ev.str_value(a, c.pos)) and v.lower().endswith(CL_SUFFIX)]
+    sources = tuple(named[:1]) or w.build.sources
+    if not sources:
+        sources = source_near(src, c.pos, mentions)
+    idents = () if sources else (source_identifiers(src, program, c.pos) or w.build.source_vars)
+    return [BuildSite(rel, c.line, w.build.program, sources, text, options, idents, w.build.instance)
+            for options in alternatives]
 
 
 def _substitute(text: str, params: dict[str, str]) -> str:

@@ -24,8 +24,9 @@ HOLE = "@?@"  # a value the host computes at run time
 MAX_ALTERNATIVES = 3  # option strings one build site yields (precision passes: single, double, ...)
 MAX_DEPTH = 6
 _PARAM = re.compile(r"@P(\d+)@")
-_TO_STRING = re.compile(r"(?:std::)?(?:to_string|[A-Za-z_]\w*[tT]o_?[sS]tring|[A-Za-z_]*[iI]nt[tT]o[sS]tr)\s*\((.*)\)",
-                        re.S)
+# std::to_string and projects' own: toString (shoc), intToString, num_to_string, IntToStr
+_TO_STRING = re.compile(r"(?:std::)?(?:to_string|(?:[A-Za-z_]\w*)?[tT]o_?[sS]tring|[A-Za-z_]*[iI]nt[tT]o[sS]tr)"
+                        r"\s*\((.*)\)", re.S)
 # parts of an identifier that holds a kernel's source text (cl_source_gemmN, ethash_cl, sort_kernel_src)
 SOURCE_WORDS = frozenset({"cl", "ocl", "opencl", "source", "src", "kernel", "kernels", "code", "str", "text",
                           "program", "prog"})

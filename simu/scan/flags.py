@@ -109,7 +109,7 @@ class FileFlags:
         after = tuple(dict.fromkeys(str(d) for d in folders if str(d) not in incs))  # discovered: -idirafter
         return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level, after_dirs=after,
                               cuda_path=o.cuda_path, cuda_path_detected=o.cuda_path_detected,
-                              assumed=tuple(dict.fromkeys(assumed)))
+                              assumed=tuple(dict.fromkeys(assumed)), instance=site.instance if site else "")
 
     def _note(self, text: str) -> None:
         if text not in self.notes:

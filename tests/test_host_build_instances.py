@@ -1,0 +1,92 @@
+"""Build options per function template instantiation (simu/host/opencl.py ``_builds_per_instantiation``): a
+``.cl`` built inside ``RunTest<T>`` with ``-DN_GP=`` a size ``sizeof(T)`` picks is compiled once per
+instantiation, and each compiled variant is analysed at the launches of its own instantiation (shoc's S3D:
+``-DN_GP=n`` with ``globalWorkSize = n``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from simu.cli.app import app
+from simu.host.contracts import contracts_for
+from simu.host.index import build_host_index
+
+runner = CliRunner()
+
+FILL_CL = """__kernel void fill(__global float *rf) {
+  int gid = get_global_id(0);
+  for (int q = 1; q <= 4; q++)
+    rf[(q - 1) * N_GP + gid] = (float)q;
+}
+"""
+
+HOST = """#include <CL/cl.h>
+#include <sstream>
+#include <string>
+
+const char *read_file(const char *path);
+
+template <class T> std::string toString(const T &v) { std::ostringstream o; o << v; return o.str(); }
+
+#define clBuild(prog) clBuildProgram(prog, 0, NULL, flags.c_str(), NULL, NULL)
+
+template <class T>
+void RunTest(cl_context ctx, cl_command_queue queue) {
+  cl_int err;
+  const char *text = read_file("fill.cl");
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
+  int sizes_sp[2] = {512, 1024};
+  int sizes_dp[2] = {256, 512};
+  int *sizes = sizeof(T) == sizeof(double) ? sizes_dp : sizes_sp;
+  int n = sizes[0];
+  std::string flags = "-DN_GP=" + toString(n);
+  clBuild(prog);
+  cl_kernel k = clCreateKernel(prog, "fill", &err);
+  cl_mem rf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 4 * n * sizeof(T), NULL, &err);
+  clSetKernelArg(k, 0, sizeof(cl_mem), &rf);
+  size_t global = n, local = 128;
+  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+}
+
+int main() {
+  cl_context ctx = 0; cl_command_queue q = 0;
+  RunTest<float>(ctx, q);
+  RunTest<double>(ctx, q);
+  return 0;
+}
+"""
+
+
+def _project(root: Path) -> None:
+    (root / "fill.cl").write_text(FILL_CL)
+    (root / "host.cpp").write_text(HOST)
+
+
+def test_each_instantiation_builds_with_its_own_options_and_launches_its_own_variant(tmp_path: Path):
+    _project(tmp_path)
+    index = build_host_index(tmp_path, [tmp_path / "host.cpp"])
+    builds = {b.instance: b.options for b in index.builds_of(tmp_path / "fill.cl")}
+    assert builds == {"RunTest<float>": "-DN_GP=512", "RunTest<double>": "-DN_GP=256"}  # toString(n) read
+    (sp,) = contracts_for(index, "fill", [("rf", 4)], None, cl_file="fill.cl", api="opencl",
+                          instance="RunTest<float>").contracts
+    (dp,) = contracts_for(index, "fill", [("rf", 4)], None, cl_file="fill.cl", api="opencl",
+                          instance="RunTest<double>").contracts
+    assert (sp.grid, dp.grid) == ((4, 1, 1), (2, 1, 1))
+    assert sp.origin.startswith("host launch at host.cpp:26 in RunTest<float>")
+    assert len(contracts_for(index, "fill", [("rf", 4)], None, cl_file="fill.cl", api="opencl").contracts) == 2
+
+
+def test_the_variants_are_analysed_at_their_own_launches_and_race_free(tmp_path: Path):
+    """Compiled at N_GP = 16 (a guessed value) or analysed at the other instantiation's wider launch, each
+    thread's four writes would overlap its neighbours'."""
+    _project(tmp_path)
+    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "1", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    kernels = {k["name"]: k for fe in data["files"] for k in fe["kernels"]}
+    assert set(kernels) == {"fill[N_GP=512]", "fill[N_GP=256]"}
+    for k in kernels.values():
+        assert k["status"] == "analysed" and not k["findings"], k
+    assert not any("N_GP" in w for w in data["warnings"])  # nothing assumed
