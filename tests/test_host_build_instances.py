@@ -34,14 +34,14 @@ template <class T> std::string toString(const T &v) { std::ostringstream o; o <<
 #define clBuild(prog) clBuildProgram(prog, 0, NULL, flags.c_str(), NULL, NULL)
 
 template <class T>
-void RunTest(cl_context ctx, cl_command_queue queue) {
+void RunTest(cl_context ctx, cl_command_queue queue, OptionParser &op) {
   cl_int err;
   const char *text = read_file("fill.cl");
   cl_program prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
   int sizes_sp[2] = {512, 1024};
   int sizes_dp[2] = {256, 512};
   int *sizes = sizeof(T) == sizeof(double) ? sizes_dp : sizes_sp;
-  int n = sizes[0];
+  int n = sizes[op.getOptionInt("size") - 1];
   std::string flags = "-DN_GP=" + toString(n);
   clBuild(prog);
   cl_kernel k = clCreateKernel(prog, "fill", &err);
@@ -51,11 +51,10 @@ void RunTest(cl_context ctx, cl_command_queue queue) {
   clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
 }
 
-int main() {
+void RunBenchmark(OptionParser &op) {
   cl_context ctx = 0; cl_command_queue q = 0;
-  RunTest<float>(ctx, q);
-  RunTest<double>(ctx, q);
-  return 0;
+  RunTest<float>(ctx, q, op);
+  RunTest<double>(ctx, q, op);
 }
 """
 
@@ -63,11 +62,13 @@ int main() {
 def _project(root: Path) -> None:
     (root / "fill.cl").write_text(FILL_CL)
     (root / "host.cpp").write_text(HOST)
+    # the size is a command-line option registered in another file, as shoc's are
+    (root / "main.cpp").write_text('void addOptions(OptionParser &op) { op.addOption("size", OPT_INT, "1", "s"); }\n')
 
 
 def test_each_instantiation_builds_with_its_own_options_and_launches_its_own_variant(tmp_path: Path):
     _project(tmp_path)
-    index = build_host_index(tmp_path, [tmp_path / "host.cpp"])
+    index = build_host_index(tmp_path, [tmp_path / "host.cpp", tmp_path / "main.cpp"])
     builds = {b.instance: b.options for b in index.builds_of(tmp_path / "fill.cl")}
     assert builds == {"RunTest<float>": "-DN_GP=512", "RunTest<double>": "-DN_GP=256"}  # toString(n) read
     (sp,) = contracts_for(index, "fill", [("rf", 4)], None, cl_file="fill.cl", api="opencl",

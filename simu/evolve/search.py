@@ -269,7 +269,10 @@ class Search:
             return None
         left = self.budget.refutation_steps() - self.refuted_steps - drawn
         self.refutations += 1
-        limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left))
+        # the allowance bounds what the run records too (a step per ACCESSES_PER_STEP accesses): a re-run at larger
+        # sizes than its witness stops at the trace it can pay for, not at the search's trace limit
+        limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left),
+                                     max_trace=min(self._limits.max_trace, left * ACCESSES_PER_STEP))
         ev = self._probe(launch, limits, inspect) if genes is None else \
             self.evaluate(genes, launch=launch, limits=limits)
         self.refuted_steps += ev.cost + drawn

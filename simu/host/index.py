@@ -380,6 +380,7 @@ def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite
         if not used:
             continue
         src = CSource(text)
+        src.project_options = index.options  # type: ignore[attr-defined]  # -DN=" + toString(size) at its default
         rel = path.resolve().relative_to(index.root).as_posix()
         for i, w in enumerate(wrappers):
             if w.function in used:
