@@ -360,6 +360,7 @@ def _rank(status: str) -> int:
 
 
 def _base_name(name: str) -> str:
+    name = re.sub(r"\s*\[[^\]]*\]$", "", name)  # a .cl variant's build-option label: `k[DIM=24 N_GP=13824]`
     name = re.sub(r"<.*", "", name)  # template arguments
     name = re.sub(r"\(.*", "", name)
     return name.split("::")[-1].strip().split()[-1] if name.strip() else name

@@ -4,7 +4,8 @@ Benchmarks wrap their launches in a macro of a project header (shoc's S3D:
 ``#define clLaunchKernel(k) { err = clEnqueueNDRangeKernel(queue, k, 1, NULL, &globalWorkSize, …); … }`` in
 ``S3D.h``, used as ``clLaunchKernel(ratt_kernel);`` in ``S3D.cpp``).  The lexical index reads calls where they
 are written, so the launch inside the macro names no kernel and the uses name no launch.  A use of a macro whose
-body calls ``clEnqueueNDRangeKernel``, ``clSetKernelArg`` or launches with ``<<<`` is replaced by the body with
+body calls ``clEnqueueNDRangeKernel``, ``clSetKernelArg``, allocates with ``clCreateBuffer``/``cudaMalloc``
+(S3D's ``clMalloc(d_y, n_species*base)``: the buffer's length) or launches with ``<<<`` is replaced by the body with
 its parameters substituted, on the use's own line (the newlines a use spans follow it, so every later line keeps
 its number and a launch read there is reported at the use).  Macros that stringify or paste (``#``) or take
 variadic arguments are left alone.
@@ -17,7 +18,7 @@ import re
 from simu.frontend.ctext import comment_free
 from simu.host.cscan import split_args
 
-LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "<<<")
+LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "clCreateBuffer", "cudaMalloc", "<<<")
 FUNCTION_MACRO = re.compile(  # name, parameters, body (continuation lines kept)
     r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
