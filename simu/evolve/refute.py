@@ -267,7 +267,7 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
             if shown:
                 pending[key] = shown[:tries]
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
-    lines = {key: _lines(search.found[key][0]) for key in pending}
+    lines = {key: lines_of(search.found[key][0]) for key in pending}
     sites = {key: _sites_of(search.found[key][0]) for key in pending}
     wanted = frozenset().union(*sites.values())
     while pending:
@@ -275,7 +275,7 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
         probe, names = _variant(search, probes, ev, DISTINCT, partial(_threads_at, search, wanted))
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
-            if probe is None or any(_lines(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS) \
+            if probe is None or any(lines_of(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS) \
                     or len(frozenset().union(*((probe.seen or {}).get(s, ()) for s in sites[key]))) < 2:
                 # nothing learnt; distinct contents collide on its lines too; or fewer than two threads made
                 # its accesses (the data gates them, ``if (flag[i] == 1) n++``, it does not pick the address):
@@ -301,7 +301,7 @@ def _inside(rules: ArgumentRules, shown: list[Witness]) -> list[Witness]:
     return [w for w in shown if not broken_arguments(rules, w[0].launch)] or shown
 
 
-def _lines(f) -> frozenset:
+def lines_of(f) -> frozenset:
     """The source lines a race is between: a race the variant still shows on them, whatever its access class
     (``hist[pix[i]]++``: write-write within a warp where the searched data made it read-write between warps),
     shows the collision does not need the searched data."""
@@ -449,5 +449,5 @@ def int_value(v) -> int:
         return 0
 
 
-__all__ = ["ArgumentRules", "argument_rules", "broken_arguments", "int_value", "most_shared", "refute_by_arguments",
-           "refute_by_contents", "refute_by_length", "witnesses"]
+__all__ = ["ArgumentRules", "argument_rules", "broken_arguments", "int_value", "lines_of", "most_shared",
+           "refute_by_arguments", "refute_by_contents", "refute_by_length", "witnesses"]

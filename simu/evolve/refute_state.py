@@ -19,7 +19,7 @@ inputs is the larger).  One state argument alone is never re-run (it has no orde
 from __future__ import annotations
 
 from simu import codes
-from simu.evolve.refute import int_value, most_shared, witnesses
+from simu.evolve.refute import RACE_KINDS, int_value, lines_of, most_shared, witnesses
 from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
@@ -63,14 +63,20 @@ def refute_by_state(search) -> None:
             ev = search.refute(varied, like=witness)
             if ev is None:
                 break  # no room, or the run taught nothing: what is not yet lost stands
-            shown_there = {f.key for f in ev.findings}
+            shown_there = {_collision(f) for f in ev.findings}
             for key in judged:
-                if key not in shown_there:
+                if _collision(search.found[key][0]) not in shown_there:
                     lost.setdefault(key, order)
         for key in judged:
             del pending[key]
             if key in lost:
                 _demote(search, key, names, values, lost[key])
+
+
+def _collision(f) -> tuple:
+    """What a re-run must show again: the same kind on the same lines, whatever its access class or warp (a race
+    between warps at the witness's sizes may fall within one at others: the collision is still there)."""
+    return ("race" if f.kind in RACE_KINDS else f.kind, lines_of(f))
 
 
 def _demote(search, key: tuple, names: list[str], values: list[int], lost: list[int]) -> None:

@@ -48,7 +48,7 @@ def state_source(ev: Evaluator, pos: int, text: str) -> str:
                for n in (x.removeprefix("__local_") for x in _NAME.findall(expanded)))
     if not state:
         return ""
-    shown = " ".join(t.split())
+    shown = " ".join(t.replace("__local_", "").split())  # a wrapper's local with no single value, by its name
     while shown.startswith("(") and shown.endswith(")") and _balanced(shown[1:-1]):
         shown = shown[1:-1]
     written = " ".join(expanded.replace("__local_", "").split()).removeprefix("(").removesuffix(")")
