@@ -77,6 +77,7 @@ def test_each_instantiation_builds_with_its_own_options_and_launches_its_own_var
                           instance="RunTest<double>").contracts
     assert (sp.grid, dp.grid) == ((4, 1, 1), (2, 1, 1))
     assert sp.origin.startswith("host launch at host.cpp:26 in RunTest<float>")
+    assert sp.origin.endswith("(with the command line's defaults: size)")  # the NDRange's global size took it
     assert len(contracts_for(index, "fill", [("rf", 4)], None, cl_file="fill.cl", api="opencl").contracts) == 2
 
 

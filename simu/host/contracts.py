@@ -84,7 +84,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         _at_least_one_group(c, params)
         c.state = {k: e for k, e in c.state.items() if k not in c.derived}
-        c.origin += _searched(c) + _defaults(defaults)
+        c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults))))
         out.append((c, c.origin))
     return out
 

@@ -33,14 +33,15 @@ OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = "host-index.json"
-CACHE_VERSION = 14  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
+CACHE_VERSION = 15  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
 # 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
 # 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
 # constants and one-return integer functions; 7: ArgSite.defaults; 8: wrapper templates bind their type parameters;
 # 9: a loop's first pass (simu.host.loops), OpenCL launches in function templates per instantiation; 10:
 # CudaLaunch.instance; 11: function-like macros that launch, expanded where used (simu.host.launchmacros);
 # 12: arguments computed from program state (CudaLaunch.arg_state, ArgSite.state: simu.host.state); 13: builds per
-# function template instantiation (BuildSite.instance); 14: macros that allocate (clMalloc) expanded too
+# function template instantiation (BuildSite.instance); 14: macros that allocate (clMalloc) expanded too; 15:
+# LaunchSite.defaults
 
 
 @dataclass

@@ -85,6 +85,7 @@ class LaunchSite:
     # (simu.host.relations.conditions, simu.host.opencl.launch_requires)
     requires: tuple[str, ...] = ()
     instance: str = ""  # as ArgSite.instance: the function template's instantiation it is made in
+    defaults: tuple[str, ...] = ()  # host values its NDRange took at their command-line defaults (ArgSite.defaults)
 
 
 @dataclass(frozen=True)

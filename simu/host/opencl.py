@@ -312,13 +312,16 @@ def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
 
 def _launch_site(ev: Evaluator, rel: str, c: Call, kernels: list[KernelSite], args: list[ArgSite]) -> LaunchSite:
     queue, kernel, dim, offset, glob, local = c.args[:6]
+    ev.defaults.clear()
     g_text, g = ev.array_values(glob, c.pos)
     l_text, loc = ev.array_values(local, c.pos)
+    defaults = tuple(sorted(ev.defaults)) if g or loc else ()  # the NDRange's command-line defaults
     named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= c.line]
     name = named[-1].name if named else None
     return LaunchSite(rel, c.line, kernel, name, dim, ev.int_value(dim, c.pos), offset, glob, g_text, g, local,
                       l_text, loc, grid_sym=_grid_relation(ev, c, kernel, g_text, g, loc, args),
-                      requires=launch_requires(ev, c.pos, _passed(c.line, kernel, args, constants=False)))
+                      requires=launch_requires(ev, c.pos, _passed(c.line, kernel, args, constants=False)),
+                      defaults=defaults)
 
 
 def launch_requires(ev: Evaluator, pos: int, passed: dict[str, int]) -> tuple[str, ...]:
