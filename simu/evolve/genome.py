@@ -248,9 +248,13 @@ class Layout:
         if self.dims or self.derived:
             grid, block, values = self._relate(grid, block, values)
         grid, block = self._clamp(grid, block)
-        fill = int(genes[at.FILL]) % len(PLAIN_FILLS)
+        fill = self.fill_index(genes)
         seed = int(genes[at.SEED]) & 0xFFFF
         return tuple(grid), tuple(block), values, fill, seed  # type: ignore[return-value]
+
+    def fill_index(self, genes: list[float]) -> int:
+        """The position in :data:`PLAIN_FILLS` of the fill ``genes`` draw the buffers with."""
+        return int(genes[self.at.FILL]) % len(PLAIN_FILLS)
 
     def _clamp(self, grid: list[int], block: list[int]) -> tuple[list[int], list[int]]:
         """The block within a GPU's threads per block, the launch within the search's thread budget."""

@@ -262,7 +262,7 @@ class Search:
             elif key in self.cache:
                 ev = self.evaluate(genes, launch=launch)
                 return ev if ev.valid else None
-        zeros = genes is not None and PLAIN_FILLS[int(genes[self.layout.at.FILL]) % len(PLAIN_FILLS)] == "zeros"
+        zeros = genes is not None and PLAIN_FILLS[self.layout.fill_index(genes)] == "zeros"
         drawn = sum(int(v.size) for v in launch.args.values() if isinstance(v, np.ndarray)) // \
             (ZERO_ELEMENTS_PER_STEP if zeros else ELEMENTS_PER_STEP)
         if not self.may_refute(like, drawn):
@@ -418,8 +418,7 @@ def launch_cost(result) -> int:
     """What a run cost, in steps: its interpreter steps plus a step per :data:`ACCESSES_PER_STEP` accesses it
     recorded (the checks judge every one; a step over hundreds of lanes recording accesses costs several
     steps of a few lanes).  Counted, never timed: the refutations' allowance does not depend on the machine."""
-    trace = result.trace
-    return int(result.steps) + (len(trace) if trace is not None else 0) // ACCESSES_PER_STEP
+    return int(result.steps) + _recorded(result) // ACCESSES_PER_STEP
 
 
 def _recorded(result) -> int:
@@ -446,7 +445,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
                   dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
-                  requires=list(c.requires), state={k: e for k, e in c.state.items() if k not in derived})
+                  requires=list(c.requires), state=dict(c.state))
 
 
 def _dim(v):

@@ -83,7 +83,6 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         _at_least_one_group(c, params)
-        c.state = {k: e for k, e in c.state.items() if k not in c.derived}
         c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults))))
         out.append((c, c.origin))
     return out
@@ -210,7 +209,7 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
                 c.length_factors[name] = factor
     _relations(x, params, c)
     for (name, elem), text in zip(params, x.arg_state, strict=False):
-        if elem is None and text and name not in c.args and name not in c.derived:
+        if elem is None and text:
             c.state[name] = text
     return c
 
@@ -284,7 +283,6 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
     # what the user fixes is no longer derived from the host's relations
     out.dims = {k: e for k, e in out.dims.items() if getattr(user, k.split(".")[0]) is None}
     out.derived = {k: e for k, e in out.derived.items() if k not in user.args and k not in user.arg_ranges}
-    out.state = {k: e for k, e in out.state.items() if k not in user.args and k not in user.arg_ranges}
     return out
 
 

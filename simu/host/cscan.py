@@ -406,6 +406,14 @@ def later_declarator(code: str, pos: int) -> bool:
                          r"[A-Za-z_]\w*", stmt)) and not re.match(r"(?:return|case|if|while|for|else)\b", stmt)
 
 
+def unparen(expr: str) -> str:
+    """``expr`` without the parentheses around all of it (``((a) * b)`` -> ``(a) * b``; ``(a)*(b)`` stays)."""
+    e = expr.strip()
+    while e.startswith("(") and e.endswith(")") and split_args(e, 1)[1] == len(e):
+        e = e[1:-1].strip()
+    return e
+
+
 def strip_casts(e: str) -> str:
     e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+|signed\s+)?[A-Za-z_]\w*\s*\**\s*\)\s*(?=[\w(\"&])", "", e)
     e = re.sub(r"\b(?:static_cast|reinterpret_cast|const_cast)\s*<[^<>]*>\s*", "", e)

@@ -14,7 +14,7 @@ import re
 from dataclasses import asdict, dataclass, replace
 
 from simu.host.branches import branch_taken
-from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args
+from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args, unparen
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
 from simu.host.state import state_source
@@ -325,7 +325,7 @@ def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] 
     """The component texts of a grid/block expression (see :func:`dim3_value`): ``dim3(a, b)`` -> ``[a, b, "1"]``,
     a ``dim3`` variable -> its initialiser's, anything else -> ``[expr]`` (an integer, if anything: its y and z
     are 1 once it is known to be arithmetic)."""
-    e = _unparen(expr)
+    e = unparen(expr)
     if not e or depth > 4:
         return None
     m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
@@ -346,7 +346,7 @@ def dim3_items(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> list[str] 
 
 def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None:
     """A grid/block expression's three extents: an integer, ``dim3(a, b, c)``, ``{a, b}`` or a dim3 variable."""
-    e = _unparen(expr)
+    e = unparen(expr)
     if not e or depth > 4:
         return None
     m = re.fullmatch(r"(?:dim3\s*)?[({](.*)[)}]", e, re.S)
@@ -368,13 +368,6 @@ def dim3_value(ev: Evaluator, expr: str, pos: int, depth: int = 0) -> Dim | None
     return (v, 1, 1) if v is not None else None
 
 
-def _unparen(expr: str) -> str:
-    e = expr.strip()
-    while e.startswith("(") and e.endswith(")") and split_args(e, 1)[1] == len(e):
-        e = e[1:-1].strip()
-    return e
-
-
 def _dims(ev: Evaluator, items: list[str] | None, pos: int) -> Dim | None:
     """The values of a dim3's three components (:func:`~simu.host.cscan.dim3_parts`), each None when not constant."""
     if items is None:
@@ -389,7 +382,7 @@ _CONTAINER_DATA = re.compile(r"(?:(?:thrust::)?raw_pointer_cast\s*\(\s*)?&?\s*([
 
 
 def _is_pointerish(src: CSource, expr: str, pos: int) -> bool:
-    e = _unparen(expr)
+    e = unparen(expr)
     if e.startswith("&") or "raw_pointer_cast" in e or e.endswith(".data()"):
         return True
     return bool(re.fullmatch(r"[A-Za-z_]\w*", e) and _allocation(src, e, pos))
@@ -424,7 +417,7 @@ def _allocation(src: CSource, var: str, pos: int) -> tuple[str, str | None] | No
 def _buffer_length(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[int | str | None, int | None]:
     """(length, element bytes) allocated for a pointer argument: ``n * sizeof(float)`` -> (n, 4); a size
     without ``sizeof`` is in bytes (element bytes ``None``); the length stays an expression when not constant."""
-    var = _unparen(expr)
+    var = unparen(expr)
     held = _CONTAINER_DATA.fullmatch(var)
     if held:  # thrust::raw_pointer_cast(d.data()), &v[0], v.data(): the container's size
         found = ev.container(held.group(1), pos)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from simu.host.cscan import unparen
 from simu.host.cvalues import Evaluator
 from simu.host.relations import expand_locals
 
@@ -48,11 +49,9 @@ def state_source(ev: Evaluator, pos: int, text: str) -> str:
                for n in (x.removeprefix("__local_") for x in _NAME.findall(expanded)))
     if not state:
         return ""
-    shown = " ".join(t.replace("__local_", "").split())  # a wrapper's local with no single value, by its name
-    while shown.startswith("(") and shown.endswith(")") and _balanced(shown[1:-1]):
-        shown = shown[1:-1]
-    written = " ".join(expanded.replace("__local_", "").split()).removeprefix("(").removesuffix(")")
-    if written != shown and not re.fullmatch(r"\(?" + re.escape(shown) + r"\)?", written):
+    shown = unparen(" ".join(t.replace("__local_", "").split()))  # a wrapper's local with no single value: its name
+    written = unparen(" ".join(expanded.replace("__local_", "").split()))
+    if written != shown:
         shown = f"{shown} = {written}"
     return shown if len(shown) <= _SHOWN else shown[:_SHOWN - 3] + "..."
 
@@ -73,11 +72,3 @@ def _declared(body: str, name: str) -> bool:
             return True
     return False
 
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for c in text:
-        depth += (c == "(") - (c == ")")
-        if depth < 0:
-            return False
-    return depth == 0

@@ -53,8 +53,9 @@ class KernelConstraints:
     # refutation counts a length up to that factor times the drawn one as plausible
     length_factors: dict[str, int] = field(default_factory=dict)
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts ("w1/w2 == h1/h2")
-    # searched scalar parameter -> the host text it is computed from, where that reads program state simu does
-    # not read (simu.host.state: ``l.c``, ``top[0]->shape(axis)``); an error must not hinge on their order
+    # scalar parameter the host gives no value -> the host text it is computed from, where that reads program state
+    # simu does not read (simu.host.state: ``l.c``, ``top[0]->shape(axis)``); an error must not hinge on the order
+    # of those the search draws (simu.evolve.refute_state: derived and user-fixed ones are no genes)
     state: dict[str, str] = field(default_factory=dict)
 
     def key(self) -> dict[str, Any]:
