@@ -105,19 +105,77 @@ class IgnoreRules:
     def ignored(self, path: Path, is_dir: bool = False) -> bool:
         return self.excluded(path, is_dir) or self.git_ignored(path, is_dir)
 
+    def _chain(self, folder: Path, parent: list[tuple[str, pathspec.GitIgnoreSpec]] | None = None
+               ) -> list[tuple[str, pathspec.GitIgnoreSpec]]:
+        """The ``.gitignore`` specs that judge the entries of ``folder`` (resolved), deepest first, each with its
+        folder; ``parent``: its parent folder's chain (else built from the root down)."""
+        if not self.gitignore:
+            return []
+        text = str(folder)
+        root = str(self.root)
+        if text != root and not text.startswith(root.rstrip("/") + "/"):
+            return []  # outside the root: no .gitignore of the tree applies (git_ignored)
+        if parent is None:
+            parent = []
+            if text != root:
+                for d in reversed(folder.parents):
+                    if d == self.root or self.root in d.parents:
+                        parent = self._chain(d, parent)
+        spec = self._spec(folder)
+        return [(text, spec), *parent] if spec is not None else parent
+
+    def _ignored_at(self, text: str, chain: list[tuple[str, pathspec.GitIgnoreSpec]], is_dir: bool) -> bool:
+        """:meth:`ignored` for a resolved path (as a string) whose folder's chain is ``chain``: no path objects."""
+        for base, spec in self.exclude_sets:
+            b = str(base).rstrip("/") + "/"
+            if text.startswith(b) and spec.match_file(text[len(b):] + "/" if is_dir else text[len(b):]):
+                return True
+        for folder, spec in chain:
+            sub = text[len(folder.rstrip("/")) + 1:]
+            res = spec.check_file(sub + "/" if is_dir else sub)
+            if res.include is not None:
+                return bool(res.include)
+        return False
+
 
 def walk(top: Path, rules: IgnoreRules) -> list[Path]:
-    """Every non-ignored file under ``top`` (resolved, sorted), pruning skipped and ignored folders."""
+    """Every non-ignored file under ``top`` (resolved, sorted), pruning skipped and ignored folders.
+
+    What it visits is already resolved (``top`` is, and symbolic links to folders are not followed), so the rules
+    are applied to path strings; only a symbolic link itself is judged through :meth:`IgnoreRules.ignored`."""
     out: list[Path] = []
     top = top.resolve()
-    for dirpath, dirnames, filenames in os.walk(top):
-        d = Path(dirpath)
-        dirnames[:] = sorted(n for n in dirnames if n not in SKIP_DIRS and not rules.ignored(d / n, is_dir=True))
-        for n in sorted(filenames):
-            f = d / n
-            if not rules.ignored(f):
-                out.append(f)
+    if top.is_dir():
+        _walk(top, str(top), rules, rules._chain(top), out)
     return out
+
+
+def _walk(folder: Path, text: str, rules: IgnoreRules, chain: list[tuple[str, pathspec.GitIgnoreSpec]],
+          out: list[Path]) -> None:
+    """One folder of :func:`walk` (files first, then each subfolder, both sorted: ``os.walk``'s order)."""
+    try:
+        with os.scandir(text) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    folders = []
+    for e in entries:
+        try:
+            is_dir = e.is_dir()
+            link = e.is_symlink()
+        except OSError:
+            continue
+        if is_dir and e.name in SKIP_DIRS:
+            continue
+        path = folder / e.name
+        if rules.ignored(path, is_dir) if link else rules._ignored_at(e.path, chain, is_dir):
+            continue
+        if not is_dir:
+            out.append(path)
+        elif not link:  # listed, as os.walk lists it, but a link to a folder is not walked into
+            folders.append((path, e.path))
+    for path, sub in folders:
+        _walk(path, sub, rules, rules._chain(path, chain), out)
 
 
 def find_kernel_sources(paths: list[Path], rules: IgnoreRules,

@@ -8,7 +8,6 @@ built with) now; launches of a kernel next (the launch-contract work reads :attr
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -20,6 +19,8 @@ from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cmdline import merge_defaults, option_defaults
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
+from simu.host.filecache import NAME as CACHE_FILE
+from simu.host.filecache import HostFileCache, digest, entry_key
 from simu.host.headermacros import HeaderMacros
 from simu.host.kernelparams import candidate_texts, parameter_launches
 from simu.host.launchers import CLASSES_KEY, HELPERS_KEY, kernel_helpers, launcher_classes
@@ -32,7 +33,7 @@ from simu.host.options import define_hints, names_source
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
-CACHE_NAME = "host-index.json"
+CACHE_NAME = CACHE_FILE  # in the scan's cache folder (simu.host.filecache)
 CACHE_VERSION = 15  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
 # 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
 # 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
@@ -56,6 +57,8 @@ class HostIndex:
     cuda_wrapped: list[CudaLaunch] = field(default_factory=list)
     cuda_replaced: set[tuple[str, int]] = field(default_factory=set)
     options: dict[str, str] = field(default_factory=dict)  # command-line option -> its default (host.cmdline)
+    parsed: int = 0  # host files read and parsed by this build (index_host_file)
+    reused: int = 0  # host files whose sites came from the cache on disk, unparsed
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -154,18 +157,16 @@ def _read_host(path: Path) -> str | None:
 
 def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None,
                      headers: list[Path] | tuple[Path, ...] = ()) -> HostIndex:
-    """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files.
-    ``headers``: more project headers their includes may name (besides ``files``), read for macros only."""
+    """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files
+    (:mod:`simu.host.filecache`).  ``headers``: more project headers their includes may name (besides ``files``),
+    read for macros only."""
     root = root.resolve()
-    cached = _load_cache(cache_dir)
-    fresh: dict[str, dict] = {}
     index = HostIndex(root)
     headers = HeaderMacros([*files, *headers])
     texts: dict[str, str] = {}  # host file -> its text, read once for the passes over the whole index too
-    read: list[tuple[Path, str, os.stat_result]] = []
+    read: list[tuple[Path, str]] = []
     for path in files:
         try:
-            st = path.stat()
             rel = path.resolve().relative_to(root).as_posix()
         except (OSError, ValueError):
             continue
@@ -173,18 +174,19 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         if text is None:
             continue
         texts[rel] = text
-        read.append((path, rel, st))
+        read.append((path, rel))
     index.options = merge_defaults([option_defaults(t) for t in texts.values() if '"' in t or "DEFINE_" in t])
-    registry = [list(kv) for kv in sorted(index.options.items())]
-    for path, rel, st in read:
+    store = HostFileCache(cache_dir, _cache_version())
+    seen: dict[Path, tuple[str, str]] = {}  # header -> (its digest, its text)
+    for path, rel in read:
         text = texts[rel]
         included = headers.headers_of(path, text)
-        stamp = [st.st_size, st.st_mtime_ns, *(_stamp(h) for h in included), registry]
-        hit = cached.get(rel)
-        if hit is not None and hit.get("stamp") == stamp:
+        key = _entry_key(root, rel, text, included, index.options, seen)
+        hit = store.get(key)
+        if hit is not None:
             try:
-                index.files.append(host_file_from_dict(hit["data"]))
-                fresh[rel] = hit
+                index.files.append(host_file_from_dict(hit))
+                index.reused += 1
                 continue
             except (KeyError, TypeError):
                 pass
@@ -193,13 +195,35 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         if h is None:
             continue
         index.files.append(h)
-        fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
-    _save_cache(cache_dir, fresh)
+        index.parsed += 1
+        store.put(key, host_file_to_dict(h))
+    store.close()
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
     _launcher_sites(index, files, headers)
     index.files = parameter_launches(index.files, candidate_texts(texts))
     return index
+
+
+def _entry_key(root: Path, rel: str, text: str, included: list[Path], options: dict[str, str],
+               seen: dict[Path, tuple[str, str]]) -> str:
+    """A host file's cache key (:func:`simu.host.filecache.entry_key`): its headers by path and digest, and the
+    option defaults whose names it or its headers mention."""
+    marks = []
+    for h in included:
+        if h not in seen:
+            try:
+                data = h.read_bytes() if h.stat().st_size <= MAX_HOST_BYTES else b""
+            except OSError:
+                data = b""
+            seen[h] = (digest(data), data.decode(errors="replace"))
+        try:
+            name = h.relative_to(root).as_posix()
+        except ValueError:
+            name = h.as_posix()
+        marks.append((name, seen[h][0]))
+    mentioned = {k: v for k, v in options.items() if k in text or any(k in seen[h][1] for h in included)}
+    return entry_key(rel, text, marks, mentioned)
 
 
 def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) -> None:
@@ -337,11 +361,15 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
     for path, text, rel, src, used, defined in callers:
         ev: Evaluator | None = None
         for name in used:
+            if name in defined:
+                continue  # a namesake of this file's own
+            # a namesake defined nearer the caller is the one it calls (shoc's OpenCL and CUDA FFT `check`)
+            nearest = min((_distance(rel, d) for d in defined_in.get(name, ())), default=None)
             for t in by_name[name]:
-                if t["file"] == rel or name in defined:
-                    continue  # calls in the wrapper's own file are resolved there; a namesake of this file's own
-                if _distance(rel, t["file"]) > min(_distance(rel, d) for d in defined_in.get(name, {t["file"]})):
-                    continue  # a namesake defined nearer the caller (shoc's OpenCL and CUDA FFT `check`)
+                if t["file"] == rel:
+                    continue  # calls in the wrapper's own file are resolved there
+                if nearest is not None and _distance(rel, t["file"]) > nearest:
+                    continue
                 if ev is None:
                     headers.prepare(src, path, text)
                     ev = Evaluator(src)
@@ -353,7 +381,7 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
 
 def _distance(a: str, b: str) -> int:
     """Folders between two files of the index (0: the same folder)."""
-    pa, pb = Path(a).parent.parts, Path(b).parent.parts
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]  # relative POSIX paths
     common = 0
     for x, y in zip(pa, pb, strict=False):
         if x != y:
@@ -396,42 +424,9 @@ def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite
     return out, templates
 
 
-def _stamp(path: Path) -> list[int]:
-    try:
-        st = path.stat()
-    except OSError:
-        return [-1, -1]
-    return [st.st_size, st.st_mtime_ns]
-
-
 def host_files(walked: list[Path]) -> list[Path]:
     """The host sources among walked files."""
     return [p for p in walked if p.suffix.lower() in HOST_EXTENSIONS]
-
-
-def _load_cache(cache_dir: Path | None) -> dict[str, dict]:
-    if cache_dir is None:
-        return {}
-    try:
-        data = json.loads((cache_dir / CACHE_NAME).read_text())
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != _cache_version():
-        return {}
-    files = data.get("files")
-    return files if isinstance(files, dict) else {}
-
-
-def _save_cache(cache_dir: Path | None, files: dict[str, dict]) -> None:
-    if cache_dir is None:
-        return
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_dir / f"{CACHE_NAME}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"version": _cache_version(), "files": files}))
-        os.replace(tmp, cache_dir / CACHE_NAME)
-    except OSError:
-        pass  # the index is rebuilt next time
 
 
 def _cache_version() -> str:
@@ -440,6 +435,6 @@ def _cache_version() -> str:
 
     h = hashlib.sha256(str(CACHE_VERSION).encode())
     here = Path(__file__).parent
-    for f in sorted(here.glob("*.py")):
+    for f in sorted(here.rglob("*.py")):  # simu/host and its subpackages
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
