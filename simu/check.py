@@ -64,6 +64,7 @@ class CheckRequest:
     constraints: Any = None  # instead of the configuration's constraints
     budget: Budget = field(default_factory=Budget)
     seed: int = 0
+    host_cache: Path | None = None  # the cache folder of the host index (simu.host.filecache), None: none
 
 
 def check_file(path: Path, module: Module, settings: CheckSettings, request: CheckRequest,
@@ -117,7 +118,7 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
         from simu.host.contracts import kernel_contracts
 
         # the host's launches (one contract per distinct launch), configuration on top
-        configured = kernel_contracts(module.path, kernel, configured).for_search()
+        configured = kernel_contracts(module.path, kernel, configured, request.host_cache).for_search()
     if request.launch_args is not None:
         given = _own(kernel, request.launch_args)
         try:

@@ -19,6 +19,7 @@ from simu.cli.common import (
     check_output_path,
     err_console,
     fail,
+    in_repository,
     load_module,
     opt_level,
     validate_result,
@@ -100,14 +101,14 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
                               clang_args=list(clang_arg or ()), opt_level=opt_level(o1, o2, o3),
                               warp_model=warp_model, checks=split_checks(checks), fail_on=fail_on,
-                              no_cache=True, config=str(config) if config else None,
+                              no_cache=not in_repository(file), config=str(config) if config else None,
                               max_static_shared=size_option("--max-static-shared", max_static_shared),
                               max_dynamic_shared=size_option("--max-dynamic-shared", max_dynamic_shared),
                               compile_commands=str(compile_commands) if compile_commands else None,
                               cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options([file], overrides)
-        flags = build_file_flags(options, cfg, [file.resolve()])
+        flags = build_file_flags(options, cfg, [file.resolve()], contracts=False)
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
     info, index = _discover_includes(file, options)
@@ -129,7 +130,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     settings = CheckSettings(tuple(options.checks), DetectOptions(warp_model=options.warp_model,
                                                                   strict_warp=options.strict_warp),
                              options.limits())
-    request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget)
+    request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget, host_cache=options.cache_dir)
     if grid or block or arg or buffer or warp_size or shared:
         request.launch_args = dict(grid=grid, block=block, args=arg, buffers=buffer, seed=seed,
                                    warp_size=warp_size, dynamic_shared=shared)

@@ -55,6 +55,14 @@ def resolve_cuda_path(cuda_path: Path | None) -> str | None:
     return str(cuda_path.resolve())
 
 
+def in_repository(path: Path) -> bool:
+    """Whether ``path`` is inside a git repository: `simu check` and `simu kernels` keep the host index's cache in
+    its ``.simu-cache`` there (outside one, the folder they read is all they read, and nothing is written)."""
+    from simu.frontend.discover import enclosing_repository
+
+    return Path(path).exists() and enclosing_repository(Path(path)) is not None
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)

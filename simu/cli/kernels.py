@@ -23,6 +23,7 @@ from simu.cli.common import (
     console,
     err_console,
     fail,
+    in_repository,
     opt_level,
 )
 from simu.errors import CompileError, SimuError
@@ -105,11 +106,11 @@ def _project_flags(paths: list[Path], files: list[Path], include, define, clang_
     from simu.scan.units import kernel_headers, plan_units
 
     overrides = ScanOverrides(include=list(include or ()), define=list(define or ()),
-                              clang_args=list(clang_arg or ()), opt_level=level, no_cache=True,
+                              clang_args=list(clang_arg or ()), opt_level=level, no_cache=not in_repository(paths[0]),
                               cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options(list(paths), overrides)
-        flags = build_file_flags(options, cfg, [f.resolve() for f in files])
+        flags = build_file_flags(options, cfg, [f.resolve() for f in files], contracts=False)
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
     rules = IgnoreRules(options.root, options.exclude)

@@ -333,17 +333,19 @@ def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: di
     return f"({expr})*{elem_bytes}//{param_elem}"
 
 
-def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -> HostContracts:
+def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
+                     cache_dir: Path | None = None) -> HostContracts:
     """The contracts ``simu check`` and the search corpus use for one kernel of ``path``: its host launches in
     the file or the host files beside it, with the configuration's fields on top (only ``user`` when no host
-    launch is found)."""
+    launch is found).  ``cache_dir``: the host index's cache folder (:mod:`simu.host.filecache`)."""
     from simu.host.index import HOST_EXTENSIONS
 
     p = Path(path)
     if not p.is_file():
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
-    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), _project_headers(p.parent))
+    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), _project_headers(p.parent),
+                          cache_dir)
     suffix = p.suffix.lower()
     api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
     return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
@@ -352,13 +354,13 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None) -
 
 @lru_cache(maxsize=8)
 def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...],
-                  headers: tuple[Path, ...] = ()) -> HostIndex:
+                  headers: tuple[Path, ...] = (), cache_dir: Path | None = None) -> HostIndex:
     """The host index of the files beside a checked file, built once per state of those files (their sizes and
     modification times are part of the key): every kernel of a file asks for it.  ``headers``: the project's
     headers, which the files' includes may name from another folder (``BLOCK`` from ``include/darknet.h``)."""
     from simu.host.index import build_host_index
 
-    return build_host_index(folder, [f for f, _, _ in files], headers=headers)
+    return build_host_index(folder, [f for f, _, _ in files], cache_dir, headers=headers)
 
 
 HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh"})

@@ -12,6 +12,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
@@ -59,6 +60,7 @@ class HostIndex:
     options: dict[str, str] = field(default_factory=dict)  # command-line option -> its default (host.cmdline)
     parsed: int = 0  # host files read and parsed by this build (index_host_file)
     reused: int = 0  # host files whose sites came from the cache on disk, unparsed
+    reach: Any = None  # for an index of the files reaching some kernels: what was searched (simu.host.reach)
 
     @property
     def builds(self) -> list[BuildSite]:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
 from simu.frontend.discover import enclosing_repository
 from simu.frontend.includes import HeaderIndex, resolve_includes
+
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
+MAX_INCLUDER_BYTES = 4 << 20
 
 
 class GitError(Exception):
@@ -45,6 +49,28 @@ def staged_files(cwd: Path) -> list[Path]:
     if proc.returncode != 0:
         raise GitError(proc.stderr.strip() or "git diff --cached failed")
     return [(top / n).resolve() for n in proc.stdout.split("\0") if n]
+
+
+def changed_candidates(changed: list[Path], index: HeaderIndex) -> set[Path]:
+    """The changed files and the project files (``index``'s) that may include one, directly or through others: a
+    file is kept when one of its ``#include`` lines names the base name of a kept file (lexically, a superset of
+    what :func:`resolve_includes` resolves, which :func:`changed_sources` then decides)."""
+    kept = {c.resolve() for c in changed}
+    files = [f for fs in index.by_name.values() for f in fs]
+    includes: dict[Path, set[str]] = {}
+    for f in files:
+        try:
+            text = f.read_text(errors="replace") if f.stat().st_size <= MAX_INCLUDER_BYTES else ""
+        except OSError:
+            continue
+        if "include" in text:
+            includes[f] = {n.rsplit("/", 1)[-1] for n in _INCLUDE.findall(text)}
+    names = {c.name for c in kept}
+    while names:
+        found = {f for f, inc in includes.items() if f not in kept and inc & names}
+        kept |= found
+        names = {f.name for f in found}
+    return kept
 
 
 def changed_sources(sources: list[Path], changed: list[Path], include_dirs: list[Path],

@@ -189,22 +189,38 @@ def load_database(options: ScanOptions) -> tuple[CompileDatabase | None, str | N
         return None, f"{exc}; compiling without it"
 
 
-def build_file_flags(options: ScanOptions, config: Config, sources: list[Path]) -> FileFlags:
+def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], contracts: bool = True) -> FileFlags:
     """The per-file options of a scan: its compile database and, when it scans .cl or CUDA files, the host-code
     index of the project (cached in the scan's cache folder): the build options of .cl files, and the launches
-    the scan's launch contracts come from."""
+    the scan's launch contracts come from.  ``contracts``: the launches are wanted too (`simu scan`); else only
+    the build options of the .cl files among ``sources`` (`simu check`, `simu kernels`).
+
+    A scan of the whole project indexes every host file; a command on part of it (some files or folders,
+    ``--changed``) only those that can reach the kernels of ``sources`` (:mod:`simu.host.reach`), so that its
+    cost does not grow with the repository around them."""
     from simu.frontend.discover import IgnoreRules, walk
     from simu.host import build_host_index, host_files
+    from simu.host.reach import reaching_index
 
     database, warning = load_database(options)
     host = None
     cl_files = [s for s in sources if s.suffix.lower() == ".cl"]
-    kernels = cl_files or [s for s in sources if s.suffix.lower() in (".cu", ".cuh")]
-    if kernels and options.host_code and options.root.is_dir():
+    seeds = [s for s in sources if s.suffix.lower() in (".cl", ".cu", ".cuh")] if contracts else cl_files
+    if seeds and options.host_code and options.root.is_dir():
         rules = IgnoreRules(options.root, options.exclude)
         rules.add_excludes(options.config_base or options.root, options.config_exclude)
-        host = build_host_index(options.root, host_files(walk(options.root, rules)), options.cache_dir)
+        walked = walk(options.root, rules)
+        if contracts and whole_project(options):
+            host = build_host_index(options.root, host_files(walked), options.cache_dir)
+        else:
+            host = reaching_index(options.root, seeds, walked, options.cache_dir)
+            cl_files = [f for f in walked if f.suffix.lower() == ".cl"]  # the nearest of a name is built
     flags = FileFlags(options, config, host, database, cl_files)
     if warning:
         flags.notes.append(warning)
     return flags
+
+
+def whole_project(options: ScanOptions) -> bool:
+    """Whether a scan covers its whole project (its root among its paths, not ``--changed``)."""
+    return not options.changed and any(p.resolve() == options.root for p in options.paths)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from simu.frontend.discover import IgnoreRules, find_kernel_sources
 from simu.frontend.includes import HeaderIndex, IncludeInfo
-from simu.scan.changes import GitError, changed_sources, staged_files
+from simu.scan.changes import GitError, changed_candidates, changed_sources, staged_files
 from simu.scan.options import ScanError, ScanOptions
 from simu.scan.units import kernel_headers, plan_units
 
@@ -25,7 +25,8 @@ class Selection:
 def select_sources(options: ScanOptions) -> Selection:
     """The kernel sources to scan (fragments that another scanned file includes too, marked; headers that
     define kernels and that nothing scanned includes), the header index (shared by include discovery)
-    and a note."""
+    and a note.  With ``--changed``, only the sources that changed or include a changed file are planned
+    (:func:`changed_candidates`): the cost follows the change, not the project."""
     rules = IgnoreRules(options.root, options.exclude)
     rules.add_excludes(options.config_base or options.root, options.config_exclude)
     try:
@@ -33,18 +34,24 @@ def select_sources(options: ScanOptions) -> Selection:
     except FileNotFoundError as exc:
         raise ScanError(f"no such file or directory: {exc}") from None
     index = HeaderIndex(options.root, rules) if options.auto_include or options.changed else None
-    headers = kernel_headers(options.paths, rules)
-    plan = plan_units(sources, headers, options.include, index, options.auto_include)
-    units = set(plan.units) | set(plan.included_by)
-    ordered = [f for f in dict.fromkeys([*sources, *headers]) if f in units]
-    selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos,
-                          fallback=plan.fallback)
+    staged: list[Path] = []
     if options.changed:
         try:
             staged = staged_files(options.root if options.root.is_dir() else Path.cwd())
         except GitError as exc:
             raise ScanError(f"--changed: {exc}") from None
-        selection.sources = changed_sources(selection.sources, staged, options.include, index)
-        if not selection.sources:
-            selection.note = "no staged kernel file or header that a kernel includes"
+        maybe = changed_candidates(staged, index or HeaderIndex(options.root, rules))
+        sources = [f for f in sources if f in maybe]
+        headers = kernel_headers(options.paths, rules, among=maybe)
+        kept = set(changed_sources([*sources, *headers], staged, options.include, index))
+        sources, headers = [f for f in sources if f in kept], [f for f in headers if f in kept]
+    else:
+        headers = kernel_headers(options.paths, rules)
+    plan = plan_units(sources, headers, options.include, index, options.auto_include)
+    units = set(plan.units) | set(plan.included_by)
+    ordered = [f for f in dict.fromkeys([*sources, *headers]) if f in units]
+    selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos,
+                          fallback=plan.fallback)
+    if options.changed and not selection.sources:
+        selection.note = "no staged kernel file or header that a kernel includes"
     return selection

@@ -32,13 +32,19 @@ class UnitPlan:
     fallback: dict[Path, list[Path]] = field(default_factory=dict)
 
 
-def kernel_headers(paths: list[Path], rules: IgnoreRules) -> list[Path]:
-    """Headers under the scanned folders whose text defines a CUDA kernel."""
+def kernel_headers(paths: list[Path], rules: IgnoreRules, among: set[Path] | None = None) -> list[Path]:
+    """Headers under the scanned folders whose text defines a CUDA kernel; ``among``: only these files are
+    considered (no walk: ``--changed``'s candidates), in the walk's order."""
     out: list[Path] = []
     for p in paths:
         if not p.is_dir():
             continue
-        for f in walk(p, rules):
+        if among is None:
+            files = walk(p, rules)
+        else:
+            top = p.resolve()
+            files = sorted((f for f in among if top in f.parents), key=_walk_order)
+        for f in files:
             if is_header(f):
                 try:
                     text = f.read_text(errors="replace")
@@ -47,6 +53,11 @@ def kernel_headers(paths: list[Path], rules: IgnoreRules) -> list[Path]:
                 if defines_cuda_kernels(text):
                     out.append(f)
     return out
+
+
+def _walk_order(path: Path) -> tuple[str, ...]:
+    """:func:`walk`'s order: a folder's files (by name) before its subfolders."""
+    return (*path.parent.parts, "\0" + path.name)
 
 
 def plan_units(sources: list[Path], headers: list[Path], include_dirs: list[Path], index: HeaderIndex | None,
