@@ -15,12 +15,14 @@ under ``progs/gGG/pNNNN/`` (20 groups), of five kinds in turn:
 Then times, as separate processes (``python -m simu``, what a user runs):
 
 * ``simu check ONE.cu --budget 1`` in place, first run (no ``.simu-cache``) and second run, against the same
-  file copied alone to an empty folder outside any repository (a kind-0 file and a kind-2 ``kernel.cu``);
+  file copied alone to an empty folder outside any repository (a kind-0 file and a kind-2 ``kernel.cu``; a kind-3
+  ``kernel.cl`` with its ``host.c``, whose build options it needs);
 * ``simu kernels FOLDER`` of a kind-2 program in place against the folder copied out;
 * ``simu scan --changed --budget 1 -j 1`` at the repository's root with one kernel file edited and staged (the
   pre-commit path), first and second run, against the same in the copied folder made a repository of its own.
 
     python benchmarks/scale.py [--programs 2000] [--keep DIR] [--only check,kernels,scan] [--json FILE]
+                               [--no-bytecode]
 
 Run from the repository root (``PYTHONPATH`` is set to it for the child processes).
 """
@@ -290,9 +292,14 @@ def make_repository(root: Path, programs: int) -> None:
     git(root, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "programs")
 
 
+BYTECODE = True  # children may read and write __pycache__ (--no-bytecode: as PYTHONDONTWRITEBYTECODE says)
+
+
 def simu(args: list[str], cwd: Path, timeout: float) -> tuple[float, int, str]:
     """Wall seconds, exit code and the last stderr line of one ``python -m simu`` run."""
     env = {**os.environ, "PYTHONPATH": str(SIMU_ROOT)}
+    if BYTECODE:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
     t0 = time.perf_counter()
     try:
         proc = subprocess.run([sys.executable, "-m", "simu", *args], cwd=cwd, env=env, capture_output=True,
@@ -301,6 +308,8 @@ def simu(args: list[str], cwd: Path, timeout: float) -> tuple[float, int, str]:
         return time.perf_counter() - t0, -1, f"timed out after {timeout:.0f} s"
     dt = time.perf_counter() - t0
     tail = (proc.stderr.strip().splitlines() or [""])[-1][:200]
+    if "Traceback" in proc.stderr:
+        return dt, -2, tail  # a crash, not findings (exit code 1)
     return dt, proc.returncode, tail
 
 
@@ -318,8 +327,15 @@ def main() -> None:
     ap.add_argument("--only", default="check,kernels,scan")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds one command may take")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--no-bytecode", action="store_true",
+                    help="keep PYTHONDONTWRITEBYTECODE as it is (every run compiles simu's modules: about 0.5 s more)")
     a = ap.parse_args()
+    global BYTECODE
+    BYTECODE = not a.no_bytecode
     only = set(a.only.split(","))
+    dt, rc, tail = simu(["--version"], SIMU_ROOT, 120)
+    if rc != 0:
+        sys.exit(f"python -m simu does not run with {sys.executable} ({tail}): run this with simu's environment")
     tmp = Path(tempfile.mkdtemp(prefix="simu-scale-"))
     repo = a.keep or tmp / "repo"
     if not (repo / ".git").is_dir():
@@ -331,7 +347,8 @@ def main() -> None:
 
     def run(label: str, args: list[str], cwd: Path) -> None:
         dt, rc, tail = simu(args, cwd, a.timeout)
-        rows.append({"what": label, "seconds": round(dt, 2), "rc": rc, "command": "simu " + " ".join(args)})
+        rows.append({"what": label, "seconds": round(dt, 2), "rc": rc, "command": "simu " + " ".join(args),
+                     "bytecode": BYTECODE})
         print(f"{dt:8.2f} s  rc={rc}  {label}: simu {' '.join(args)}" + (f"   [{tail}]" if rc not in (0, 1) else ""),
               flush=True)
 
@@ -339,11 +356,12 @@ def main() -> None:
     wrapped = program_dir(repo, 7)  # kind 2, wrapper run_kernel shared with other programs
     if "check" in only:
         shutil.rmtree(repo / ".simu-cache", ignore_errors=True)
-        for f in (plain, wrapped / "kernel.cu"):
+        for f in (plain, wrapped / "kernel.cu", program_dir(repo, 8) / "kernel.cl"):
             rel = f.relative_to(repo).as_posix()
             run(f"check in place, first run ({rel})", ["check", str(f), "--budget", "1"], repo)
             run(f"check in place, second run ({rel})", ["check", str(f), "--budget", "1"], repo)
-            alone = copy_alone([f], outside / f"check-{f.parent.name}")
+            alone = copy_alone([f] if f.suffix != ".cl" else sorted(f.parent.iterdir()),
+                               outside / f"check-{f.parent.name}")
             run("check of the file alone", ["check", str(alone / f.name), "--budget", "1"], alone)
     if "kernels" in only:
         rel = wrapped.relative_to(repo).as_posix()

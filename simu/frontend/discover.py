@@ -44,11 +44,13 @@ class IgnoreRules:
         self.add_excludes(self.root, excludes)
         self.gitignore = gitignore
         self._specs: dict[Path, pathspec.GitIgnoreSpec | None] = {}
+        self.walked: dict[Path, list[Path]] = {}  # folder -> what walk() found there under these rules
 
     def add_excludes(self, base: Path, patterns: list[str] | tuple[str, ...]) -> None:
         """Exclude globs anchored at ``base`` (the configuration's folder for its ``exclude`` list)."""
         if patterns:
             self.exclude_sets.append((base.resolve(), pathspec.GitIgnoreSpec.from_lines(list(patterns))))
+            self.walked = {}
 
     def _spec(self, folder: Path) -> pathspec.GitIgnoreSpec | None:
         if folder not in self._specs:
@@ -143,11 +145,13 @@ def walk(top: Path, rules: IgnoreRules) -> list[Path]:
 
     What it visits is already resolved (``top`` is, and symbolic links to folders are not followed), so the rules
     are applied to path strings; only a symbolic link itself is judged through :meth:`IgnoreRules.ignored`."""
-    out: list[Path] = []
     top = top.resolve()
-    if top.is_dir():
-        _walk(top, str(top), rules, rules._chain(top), out)
-    return out
+    if top not in rules.walked:  # one walk per folder and rules: a scan's sources, headers and host files share it
+        out: list[Path] = []
+        if top.is_dir():
+            _walk(top, str(top), rules, rules._chain(top), out)
+        rules.walked[top] = out
+    return list(rules.walked[top])
 
 
 def _walk(folder: Path, text: str, rules: IgnoreRules, chain: list[tuple[str, pathspec.GitIgnoreSpec]],

@@ -344,8 +344,7 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
     if not p.is_file():
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
-    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), _project_headers(p.parent),
-                          cache_dir)
+    index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), cache_dir)
     suffix = p.suffix.lower()
     api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
     return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
@@ -353,14 +352,15 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
 
 
 @lru_cache(maxsize=8)
-def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...],
-                  headers: tuple[Path, ...] = (), cache_dir: Path | None = None) -> HostIndex:
+def _folder_index(folder: Path, files: tuple[tuple[Path, int, int], ...], cache_dir: Path | None = None
+                  ) -> HostIndex:
     """The host index of the files beside a checked file, built once per state of those files (their sizes and
-    modification times are part of the key): every kernel of a file asks for it.  ``headers``: the project's
-    headers, which the files' includes may name from another folder (``BLOCK`` from ``include/darknet.h``)."""
+    modification times are part of the key): every kernel of a file asks for it.  Their includes may name the
+    project's headers in another folder (``BLOCK`` from ``include/darknet.h``): those are listed when an include is
+    not next to its includer (:func:`_project_headers`)."""
     from simu.host.index import build_host_index
 
-    return build_host_index(folder, [f for f, _, _ in files], cache_dir, headers=headers)
+    return build_host_index(folder, [f for f, _, _ in files], cache_dir, headers=lambda: _project_headers(folder))
 
 
 HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh"})

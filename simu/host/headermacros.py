@@ -9,6 +9,7 @@ of a project file, nearest to the includer as include discovery ranks folders; t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from simu.frontend.includes import closeness
@@ -23,10 +24,12 @@ MAX_HEADER_BYTES = 1 << 20
 class HeaderMacros:
     """Resolves and reads a project's headers once per index build."""
 
-    def __init__(self, files: list[Path]):
+    def __init__(self, files: list[Path], more: Callable[[], Iterable[Path]] | None = None):
+        """``files``: the project files includes are resolved among; ``more``: gives the others, asked the first
+        time an include is not next to its includer (`simu check` walks the repository only then)."""
         self._by_name: dict[str, list[Path]] = {}
-        for p in files:
-            self._by_name.setdefault(p.name, []).append(p)
+        self._more = more
+        self._add(files)
         self._macros: dict[Path, tuple[dict[str, str], list[str], dict]] = {}
         self._headers: dict[tuple[Path, int], list[Path]] = {}
 
@@ -104,10 +107,20 @@ class HeaderMacros:
             self._macros[h] = hit
         return hit
 
+    def _add(self, files: Iterable[Path]) -> None:
+        known = {p for ps in self._by_name.values() for p in ps} if self._by_name else set()
+        for p in files:
+            if p not in known:
+                known.add(p)
+                self._by_name.setdefault(p.name, []).append(p)
+
     def _resolve(self, includer: Path, inc: str) -> Path | None:
         near = includer.parent / inc
         if near.is_file():
             return near.resolve()
+        if self._more is not None:
+            more, self._more = self._more, None
+            self._add(more())
         name = inc.rsplit("/", 1)[-1]
         suffix = "/" + inc.lstrip("./")
         cands = [p for p in self._by_name.get(name, []) if p.as_posix().endswith(suffix)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -158,13 +159,13 @@ def _read_host(path: Path) -> str | None:
 
 
 def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = None,
-                     headers: list[Path] | tuple[Path, ...] = ()) -> HostIndex:
+                     headers: list[Path] | tuple[Path, ...] | Callable[[], list[Path]] = ()) -> HostIndex:
     """Index the host files (absolute paths under ``root``); reuse the cached entries of unchanged files
     (:mod:`simu.host.filecache`).  ``headers``: more project headers their includes may name (besides ``files``),
-    read for macros only."""
+    read for macros only (or a function giving them, called when an include is first looked up)."""
     root = root.resolve()
     index = HostIndex(root)
-    headers = HeaderMacros([*files, *headers])
+    headers = HeaderMacros([*files, *headers]) if not callable(headers) else HeaderMacros(files, headers)
     texts: dict[str, str] = {}  # host file -> its text, read once for the passes over the whole index too
     read: list[tuple[Path, str]] = []
     for path in files:

@@ -25,7 +25,6 @@ folder's launches, not every namesake's in the repository).
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,8 +79,8 @@ class _Closure:
 
     def text(self, p: Path) -> str:
         if p not in self.texts:
-            try:
-                self.texts[p] = p.read_text(errors="replace") if p.stat().st_size <= 4 << 20 else None
+            try:  # bytes decoded: 2.5 times faster than read_text, and the searches do not mind \r
+                self.texts[p] = p.read_bytes().decode(errors="replace") if p.stat().st_size <= 4 << 20 else None
             except OSError:
                 self.texts[p] = None
         return self.texts[p] or ""
@@ -141,15 +140,19 @@ class _Closure:
 
     def includers(self) -> list[Path]:
         """Files that include a seed (a ``.cu`` fragment's includer launches its kernels)."""
-        names = {s.name for s in self.seeds}
+        plain = {s.name for s in self.seeds}  # a substring test first: most files name no seed
+        names = "|".join(re.escape(n) for n in sorted(plain))
+        if not names:
+            return []
+        pattern = re.compile(rf'^[ \t]*#[ \t]*include[ \t]*[<"](?:[^">\n]*/)?(?:{names})[">]', re.M)
         out = []
         for c in self.candidates:
             if c in self.chosen or c in self.seeds:
                 continue
             text = self.text(c)
-            if "include" in text and any(Path(n).name in names for n in _INCLUDE.findall(text)):
-                if set(self.headers.headers_of(c, text)) & set(self.seeds):
-                    out += self.add(c)
+            if any(n in text for n in plain) and pattern.search(text) and \
+                    set(self.headers.headers_of(c, text)) & set(self.seeds):
+                out += self.add(c)
         return out
 
     def cl_namers(self) -> list[Path]:
@@ -158,14 +161,16 @@ class _Closure:
         out = []
         for s in (s for s in self.seeds if s.suffix.lower() == ".cl"):
             same = [c for c in self.candidates if c.name == s.name] or [s]
+            folders = {c.parent: c for c in same}
             stem = s.stem
             ident = re.compile(rf"\w*_{re.escape(stem)}\b|\b{re.escape(stem)}_\w*")
             for c in self.candidates:
                 if c in self.chosen or not self.host(c):
                     continue
                 text = self.text(c)
-                if s.name in text or any(names_source(m, stem) for m in ident.findall(text)):
-                    if _nearest(c, same) == s:
+                if s.name in text or stem in text and any(names_source(m, stem) for m in ident.findall(text)):
+                    # one of that name in its own folder is the nearest (the usual case: no search)
+                    if folders.get(c.parent, s) == s and _nearest(c, same) == s:
                         out += self.add(c)
         return out
 
@@ -229,7 +234,7 @@ class _Closure:
             if not self.host(c):
                 continue
             text = self.text(c)
-            if pattern.search(text) is None:
+            if not any(n in text for n in names) or pattern.search(text) is None:
                 continue
             for m in pattern.finditer(text):
                 n = re.match(r"[A-Za-z_]\w*", m.group(0))
@@ -240,24 +245,29 @@ class _Closure:
             if n in self.words:
                 out.update((c, None) for c in files if c not in self.chosen)
                 continue
-            definers = [d for d in files if self.defines(d, n)]
-            anchor = names[n]
+            definers: dict[tuple[str, ...], list[Path]] = {}  # folder -> the files there defining n
+            for d in files:
+                if self.defines(d, n):
+                    definers.setdefault(d.parent.parts, []).append(d)
+            anchor = names[n].parent.parts
             for c in files:
-                if c in definers:
+                here = c.parent.parts
+                if c in definers.get(here, ()):
                     continue
-                nearer = [d for d in definers if _distance(c, d) < _distance(c, anchor)]
-                if c in self.chosen:
-                    out.update((d, None) for d in nearer if d not in self.chosen)
-                elif not nearer:
+                limit = _distance(here, anchor)
+                if c in self.chosen:  # read already: read its nearer namesakes too
+                    out.update((d, None) for f, ds in definers.items() if _distance(here, f) < limit
+                               for d in ds if d not in self.chosen)
+                elif limit == 0 or here not in definers and not any(_distance(here, f) < limit for f in definers):
                     out[c] = None
         return list(out)
 
     def defines(self, f: Path, name: str) -> bool:
-        """Whether ``f`` defines a function ``name`` (as :meth:`CSource.functions` sees it; the text must hold
-        ``name(…) {`` first)."""
-        if re.search(rf"\b{re.escape(name)}\s*(?:<[^;{{}}]*>)?\s*\([^;{{}}]*\{{", self.text(f)) is None:
-            return False
-        return any(fn.name.split("::")[-1] == name for fn in self.source(f).functions())
+        """Whether ``f`` defines a function ``name``: ``name(…) {`` with nothing but ``const``-like words between the
+        parameters and the body, as :meth:`CSource.functions` reads a definition (lexically: calls in a condition,
+        ``if (name(x)) {``, are not definitions)."""
+        head = rf"(?<![\w.>]){re.escape(name)}\s*(?:<[^;{{}}()]*>)?\s*\([^;{{}}()]*\)"
+        return re.search(head + r"\s*(?:(?:const|noexcept|override|final)\s*)*\{", self.text(f)) is not None
 
 
 def kernel_names(text: str) -> list[str]:
@@ -288,9 +298,8 @@ def _close(code: str, open_at: int) -> int:
     return len(code)
 
 
-def _distance(a: Path, b: Path) -> int:
-    """Folders between the folders of two files (0: the same folder)."""
-    pa, pb = a.parent.parts, b.parent.parts
+def _distance(pa: tuple[str, ...], pb: tuple[str, ...]) -> int:
+    """Folders between two folders, given by their parts (0: the same folder)."""
     common = 0
     for x, y in zip(pa, pb, strict=False):
         if x != y:
@@ -300,12 +309,10 @@ def _distance(a: Path, b: Path) -> int:
 
 
 def _nearest(host: Path, same: list[Path]) -> Path:
-    """Of the ``.cl`` files of one name, the one nearest to a host file (:meth:`HostIndex._nearest`'s rule)."""
-    def key(p: Path) -> tuple[int, str]:
-        common = os.path.commonpath([str(host.parent), str(p.parent)])
-        return (len(host.parent.parts) + len(p.parent.parts) - 2 * len(Path(common).parts), str(p))
-
-    return min(same, key=key)
+    """Of the ``.cl`` files of one name, the one nearest to a host file (:meth:`HostIndex._nearest`'s rule: fewest
+    folders between, then the path)."""
+    here = host.parent.parts
+    return min(same, key=lambda p: (_distance(here, p.parent.parts), str(p)))
 
 
 def reaching_index(root: Path, seeds: list[Path], walked: list[Path], cache_dir: Path | None = None):

@@ -10,7 +10,6 @@ from pathlib import Path
 from simu.frontend.discover import enclosing_repository
 from simu.frontend.includes import HeaderIndex, resolve_includes
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
 MAX_INCLUDER_BYTES = 4 << 20
 
 
@@ -56,18 +55,19 @@ def changed_candidates(changed: list[Path], index: HeaderIndex) -> set[Path]:
     file is kept when one of its ``#include`` lines names the base name of a kept file (lexically, a superset of
     what :func:`resolve_includes` resolves, which :func:`changed_sources` then decides)."""
     kept = {c.resolve() for c in changed}
-    files = [f for fs in index.by_name.values() for f in fs]
-    includes: dict[Path, set[str]] = {}
-    for f in files:
+    texts: dict[Path, bytes] = {}
+    for f in (f for fs in index.by_name.values() for f in fs):
         try:
-            text = f.read_text(errors="replace") if f.stat().st_size <= MAX_INCLUDER_BYTES else ""
+            data = f.read_bytes() if f.stat().st_size <= MAX_INCLUDER_BYTES else b""
         except OSError:
             continue
-        if "include" in text:
-            includes[f] = {n.rsplit("/", 1)[-1] for n in _INCLUDE.findall(text)}
+        if b"include" in data:
+            texts[f] = data
     names = {c.name for c in kept}
     while names:
-        found = {f for f, inc in includes.items() if f not in kept and inc & names}
+        alternatives = b"|".join(re.escape(n.encode(errors="surrogateescape")) for n in sorted(names))
+        pattern = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*[<"](?:[^">\n]*/)?(?:' + alternatives + rb')[">]', re.M)
+        found = {f for f, data in texts.items() if f not in kept and pattern.search(data)}
         kept |= found
         names = {f.name for f in found}
     return kept

@@ -189,11 +189,13 @@ def load_database(options: ScanOptions) -> tuple[CompileDatabase | None, str | N
         return None, f"{exc}; compiling without it"
 
 
-def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], contracts: bool = True) -> FileFlags:
+def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], contracts: bool = True,
+                     rules=None) -> FileFlags:
     """The per-file options of a scan: its compile database and, when it scans .cl or CUDA files, the host-code
     index of the project (cached in the scan's cache folder): the build options of .cl files, and the launches
     the scan's launch contracts come from.  ``contracts``: the launches are wanted too (`simu scan`); else only
-    the build options of the .cl files among ``sources`` (`simu check`, `simu kernels`).
+    the build options of the .cl files among ``sources`` (`simu check`, `simu kernels`).  ``rules``: the ignore
+    rules the sources were found with (:class:`~simu.frontend.discover.IgnoreRules`: their walks are reused).
 
     A scan of the whole project indexes every host file; a command on part of it (some files or folders,
     ``--changed``) only those that can reach the kernels of ``sources`` (:mod:`simu.host.reach`), so that its
@@ -207,8 +209,9 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
     cl_files = [s for s in sources if s.suffix.lower() == ".cl"]
     seeds = [s for s in sources if s.suffix.lower() in (".cl", ".cu", ".cuh")] if contracts else cl_files
     if seeds and options.host_code and options.root.is_dir():
-        rules = IgnoreRules(options.root, options.exclude)
-        rules.add_excludes(options.config_base or options.root, options.config_exclude)
+        if rules is None:
+            rules = IgnoreRules(options.root, options.exclude)
+            rules.add_excludes(options.config_base or options.root, options.config_exclude)
         walked = walk(options.root, rules)
         if contracts and whole_project(options):
             host = build_host_index(options.root, host_files(walked), options.cache_dir)

@@ -20,6 +20,7 @@ class Selection:
     included_by: dict[Path, Path] = field(default_factory=dict)  # fragments: analysed through their includer
     infos: dict[Path, IncludeInfo] = field(default_factory=dict)  # include resolution of each source
     fallback: dict[Path, list[Path]] = field(default_factory=dict)  # kernel header -> compiled includers
+    rules: IgnoreRules | None = None  # the walk's rules (its walks are kept: the host index reuses them)
 
 
 def select_sources(options: ScanOptions) -> Selection:
@@ -51,7 +52,7 @@ def select_sources(options: ScanOptions) -> Selection:
     units = set(plan.units) | set(plan.included_by)
     ordered = [f for f in dict.fromkeys([*sources, *headers]) if f in units]
     selection = Selection(ordered, index, included_by=plan.included_by, infos=plan.infos,
-                          fallback=plan.fallback)
+                          fallback=plan.fallback, rules=rules)
     if options.changed and not selection.sources:
         selection.note = "no staged kernel file or header that a kernel includes"
     return selection
