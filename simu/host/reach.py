@@ -31,7 +31,7 @@ from pathlib import Path
 
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.headermacros import HeaderMacros
-from simu.host.options import names_source
+from simu.host.options import SOURCE_WORDS, names_source
 
 MAX_ROUNDS = 6
 HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc"})  # read for their macros
@@ -168,7 +168,7 @@ class _Closure:
                 if c in self.chosen or not self.host(c):
                     continue
                 text = self.text(c)
-                if s.name in text or stem in text and any(names_source(m, stem) for m in ident.findall(text)):
+                if s.name in text or stem in text and any(_embedded(m, stem) for m in ident.findall(text)):
                     # one of that name in its own folder is the nearest (the usual case: no search)
                     if folders.get(c.parent, s) == s and _nearest(c, same) == s:
                         out += self.add(c)
@@ -283,6 +283,12 @@ def kernel_names(text: str) -> list[str]:
         if name is not None and name.group(1) not in out:
             out.append(name.group(1))
     return out
+
+
+def _embedded(identifier: str, stem: str) -> bool:
+    """Whether an identifier may hold the embedded source of ``stem``.cl, as a build's source variables do
+    (:func:`~simu.host.options.source_identifiers`: not made of source words only, ``cl_kernel``)."""
+    return names_source(identifier, stem) and not all(p.lower() in SOURCE_WORDS for p in identifier.split("_") if p)
 
 
 def _close(code: str, open_at: int) -> int:
