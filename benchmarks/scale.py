@@ -22,9 +22,10 @@ Then times, as separate processes (``python -m simu``, what a user runs):
   pre-commit path), first and second run, against the same in the copied folder made a repository of its own.
 
     python benchmarks/scale.py [--programs 2000] [--keep DIR] [--only check,kernels,scan] [--json FILE]
-                               [--no-bytecode]
+                               [--no-bytecode] [--simu CHECKOUT]
 
-Run from the repository root (``PYTHONPATH`` is set to it for the child processes).
+Run with simu's Python environment; the children run the checkout ``--simu`` names (default: the one holding this
+script) through ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -321,17 +322,20 @@ def copy_alone(files: list[Path], into: Path) -> Path:
 
 
 def main() -> None:
+    global BYTECODE, SIMU_ROOT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--programs", type=int, default=2000)
     ap.add_argument("--keep", type=Path, help="generate the repository here (kept; reused when it exists)")
     ap.add_argument("--only", default="check,kernels,scan")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds one command may take")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--simu", type=Path, default=SIMU_ROOT,
+                    help="the simu checkout to measure (its root is the children's PYTHONPATH; default: this one)")
     ap.add_argument("--no-bytecode", action="store_true",
                     help="keep PYTHONDONTWRITEBYTECODE as it is (every run compiles simu's modules: about 0.5 s more)")
     a = ap.parse_args()
-    global BYTECODE
     BYTECODE = not a.no_bytecode
+    SIMU_ROOT = a.simu.resolve()
     only = set(a.only.split(","))
     dt, rc, tail = simu(["--version"], SIMU_ROOT, 120)
     if rc != 0:
@@ -352,11 +356,13 @@ def main() -> None:
         print(f"{dt:8.2f} s  rc={rc}  {label}: simu {' '.join(args)}" + (f"   [{tail}]" if rc not in (0, 1) else ""),
               flush=True)
 
+    if a.programs < 11:
+        sys.exit("--programs: at least 11 (programs 7, 8 and 10 are measured)")
     plain = program_dir(repo, 10) / "main.cu"  # kind 0, a name other programs share
     wrapped = program_dir(repo, 7)  # kind 2, wrapper run_kernel shared with other programs
     if "check" in only:
         shutil.rmtree(repo / ".simu-cache", ignore_errors=True)
-        for f in (plain, wrapped / "kernel.cu", program_dir(repo, 8) / "kernel.cl"):
+        for f in (plain, wrapped / "kernel.cu", program_dir(repo, 8) / "kernel.cl"):  # kind 3: kernel.cl, tiled
             rel = f.relative_to(repo).as_posix()
             run(f"check in place, first run ({rel})", ["check", str(f), "--budget", "1"], repo)
             run(f"check in place, second run ({rel})", ["check", str(f), "--budget", "1"], repo)
