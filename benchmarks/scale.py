@@ -12,7 +12,8 @@ under ``progs/gGG/pNNNN/`` (20 groups), of five kinds in turn:
 3. OpenCL: ``host.c`` building ``kernel.cl`` with ``-DTILE=16`` and enqueueing it;
 4. ``main.cu`` with a template kernel and a command-line default (``if (argc > 1) n = atoi(argv[1])``).
 
-Then times, as separate processes (``python -m simu``, what a user runs):
+Then times, as separate processes (``python -m simu``, what a user runs), ``--repeat`` rounds of each (the figure
+is the median; a round runs the command in place and alone in turn):
 
 * ``simu check ONE.cu --budget 1`` in place, first run (no ``.simu-cache``) and second run, against the same
   file copied alone to an empty folder outside any repository (a kind-0 file and a kind-2 ``kernel.cu``; a kind-3
@@ -21,8 +22,8 @@ Then times, as separate processes (``python -m simu``, what a user runs):
 * ``simu scan --changed --budget 1 -j 1`` at the repository's root with one kernel file edited and staged (the
   pre-commit path), first and second run, against the same in the copied folder made a repository of its own.
 
-    python benchmarks/scale.py [--programs 2000] [--keep DIR] [--only check,kernels,scan] [--json FILE]
-                               [--no-bytecode] [--simu CHECKOUT]
+    python benchmarks/scale.py [--programs 2000] [--keep DIR] [--only check,kernels,scan] [--repeat 3]
+                               [--json FILE] [--no-bytecode] [--simu CHECKOUT]
 
 Run with simu's Python environment; the children run the checkout ``--simu`` names (default: the one holding this
 script) through ``PYTHONPATH``.
@@ -34,6 +35,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -321,6 +323,35 @@ def copy_alone(files: list[Path], into: Path) -> Path:
     return into
 
 
+def scan_changed(repo: Path, target: Path, alone: Path, run) -> None:
+    """``simu scan --changed`` with ``target`` edited and staged: in place, first (no ``.simu-cache``) and second
+    run (another edit: the kernel is analysed again, the host files it reads are not parsed again); then the same
+    in a repository holding the program alone."""
+    rel = target.relative_to(repo).as_posix()
+    original = target.read_text()
+    shutil.rmtree(repo / ".simu-cache", ignore_errors=True)
+    try:
+        for n, what in ((1, "first"), (2, "second")):
+            target.write_text(original + f"// edit {n} {time.time()}\n")
+            git(repo, "add", str(target))
+            run(f"scan --changed ({rel} edited) in place, {what} run",
+                ["scan", "--changed", "--budget", "1", "-j", "1"], repo)
+    finally:
+        target.write_text(original)
+        git(repo, "add", str(target))
+    if not alone.exists():
+        copy_alone(sorted(target.parent.iterdir()), alone)
+        git(alone, "init", "-q")
+        git(alone, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "add", "-A")
+        git(alone, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "one")
+    shutil.rmtree(alone / ".simu-cache", ignore_errors=True)
+    for n, what in ((1, "first"), (2, "second")):
+        (alone / target.name).write_text(original + f"// edit {n} {time.time()}\n")
+        git(alone, "add", target.name)
+        run(f"scan --changed ({rel} edited) alone, {what} run", ["scan", "--changed", "--budget", "1", "-j", "1"],
+            alone)
+
+
 def main() -> None:
     global BYTECODE, SIMU_ROOT
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -329,6 +360,7 @@ def main() -> None:
     ap.add_argument("--only", default="check,kernels,scan")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds one command may take")
     ap.add_argument("--json", type=Path, help="write the figures here too")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds; each figure is the median of its runs")
     ap.add_argument("--simu", type=Path, default=SIMU_ROOT,
                     help="the simu checkout to measure (its root is the children's PYTHONPATH; default: this one)")
     ap.add_argument("--no-bytecode", action="store_true",
@@ -347,12 +379,13 @@ def main() -> None:
         make_repository(repo, a.programs)
         print(f"generated {a.programs} programs in {repo} ({time.perf_counter() - t0:.1f} s)", flush=True)
     outside = tmp / "alone"  # not inside any repository: /tmp
-    rows: list[dict] = []
+    times: dict[str, list[float]] = {}
+    commands: dict[str, str] = {}
 
     def run(label: str, args: list[str], cwd: Path) -> None:
         dt, rc, tail = simu(args, cwd, a.timeout)
-        rows.append({"what": label, "seconds": round(dt, 2), "rc": rc, "command": "simu " + " ".join(args),
-                     "bytecode": BYTECODE})
+        times.setdefault(label, []).append(round(dt, 2))
+        commands[label] = "simu " + " ".join(args)
         print(f"{dt:8.2f} s  rc={rc}  {label}: simu {' '.join(args)}" + (f"   [{tail}]" if rc not in (0, 1) else ""),
               flush=True)
 
@@ -360,45 +393,37 @@ def main() -> None:
         sys.exit("--programs: at least 11 (programs 7, 8 and 10 are measured)")
     plain = program_dir(repo, 10) / "main.cu"  # kind 0, a name other programs share
     wrapped = program_dir(repo, 7)  # kind 2, wrapper run_kernel shared with other programs
-    if "check" in only:
-        shutil.rmtree(repo / ".simu-cache", ignore_errors=True)
-        for f in (plain, wrapped / "kernel.cu", program_dir(repo, 8) / "kernel.cl"):  # kind 3: kernel.cl, tiled
-            rel = f.relative_to(repo).as_posix()
-            run(f"check in place, first run ({rel})", ["check", str(f), "--budget", "1"], repo)
-            run(f"check in place, second run ({rel})", ["check", str(f), "--budget", "1"], repo)
-            alone = copy_alone([f] if f.suffix != ".cl" else sorted(f.parent.iterdir()),
-                               outside / f"check-{f.parent.name}")
-            run("check of the file alone", ["check", str(alone / f.name), "--budget", "1"], alone)
-    if "kernels" in only:
-        rel = wrapped.relative_to(repo).as_posix()
-        run(f"kernels in place, first run ({rel})", ["kernels", str(wrapped)], repo)
-        run(f"kernels in place, second run ({rel})", ["kernels", str(wrapped)], repo)
-        alone = copy_alone(sorted(wrapped.iterdir()), outside / "kernels")
-        run("kernels of the folder alone", ["kernels", str(alone)], alone)
-    if "scan" in only:
-        target = wrapped / "kernel.cu"
-        shutil.rmtree(repo / ".simu-cache", ignore_errors=True)
-        original = target.read_text()
-        try:
-            for n in (1, 2):
-                target.write_text(original + f"// edit {n}\n")
-                git(repo, "add", str(target))
-                run(f"scan --changed in place, run {n} ({target.relative_to(repo).as_posix()} edited)",
-                    ["scan", "--changed", "--budget", "1", "-j", "1"], repo)
-        finally:
-            target.write_text(original)
-            git(repo, "add", str(target))
-        alone = copy_alone(sorted(wrapped.iterdir()), outside / "scan")
-        git(alone, "init", "-q")
-        git(alone, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "add", "-A")
-        git(alone, "-c", "user.name=bench", "-c", "user.email=bench@example.com", "commit", "-qm", "one")
-        for n in (1, 2):
-            (alone / "kernel.cu").write_text(original + f"// edit {n}\n")
-            git(alone, "add", "kernel.cu")
-            run(f"scan --changed of the program alone, run {n}", ["scan", "--changed", "--budget", "1", "-j", "1"],
-                alone)
+    cl = program_dir(repo, 8) / "kernel.cl"  # kind 3: kernel.cl, kernel tiled (names every other program uses)
+    cache = repo / ".simu-cache"
+    for _ in range(a.repeat):  # rounds: in place and alone in turn, so that the machine's load drifts over both
+        if "check" in only:
+            for f in (plain, wrapped / "kernel.cu", cl):
+                rel = f.relative_to(repo).as_posix()
+                shutil.rmtree(cache, ignore_errors=True)
+                run(f"check {rel} in place, first run", ["check", str(f), "--budget", "1"], repo)
+                run(f"check {rel} in place, second run", ["check", str(f), "--budget", "1"], repo)
+                alone = outside / f"check-{f.parent.name}"
+                if not alone.exists():  # a .cl file takes its host.c (its build options)
+                    copy_alone([f] if f.suffix != ".cl" else sorted(f.parent.iterdir()), alone)
+                run(f"check {rel} alone", ["check", str(alone / f.name), "--budget", "1"], alone)
+        if "kernels" in only:
+            rel = wrapped.relative_to(repo).as_posix()
+            shutil.rmtree(cache, ignore_errors=True)
+            run(f"kernels {rel} in place, first run", ["kernels", str(wrapped)], repo)
+            run(f"kernels {rel} in place, second run", ["kernels", str(wrapped)], repo)
+            alone = outside / "kernels"
+            if not alone.exists():
+                copy_alone(sorted(wrapped.iterdir()), alone)
+            run(f"kernels {rel} alone", ["kernels", str(alone)], alone)
+        if "scan" in only:
+            scan_changed(repo, wrapped / "kernel.cu", outside / "scan", run)
+    rows = [{"what": k, "median": statistics.median(v), "seconds": v, "command": commands[k], "bytecode": BYTECODE}
+            for k, v in times.items()]
+    print("\nmedians:")
+    for r in rows:
+        print(f"{r['median']:8.2f} s  {r['what']}  ({', '.join(f'{t:.2f}' for t in r['seconds'])})")
     if a.json:
-        a.json.write_text(json.dumps({"programs": a.programs, "rows": rows}, indent=2) + "\n")
+        a.json.write_text(json.dumps({"programs": a.programs, "repeat": a.repeat, "rows": rows}, indent=2) + "\n")
     if not a.keep:
         shutil.rmtree(tmp, ignore_errors=True)
 
