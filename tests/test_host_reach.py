@@ -87,11 +87,13 @@ def make_project(root: Path, programs: int) -> None:
         # a .cl in a subfolder, built by a host file one folder up
         _write(root / f"oclfar/p{i}/host.c", CL_HOST.format(cl=f"scan_{i}.cl", tile=32, k=f"scan_{i}", n=n))
         _write(root / f"oclfar/p{i}/cl/scan_{i}.cl", CL_KERNEL.format(k=f"scan_{i}"))
+        # a .cl alone in its folder whose program's source no host file names: its kernel's name is all there is
+        _write(root / f"clkern/p{i}/lonely.cl", CL_KERNEL.format(k=f"lonely_{i}"))
+        _write(root / f"clhost/p{i}/host.c", CL_HOST.format(cl="", tile=64, k=f"lonely_{i}", n=n))
 
 
 def kernel_files(root: Path) -> list[Path]:
-    return sorted(p for p in root.rglob("*") if p.suffix in (".cu", ".cl") and "/host/" not in p.as_posix()
-                  and not p.name.startswith("run"))
+    return sorted(p for p in root.rglob("*") if p.suffix in (".cu", ".cl") and "/host/" not in p.as_posix())
 
 
 def contracts(index, root: Path, f: Path) -> dict[str, list]:
@@ -129,6 +131,7 @@ def test_each_kernel_takes_the_contracts_the_whole_projects_index_gives_it(tmp_p
     ("idle kernel", "kern/p1/idle.cu", {"kern/p1/idle.cu", "host/p1/run.cu"}),
     ("cl", "ocl/p1/kernel.cl", {"ocl/p1/host.c"}),
     ("cl built from a folder up", "oclfar/p1/cl/scan_1.cl", {"oclfar/p1/host.c"}),
+    ("cl named by its kernel only", "clkern/p1/lonely.cl", {"clhost/p1/host.c"}),
 ])
 def test_what_a_command_reads_does_not_grow_with_the_project(tmp_path, kind, seed, read):
     """The same program inside a project of 3 and of 30 programs of each kind: the same host files are read and

@@ -70,8 +70,6 @@ class _Closure:
         self.texts: dict[Path, str | None] = {}
         self.sources: dict[Path, CSource] = {}
         self.chosen: dict[Path, None] = {}  # files read (host files and headers), in order
-        self.scanned = 0
-        self.exported: set[str] = set()
         self.words: set[str] = set()  # names searched as words (classes, kernels), not as calls
         self.forwarded: set[str] = set()  # kernel-creating helpers: a function calling one forwards to it
 
@@ -107,16 +105,15 @@ class _Closure:
         new += self.cl_namers()
         rounds = 0
         searched: set[str] = set()
-        while new and rounds < MAX_ROUNDS:
+        idle = self.idle_kernels()
+        self.words |= set(idle)  # any mention counts, not only calls (a kernel name in a string)
+        while (new or idle) and rounds < MAX_ROUNDS:
             rounds += 1
-            names: dict[str, Path] = {}  # name -> a file defining it (the nearest-namesake rule's anchor)
+            names: dict[str, Path] = dict(idle)  # name -> a file defining it (the nearest-namesake rule's anchor)
+            idle = {}
             for f in new:
                 for n in self.exports(f):
                     names.setdefault(n, f)
-            if rounds == 1:
-                for k, s in self.idle_kernels().items():
-                    names.setdefault(k, s)
-                    self.words.add(k)  # any mention counts, not only calls (a kernel name in a string)
             names = {n: f for n, f in names.items() if n not in searched}
             searched |= set(names)
             new = []
