@@ -31,6 +31,9 @@ from simu.scan.assume import hinted, label, normal, resolve
 from simu.scan.options import ScanError, ScanOptions
 
 MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
+# kernel files past which a command on part of a project indexes all of it: the search for the host files reaching
+# them reads every host file per .cl file, and so many files reach most of a project anyway
+MAX_REACH_SEEDS = 64
 
 
 @dataclass
@@ -199,7 +202,7 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
 
     A scan of the whole project indexes every host file; a command on part of it (some files or folders,
     ``--changed``) only those that can reach the kernels of ``sources`` (:mod:`simu.host.reach`), so that its
-    cost does not grow with the repository around them."""
+    cost does not grow with the repository around them (past :data:`MAX_REACH_SEEDS` kernel files, every one)."""
     from simu.frontend.discover import IgnoreRules, walk
     from simu.host import build_host_index, host_files
     from simu.host.reach import reaching_index
@@ -213,7 +216,7 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
             rules = IgnoreRules(options.root, options.exclude)
             rules.add_excludes(options.config_base or options.root, options.config_exclude)
         walked = walk(options.root, rules)
-        if contracts and whole_project(options):
+        if contracts and whole_project(options) or len(seeds) > MAX_REACH_SEEDS:
             host = build_host_index(options.root, host_files(walked), options.cache_dir)
         else:
             host = reaching_index(options.root, seeds, walked, options.cache_dir)
