@@ -298,3 +298,7 @@ def test_walk_honours_ignore_rules_links_and_skipped_folders(tmp_path):
     assert found == {".gitignore", "a/.gitignore", "a/y.cu", "a/link.cu", "a/b/c/keep.o", "top.cu"}
     rules = IgnoreRules(tmp_path, ["*.o"])
     assert {p.name for p in walk(tmp_path / "a", rules)} == {".gitignore", "y.cu", "link.cu"}
+    # a walk from above its rules' root: the .gitignore files above the root do not count, those below do
+    above = {p.relative_to(tmp_path.resolve()).as_posix() for p in walk(tmp_path, IgnoreRules(tmp_path / "a"))}
+    assert above == {".gitignore", "a/.gitignore", "a/y.cu", "a/link.cu", "a/b/c/z.o", "a/b/c/keep.o", "build/q.cu",
+                     "top.cu"}

@@ -149,19 +149,28 @@ def walk(top: Path, rules: IgnoreRules) -> list[Path]:
     if top not in rules.walked:  # one walk per folder and rules: a scan's sources, headers and host files share it
         out: list[Path] = []
         if top.is_dir():
-            _walk(top, str(top), rules, rules._chain(top), out)
+            inside = top == rules.root or rules.root in top.parents
+            _walk(top, str(top), rules, rules._chain(top.parent) if inside and top != rules.root else [], inside, out)
         rules.walked[top] = out
     return list(rules.walked[top])
 
 
-def _walk(folder: Path, text: str, rules: IgnoreRules, chain: list[tuple[str, pathspec.GitIgnoreSpec]],
-          out: list[Path]) -> None:
-    """One folder of :func:`walk` (files first, then each subfolder, both sorted: ``os.walk``'s order)."""
+def _walk(folder: Path, text: str, rules: IgnoreRules, parent: list[tuple[str, pathspec.GitIgnoreSpec]],
+          inside: bool, out: list[Path]) -> None:
+    """One folder of :func:`walk` (files first, then each subfolder, both sorted: ``os.walk``'s order); ``parent``:
+    the ``.gitignore`` chain of its parent folder; ``inside``: it is under the rules' root (its ``.gitignore``
+    counts)."""
     try:
         with os.scandir(text) as it:
             entries = sorted(it, key=lambda e: e.name)
     except OSError:
         return
+    chain = parent
+    if inside and rules.gitignore:
+        if folder not in rules._specs and not any(e.name == ".gitignore" for e in entries):
+            rules._specs[folder] = None  # known from the listing: no file to look for
+        spec = rules._spec(folder)
+        chain = [(text, spec), *parent] if spec is not None else parent
     folders = []
     for e in entries:
         try:
@@ -178,8 +187,9 @@ def _walk(folder: Path, text: str, rules: IgnoreRules, chain: list[tuple[str, pa
             out.append(path)
         elif not link:  # listed, as os.walk lists it, but a link to a folder is not walked into
             folders.append((path, e.path))
-    for path, sub in folders:
-        _walk(path, sub, rules, rules._chain(path, chain), out)
+    root = str(rules.root).rstrip("/")
+    for path, sub in folders:  # a walk from above the root enters it further down
+        _walk(path, sub, rules, chain, inside or sub == root or sub.startswith(root + "/"), out)
 
 
 def find_kernel_sources(paths: list[Path], rules: IgnoreRules,
