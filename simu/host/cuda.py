@@ -61,6 +61,8 @@ class CudaLaunch:
     instance: tuple[str, ...] = ()
     # per argument: the host text of a searched scalar the host computes from program state (simu.host.state)
     arg_state: tuple[str, ...] = ()
+    # where clang's values came from (simu.host.ast): the calls leading to the launch, the loop values fixed
+    through: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:

@@ -15,6 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simu.frontend.toolchain import INCLUDE_DIR
+from simu.host.ast.launches import LaunchValues, launch_values
+from simu.host.ast.merge import merge_launches
+from simu.host.ast.reach import program_facts
+from simu.host.ast.values import Program
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cmdline import merge_defaults, option_defaults
@@ -56,6 +60,11 @@ class HostIndex:
     cuda_wrapped: list[CudaLaunch] = field(default_factory=list)
     cuda_replaced: set[tuple[str, int]] = field(default_factory=set)
     options: dict[str, str] = field(default_factory=dict)  # command-line option -> its default (host.cmdline)
+    # CUDA launches read through clang with the values the program passes (simu.host.ast), the (file, line, kernel)
+    # of every <<<>>> it read, and how many host files it could not read (the lexical reader alone serves those)
+    cuda_read: list[LaunchValues] = field(default_factory=list)
+    cuda_read_sites: set[tuple[str, int, str]] = field(default_factory=set)
+    clang_failed: int = 0
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -88,7 +97,9 @@ class HostIndex:
         other files launches at those call sites (one launch each), not where its ``<<<>>>`` is."""
         own = [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)
                if x.via or (x.file, x.line) not in self.cuda_replaced]
-        return own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
+        text = own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
+        short = kernel_name.split("::")[-1]
+        return merge_launches(text, [v for v in self.cuda_read if v.kernel == short], self.cuda_read_sites)
 
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]
@@ -194,6 +205,9 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
             continue
         index.files.append(h)
         fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
+    facts, index.clang_failed = program_facts(root, texts, fresh)
+    index.cuda_read = launch_values(Program(facts))
+    index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
     _save_cache(cache_dir, fresh)
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
@@ -440,6 +454,6 @@ def _cache_version() -> str:
 
     h = hashlib.sha256(str(CACHE_VERSION).encode())
     here = Path(__file__).parent
-    for f in sorted(here.glob("*.py")):
+    for f in sorted(here.rglob("*.py")):
         h.update(f.read_bytes())
     return h.hexdigest()[:16]
