@@ -61,10 +61,17 @@ class HostIndex:
     cuda_replaced: set[tuple[str, int]] = field(default_factory=set)
     options: dict[str, str] = field(default_factory=dict)  # command-line option -> its default (host.cmdline)
     # CUDA launches read through clang with the values the program passes (simu.host.ast), the (file, line, kernel)
-    # of every <<<>>> it read, and how many host files it could not read (the lexical reader alone serves those)
+    # of every <<<>>> it read, the host files it read and those it could not (the lexical reader alone serves those)
     cuda_read: list[LaunchValues] = field(default_factory=list)
     cuda_read_sites: set[tuple[str, int, str]] = field(default_factory=set)
-    clang_failed: int = 0
+    clang_read: list[str] = field(default_factory=list)
+    clang_failed: list[str] = field(default_factory=list)
+
+    def lexical_only_launches(self) -> list[str]:
+        """``file:line`` of the CUDA launches in host files clang could not read (the lexical reader's alone)."""
+        failed = set(self.clang_failed)
+        return [f"{x.file}:{x.line}" for h in self.files if h.path in failed
+                for x in cuda_launches_of(h.extra, None)]
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -205,7 +212,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
             continue
         index.files.append(h)
         fresh[rel] = {"stamp": stamp, "data": host_file_to_dict(h)}
-    facts, index.clang_failed = program_facts(root, texts, fresh)
+    facts, index.clang_read, index.clang_failed = program_facts(root, texts, fresh)
     index.cuda_read = launch_values(Program(facts))
     index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
     _save_cache(cache_dir, fresh)

@@ -76,6 +76,9 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                 scheduler.add_file(fr, selection.index, selection.infos.get(fr.path))
         scheduler.plan_fallbacks(selection)
         result.warnings += scheduler.flags.notes
+        if (host := scheduler.flags.host) is not None:
+            result.stats.host_files = {"indexed": len(host.files), "clang": len(host.clang_read),
+                                       "clang_failed": len(host.clang_failed)}
         with _sigterm_interrupts():
             scheduler.run()
     finally:

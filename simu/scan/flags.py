@@ -207,4 +207,7 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path]) 
     flags = FileFlags(options, config, host, database, cl_files)
     if warning:
         flags.notes.append(warning)
+    if host is not None and (lexical := host.lexical_only_launches()):
+        flags.notes.append(f"launches read by the lexical reader alone (clang could not read their host file): "
+                           f"{', '.join(lexical[:8])}{' …' if len(lexical) > 8 else ''}")
     return flags

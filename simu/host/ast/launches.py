@@ -124,12 +124,20 @@ def _bindings(program: Program, fn: FunctionFacts, ctx: Context, choices: list[E
         if isinstance(c, Loop):
             vals = program.values(c, fn, ctx)
             options.append(vals if vals is not None else [None])
-        else:
+        elif all(_known(program, o, fn, ctx) for o in c.options):  # type: ignore[union-attr]
             options.append([("option", o) for o in c.options])  # type: ignore[union-attr]
+        else:
+            options.append([None])  # a branch that may assign what is not known: the choice is not known either
     out = []
     for combo in itertools.islice(itertools.product(*options), _BINDINGS):
         out.append({c: v for c, v in zip(choices, combo, strict=True) if v is not None})
     return out or [{}]
+
+
+def _known(program: Program, e: Expr, fn: FunctionFacts, ctx: Context) -> bool:
+    if isinstance(e, Items):
+        return all(_known(program, i, fn, ctx) for i in e.items)
+    return program.values(e, fn, ctx) is not None
 
 
 def _describe(bound: dict) -> tuple[str, ...]:

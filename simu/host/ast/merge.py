@@ -41,16 +41,37 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
 def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
     if x.kernel.split("::")[-1] != v.kernel:
         return False
+    if x.instance and not _consistent(x, v):
+        return False  # another instantiation of the function template holding the launch
     if not x.via:
         return (x.file, x.line) == (v.file, v.line)
     return x.via.split("::")[-1] == v.function and bool(v.trail) and v.trail[0].endswith(f" at {x.file}:{x.line}")
 
 
+def _consistent(x: CudaLaunch, v: LaunchValues) -> bool:
+    """Whether clang's values agree with every value the lexical launch knows."""
+    pairs = [*zip(x.grid or (), v.grid or (), strict=False), *zip(x.block or (), v.block or (), strict=False),
+             *zip(x.args, v.args, strict=False), (x.shmem, v.shmem)]
+    return all(a is None or b is None or a == b for a, b in pairs)
+
+
 def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     n = len(x.args)
     args = tuple(v.args[i] if i < len(v.args) and v.args[i] is not None else x.args[i] for i in range(n))
-    return replace(x, grid=_dim(v.grid, x.grid), block=_dim(v.block, x.block),
-                   shmem=v.shmem if v.shmem is not None else x.shmem, args=args, through=_through(v))
+    grid, block = _dim(v.grid, x.grid), _dim(v.block, x.block)
+    defaults = tuple(d for d in x.defaults if not (v.bound and d.startswith("@loop")))  # clang fixed the loop's value
+    shmem = v.shmem if v.shmem is not None else x.shmem
+    if (grid, block, shmem, args) == (x.grid, x.block, x.shmem, x.args):
+        return x  # clang agrees: the lexical launch as it was, its origin too
+    return replace(x, grid=grid, block=block, grid_sym=_sym(grid, x.grid_sym), block_sym=_sym(block, x.block_sym),
+                   shmem=shmem, args=args, through=_through(v), defaults=defaults)
+
+
+def _sym(dim: tuple | None, sym: tuple | None) -> tuple | None:
+    """Relations for a dim3 clang knows in part (an ``int`` block: y and z are 1), so its known components hold."""
+    if sym is None and dim is not None and None in dim and any(d is not None for d in dim):
+        return (None, None, None)
+    return sym
 
 
 def _dim(read: tuple | None, text: tuple | None) -> tuple | None:
@@ -67,7 +88,7 @@ def _new(v: LaunchValues) -> CudaLaunch:
         if "<" in v.callee_text and v.callee_text.endswith(">") else ""
     return CudaLaunch(v.file, v.line, v.kernel, "", v.grid, "", v.block, "", v.shmem, v.args_text,
                       tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
-                      targs=targs, through=_through(v))
+                      targs=targs, through=_through(v), grid_sym=_sym(v.grid, None), block_sym=_sym(v.block, None))
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:

@@ -21,23 +21,25 @@ _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, Recurs
 
 
 def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
-                  read: Callable[[Path], list[FunctionFacts] | None] | None = None) -> tuple[list[FunctionFacts], int]:
+                  read: Callable[[Path], list[FunctionFacts] | None] | None = None
+                  ) -> tuple[list[FunctionFacts], list[str], list[str]]:
     """The facts of the host files (``texts``: relative path -> text) that can reach a launch, each read once per
-    cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them); and how
-    many files clang gave no AST for."""
+    cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them); the files
+    read, and those clang gave no AST for."""
     read = read or (lambda p: read_host_file(p, root))
     sources = {rel: t for rel, t in texts.items() if Path(rel).suffix.lower() in SOURCES}
     done: dict[str, list[FunctionFacts]] = {}
-    failed = 0
+    failed: list[str] = []
 
     def load(rel: str) -> list[FunctionFacts]:
-        nonlocal failed
         if rel in done:
             return done[rel]
         entry = entries.get(rel)
         if entry is not None and "ast" in entry:
             try:
                 done[rel] = facts_from_json(entry["ast"]) if entry["ast"] is not None else []
+                if entry["ast"] is None:
+                    failed.append(rel)
                 return done[rel]
             except _FAILURES:
                 pass
@@ -46,7 +48,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         except _FAILURES:
             facts = None
         if facts is None:
-            failed += 1
+            failed.append(rel)
         done[rel] = facts or []
         if entry is not None:
             entry["ast"] = facts_to_json(facts) if facts is not None else None
@@ -81,7 +83,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         for f in facts:
             if f not in out:
                 out.append(f)
-    return out, failed
+    return out, sorted(set(done) - set(failed)), sorted(failed)
 
 
 def _fields_read(f: FunctionFacts) -> set[str]:

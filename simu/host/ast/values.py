@@ -72,7 +72,8 @@ class Program:
         if key in self._contexts:
             return self._contexts[key]
         unknown = [Context((None,) * len(fn.params))]
-        sites = [(g, c) for g, c in self.callers.get(fn.name, ()) if len(c.args) == len(fn.params) and g.name]
+        sites = [(g, c) for g, c in self.callers.get(fn.name, ())
+                 if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)]
         if not sites or depth > _DEPTH or key in self._busy:
             return unknown if not sites or depth > _DEPTH else []
         self._busy.add(key)
@@ -97,6 +98,15 @@ class Program:
         self._contexts[key] = found[:MAX_CONTEXTS]
         return self._contexts[key]
 
+    def _binds(self, caller: FunctionFacts, fn: FunctionFacts) -> bool:
+        """Whether a call from ``caller`` reaches ``fn``: among namesakes, the one defined in the fewest folders from
+        the caller (two programs in one tree each define ``check``)."""
+        same = [f for f in self.functions.get(fn.name, ()) if len(f.params) == len(fn.params)]
+        if len(same) <= 1:
+            return True
+        nearest = min(_distance(caller.file, f.file) for f in same)
+        return _distance(caller.file, fn.file) == nearest
+
     @staticmethod
     def _add(found: list[Context], more: list[Context]) -> None:
         for c in more:
@@ -107,12 +117,16 @@ class Program:
         """The contexts one call site makes in one context of its caller (none when its conditions fail there)."""
         if self.fails(call.conditions, caller, ctx):
             return []
-        trail = (f"{caller.name} at {caller.file}:{call.line}",) + ctx.trail
+        here = f"{caller.name} at {caller.file}:{call.line}"
+        if ctx.trail and ctx.trail[0].split(" (")[0] == here:  # a recursion: one entry, not one per level
+            trail = (f"{here} (recursively)",) + ctx.trail[1:]
+        else:
+            trail = (here,) + ctx.trail
         per_arg = [self.values(a, caller, ctx) for a in call.args]
         choices = [v if v is not None else [None] for v in per_arg]
         out = []
         for combo in itertools.islice(itertools.product(*choices), MAX_CONTEXTS):
-            out.append(Context(tuple(combo), trail[:4]))
+            out.append(Context(tuple(combo), trail[:6]))
         return out
 
     def fails(self, conditions: tuple[Condition, ...], fn: FunctionFacts, ctx: Context,
@@ -231,6 +245,17 @@ class Program:
         self._fields_busy.discard(key)
         self._fields[key] = _union(out)
         return self._fields[key]
+
+
+def _distance(a: str, b: str) -> int:
+    """Folders between two files (0: the same folder)."""
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
+    common = 0
+    for x, y in zip(pa, pb, strict=False):
+        if x != y:
+            break
+        common += 1
+    return len(pa) + len(pb) - 2 * common
 
 
 def apply(op: str, kind: str, bits: int, v: tuple) -> Number | None:  # noqa: C901 - one table of C operators
