@@ -134,7 +134,7 @@ class FileFlags:
         if not names:
             return [], ""
         why = ("types the host code passes as build options and computes at run time" if host else
-               "used as types that nothing defines (no OpenCL host code seen)")
+               "types nothing defines (no OpenCL host code seen)")
         out = []
         for ty in [typed] if typed else COMMON_TYPES:
             extra = tuple(f"{n}={ty}" for n in names)
@@ -144,8 +144,13 @@ class FileFlags:
         if typed:
             return out, ""
         rel = _rel(path, self.options.root) or str(path)
-        note = (f"{rel}: {', '.join(names)} {'is' if len(names) == 1 else 'are'} {why}; compiled assuming "
-                f"{' = '.join(names)} = {', '.join(COMMON_TYPES)}, one variant each")
+        listed, one = ", ".join(names), len(names) == 1
+        it, a, s = ("it", "a ", "") if one else ("them", "", "s")
+        because = (f"the host code passes {listed} as {a}build option{s} and computes {it} at run time, and clang "
+                   f"reads {it} as {a}type{s}" if host else
+                   f"{listed} {'is' if one else 'are'} used as {a}type{s} that nothing defines, and no OpenCL host "
+                   f"code is seen")
+        note = f"{rel}: compiled assuming {' = '.join(names)} = {', '.join(COMMON_TYPES)}, one variant each: {because}"
         return out, note
 
     def _host_seen(self) -> bool:
