@@ -21,6 +21,7 @@ made by a macro) stays a hole, whose value the scan chooses (:mod:`simu.scan.ass
 
 from __future__ import annotations
 
+import functools
 import re
 
 from simu.frontend.ctext import C_STRING, STRING_LITERAL
@@ -70,8 +71,13 @@ def definers_of(src: CSource) -> dict[str, Definer]:
     own = src.__dict__.get("_definers")
     if own is None:
         own = src._definers = definers(src.code)  # type: ignore[attr-defined]
-    header = {k: v for k, v in src.header_functions.items() if "-D" in v[1] and is_definer(v)}
-    return {**header, **own} if header else own
+    if not src.header_functions:
+        return own
+    merged = src.__dict__.get("_merged_definers")
+    if merged is None or merged[0] is not src.header_functions:
+        header = {k: v for k, v in src.header_functions.items() if "-D" in v[1] and is_definer(v)}
+        merged = src._merged_definers = (src.header_functions, {**header, **own})  # type: ignore[attr-defined]
+    return merged[1]
 
 
 def definer_calls(src: CSource) -> list[tuple[int, str]]:
@@ -93,7 +99,7 @@ def expand(text: str, found: dict[str, Definer], depth: int = 0) -> str | None:
     every other use of a parameter as the parenthesised argument); ``None`` when nothing in it is one."""
     if depth > MAX_DEPTH or not found:
         return None
-    pat = re.compile(r"(?<![\w.>])(" + "|".join(map(re.escape, sorted(found))) + r")\s*\(")
+    pat = _call_pattern(tuple(sorted(found)))
     out, i, changed = [], 0, False
     while (m := pat.search(text, i)) is not None:
         args, end = split_args(text, m.end())
@@ -110,6 +116,11 @@ def expand(text: str, found: dict[str, Definer], depth: int = 0) -> str | None:
     out.append(text[i:])
     text = "".join(out)
     return expand(text, found, depth + 1) or text
+
+
+@functools.lru_cache(maxsize=64)
+def _call_pattern(names: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.>])(" + "|".join(map(re.escape, names)) + r")\s*\(")
 
 
 def _bind(expr: str, bound: dict[str, str]) -> str:

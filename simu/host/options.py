@@ -250,7 +250,7 @@ _LIST_CALL = re.compile(r"(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*\s*\(\s*([A-Za-z_
 
 def _is_brace_list(text: str) -> bool:
     t = text.strip()
-    return t.startswith("{") and t.endswith("}") and len(split_top_level(t[1:-1], ",")) > 1
+    return t.startswith("{") and t.endswith("}") and bool(t[1:-1].strip())
 
 
 def _stream_pieces(text: str) -> list[str]:
