@@ -80,9 +80,9 @@ def resolve(options: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[Cla
 def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]],
            types: list[str] | None = None) -> list[str]:
     """``NAME=value`` for the host's ``-DNAME=`` names the file uses but neither it, the files it includes
-    (one level) nor its options define.  A name used as a type with no one value from the host is left out
-    (appended to ``types``): clang's diagnostics decide whether it is one, and the scan compiles the file once
-    per common type (:func:`unknown_types`)."""
+    (one level) nor its options define.  Given ``types``, a name used as a type with no one value from the host
+    is left out and appended to it: clang's diagnostics decide whether it is one, and the scan compiles the file
+    once per common type (:func:`unknown_types`); without, it is :data:`DEFAULT_TYPE` (``simu check``)."""
     try:
         text = cl_path.read_text(errors="replace")
     except OSError:
@@ -102,9 +102,8 @@ def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]],
         if re.search(rf"\b{re.escape(name)}\b", code) and \
                 not re.search(rf"^\s*#\s*define\s+{re.escape(name)}\b", own, re.M):
             value, why = _chosen(name, text, hints)
-            if why == AS_TYPE:
-                if types is not None:
-                    types.append(name)
+            if why == AS_TYPE and types is not None:
+                types.append(name)
                 continue
             out.append(f"{name}={value}")
     return out

@@ -67,7 +67,7 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
     cache = _open_cache(options, result)
     try:
         scheduler = Scheduler(options, config, result, events, cache)
-        scheduler.flags = build_file_flags(options, config, selection.sources)
+        scheduler.flags = build_file_flags(options, config, selection.sources, retype=True)
         for fr in result.files:
             includer = selection.included_by.get(fr.path)
             if includer is not None:  # a fragment: its kernels are analysed through its includer

@@ -46,6 +46,9 @@ class FileFlags:
     database: CompileDatabase | None = None
     cl_files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # a scan compiles a .cl failing on unknown type names once per type (type_variants): the host's names the
+    # file uses as types are left to clang's diagnostics; else (simu check, simu kernels) they are guessed float
+    retype: bool = False
     _hint_cache: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
     # .cl file -> the host's names it uses as types, left undefined for clang to judge (assume.hinted)
     _type_names: dict[Path, set[str]] = field(default_factory=dict, init=False, repr=False)
@@ -97,7 +100,7 @@ class FileFlags:
             args += cf.clang_args
         if suffix == ".cl" and self.host is not None:
             types: list[str] = []
-            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints(), types)
+            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints(), types if self.retype else None)
             defines += extra
             assumed += extra
             self._type_names.setdefault(path.resolve(), set()).update(types)
@@ -235,10 +238,11 @@ def load_database(options: ScanOptions) -> tuple[CompileDatabase | None, str | N
         return None, f"{exc}; compiling without it"
 
 
-def build_file_flags(options: ScanOptions, config: Config, sources: list[Path]) -> FileFlags:
+def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], retype: bool = False) -> FileFlags:
     """The per-file options of a scan: its compile database and, when it scans .cl or CUDA files, the host-code
     index of the project (cached in the scan's cache folder): the build options of .cl files, and the launches
-    the scan's launch contracts come from."""
+    the scan's launch contracts come from.  ``retype``: the caller compiles again per type
+    (:meth:`FileFlags.type_variants`)."""
     from simu.frontend.discover import IgnoreRules, walk
     from simu.host import build_host_index, host_files
 
@@ -250,7 +254,7 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path]) 
         rules = IgnoreRules(options.root, options.exclude)
         rules.add_excludes(options.config_base or options.root, options.config_exclude)
         host = build_host_index(options.root, host_files(walk(options.root, rules)), options.cache_dir)
-    flags = FileFlags(options, config, host, database, cl_files)
+    flags = FileFlags(options, config, host, database, cl_files, retype=retype)
     if warning:
         flags.notes.append(warning)
     return flags
