@@ -211,6 +211,9 @@ __kernel void shift(__global T *a) {
 }
 """
 MOD_CL = "__kernel void modk(__global T *a) { a[get_global_id(0)] = a[get_global_id(0)] % (T)4; }\n"  # int only
+# more errors about T than clang reports (its limit is 20) before it meets To
+LATE_CL = "".join(f"T twice{i}(T x) {{ return x + x; }}\n" for i in range(12)) + \
+    "__kernel void late(__global To *b, __global T *a) { b[get_global_id(0)] = twice0(a[0]); }\n"
 
 
 @pytest.fixture(scope="module")
@@ -218,6 +221,7 @@ def hostless(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostless")
     (root / "scale.cl").write_text(NOHOST_CL)
     (root / "mod.cl").write_text(MOD_CL)
+    (root / "late.cl").write_text(LATE_CL)
     return _scan(root)
 
 
@@ -239,3 +243,12 @@ def test_a_type_variant_that_does_not_compile_is_a_warning(hostless):
     f, _ = kernels["modk[T=int]"]
     assert f.status == "ok"
     assert any(w.startswith("mod.cl [T=float]: does not compile with these build options") for w in result.warnings)
+
+
+def test_type_names_clang_reports_late_take_the_variants_type(hostless):
+    result, kernels = hostless
+    for ty in ("float", "int", "double"):
+        f, k = kernels[f"late[T={ty} To={ty}]"]
+        assert f.status == "ok" and k.compile_options.assumed == (f"T={ty}", f"To={ty}")
+    assert "late.cl: also assuming To = each variant's type (unknown type name clang reported only after the " \
+           "first)" in result.warnings

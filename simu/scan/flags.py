@@ -126,7 +126,7 @@ class FileFlags:
         one per :data:`COMMON_TYPES`, every name clang calls an unknown type name set to it -- names the host
         passes as build options (its define hints), or any name when no OpenCL host code is seen at all --, and
         a note saying so; ``([], "")`` when no such name is among the errors.  A variant that already assumes
-        type ``typed`` sets the names still unknown to that type (one variant, no note)."""
+        type ``typed`` sets the names still unknown to that type (one variant)."""
         if path.suffix.lower() != ".cl":
             return [], ""
         host = self._host_seen()
@@ -144,9 +144,10 @@ class FileFlags:
             out.append((" ".join(x for x in (label, *extra) if x), ty,
                         replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
                                 assumed_why=why)))
-        if typed:
-            return out, ""
         rel = _rel(path, self.options.root) or str(path)
+        if typed:  # the same text for every type: one note
+            return out, (f"{rel}: also assuming {' = '.join(names)} = each variant's type (unknown type "
+                         f"name{'' if len(names) == 1 else 's'} clang reported only after the first)")
         listed, one = ", ".join(names), len(names) == 1
         it, a, s = ("it", "a ", "") if one else ("them", "", "s")
         because = (f"the host code passes {listed} as {a}build option{s} and computes {it} at run time, and clang "
