@@ -157,7 +157,7 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
             (classes := launcher_classes(src)):
         extra[CLASSES_KEY] = classes
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
-                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src),
                     extra=extra)
 
 
