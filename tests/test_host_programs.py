@@ -112,3 +112,33 @@ int main() {
     assert sorted(c.params[1] for c in program.contexts(down)) == [2, 4, 8, 16, 32, 64]
     index = build_host_index(tmp_path, [tmp_path / "m.cu"])
     assert sorted(x.block[0] for x in index.cuda_launches_of("k")) == [4, 8, 16, 32, 64]
+
+
+def test_an_int_block_size_the_program_reads_at_run_time_is_one_dimensional(tmp_path: Path):
+    """``k<<<16, threads>>>`` with ``int threads`` from the command line: x is searched, y and z are 1 (a dim3 made
+    from an int), not three searched dimensions."""
+    from simu.host.contracts import contracts_for
+
+    (tmp_path / "m.cu").write_text("""#include <cstdlib>
+#include <cuda_runtime.h>
+__global__ void k(float *o, int n) { o[threadIdx.x] = n; }
+int main(int argc, char **argv) {
+    int threads = atoi(argv[1]);
+    float *o; cudaMalloc(&o, 4096 * sizeof(float));
+    k<<<16, threads>>>(o, 4096);
+    return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    (x,) = index.cuda_launches_of("k")
+    assert (x.grid, x.block) == ((16, 1, 1), (None, 1, 1))
+    (c,) = contracts_for(index, "k", [("o", 4), ("n", None)], None).contracts
+    assert c.block is None and c.dims["block.y"] == "1" and c.dims["block.z"] == "1" and c.args == {"n": 4096}
+
+
+def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
+    shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
+    broken = "__global__ void z(int *o) { o[0] = 1; }\nvoid go(int *o) { z<<<1, 1>>>(o); this is not C++\n"
+    (tmp_path / "p" / "broken.cu").write_text(broken)
+    result = _scan(tmp_path / "p")
+    assert result.stats.host_files["indexed"] == 3 and result.stats.host_files["clang"] >= 2
