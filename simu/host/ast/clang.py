@@ -76,12 +76,16 @@ def _stamp(path: str) -> tuple[str, int]:
         return path, 0
 
 
-def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = ()) -> Node | None:
-    """The JSON AST clang dumps for one host file (``None`` when clang gives none)."""
+def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
+         after_dirs: tuple[str, ...] = ()) -> Node | None:
+    """The JSON AST clang dumps for one host file (``None`` when clang gives none); ``after_dirs``: the project's
+    include folders discovered for it (searched after the shim and the system's, as for kernels)."""
     base = _base_args()
     extra: list[str] = []
     for d in include_dirs:
         extra += ["-I", d]
+    for d in after_dirs:
+        extra += ["-idirafter", d]
     extra += [f"-D{d}" for d in defines]
     pch = _pch(base)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.host.ast.clang import dump, own_declarations
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
@@ -14,10 +15,14 @@ _SCOPES = {"NamespaceDecl", "LinkageSpecDecl", "CXXRecordDecl", "ClassTemplateDe
 _FUNCTIONS = {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl"}
 
 
-def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = ()) -> list[FunctionFacts] | None:
+def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
+                   headers: HeaderIndex | None = None) -> list[FunctionFacts] | None:
     """The facts of one host file and of the project headers (files under ``root``) it includes; ``None`` when
-    clang gives no AST."""
-    tu = dump(path, include_dirs)
+    clang gives no AST.  ``headers``: the project's headers by name, to find the folders its includes need."""
+    after: tuple[str, ...] = ()
+    if headers is not None:
+        after = tuple(str(d) for d in resolve_includes(path, [Path(d) for d in include_dirs], headers).folders)
+    tu = dump(path, include_dirs, after_dirs=after)
     if tu is None:
         return None
     root_s = str(root.resolve())

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from simu.frontend.includes import HeaderIndex
 from simu.host.ast.expr import Field, _children
 from simu.host.ast.facts import FunctionFacts, facts_from_json, facts_to_json
 from simu.host.ast.program import read_host_file
@@ -26,7 +27,14 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
     """The facts of the host files (``texts``: relative path -> text) that can reach a launch, each read once per
     cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them); the files
     read, and those clang gave no AST for."""
-    read = read or (lambda p: read_host_file(p, root))
+    headers: list[HeaderIndex] = []  # made on first use: it walks the project
+
+    def read_one(p: Path) -> list[FunctionFacts] | None:
+        if not headers:
+            headers.append(HeaderIndex(root))
+        return read_host_file(p, root, headers=headers[0])
+
+    read = read or read_one
     sources = {rel: t for rel, t in texts.items() if Path(rel).suffix.lower() in SOURCES}
     done: dict[str, list[FunctionFacts]] = {}
     failed: list[str] = []
