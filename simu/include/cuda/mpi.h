@@ -1,6 +1,7 @@
 /* simu shim <mpi.h>: MPI's host API, declarations only (the calls never run under simu), for .cu
  * files whose host code distributes work with MPI while their kernels do not use it.  The system's
- * (or a project's, found by include discovery) mpi.h when there is one.
+ * mpi.h when its include folder has one (#include_next); a project's own mpi.h next to the includer
+ * or in an -I folder is found before this one.
  *
  * Handles are ints, as in MPICH's ABI (MPI_Comm, MPI_Datatype, MPI_Op, MPI_Group, MPI_Request,
  * MPI_Info, MPI_Errhandler, MPI_Win, MPI_Message), so a struct holding one keeps the layout a
