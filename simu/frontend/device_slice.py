@@ -211,8 +211,13 @@ class _Files:
             return chosen
         if not missing:
             return None
+        last = line - 1  # the directive's last line: continuation lines (a trailing backslash) are its own
+        while last + 1 < len(lines) and lines[last].rstrip("\r").endswith("\\"):
+            last += 1
         start = sum(len(ln) + 1 for ln in lines[:line - 1])
-        self._write(f, self.text[f][:start] + " " * len(lines[line - 1]) + self.text[f][start + len(lines[line - 1]):])
+        end = start + sum(len(ln) + 1 for ln in lines[line - 1:last + 1]) - 1
+        text = self.text[f]
+        self._write(f, text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:])
         self.directives.append(f"the #error on line {line} of {_show(f)} left out (an empty stand-in defines none of "
                                f"the macros it tests)")
         return ()
