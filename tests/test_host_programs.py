@@ -19,7 +19,7 @@ from simu.host.ast.values import Program, apply
 from simu.host.index import build_host_index
 from simu.scan import ScanOverrides, resolve_options, scan
 
-PROGRAMS = Path(__file__).resolve().parent.parent / "corpus" / "cuda" / "programs"
+PROGRAMS = Path(__file__).resolve().parent / "programs"
 PAIRS = sorted(p.name for p in PROGRAMS.iterdir() if p.is_dir())
 
 
