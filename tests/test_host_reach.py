@@ -46,6 +46,16 @@ IDLE = """__global__ void idle_{i}(float *out, int n) {{ out[threadIdx.x] = n; }
 IDLE_RUN = """__global__ void idle_{i}(float *out, int n);
 int main() {{ float *d; cudaMalloc(&d, 256 * sizeof(float)); idle_{i}<<<1, 256>>>(d, {n}); return 0; }}
 """
+# wrappers two levels deep, each in a folder of its own
+DEEP = """__global__ void deep_{i}(float *out, int n) {{ out[blockIdx.x * blockDim.x + threadIdx.x] = n; }}
+void level1_{i}(float *out, int n) {{ deep_{i}<<<n / 64, 64>>>(out, n); }}
+"""
+DEEP_MID = """void level1_{i}(float *out, int n);
+void level2_{i}(float *out, int n) {{ level1_{i}(out, 2 * n); }}
+"""
+DEEP_MAIN = """void level2_{i}(float *out, int n);
+int main() {{ float *d; cudaMalloc(&d, 4096 * sizeof(float)); level2_{i}(d, 512); return 0; }}
+"""
 CL_HOST = """#include <CL/cl.h>
 int main(void) {{
     cl_program prog = load("{cl}");
@@ -87,6 +97,9 @@ def make_project(root: Path, programs: int) -> None:
         # a .cl in a subfolder, built by a host file one folder up
         _write(root / f"oclfar/p{i}/host.c", CL_HOST.format(cl=f"scan_{i}.cl", tile=32, k=f"scan_{i}", n=n))
         _write(root / f"oclfar/p{i}/cl/scan_{i}.cl", CL_KERNEL.format(k=f"scan_{i}"))
+        _write(root / f"deep/p{i}/lib/k.cu", DEEP.format(i=i))
+        _write(root / f"deep/p{i}/mid/mid.cpp", DEEP_MID.format(i=i))
+        _write(root / f"deep/p{i}/app/main.cpp", DEEP_MAIN.format(i=i))
         # a .cl alone in its folder whose program's source no host file names: its kernel's name is all there is
         _write(root / f"clkern/p{i}/lonely.cl", CL_KERNEL.format(k=f"lonely_{i}"))
         _write(root / f"clhost/p{i}/host.c", CL_HOST.format(cl="", tile=64, k=f"lonely_{i}", n=n))
@@ -114,9 +127,10 @@ def walked(root: Path) -> list[Path]:
 def test_each_kernel_takes_the_contracts_the_whole_projects_index_gives_it(tmp_path):
     make_project(tmp_path, 4)
     files = walked(tmp_path)
-    whole = build_host_index(tmp_path, host_files(files))
+    cache = tmp_path / ".simu-cache"  # shared: each host file is read once (and through clang once)
+    whole = build_host_index(tmp_path, host_files(files), cache)
     for f in kernel_files(tmp_path):
-        scoped = reaching_index(tmp_path, [f], files)
+        scoped = reaching_index(tmp_path, [f], files, cache)
         got, want = contracts(scoped, tmp_path, f), contracts(whole, tmp_path, f)
         assert got == want and all(want.values()), (f, got, want)
         # and what it read is the program's own files
@@ -132,6 +146,7 @@ def test_each_kernel_takes_the_contracts_the_whole_projects_index_gives_it(tmp_p
     ("cl", "ocl/p1/kernel.cl", {"ocl/p1/host.c"}),
     ("cl built from a folder up", "oclfar/p1/cl/scan_1.cl", {"oclfar/p1/host.c"}),
     ("cl named by its kernel only", "clkern/p1/lonely.cl", {"clhost/p1/host.c"}),
+    ("two levels of wrappers", "deep/p1/lib/k.cu", {"deep/p1/lib/k.cu", "deep/p1/mid/mid.cpp", "deep/p1/app/main.cpp"}),
 ])
 def test_what_a_command_reads_does_not_grow_with_the_project(tmp_path, kind, seed, read):
     """The same program inside a project of 3 and of 30 programs of each kind: the same host files are read and
@@ -159,6 +174,7 @@ def test_an_unchanged_host_file_is_parsed_once_across_builds_and_scopes(tmp_path
 
     with monkeypatch.context() as m:
         m.setattr(index_module, "index_host_file", no_parsing)
+        m.setattr("simu.host.ast.reach.read_host_file", no_parsing)  # clang's facts are in the entries too
         again = build_host_index(tmp_path, host_files(files), cache)
         scoped = reaching_index(tmp_path, [tmp_path / "wrapped/p1/kernel.cu"], files, cache)  # another scope
     assert _json(again.files) == _json(whole.files) and again.reused == len(whole.files)
@@ -195,7 +211,7 @@ def _cached_paths(root: Path) -> set[str]:
     """The host files parsed into the project's host cache (each row names its file)."""
     conn = sqlite3.connect(str(root / ".simu-cache" / CACHE_FILE))
     try:
-        return {json.loads(d)["path"] for (d,) in conn.execute("SELECT data FROM files")}
+        return {json.loads(d)["data"]["path"] for (d,) in conn.execute("SELECT data FROM files")}
     finally:
         conn.close()
 

@@ -678,7 +678,8 @@ OWN_HEADERS = ["stdio.h", "stdlib.h", "string.h", "math.h", "assert.h", "stddef.
                "device_functions.h", "vector_types.h", "vector_functions.h", "math_constants.h",
                "cuda_fp16.h", "cooperative_groups.h", "cooperative_groups/reduce.h",
                "cooperative_groups/scan.h", "helper_cuda.h", "helper_math.h", "cuda_profiler_api.h",
-               "curand_kernel.h", "curand.h"]
+               "curand_kernel.h", "curand.h", "cuda_bf16.h", "cuda_fp8.h", "mpi.h", "nvtx3/nvToolsExt.h",
+               "nvtx3/nvToolsExtCudaRt.h", "nvtx3/nvToolsExtCuda.h", "nvToolsExtCudaRt.h"]
 
 HEADERS_SRC = "".join(f"#include <{h}>\n" for h in OWN_HEADERS) + r"""
 #if !defined(__CUDACC__) || __CUDA_ARCH__ != 700 || CUDART_VERSION < 12000 || CUDA_VERSION < 12000
@@ -690,6 +691,9 @@ static_assert(alignof(float2) == 8 && alignof(double2) == 16 && alignof(int4) ==
 static_assert(alignof(char2) == 2 && alignof(uchar4) == 4 && alignof(short2) == 4, "small");
 static_assert(alignof(longlong2) == 16 && sizeof(ulonglong4) == 32 && sizeof(double1) == 8, "wide");
 static_assert(sizeof(__half) == 2 && sizeof(__half2) == 4, "half");
+static_assert(sizeof(__nv_bfloat16) == 2 && alignof(__nv_bfloat162) == 4 && sizeof(__nv_fp8_e4m3) == 1 &&
+              sizeof(__nv_fp8x2_e5m2) == 2 && sizeof(__nv_fp8x4_e4m3) == 4, "bf16, fp8");
+static_assert(sizeof(uint) == 4 && sizeof(ushort) == 2 && sizeof(ulong) == sizeof(long), "glibc's names");
 struct __align__(16) Aligned { float a; };
 static_assert(alignof(Aligned) == 16, "__align__");
 constexpr dim3 default_dim;

@@ -59,6 +59,7 @@ class CompileOptions:
     cuda_path: str | None = None  # a CUDA toolkit root: compile against its headers (cuda_headers.py)
     cuda_path_detected: bool = False  # found through CUDA_PATH / nvcc, not asked for: the shim if it fails
     assumed: tuple[str, ...] = ()  # defines among ``defines`` whose value simu chose (the host computes it)
+    assumed_why: str = ""  # why they are assumed, for the findings (simu.scan.assume.mark_findings)
     # the function template instantiation whose host build these options are (``RunTest<float>``): the
     # launches of its kernels are that instantiation's (simu.host.contracts)
     instance: str = ""

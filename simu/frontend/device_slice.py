@@ -15,23 +15,40 @@ compile, simu compiles what the device needs of it instead:
    clang VFS overlay under the file's own name;
 3. round 2 repeats until clang reports nothing (at most :data:`MAX_ROUNDS` rounds).
 
-An error inside a ``__global__`` function, one outside any declaration of a project file, or a round that
-blanks nothing new ends the attempt: the file keeps its compile error.  Template kernels that only the
-removed host code instantiated are instantiated afterwards for common element types, as header kernels are
-(:mod:`simu.frontend.headers`).  The module compiled this way carries a note that says so.
+A missing header stops the preprocessor before anything after it is read, so what the file's own compile
+chose before it cannot be carried over; the slice decides the preprocessor's own errors in a project file
+itself, wherever the missing header is included from (the file, a project header, a header of a header):
+
+* the ``#error`` that ends an ``#if defined(A) … #elif … #else #error`` chain: the chain's first choice is
+  defined (:func:`simu.frontend.choices.chain_choice`, the choice the file's own compile makes when the chain
+  comes first), and the headers that choice includes are looked up again (a missing one gets its stand-in);
+* any other ``#error``, when a header is missing: left out of the copy (an empty stand-in defines none of the
+  macros a check such as ``#if PROTOBUF_VERSION < 3006000`` / ``#error`` tests, so the check cannot pass).
+
+Stand-ins sit deep enough for the ``../`` of every missing name (at least :data:`STAND_IN_DEPTH` folders);
+a missing header named by an absolute path is an empty file in the overlay.
+
+An error inside a ``__global__`` function, one outside any declaration of a project file (other than the
+``#error`` lines above), or a round that blanks nothing new ends the attempt: the file keeps its compile error
+(for a kernel that needs a missing header: clang's one line saying the header is not found).  Template kernels
+that only the removed host code instantiated are instantiated afterwards for common element types, as header
+kernels are (:mod:`simu.frontend.headers`).  The module compiled this way carries a note that says so.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import subprocess
-import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from simu.frontend.choices import chain_choice
 from simu.frontend.declarations import Declaration, Unbalanced, declaration_at, declarations, directive_lines
+from simu.frontend.guards import option_macros
 from simu.frontend.overlay import close_up
 from simu.frontend.toolchain import INCLUDE_DIR
 
@@ -39,6 +56,8 @@ MAX_ROUNDS = 12
 STAND_IN_DEPTH = 4  # a missing "../x.h" still lands inside the stand-in folder
 _DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (fatal error|error|note): (.*)$", re.M)
 _GLOBAL = re.compile(r"\b__global__\b")
+_ERROR_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*error\b")
+_ODD_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85]")  # line breaks to str.splitlines, not to clang
 
 
 @dataclass
@@ -52,6 +71,7 @@ class DeviceSlice:
     removed: int = 0  # declarations left out
     files: list[str] = field(default_factory=list)  # project files a declaration was left out of
     first_error: str = ""  # the first error of the host code, as clang said it (or the first missing header)
+    directives: list[str] = field(default_factory=list)  # what was decided about #error lines
 
     def note(self) -> str:
         parts = []
@@ -59,6 +79,7 @@ class DeviceSlice:
             more = len(self.missing) - 3
             shown = ", ".join(self.missing[:3]) + (f" and {more} more" if more > 0 else "")
             parts.append(f"missing header{'s' if len(self.missing) > 1 else ''} {shown} replaced by empty stand-ins")
+        parts += self.directives
         if self.removed:
             parts.append(f"{self.removed} declaration{'s' if self.removed > 1 else ''} that did not compile left out "
                          f"of {len(self.files)} file{'s' if len(self.files) > 1 else ''}"
@@ -89,26 +110,18 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
     deps, missing = _dependencies(path, base)
     if not any(_is_project(d, system) and _has_kernel(d) for d in (path, *deps)):
         return None  # no kernel to gain
-    stand = root / "stand" / Path(*(["d"] * STAND_IN_DEPTH))
-    stand.mkdir(parents=True)
-    for name in missing:
-        target = (stand / name).resolve()
-        if not name or Path(name).is_absolute() or not target.is_relative_to(root / "stand"):
-            continue
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(f"/* simu: empty stand-in for the missing header {name} */\n")
-    args = ["-idirafter", str(stand)]
     sliced = _Files(root, system)
+    args = sliced.stand_ins(missing)
     first = ""
     for _ in range(MAX_ROUNDS):
         argv = base + args + sliced.overlay_args() + ["-fsyntax-only", "-ferror-limit=0", "-fno-caret-diagnostics",
                                                        "-fno-diagnostics-show-option", str(path)]
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode == 0:
-            if not sliced.removed and not missing:
+            if not sliced.removed and not missing and not sliced.directives:
                 return None  # nothing to leave out: the file's own compile error stands
             s = DeviceSlice(args + sliced.overlay_args(), tmp, list(missing), len(sliced.removed),
-                            sorted({str(f) for f, _ in sliced.removed}), first)
+                            sorted({str(f) for f, _ in sliced.removed}), first, list(sliced.directives))
             return s
         errors = _errors(proc.stderr)
         if not errors:
@@ -119,7 +132,21 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
             if where is None:
                 return None
             decl = sliced.declaration(*where)
-            if decl is None or decl.kernel:
+            if decl is None:
+                chosen = sliced.directive(where[0], where[1], bool(missing), option_macros((), tuple(base + args)))
+                if chosen is None:
+                    return None
+                if chosen:  # a chain's choice: its branch may include more missing headers
+                    args += [f"-D{m}" for m in chosen]
+                    _, more = _dependencies(path, base + args + sliced.overlay_args())
+                    more = [m for m in more if m not in missing]
+                    missing += more
+                    args += sliced.stand_ins(more)
+                    progress = True
+                    break  # the other errors may have been the unchosen configuration's
+                progress = True
+                continue
+            if decl.kernel:
                 return None
             if sliced.remove(where[0], decl):
                 progress = True
@@ -141,6 +168,59 @@ class _Files:
         self.decls: dict[Path, list[Declaration]] = {}
         self.removed: set[tuple[Path, int]] = set()
         self.copies: dict[Path, Path] = {}
+        self.directives: list[str] = []  # what was decided about #error lines, for the note
+        self.decided: set[tuple[Path, int]] = set()
+        self.folders = 0
+
+    def stand_ins(self, missing: list[str]) -> list[str]:
+        """Empty stand-ins for ``missing`` headers: the clang arguments that find them (a folder searched last,
+        deep enough for each name's ``../``; an absolute name is a file of the overlay)."""
+        if not missing:
+            return []
+        depth = max([STAND_IN_DEPTH] + [Path(n).parts.count("..") for n in missing])
+        top = self.root / f"stand{self.folders}"
+        self.folders += 1
+        stand = top / Path(*(["d"] * depth))
+        stand.mkdir(parents=True)
+        for name in missing:
+            text = f"/* simu: empty stand-in for the missing header {name} */\n"
+            if name and Path(name).is_absolute():
+                copy = self.root / f"absent{len(self.copies)}.h"
+                copy.write_text(text)
+                self.copies.setdefault(Path(name), copy)
+                continue
+            target = (stand / name).resolve()
+            if not name or not target.is_relative_to(top.resolve()):
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+        return ["-idirafter", str(stand)]
+
+    def directive(self, f: Path, line: int, missing: bool, defined: set[str]) -> tuple[str, ...] | None:
+        """Decide an error on a preprocessor line of ``f`` (module docstring): the macros of an ``#error`` chain's
+        first choice, () when the ``#error`` was left out (only when a header is ``missing``), None when neither."""
+        self._load(f)
+        lines = self.text[f].split("\n")
+        if not 0 < line <= len(lines) or not _ERROR_DIRECTIVE.match(lines[line - 1]) or (f, line) in self.decided:
+            return None
+        self.decided.add((f, line))
+        chosen = chain_choice(_ODD_BREAKS.sub(" ", self.text[f]), line)  # lines as clang counts them
+        if chosen and not set(chosen) & defined:
+            self.directives.append(f"defined {', '.join(chosen)}, the first choice of the #if chain whose #else is "
+                                   f"the #error on line {line} of {_show(f)}")
+            return chosen
+        if not missing:
+            return None
+        last = line - 1  # the directive's last line: continuation lines (a trailing backslash) are its own
+        while last + 1 < len(lines) and lines[last].rstrip("\r").endswith("\\"):
+            last += 1
+        start = sum(len(ln) + 1 for ln in lines[:line - 1])
+        end = start + sum(len(ln) + 1 for ln in lines[line - 1:last + 1]) - 1
+        text = self.text[f]
+        self._write(f, text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:])
+        self.directives.append(f"the #error on line {line} of {_show(f)} left out (an empty stand-in defines none of "
+                               f"the macros it tests)")
+        return ()
 
     def _load(self, f: Path) -> None:
         if f not in self.text:
@@ -168,10 +248,13 @@ class _Files:
         original = text[decl.start:decl.end]
         for a, b in keep:
             chunk[a:b] = original[a:b]
-        self.text[f] = text[:decl.start] + "".join(chunk) + text[decl.end:]
-        copy = self.copies.setdefault(f, self.root / f"{len(self.copies)}{f.suffix}")
-        copy.write_bytes(self.text[f].encode("latin-1"))
+        self._write(f, text[:decl.start] + "".join(chunk) + text[decl.end:])
         return True
+
+    def _write(self, f: Path, text: str) -> None:
+        self.text[f] = text
+        copy = self.copies.setdefault(f, self.root / f"{len(self.copies)}{f.suffix}")
+        copy.write_bytes(text.encode("latin-1"))
 
     def overlay_args(self) -> list[str]:
         if not self.copies:
@@ -209,8 +292,24 @@ def _errors(stderr: str) -> list[list[tuple[Path, int, int, str]]]:
     return out
 
 
+# not the project's: the system's and the compiler's folders, but not the whole of /usr (a container keeps its
+# sources in /usr/src/app)
+_SYSTEM = tuple(Path(p) for p in ("/usr/include", "/usr/lib", "/usr/lib64", "/usr/libexec", "/usr/local/include",
+                                  "/usr/local/lib", "/usr/share"))
+
+
 def _system_roots(exclude: tuple[str, ...], tmp: Path) -> list[Path]:
-    roots = {Path("/usr"), Path(sys.prefix), Path(sys.base_prefix), INCLUDE_DIR, tmp}
+    """The folders whose files are never sliced: the system's (and the compiler's include folders), the
+    installed Python packages (CCCL, the bundled clang's headers), simu's headers, the slice's own folder and
+    ``exclude``."""
+    from simu.frontend.sysheaders import system_include_dirs
+
+    roots = {*_SYSTEM, *system_include_dirs(), INCLUDE_DIR, tmp}
+    roots.update(Path(p) for p in (sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]) if p)
+    for name in ("ziglang", "nvidia"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None:
+            roots.update(Path(p) for p in spec.submodule_search_locations or [])
     roots.update(Path(e) for e in exclude if e)
     return [r.resolve() for r in roots]
 

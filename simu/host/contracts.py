@@ -64,7 +64,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     for x in own or launches:
         c = launch_constraints(x, params)
         _at_least_one_group(c, params)
-        c.origin = f"host launch at {x.where}{_searched(c)}{_defaults(x.defaults)}"
+        c.origin = f"host launch at {x.where}{_searched(c)}{_defaults(x.defaults)}{_through(x.through)}"
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
     for site, h in _opencl_launches(index, kernel, by_path, cl_file, instance) if api != "cuda" else []:
@@ -86,6 +86,16 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults))))
         out.append((c, c.origin))
     return out
+
+
+def _through(through: tuple[str, ...]) -> str:
+    """`` (values read through clang: called from loop at a.cu:14, main at b.cu:30; loop value 2)``."""
+    if not through:
+        return ""
+    calls = [t for t in through if " at " in t]
+    rest = [t for t in through if " at " not in t]
+    parts = ([f"called from {', '.join(calls)}"] if calls else []) + rest
+    return f" (values read through clang{': ' + '; '.join(parts) if parts else ''})"
 
 
 def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:

@@ -61,6 +61,8 @@ class CudaLaunch:
     instance: tuple[str, ...] = ()
     # per argument: the host text of a searched scalar the host computes from program state (simu.host.state)
     arg_state: tuple[str, ...] = ()
+    # where clang's values came from (simu.host.ast): the calls leading to the launch, the loop values fixed
+    through: tuple[str, ...] = ()
 
     @property
     def where(self) -> str:
@@ -217,11 +219,12 @@ def _call_template_args(src: CSource, call: Call) -> list[str]:
     return [a.strip() for a in m.group(1).split(",")] if m else []
 
 
-def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
-    """The launches of ``kernel`` stored in a host file's ``extra`` (see :data:`EXTRA_KEY`)."""
+def cuda_launches_of(extra: dict, kernel: str | None) -> list[CudaLaunch]:
+    """The launches of ``kernel`` (every kernel's for ``None``) stored in a host file's ``extra`` (see
+    :data:`EXTRA_KEY`)."""
     out = []
     for row in extra.get(EXTRA_KEY, ()):
-        if row["kernel"] != kernel:
+        if kernel is not None and row["kernel"] != kernel:
             continue
         d = dict(row)
         for k in ("grid", "block"):
@@ -229,7 +232,7 @@ def cuda_launches_of(extra: dict, kernel: str) -> list[CudaLaunch]:
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
         for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults",
-                  "instance", "arg_state"):
+                  "instance", "arg_state", "through"):
             d[k] = tuple(d.get(k, ()))
         out.append(CudaLaunch(**d))
     return out

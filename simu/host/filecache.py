@@ -34,8 +34,9 @@ def entry_key(rel: str, text: str, headers: list[tuple[str, str]], options: dict
 
 
 class HostFileCache:
-    """key -> a host file's sites as JSON (``simu.host.model.host_file_to_dict``).  ``None`` directory: nothing is
-    kept.  Reads go to the database at once; writes are kept until :meth:`close`, one transaction."""
+    """key -> a host file's cache entry as JSON: ``{"data": its sites (simu.host.model.host_file_to_dict), "ast": its
+    clang facts (simu.host.ast, when read)}``.  ``None`` directory: nothing is kept.  Reads go to the database at
+    once; writes are kept until :meth:`close`, one transaction."""
 
     def __init__(self, directory: Path | None, version: str):
         self.conn: sqlite3.Connection | None = None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from simu.frontend.includes import closeness
 from simu.host.cscan import CSource, file_constants, int_functions
+from simu.host.definers import definers
 from simu.host.launchmacros import Macro, launch_macros
 
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
@@ -68,7 +69,8 @@ class HeaderMacros:
         return out
 
     def functions(self, headers: list[Path]) -> dict[str, tuple[tuple[str, ...], str]]:
-        """The one-``return`` integer functions the headers define (:func:`~simu.host.cscan.int_functions`)."""
+        """The one-``return`` integer functions the headers define (:func:`~simu.host.cscan.int_functions`), and
+        their helpers that make a ``-D`` build option (functions and macros: :func:`~simu.host.definers.definers`)."""
         out: dict[str, tuple[tuple[str, ...], str]] = {}
         for h in headers:
             for k, v in self._read(h)[2].items():
@@ -102,7 +104,8 @@ class HeaderMacros:
             macros = dict(src.macros)
             for k, v in file_constants(src.code):
                 macros.setdefault(k, v)
-            hit = (macros, [name for name, _ in src.includes], int_functions(src.code) if "return" in text else {},
+            functions = int_functions(src.code) if "return" in text else {}
+            hit = (macros, [name for name, _ in src.includes], {**definers(src.code), **functions},
                    launch_macros(text))
             self._macros[h] = hit
         return hit

@@ -16,6 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from simu.frontend.toolchain import INCLUDE_DIR
+from simu.host.ast.launches import LaunchValues, launch_values
+from simu.host.ast.merge import merge_launches
+from simu.host.ast.reach import program_facts
+from simu.host.ast.values import Program
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cmdline import merge_defaults, option_defaults
@@ -62,6 +66,18 @@ class HostIndex:
     parsed: int = 0  # host files read and parsed by this build (index_host_file)
     reused: int = 0  # host files whose sites came from the cache on disk, unparsed
     reach: Any = None  # for an index of the files reaching some kernels: what was searched (simu.host.reach)
+    # CUDA launches read through clang with the values the program passes (simu.host.ast), the (file, line, kernel)
+    # of every <<<>>> it read, the host files it read and those it could not (the lexical reader alone serves those)
+    cuda_read: list[LaunchValues] = field(default_factory=list)
+    cuda_read_sites: set[tuple[str, int, str]] = field(default_factory=set)
+    clang_read: list[str] = field(default_factory=list)
+    clang_failed: list[str] = field(default_factory=list)
+
+    def lexical_only_launches(self) -> list[str]:
+        """``file:line`` of the CUDA launches in host files clang could not read (the lexical reader's alone)."""
+        failed = set(self.clang_failed)
+        return [f"{x.file}:{x.line}" for h in self.files if h.path in failed
+                for x in cuda_launches_of(h.extra, None)]
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -94,7 +110,9 @@ class HostIndex:
         other files launches at those call sites (one launch each), not where its ``<<<>>>`` is."""
         own = [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)
                if x.via or (x.file, x.line) not in self.cuda_replaced]
-        return own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
+        text = own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
+        short = kernel_name.split("::")[-1]
+        return merge_launches(text, [v for v in self.cuda_read if v.kernel == short], self.cuda_read_sites)
 
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]
@@ -145,7 +163,7 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
             (classes := launcher_classes(src)):
         extra[CLASSES_KEY] = classes
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
-                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src) if "-D" in text else (),
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src),
                     extra=extra)
 
 
@@ -181,6 +199,9 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     index.options = merge_defaults([option_defaults(t) for t in texts.values() if '"' in t or "DEFINE_" in t])
     store = HostFileCache(cache_dir, _cache_version())
     seen: dict[Path, tuple[str, str]] = {}  # header -> (its digest, its text)
+    entries: dict[str, dict] = {}  # host file -> its cache entry: {"data": its sites, "ast": its clang facts}
+    keys: dict[str, str] = {}
+    reused: set[str] = set()
     for path, rel in read:
         text = texts[rel]
         included = headers.headers_of(path, text)
@@ -188,8 +209,10 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         hit = store.get(key)
         if hit is not None:
             try:
-                index.files.append(host_file_from_dict(hit))
+                index.files.append(host_file_from_dict(hit["data"]))
                 index.reused += 1
+                entries[rel], keys[rel] = hit, key
+                reused.add(rel)
                 continue
             except (KeyError, TypeError):
                 pass
@@ -199,7 +222,15 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
             continue
         index.files.append(h)
         index.parsed += 1
-        store.put(key, host_file_to_dict(h))
+        entries[rel], keys[rel] = {"data": host_file_to_dict(h)}, key
+    clang_known = {rel for rel, e in entries.items() if "ast" in e}
+    # simu.host.ast keeps each file's clang facts in its cache entry ("ast"), read once per content too
+    facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries)
+    index.cuda_read = launch_values(Program(facts))
+    index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
+    for rel, entry in entries.items():
+        if rel not in reused or "ast" in entry and rel not in clang_known:
+            store.put(keys[rel], entry)
     store.close()
     index.wrapped, index.templates = _wrapped_builds(index, files)
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)

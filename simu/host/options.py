@@ -2,8 +2,11 @@
 
 ``clBuildProgram`` options (and the ``#define`` lines some hosts prepend to the kernel source) are often
 built in C++: ``std::ostringstream o; o << "-DLROWS=" << lRows;``, ``flags = base + " -DN=" +
-std::to_string(n)``, ``sprintf(buf, "-DTILE=%d", tile)``, ``opts += "..."``, or a parameter of the function
-that builds the program (``runTest(..., "-DSINGLE_PRECISION")``).  :class:`OptionHarvest` reads such an
+std::to_string(n)``, ``sprintf(buf, "-DTILE=%d", tile)``, ``opts += "..."``, a parameter of the function
+that builds the program (``runTest(..., "-DSINGLE_PRECISION")``), a project's helper making one ``-D`` option
+(``define("T", type_name<T>())``: :mod:`simu.host.definers`), or a list of option strings
+(``options.push_back(...)``, ``std::vector<std::string> o = {a, b}``) passed to a function that joins it
+(``join(options)``: read as the elements separated by spaces).  :class:`OptionHarvest` reads such an
 expression *partially*: every piece it cannot evaluate becomes :data:`HOLE` (``-DLROWS=@?@``: the host
 defines ``LROWS``, with a value simu does not know), a piece that is a parameter of the enclosing function
 becomes :func:`param_marker` (filled in at the call sites of that function), and a string variable assigned
@@ -19,6 +22,7 @@ from itertools import product
 
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cvalues import Evaluator, split_plus, strip_casts
+from simu.host.definers import definer_calls, definers_of, expand, type_spelling
 
 HOLE = "@?@"  # a value the host computes at run time
 MAX_ALTERNATIVES = 3  # option strings one build site yields (precision passes: single, double, ...)
@@ -77,6 +81,14 @@ class OptionHarvest:
         v = self.ev.str_value(part, pos)
         if v is not None:
             return [v]
+        if "(" in part and (written := expand(part, definers_of(self.src))) is not None:
+            return self.values(written, pos, depth + 1)  # define("T", x): "-D" + ("T") + "=" + (x)
+        v = type_spelling(self.src, part, self.ev.types)
+        if v is not None:
+            return [v]
+        m = _LIST_CALL.fullmatch(part)
+        if m and self._is_list(m.group(1), pos):
+            return self.variable(m.group(1), pos, depth + 1)
         m = _TO_STRING.fullmatch(part)
         if m:
             return [self._number_text(m.group(1), pos)]
@@ -93,7 +105,19 @@ class OptionHarvest:
         if n is not None:
             return str(n)
         s = self.ev.str_value(expr, pos)
+        if s is None:
+            s = type_spelling(self.src, expr.strip().removeprefix("(").removesuffix(")"), self.ev.types)
         return s if s is not None else HOLE
+
+    def _is_list(self, name: str, pos: int) -> bool:
+        """Whether ``name`` is a list of strings in the function enclosing ``pos``: declared a vector, list, deque
+        or array, or appended to with ``push_back``/``emplace_back``."""
+        f = self.src.enclosing(pos)
+        lo = f.start - len(f.params_text) - 80 if f is not None else pos - 4000
+        n = re.escape(name)
+        pat = rf"\b(?:vector|list|deque|array)\s*<[^;{{}}]*>\s*[&\s]\s*{n}\b|" \
+              rf"(?<![\w.>]){n}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\("
+        return re.search(pat, self.src.code[max(0, lo):pos]) is not None
 
     def variable(self, name: str, pos: int, depth: int = 0) -> list[str]:
         """A string (or stream, or character buffer) variable's possible values at ``pos``, read from its
@@ -119,7 +143,9 @@ class OptionHarvest:
                 if not re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", code[max(0, m.start() - 60):m.start()]):
                     continue
                 inner = text[1:-1].strip()
-                if inner and not re.fullmatch(r"\d+", inner):  # char buf[256] / std::string s(n, c) aside
+                if inner and op == "{" and "," in inner:  # std::vector<std::string> o{a, b}
+                    events.append((m.start(), "set", text))
+                elif inner and not re.fullmatch(r"\d+", inner):  # char buf[256] / std::string s(n, c) aside
                     events.append((m.start(), "set", inner))
             elif re.fullmatch(r"\{\s*0?\s*\}", text):  # char buf[256] = {0}
                 events.append((m.start(), "declare", ""))
@@ -136,6 +162,10 @@ class OptionHarvest:
             args, _ = split_args(code, lo + m.end())
             if args:
                 events.append((lo + m.start(), "append", args[0]))
+        for m in re.finditer(rf"(?<![\w.>]){n}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(", code[lo:pos]):
+            args, _ = split_args(code, lo + m.end())
+            if args and len(args) == 1:
+                events.append((lo + m.start(), "element", args[0]))
         if not events:  # a global, a constant, a number
             v = self.ev.str_value(name, pos)
             n = self.ev.int_value(name, pos) if v is None else None
@@ -151,8 +181,12 @@ class OptionHarvest:
                 for piece in payload:  # type: ignore[union-attr]
                     add = _dedupe(a + b for a, b in product(add, self._stream_piece(piece, at, depth)))
                 value = _dedupe(a + b for a, b in product(value or [""], add))
+            elif kind == "element":  # one more option string of a list
+                alts = self.values(payload, at, depth + 1)  # type: ignore[arg-type]
+                value = _dedupe(f"{a} {b}" if a else b for a, b in product(value or [""], alts))
             elif kind in ("set", "append"):
                 alts = payload if isinstance(payload, list) else \
+                    self._elements(payload, at, depth) if isinstance(payload, str) and _is_brace_list(payload) else \
                     self.values(payload if isinstance(payload, str) else payload[1], at, depth + 1)
                 if kind == "append":
                     value = _dedupe(a + b for a, b in product(value or [""], alts))
@@ -165,6 +199,13 @@ class OptionHarvest:
                 value = [self.format(tuple(args), at)]
             last = kind
         return value or [HOLE]
+
+    def _elements(self, braces: str, pos: int, depth: int) -> list[str]:
+        """A brace list of option strings (``{define("T", t), "-DN=4"}``), its elements separated by spaces."""
+        out = [""]
+        for e in split_top_level(braces.strip()[1:-1], ","):
+            out = _dedupe(f"{a} {b}" if a else b for a, b in product(out, self.values(e, pos, depth + 1)))
+        return out
 
     def _stream_piece(self, piece: str, pos: int, depth: int) -> list[str]:
         p = piece.strip()
@@ -200,6 +241,16 @@ class OptionHarvest:
             return str(n) if n is not None else HOLE
 
         return conv.sub(one, fmt)
+
+
+# a call of one list of option strings, maybe with a separator: join(options), util::join(opts, " ")
+_LIST_CALL = re.compile(r"(?:[A-Za-z_]\w*\s*::\s*)*[A-Za-z_]\w*\s*\(\s*([A-Za-z_]\w*)\s*"
+                        r"(?:,\s*(?:\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'))?\s*\)")
+
+
+def _is_brace_list(text: str) -> bool:
+    t = text.strip()
+    return t.startswith("{") and t.endswith("}") and bool(t[1:-1].strip())
 
 
 def _stream_pieces(text: str) -> list[str]:
@@ -311,16 +362,32 @@ _HINT = re.compile(r"-D\s*([A-Za-z_]\w*)(=?)")
 
 def define_hints(src: CSource) -> tuple[str, ...]:
     """Every ``-DNAME`` in the file's string literals: ``NAME=VALUE`` when the literal gives a constant value,
-    ``NAME=@?@`` when the value follows at run time, ``NAME`` when it has none."""
-    out = []
+    ``NAME=@?@`` when the value follows at run time, ``NAME`` when it has none; and every ``-DNAME`` a call of a
+    project helper makes (``define("T", type_name<T>())``, ``DefineKeyValue(T, …)``: :mod:`simu.host.definers`),
+    its value read where the call stands."""
+    out: list[str] = []
+    if "-D" not in src.code and not definers_of(src):
+        return ()
     for _, text in src.literals():
         if "-D" not in text or len(text) > 4096:
             continue
-        for m in _HINT.finditer(text):
-            rest = text[m.end():]
-            if not m.group(2):
-                out.append(m.group(1))
-                continue
-            v = re.match(r"[^\s\"]+", rest)
-            out.append(f"{m.group(1)}={v.group(0) if v and '%' not in v.group(0) else HOLE}")  # "%d": sprintf
+        out += _hints_in(text)
+    calls = definer_calls(src)
+    if calls:
+        harvest = OptionHarvest(src)
+        for pos, text in calls:
+            for value in harvest.values(text, pos):
+                out += [h for h in _hints_in(without_params(value)) if "@" not in h.partition("=")[0]]
     return tuple(dict.fromkeys(out))
+
+
+def _hints_in(text: str) -> list[str]:
+    out = []
+    for m in _HINT.finditer(text):
+        rest = text[m.end():]
+        if not m.group(2):
+            out.append(m.group(1))
+            continue
+        v = re.match(r"[^\s\"]+", rest)
+        out.append(f"{m.group(1)}={v.group(0) if v and '%' not in v.group(0) and '@' not in v.group(0) else HOLE}")
+    return out

@@ -39,7 +39,6 @@ HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".in
 _CUDA_TOKENS = re.compile(r"<<<|<<\s+<|\bcudaLaunch(?:Cooperative)?Kernel\b")
 _CL_TOKENS = re.compile(r"\b(?:clBuildProgram|clCreateKernel|clSetKernelArg|clEnqueueNDRangeKernel|cl_kernel)\b|"
                         r"\bcl::(?:Kernel|Program)\b")
-_MAKES_KERNEL = re.compile(r"\bclCreateKernel\b|\bcl::Kernel\b")
 _KERNEL_DEF = re.compile(r"\b(?:__global__|__kernel|kernel)\b")
 _CLASS = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?::[^;{]*)?\{")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
@@ -71,7 +70,7 @@ class _Closure:
         self.sources: dict[Path, CSource] = {}
         self.chosen: dict[Path, None] = {}  # files read (host files and headers), in order
         self.words: set[str] = set()  # names searched as words (classes, kernels), not as calls
-        self.forwarded: set[str] = set()  # kernel-creating helpers: a function calling one forwards to it
+        self.forwarded: set[str] = set()  # functions that launch or build, or call one: their callers do too
 
     # -- texts ---------------------------------------------------------------------------------------------
 
@@ -173,12 +172,16 @@ class _Closure:
 
     def exports(self, f: Path) -> set[str]:
         """Names whose callers (or users) may launch or build kernels through ``f``: functions whose body launches,
-        builds, makes or enqueues a kernel, classes whose body does, and functions calling an OpenCL helper."""
+        builds, makes or enqueues a kernel, or calls such a function of a file read before (its callers reach the
+        launch through it: clang's reader follows :data:`~simu.host.ast.reach.LEVELS` levels, OpenCL helpers
+        forward), and classes whose body launches."""
         text = self.text(f)
         cuda, cl = _CUDA_TOKENS.search(text) is not None, _CL_TOKENS.search(text) is not None
-        helpers = [n for n in self.forwarded if n in text]
-        if not (cuda or cl or helpers):
+        known = sorted(n for n in self.forwarded if n in text)
+        if not (cuda or cl or known):
             return set()
+        names = "|".join(map(re.escape, known))
+        calling = re.compile(rf"(?<![\w.>])(?:{names})\s*{TEMPLATE_ARGS}?\(") if known else None
         src = self.source(f)
         out: set[str] = set()
         for fn in src.functions():
@@ -188,17 +191,18 @@ class _Closure:
                 out.add(name)
                 if "::" in fn.name:
                     out.add(fn.name.split("::")[-2])  # the method's class: its objects are made elsewhere
-                if _MAKES_KERNEL.search(body):
-                    self.forwarded.add(name)
-            elif any(re.search(rf"(?<![\w.>]){re.escape(h)}\s*{TEMPLATE_ARGS}?\(", body) for h in helpers):
-                out.add(name)  # forwards to a kernel-creating helper (one level: simu.host.launchers.forwarders)
+                    self.words.add(fn.name.split("::")[-2])
+            elif calling is not None and calling.search(body):
+                out.add(name)
         if cl:
             for m in _CLASS.finditer(src.code):
                 end = _close(src.code, m.end() - 1)
                 if _CL_TOKENS.search(src.code, m.end(), end):
                     out.add(m.group(1))
                     self.words.add(m.group(1))
-        return {n for n in out if n not in ("main",)}
+        out.discard("main")
+        self.forwarded |= {n for n in out if n not in self.words}
+        return out
 
     def idle_kernels(self) -> dict[str, Path]:
         """Kernels of the seeds that no file read launches or names (``k<<<``, ``cudaLaunchKernel(…k…)``, ``"k"``):

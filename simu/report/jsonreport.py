@@ -72,6 +72,7 @@ def scan_to_dict(result, debug: bool = False) -> dict[str, Any]:
             "findings": by_sev,
             "sites": sites,
             "seconds": round(result.stats.seconds, 3),
+            "host_files": dict(result.stats.host_files),
         },
         "interrupted": result.interrupted,
         "note": result.note,

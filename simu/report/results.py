@@ -56,6 +56,8 @@ class ScanStats:
     cache_hits: int = 0
     analysed: int = 0  # analyses actually run in this scan (cache misses)
     seconds: float = 0.0
+    # host files indexed, those also read through clang (simu.host.ast), those clang could not read
+    host_files: dict[str, int] = field(default_factory=lambda: {"indexed": 0, "clang": 0, "clang_failed": 0})
 
 
 @dataclass

@@ -8,9 +8,20 @@ kernel names it: :func:`mark_findings`):
 2. ``float`` when the ``.cl`` file uses the name as a type (``__global FPTYPE *a``);
 3. else :data:`DEFAULT_INT` (a small power of two: a work-group or tile size is the common use).
 
-The same holds for a ``-DNAME=`` the host code writes somewhere (:meth:`HostIndex.define_hints`) that a
-``.cl`` file uses outside preprocessor lines but never defines, when no build of it defines the name: the
-build was not traced to the file (a macro, two levels of wrappers), the name still comes from the host.
+The same holds for a ``-DNAME=`` the host code writes somewhere (:meth:`HostIndex.define_hints`, a
+``define("T", type_name<T>())`` helper's name included) that a ``.cl`` file uses outside preprocessor lines but
+never defines, when no build of it defines the name: the build was not traced to the file (a macro, two levels
+of wrappers, a kernel cache), the name still comes from the host -- except a name the file uses as a type,
+which is left to clang (below).
+
+*Types* (issue 28): libraries build each ``.cl`` once per element type from templated host helpers
+(``-DT=float``, ``-DT=double``, ...).  When a compile fails and clang's diagnostics name ``unknown type name
+'T'`` for a name the host passes as a build option (a define hint), or, when no host code is seen at all,
+for any identifier, the scan compiles the file once per :data:`COMMON_TYPES` with every such name set to
+that type (:func:`unknown_types`, :meth:`simu.scan.flags.FileFlags.type_variants`), named ``k[T=float]``,
+``k[T=int]``, ``k[T=double]``; a variant that does not compile is a warning as long as another one does.
+Types rarely decide which threads collide, but they are still guesses: the values are kept in
+:attr:`CompileOptions.assumed` like any other, so the findings are at most warnings.
 
 Decision (issue 13): names no host code mentions are *not* given assumed values.  An undeclared ALL_CAPS
 identifier is as often a missing header or a configuration the kernel does not support as a build option,
@@ -30,7 +41,12 @@ from simu.host.options import HOLE
 
 DEFAULT_INT = "16"
 DEFAULT_TYPE = "float"
+COMMON_TYPES = ("float", "int", "double")  # one compile variant each for a type the build passes
+AS_TYPE = "used as a type"
+HOST_COMPUTES = "values the host computes at run time"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
+_UNKNOWN_TYPE = re.compile(r"error: unknown type name '([A-Za-z_]\w*)'")
+_UNDECLARED = re.compile(r"error: use of undeclared identifier '([A-Za-z_]\w*)'")
 
 
 def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, str]:
@@ -41,7 +57,7 @@ def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, s
     code = _DIRECTIVE.sub("", cl_text)
     if re.search(rf"\b{re.escape(name)}\s*\*|\b{re.escape(name)}\s+[A-Za-z_]\w*\s*[;=,)\[]|"
                  rf"\(\s*{re.escape(name)}\s*\)\s*[\w(]", code):
-        return DEFAULT_TYPE, "used as a type"
+        return DEFAULT_TYPE, AS_TYPE
     return DEFAULT_INT, "default"
 
 
@@ -61,9 +77,12 @@ def resolve(options: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[Cla
     return replace(cf, defines=tuple(defines)), assumed
 
 
-def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]]) -> list[str]:
+def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]],
+           types: list[str] | None = None) -> list[str]:
     """``NAME=value`` for the host's ``-DNAME=`` names the file uses but neither it, the files it includes
-    (one level) nor its options define."""
+    (one level) nor its options define.  Given ``types``, a name used as a type with no one value from the host
+    is left out and appended to it: clang's diagnostics decide whether it is one, and the scan compiles the file
+    once per common type (:func:`unknown_types`); without, it is :data:`DEFAULT_TYPE` (``simu check``)."""
     try:
         text = cl_path.read_text(errors="replace")
     except OSError:
@@ -82,8 +101,21 @@ def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]]) -> list
     for name in sorted(candidates):
         if re.search(rf"\b{re.escape(name)}\b", code) and \
                 not re.search(rf"^\s*#\s*define\s+{re.escape(name)}\b", own, re.M):
-            out.append(f"{name}={_chosen(name, text, hints)[0]}")
+            value, why = _chosen(name, text, hints)
+            if why == AS_TYPE and types is not None:
+                types.append(name)
+                continue
+            out.append(f"{name}={value}")
     return out
+
+
+def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The identifiers clang's errors call an unknown type name, first first; and the names of ``also`` (the
+    host's names the file uses as types, :func:`hinted`) where clang calls them undeclared (a cast ``(T)x``)."""
+    names = _UNKNOWN_TYPE.findall(diagnostics)
+    if also:
+        names += [n for n in _UNDECLARED.findall(diagnostics) if n in also]
+    return list(dict.fromkeys(names))
 
 
 def normal(options: str) -> str:
@@ -96,11 +128,12 @@ def label(define: str) -> str:
     return define.replace(HOLE, "?")
 
 
-def mark_findings(findings: list, assumed: tuple[str, ...]) -> list:
+def mark_findings(findings: list, assumed: tuple[str, ...], why: str = "") -> list:
     """Findings of a kernel compiled with assumed macro values, each saying which (``detail["assumed"]``).
     Which threads collide may depend on the guess (a grid-point count assumed 16 makes threads of a larger
     grid overlap), so the one severity rule of provenance applies (:func:`simu.pipeline.beyond_contract`):
-    at most a warning, naming the values; a user who sets them (``define``) gets the kernel's own severities."""
+    at most a warning, naming the values (and ``why`` they are assumed: :data:`HOST_COMPUTES` unless said); a
+    user who sets them (``define``) gets the kernel's own severities."""
     if not assumed:
         return findings
     from simu.pipeline import ASSUMPTION, beyond_contract
@@ -111,7 +144,7 @@ def mark_findings(findings: list, assumed: tuple[str, ...]) -> list:
         if f.detail.get(ASSUMPTION):
             f = replace(f, message=f"{f.message} [compiled assuming {note}]")
         else:
-            f = beyond_contract(f, f"compiled assuming {note}, values the host computes at run time",
+            f = beyond_contract(f, f"compiled assuming {note}, {why or HOST_COMPUTES}",
                                 f"compiled assuming {note}")
         out.append(replace(f, detail={**f.detail, "assumed": list(assumed)}))
     return out

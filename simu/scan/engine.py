@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from simu.codes import FAILED, FILE_OK, INTERRUPTED, PENDING, TIMEOUT
+from simu.codes import COMPILE_ERROR, FAILED, FILE_OK, INTERRUPTED, PENDING, TIMEOUT
 from simu.config import Config
 from simu.frontend.includes import HeaderIndex, IncludeInfo, explain_missing, resolve_includes
 from simu.report.policy import SourceLines, apply_policy, rel_path
@@ -39,6 +39,7 @@ from simu.scan.sources import select_sources
 from simu.scan.worker import KernelTimeout
 
 MAX_BARREN_RESTARTS = 3  # pool restarts in a row with no task finished before the scan gives up
+MAX_TYPE_ROUNDS = 3  # compiles of one variant that may each add unknown type names (clang's error limit)
 
 
 class ScanEvents:
@@ -66,7 +67,8 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
     cache = _open_cache(options, result)
     try:
         scheduler = Scheduler(options, config, result, events, cache)
-        scheduler.flags = build_file_flags(options, config, selection.sources, rules=selection.rules)
+        scheduler.flags = build_file_flags(options, config, selection.sources, rules=selection.rules,
+                                           retype=True)
         for fr in result.files:
             includer = selection.included_by.get(fr.path)
             if includer is not None:  # a fragment: its kernels are analysed through its includer
@@ -76,6 +78,9 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
                 scheduler.add_file(fr, selection.index, selection.infos.get(fr.path))
         scheduler.plan_fallbacks(selection)
         result.warnings += scheduler.flags.notes
+        if (host := scheduler.flags.host) is not None:
+            result.stats.host_files = {"indexed": len(host.files), "clang": len(host.clang_read),
+                                       "clang_failed": len(host.clang_failed)}
         with _sigterm_interrupts():
             scheduler.run()
     finally:
@@ -154,7 +159,8 @@ class Scheduler:
         self.barren_restarts = 0  # pool restarts in a row with no task finished in between
         self.flags = FileFlags(options, config)  # per-file compiler options (scan() adds the project's)
         self.variants_left: dict[int, int] = {}  # id(FileResult) -> compile variants not yet done
-        self.variant_failures: dict[int, list[tuple[str, FileFailure]]] = {}
+        # id(FileResult) -> (variant, failure, replaced by variants that assume types)
+        self.variant_failures: dict[int, list[tuple[str, FileFailure, bool]]] = {}
         self.includes: dict = {}  # source -> (IncludeInfo | None, HeaderIndex | None): explains missing headers
         self.defined: dict[tuple, tuple[KernelResult, str]] = {}  # (mangled, file, line, variant) -> first seen, in
         self.selection = None  # what select_sources found (plan_fallbacks keeps it)
@@ -281,12 +287,15 @@ class Scheduler:
 
     def finish_file(self, task: Task, outcome: FileListing | FileFailure) -> None:
         """File one compile outcome.  A file compiled in several variants is done after its last one: it is
-        ``ok`` when a variant compiled (each variant that did not is a warning), else the first failure."""
+        ``ok`` when a variant compiled (each variant that did not is a warning, unless variants assuming types
+        replaced it), else the first failure."""
         fr = task.file
         fr.language = outcome.language or fr.language
         left = self.variants_left[id(fr)] = self.variants_left.get(id(fr), 1) - 1
         if isinstance(outcome, FileFailure):
-            self.variant_failures.setdefault(id(fr), []).append((task.variant, outcome))
+            retyped = self._retype(task, outcome)
+            left = self.variants_left[id(fr)] = left + retyped
+            self.variant_failures.setdefault(id(fr), []).append((task.variant, outcome, retyped > 0))
         else:
             fr.status = FILE_OK
             self.result.warnings += [f"{fr.rel}: {note}" for note in outcome.notes]
@@ -297,7 +306,7 @@ class Scheduler:
             return
         failures = self.variant_failures.pop(id(fr), [])
         if fr.status == FILE_OK:
-            for variant, failure in failures:
+            for variant, failure, _ in (f for f in failures if not f[2]):
                 self.result.warnings.append(f"{fr.rel} [{variant}]: does not compile with these build options: "
                                             f"{failure.first.replace(str(fr.path), fr.rel)}")
         elif failures:
@@ -311,12 +320,28 @@ class Scheduler:
         self.events.file_done(fr)
         self._includer_done(fr)
 
+    def _retype(self, task: Task, failure: FileFailure) -> int:
+        """A ``.cl`` variant that failed on unknown type names the build passes is compiled again once per common
+        type (:meth:`FileFlags.type_variants`); how many variants were queued."""
+        if failure.status != COMPILE_ERROR or task.rounds >= MAX_TYPE_ROUNDS or task.copts is None:
+            return 0
+        fr = task.file
+        variants, note = self.flags.type_variants(fr.path, task.variant, task.copts, failure.diagnostics, task.typed)
+        if note and note not in self.result.warnings:
+            self.result.warnings.append(note)
+        for label, typed, copts in variants:
+            new = self._new_task(LIST, (str(fr.path), copts), COMPILE_LIMIT + self.options.budget, fr, copts=copts,
+                                 variant=label, typed=typed, rounds=task.rounds + 1)
+            self.compiles.append(new.id)
+        return len(variants)
+
     def finish_kernel(self, task: Task, verdict: KernelVerdict, cached: bool) -> None:
         k = task.kernel
         assert k is not None
         k.status, k.reason, k.launches = verdict.status, verdict.reason, verdict.launches
         k.seconds, k.traceback, k.cached, k.where = verdict.seconds, verdict.traceback, cached, verdict.where
-        findings = mark_findings(list(verdict.findings), getattr(k.compile_options, "assumed", ()))
+        findings = mark_findings(list(verdict.findings), getattr(k.compile_options, "assumed", ()),
+                                 getattr(k.compile_options, "assumed_why", ""))
         k.findings, k.suppressed = apply_policy(findings, self.config, self.options.root, self.lines)
         if cached:
             self.result.stats.cache_hits += 1

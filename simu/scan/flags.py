@@ -13,12 +13,14 @@ Sources, in the order their options are added (a later ``-D`` of the same name w
 
 Host options assembled at run time (``-DLROWS=" << lRows``) and ``-DNAME=`` names the host writes that a
 ``.cl`` file needs but no traced build gives it get values chosen by :mod:`simu.scan.assume`, kept in
-:attr:`CompileOptions.assumed` and named in a note and in every finding of the file's kernels.
+:attr:`CompileOptions.assumed` and named in a note and in every finding of the file's kernels.  A ``.cl`` file
+that fails on unknown type names the build passes is compiled again once per common type
+(:meth:`FileFlags.type_variants`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pathspec
@@ -27,7 +29,7 @@ from simu.config import Config
 from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.host import BuildSite, HostIndex, parse_build_options
-from simu.scan.assume import hinted, label, normal, resolve
+from simu.scan.assume import COMMON_TYPES, hinted, label, normal, resolve, unknown_types
 from simu.scan.options import ScanError, ScanOptions
 
 MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
@@ -47,7 +49,12 @@ class FileFlags:
     database: CompileDatabase | None = None
     cl_files: list[Path] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # a scan compiles a .cl failing on unknown type names once per type (type_variants): the host's names the
+    # file uses as types are left to clang's diagnostics; else (simu check, simu kernels) they are guessed float
+    retype: bool = False
     _hint_cache: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    # .cl file -> the host's names it uses as types, left undefined for clang to judge (assume.hinted)
+    _type_names: dict[Path, set[str]] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         base = self.config.root or self.options.root
@@ -95,9 +102,11 @@ class FileFlags:
             defines += cf.defines
             args += cf.clang_args
         if suffix == ".cl" and self.host is not None:
-            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints())
+            types: list[str] = []
+            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints(), types if self.retype else None)
             defines += extra
             assumed += extra
+            self._type_names.setdefault(path.resolve(), set()).update(types)
         if assumed:
             where = f" ({site.file}:{site.line})" if site is not None else ""
             self._note(f"{_rel(path, self.options.root) or path}: the host code computes "
@@ -113,6 +122,47 @@ class FileFlags:
         return CompileOptions(tuple(dict.fromkeys(incs)), tuple(defines), tuple(args), o.opt_level, after_dirs=after,
                               cuda_path=o.cuda_path, cuda_path_detected=o.cuda_path_detected,
                               assumed=tuple(dict.fromkeys(assumed)), instance=site.instance if site else "")
+
+    def type_variants(self, path: Path, label: str, copts: CompileOptions, diagnostics: str, typed: str = ""
+                      ) -> tuple[list[tuple[str, str, CompileOptions]], str]:
+        """``[(label, type, options)]`` compiling ``path`` again after it failed with ``copts`` (variant ``label``):
+        one per :data:`COMMON_TYPES`, every name clang calls an unknown type name set to it -- names the host
+        passes as build options (its define hints), or any name when no OpenCL host code is seen at all --, and
+        a note saying so; ``([], "")`` when no such name is among the errors.  A variant that already assumes
+        type ``typed`` sets the names still unknown to that type (one variant)."""
+        if path.suffix.lower() != ".cl":
+            return [], ""
+        host = self._host_seen()
+        names = unknown_types(diagnostics, self._type_names.get(path.resolve(), set()) if host else set())
+        defined = {d.partition("=")[0] for d in copts.defines}
+        hints = self._hints()
+        names = [n for n in names if n not in defined and (not host or n in hints)]
+        if not names:
+            return [], ""
+        why = ("types the host code passes as build options and computes at run time" if host else
+               "types nothing defines (no OpenCL host code seen)")
+        out = []
+        for ty in [typed] if typed else COMMON_TYPES:
+            extra = tuple(f"{n}={ty}" for n in names)
+            out.append((" ".join(x for x in (label, *extra) if x), ty,
+                        replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
+                                assumed_why=why)))
+        rel = _rel(path, self.options.root) or str(path)
+        if typed:  # the same text for every type: one note
+            return out, (f"{rel}: also assuming {' = '.join(names)} = each variant's type (unknown type "
+                         f"name{'' if len(names) == 1 else 's'} clang reported only after the first)")
+        listed, one = ", ".join(names), len(names) == 1
+        it, a, s = ("it", "a ", "") if one else ("them", "", "s")
+        because = (f"the host code passes {listed} as {a}build option{s} and computes {it} at run time, and clang "
+                   f"reads {it} as {a}type{s}" if host else
+                   f"{listed} {'is' if one else 'are'} used as {a}type{s} that nothing defines, and no OpenCL host "
+                   f"code is seen")
+        note = f"{rel}: compiled assuming {' = '.join(names)} = {', '.join(COMMON_TYPES)}, one variant each: {because}"
+        return out, note
+
+    def _host_seen(self) -> bool:
+        """Whether any host file builds an OpenCL program, names a ``.cl`` file or writes a ``-D`` option."""
+        return self.host is not None and any(h.builds or h.cl_files or h.define_hints for h in self.host.files)
 
     def _note(self, text: str) -> None:
         if text not in self.notes:
@@ -193,12 +243,13 @@ def load_database(options: ScanOptions) -> tuple[CompileDatabase | None, str | N
 
 
 def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], contracts: bool = True,
-                     rules=None) -> FileFlags:
+                     rules=None, retype: bool = False) -> FileFlags:
     """The per-file options of a scan: its compile database and, when it scans .cl or CUDA files, the host-code
     index of the project (cached in the scan's cache folder): the build options of .cl files, and the launches
     the scan's launch contracts come from.  ``contracts``: the launches are wanted too (`simu scan`); else only
     the build options of the .cl files among ``sources`` (`simu check`, `simu kernels`).  ``rules``: the ignore
     rules the sources were found with (:class:`~simu.frontend.discover.IgnoreRules`: their walks are reused).
+    ``retype``: the caller compiles again per type (:meth:`FileFlags.type_variants`).
 
     A scan of the whole project indexes every host file; a command on part of it (some files or folders,
     ``--changed``) only those that can reach the kernels of ``sources`` (:mod:`simu.host.reach`), so that its
@@ -221,9 +272,12 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
         else:
             host = reaching_index(options.root, seeds, walked, options.cache_dir)
             cl_files = [f for f in walked if f.suffix.lower() == ".cl"]  # the nearest of a name is built
-    flags = FileFlags(options, config, host, database, cl_files)
+    flags = FileFlags(options, config, host, database, cl_files, retype=retype)
     if warning:
         flags.notes.append(warning)
+    if host is not None and (lexical := host.lexical_only_launches()):
+        flags.notes.append(f"launches read by the lexical reader alone (clang could not read their host file): "
+                           f"{', '.join(lexical[:8])}{' …' if len(lexical) > 8 else ''}")
     return flags
 
 

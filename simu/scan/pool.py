@@ -34,6 +34,8 @@ class Task:
     suspect: bool = False  # ran when a worker died: retried alone
     copts: Any = None  # CompileOptions of a list task
     variant: str = ""  # which build-option variant a list task compiles ("" = the only one)
+    typed: str = ""  # the type a list task assumes for the build's unknown type names (FileFlags.type_variants)
+    rounds: int = 0  # how many failed compiles of its file led to this list task's options
 
     @property
     def what(self) -> str:

@@ -1,7 +1,8 @@
 /* simu shim <cuda_fp16.h>: a minimal half-precision type.
  *
  * Provides __half (alias half; 2 bytes, the IEEE binary16 bits in member __x) and __half2
- * (alias half2; members x, y), conversions (__float2half[_rn|_rz|_rd|_ru], __half2float,
+ * (alias half2; members x, y), the raw structs __half_raw / __half2_raw (member x, y: the bits),
+ * conversions (__float2half[_rn|_rz|_rd|_ru], __half2float,
  * __double2half, __int2half_rn, __half2int_rz/_rn, __ushort_as_half, __half_as_ushort, ...),
  * arithmetic (__hadd, __hsub, __hmul, __hdiv, __hneg, __habs, __hfma, __hmin, __hmax and the
  * operators + - * / += -= *= /= and unary -), comparisons (__heq, __hne, __hlt, __hle,
@@ -27,10 +28,24 @@
 struct __half;
 __SIMU_H_HD __half __simu_half_from_bits(unsigned short bits);
 
+typedef struct __half_raw {
+  unsigned short x;
+} __half_raw;
+typedef struct __half2_raw {
+  unsigned short x;
+  unsigned short y;
+} __half2_raw;
+
 struct __attribute__((aligned(2))) __half {
   unsigned short __x;
 
   __half() = default;
+  __host__ __device__ __half(const __half_raw &r) : __x(r.x) {}
+  __host__ __device__ operator __half_raw() const {
+    __half_raw r;
+    r.x = __x;
+    return r;
+  }
   __host__ __device__ __half(float f) : __x(__builtin_bit_cast(unsigned short, (_Float16)f)) {}
   __host__ __device__ __half(double d) : __x(__builtin_bit_cast(unsigned short, (_Float16)d)) {}
   __host__ __device__ __half(int i) : __x(__builtin_bit_cast(unsigned short, (_Float16)(float)i)) {}

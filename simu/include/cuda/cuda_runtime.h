@@ -24,6 +24,18 @@
 #include "__simu_defs.h"
 #include <stdint.h> /* the real runtime headers reach it through the C library */
 #include <limits.h> /* INT_MAX, UINT_MAX, ...: .cu files built by nvcc use them with no #include */
+/* glibc's <sys/types.h> names, which nvcc's host headers reach through <stdlib.h> (under
+ * _GNU_SOURCE, which g++ defines): .cu files use them with no #include.  The same types as glibc's,
+ * so a later <sys/types.h> redeclares them harmlessly; skipped where a macro already names them. */
+#ifndef uint
+typedef unsigned int uint;
+#endif
+#ifndef ushort
+typedef unsigned short ushort;
+#endif
+#ifndef ulong
+typedef unsigned long ulong;
+#endif
 #include "__simu_sync.h"
 #include "__simu_warp.h"
 #include "__simu_math.h"

@@ -68,6 +68,17 @@ int nvtxDomainRangePushEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t
 int nvtxDomainRangePop(nvtxDomainHandle_t domain);
 void nvtxDomainMarkEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib);
 nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const char *string);
+nvtxRangeId_t nvtxDomainRangeStartEx(nvtxDomainHandle_t domain, const nvtxEventAttributes_t *eventAttrib);
+void nvtxDomainRangeEnd(nvtxDomainHandle_t domain, nvtxRangeId_t id);
+void nvtxDomainNameCategoryA(nvtxDomainHandle_t domain, uint32_t category, const char *name);
+void nvtxInitialize(const void *reserved);
+void nvtxMarkW(const wchar_t *message);
+nvtxRangeId_t nvtxRangeStartW(const wchar_t *message);
+int nvtxRangePushW(const wchar_t *message);
+void nvtxNameOsThreadW(uint32_t threadId, const wchar_t *name);
+void nvtxNameCategoryW(uint32_t category, const wchar_t *name);
+nvtxDomainHandle_t nvtxDomainCreateW(const wchar_t *name);
+nvtxStringHandle_t nvtxDomainRegisterStringW(nvtxDomainHandle_t domain, const wchar_t *string);
 }
 #define nvtxMark nvtxMarkA
 #define nvtxRangeStart nvtxRangeStartA
@@ -75,4 +86,6 @@ nvtxStringHandle_t nvtxDomainRegisterStringA(nvtxDomainHandle_t domain, const ch
 #define nvtxNameOsThread nvtxNameOsThreadA
 #define nvtxNameCategory nvtxNameCategoryA
 #define nvtxDomainCreate nvtxDomainCreateA
+#define nvtxDomainRegisterString nvtxDomainRegisterStringA
+#define nvtxDomainNameCategory nvtxDomainNameCategoryA
 #endif /* NVTOOLSEXT_H_ */

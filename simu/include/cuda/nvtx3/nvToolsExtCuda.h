@@ -1,11 +1,18 @@
-/* simu shim <nvtx3/nvToolsExtCuda.h>: NVTX naming of CUDA objects (declarations only). */
-#include "../nvToolsExt.h"
-#include "../cuda_runtime.h"
+/* simu shim <nvtx3/nvToolsExtCuda.h>: NVTX naming of CUDA driver objects (declarations only).
+ * Also declares the runtime-object names of nvToolsExtCudaRt.h, which host code often takes from here. */
+#ifndef NVTOOLSEXT_CUDA_H_
+#define NVTOOLSEXT_CUDA_H_
+#include "nvToolsExt.h"
+#include "nvToolsExtCudaRt.h"
+#include "../cuda.h"
 extern "C" {
-void nvtxNameCudaDeviceA(int device, const char *name);
-void nvtxNameCudaStreamA(cudaStream_t stream, const char *name);
-void nvtxNameCudaEventA(cudaEvent_t event, const char *name);
+void nvtxNameCuDeviceA(CUdevice device, const char *name);
+void nvtxNameCuContextA(CUcontext context, const char *name);
+void nvtxNameCuStreamA(CUstream stream, const char *name);
+void nvtxNameCuEventA(CUevent event, const char *name);
 }
-#define nvtxNameCudaDevice nvtxNameCudaDeviceA
-#define nvtxNameCudaStream nvtxNameCudaStreamA
-#define nvtxNameCudaEvent nvtxNameCudaEventA
+#define nvtxNameCuDevice nvtxNameCuDeviceA
+#define nvtxNameCuContext nvtxNameCuContextA
+#define nvtxNameCuStream nvtxNameCuStreamA
+#define nvtxNameCuEvent nvtxNameCuEventA
+#endif /* NVTOOLSEXT_CUDA_H_ */

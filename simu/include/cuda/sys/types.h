@@ -18,4 +18,8 @@ typedef unsigned int useconds_t;
 typedef unsigned char u_char;
 typedef unsigned int u_int;
 typedef unsigned long u_long;
+typedef unsigned short u_short;
+typedef unsigned int uint;
+typedef unsigned short ushort;
+typedef unsigned long ulong;
 #endif

@@ -1,0 +1,144 @@
+"""CUDA launches with the values the program passes: each ``<<<>>>`` read through clang, evaluated in every context
+the program reaches it in (:mod:`simu.host.ast.values`), one variant per distinct launch (a loop over block sizes,
+a wrapper called with two sizes, a recursion over levels).  Loop counters and branch choices a launch's parts share
+are fixed together, so a variant is a launch the program makes, not a mix of two."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
+from simu.host.ast.expr import Choice, Const, Expr, Items, Loop, _children
+from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.host.ast.values import Context, Number, Program
+
+MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
+_BINDINGS = 32  # combinations of loop counters and branch choices tried per context
+
+Dim = tuple[int | None, int | None, int | None]
+
+
+@dataclass(frozen=True)
+class LaunchValues:
+    """One launch a ``<<<>>>`` makes: its values (``None`` where not known) and how the program gets there."""
+
+    file: str
+    line: int
+    kernel: str
+    callee_text: str
+    function: str
+    grid: Dim | None
+    block: Dim | None
+    shmem: int | None
+    args: tuple[Number | None, ...]
+    args_text: tuple[str, ...]
+    trail: tuple[str, ...]  # the calls leading to it, innermost first ("loop at a.cu:14")
+    bound: tuple[str, ...] = ()  # what was fixed to get these values ("loop counter j = 2")
+
+
+def launch_values(program: Program) -> list[LaunchValues]:
+    """Every launch of every function the program's facts hold."""
+    out: list[LaunchValues] = []
+    for fns in program.functions.values():
+        for fn in fns:
+            for x in fn.launches:
+                out += variants(program, fn, x)
+    return out
+
+
+def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchValues]:
+    out: list[LaunchValues] = []
+    parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
+    choices = _shared_choices(parts + [c for c, _ in x.conditions])
+    for ctx in program.contexts(fn):
+        for bound in _bindings(program, fn, ctx, choices):
+            if program.fails(x.conditions, fn, ctx, bound):
+                continue
+            grids = _dims(program, x.grid, fn, ctx, bound)
+            blocks = _dims(program, x.block, fn, ctx, bound)
+            shmem = _one(program.values(x.shmem, fn, ctx, bound))
+            args = [program.values(a, fn, ctx, bound) for a in x.args]
+            for g, b in itertools.product(grids, blocks):
+                made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
+                                    int(shmem) if shmem is not None else None,
+                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound))
+                if made not in out:
+                    out.append(made)
+            if len(out) >= MAX_VARIANTS:
+                return out[:MAX_VARIANTS]
+    return out
+
+
+def _one(vals: list[Number] | None) -> Number | None:
+    return vals[0] if vals is not None and len(vals) == 1 else None
+
+
+def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict) -> list[Dim | None]:
+    """The ``dim3`` values of a grid or block expression (an integer is ``(n, 1, 1)``): each variant, or ``[None]``."""
+    if isinstance(e, Items):
+        comps = [program.values(c, fn, ctx, bound) for c in (list(e.items) + [Const(1)] * 3)[:3]]
+        if all(c is not None and len(c) == 1 for c in comps):
+            return [tuple(int(c[0]) for c in comps)]  # type: ignore[index,misc]
+        return [tuple(int(c[0]) if c is not None and len(c) == 1 else None for c in comps)]  # type: ignore
+    if e in bound and isinstance(bound[e], tuple):
+        return _dims(program, bound[e][1], fn, ctx, bound)
+    if isinstance(e, Choice):
+        return [d for o in e.options for d in _dims(program, o, fn, ctx, bound)][:MAX_VARIANTS] or [None]
+    from simu.host.ast.expr import Element
+
+    if isinstance(e, Element):
+        base = program.aggregate(e.base, bound)
+        index = program.values(e.index, fn, ctx, bound)
+        if base is not None and index is not None and len(index) == 1 and 0 <= int(index[0]) < len(base.items):
+            return _dims(program, base.items[int(index[0])], fn, ctx, bound)
+        if base is None and index is not None and len(index) == 1 and isinstance(e.base, Items) is False:
+            return [None]
+    vals = program.values(e, fn, ctx, bound)
+    if vals is not None and len(vals) == 1:
+        return [(int(vals[0]), 1, 1)]
+    return [None]
+
+
+def _shared_choices(parts: list[Expr]) -> list[Expr]:
+    """The loop counters and branch choices inside a launch's parts (each fixed to one value at a time)."""
+    found: list[Expr] = []
+
+    def walk(e: Any) -> None:
+        if isinstance(e, (Loop, Choice)):
+            if e not in found:
+                found.append(e)
+            if isinstance(e, Loop):
+                return
+        for c in _children(e):
+            walk(c)
+
+    for p in parts:
+        walk(p)
+    return found
+
+
+def _bindings(program: Program, fn: FunctionFacts, ctx: Context, choices: list[Expr]) -> list[dict]:
+    options: list[list[Any]] = []
+    for c in choices:
+        if isinstance(c, Loop):
+            vals = program.values(c, fn, ctx)
+            options.append(vals if vals is not None else [None])
+        elif all(_known(program, o, fn, ctx) for o in c.options):  # type: ignore[union-attr]
+            options.append([("option", o) for o in c.options])  # type: ignore[union-attr]
+        else:
+            options.append([None])  # a branch that may assign what is not known: the choice is not known either
+    out = []
+    for combo in itertools.islice(itertools.product(*options), _BINDINGS):
+        out.append({c: v for c, v in zip(choices, combo, strict=True) if v is not None})
+    return out or [{}]
+
+
+def _known(program: Program, e: Expr, fn: FunctionFacts, ctx: Context) -> bool:
+    if isinstance(e, Items):
+        return all(_known(program, i, fn, ctx) for i in e.items)
+    return program.values(e, fn, ctx) is not None
+
+
+def _describe(bound: dict) -> tuple[str, ...]:
+    return tuple(f"loop value {v}" for k, v in bound.items() if isinstance(k, Loop))

@@ -1,0 +1,95 @@
+"""The CUDA launches of the index with clang's values: each lexical launch (:mod:`simu.host.cuda`) that clang read
+too takes clang's values where clang knows them (its own stay where clang does not: relations, command-line
+defaults, buffer lengths), once per launch the program makes there; a launch only clang found is added; a launch
+clang read under conditions no context of the program meets is none of the program's."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from simu.host.ast.launches import LaunchValues
+from simu.host.cuda import CudaLaunch
+
+
+def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[tuple[str, int, str]]
+                   ) -> list[CudaLaunch]:
+    """``text``: the lexical launches of one kernel; ``read``: clang's launches of it; ``sites``: every
+    ``(file, line, kernel)`` of a ``<<<>>>`` clang read (with or without a launch the program makes there)."""
+    out: list[CudaLaunch] = []
+    used: set[int] = set()
+    for x in text:
+        mine = [i for i, v in enumerate(read) if _matches(x, v)]
+        if not mine:
+            if not x.via and (x.file, x.line, x.kernel) in sites:
+                continue  # clang read it: no context of the program makes this launch
+            out.append(x)
+            continue
+        used.update(mine)
+        for i in mine:
+            made = _refined(x, read[i])
+            if made not in out:
+                out.append(made)
+    for i, v in enumerate(read):
+        if i not in used:
+            made = _new(v)
+            if made not in out:
+                out.append(made)
+    return out
+
+
+def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
+    if x.kernel.split("::")[-1] != v.kernel:
+        return False
+    if x.instance and not _consistent(x, v):
+        return False  # another instantiation of the function template holding the launch
+    if not x.via:
+        return (x.file, x.line) == (v.file, v.line)
+    return x.via.split("::")[-1] == v.function and bool(v.trail) and v.trail[0].endswith(f" at {x.file}:{x.line}")
+
+
+def _consistent(x: CudaLaunch, v: LaunchValues) -> bool:
+    """Whether clang's values agree with every value the lexical launch knows."""
+    pairs = [*zip(x.grid or (), v.grid or (), strict=False), *zip(x.block or (), v.block or (), strict=False),
+             *zip(x.args, v.args, strict=False), (x.shmem, v.shmem)]
+    return all(a is None or b is None or a == b for a, b in pairs)
+
+
+def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
+    n = len(x.args)
+    args = tuple(v.args[i] if i < len(v.args) and v.args[i] is not None else x.args[i] for i in range(n))
+    grid, block = _dim(v.grid, x.grid), _dim(v.block, x.block)
+    defaults = tuple(d for d in x.defaults if not (v.bound and d.startswith("@loop")))  # clang fixed the loop's value
+    shmem = v.shmem if v.shmem is not None else x.shmem
+    if (grid, block, shmem, args) == (x.grid, x.block, x.shmem, x.args):
+        return x  # clang agrees: the lexical launch as it was, its origin too
+    return replace(x, grid=grid, block=block, grid_sym=_sym(grid, x.grid_sym), block_sym=_sym(block, x.block_sym),
+                   shmem=shmem, args=args, through=_through(v), defaults=defaults)
+
+
+def _sym(dim: tuple | None, sym: tuple | None) -> tuple | None:
+    """Relations for a dim3 clang knows in part (an ``int`` block: y and z are 1), so its known components hold."""
+    if sym is None and dim is not None and None in dim and any(d is not None for d in dim):
+        return (None, None, None)
+    return sym
+
+
+def _dim(read: tuple | None, text: tuple | None) -> tuple | None:
+    if read is None:
+        return text
+    if None not in read or text is None:
+        return read
+    return tuple(a if a is not None else b for a, b in zip(read, text, strict=True))
+
+
+def _new(v: LaunchValues) -> CudaLaunch:
+    n = len(v.args)
+    targs = re.sub(r"\s+", "", v.callee_text[v.callee_text.index("<") + 1:v.callee_text.rindex(">")]) \
+        if "<" in v.callee_text and v.callee_text.endswith(">") else ""
+    return CudaLaunch(v.file, v.line, v.kernel, "", v.grid, "", v.block, "", v.shmem, v.args_text,
+                      tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
+                      targs=targs, through=_through(v), grid_sym=_sym(v.grid, None), block_sym=_sym(v.block, None))
+
+
+def _through(v: LaunchValues) -> tuple[str, ...]:
+    return tuple(v.trail) + tuple(v.bound)

@@ -1,0 +1,132 @@
+"""Small readers of clang's JSON AST nodes: kinds, children, types, source offsets."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+Node = dict[str, Any]
+
+# nodes that only wrap the expression they hold
+_WRAPPERS = {"ParenExpr", "ExprWithCleanups", "MaterializeTemporaryExpr", "CXXBindTemporaryExpr", "FullExpr",
+             "CXXDefaultArgExpr", "CXXDefaultInitExpr", "SubstNonTypeTemplateParmExpr", "ConstantExpr",
+             "ImplicitValueInitExpr"}
+_PASS_CASTS = {"LValueToRValue", "NoOp", "ArrayToPointerDecay", "FunctionToPointerDecay", "ConstructorConversion",
+               "UserDefinedConversion", "DerivedToBase", "UncheckedDerivedToBase", "BitCast", "NullToPointer",
+               "AtomicToNonAtomic", "NonAtomicToAtomic", "LValueBitCast", "Dependent"}
+_SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2, "half": 2,
+          "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "float": 4, "long": 8, "unsigned long": 8,
+          "long long": 8, "unsigned long long": 8, "double": 8, "size_t": 8, "__size_t": 8, "int8_t": 1,
+          "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
+          "cufftComplex": 8, "cuComplex": 8, "cuDoubleComplex": 16}
+_VECTOR = re.compile(r"(u?char|u?short|u?int|u?long|float|double|longlong|ulonglong)([1234])")
+_VECTOR_SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "long": 8,
+                 "ulong": 8, "double": 8, "longlong": 8, "ulonglong": 8}
+
+
+def kids(node: Node) -> list[Node]:
+    return [x for x in node.get("inner", ()) if isinstance(x, dict)]
+
+
+def strip(node: Node) -> Node:
+    """The expression under wrappers and value-preserving implicit casts."""
+    while True:
+        kind = node.get("kind")
+        inner = kids(node)
+        if kind in _WRAPPERS and inner and "value" not in node:
+            node = inner[-1]
+        elif kind == "ImplicitCastExpr" and node.get("castKind") in _PASS_CASTS and inner:
+            node = inner[0]
+        else:
+            return node
+
+
+def qual_type(node: Node, desugared: bool = True) -> str:
+    t = node.get("type", {})
+    return (t.get("desugaredQualType") if desugared else None) or t.get("qualType", "")
+
+
+def record_name(qual: str) -> str:
+    """``Net`` from ``struct Net *``, ``const Net &``, ``ns::Net``: the record a member is read through."""
+    t = re.sub(r"\b(const|volatile|struct|class|union|__restrict__|restrict)\b", " ", qual)
+    t = re.sub(r"<.*>", "", t).replace("*", " ").replace("&", " ").strip()
+    return t.split("::")[-1].strip()
+
+
+def arithmetic_kind(qual: str) -> tuple[str, int]:
+    """``(kind, bits)`` of a scalar type: ``i``/``u`` integers, ``f`` floating, ``b`` bool; ``("", 0)`` otherwise."""
+    t = re.sub(r"\b(const|volatile)\b", "", qual).strip()
+    if t == "bool" or t == "_Bool":
+        return "b", 1
+    if t in ("float", "double", "long double", "half", "__half"):
+        return "f", 64
+    if "*" in t or "[" in t or "(" in t:
+        return "", 0
+    size = _SIZES.get(t)
+    if size is None:
+        return "", 0
+    unsigned = t.startswith("unsigned") or t.startswith("uint") or t in ("size_t", "__size_t")
+    return ("u" if unsigned else "i"), size * 8
+
+
+def size_of(qual: str) -> int | None:
+    """``sizeof`` of a type named in the dump (builtin, pointer, CUDA vector types), else ``None``."""
+    t = re.sub(r"\b(const|volatile|struct)\b", "", qual).strip()
+    if t.endswith("*"):
+        return 8
+    if t in _SIZES:
+        return _SIZES[t]
+    m = _VECTOR.fullmatch(t)
+    if m:
+        n = int(m.group(2))
+        return _VECTOR_SIZES[m.group(1)] * n
+    m = re.fullmatch(r"(.+?)\s*\[(\d+)\]", t)
+    if m and (inner := size_of(m.group(1))) is not None:
+        return inner * int(m.group(2))
+    return None
+
+
+def offsets(node: Node) -> tuple[int, int] | None:
+    """The byte range ``[begin, end)`` of a node in its file (macro uses at their expansion)."""
+    r = node.get("range")
+    if not r:
+        return None
+    b, e = _point(r.get("begin", {})), _point(r.get("end", {}))
+    if b is None or e is None:
+        return None
+    return b[0], e[0] + e[1]
+
+
+def _point(loc: dict) -> tuple[int, int] | None:
+    loc = loc.get("expansionLoc", loc)
+    if "offset" not in loc:
+        return None
+    return loc["offset"], loc.get("tokLen", 0)
+
+
+def start(node: Node) -> int | None:
+    loc = node.get("loc") or {}
+    p = _point(loc)
+    if p is None:
+        o = offsets(node)
+        return o[0] if o else None
+    return p[0]
+
+
+def referenced(node: Node) -> Node:
+    return node.get("referencedDecl", {})
+
+
+def callee_name(call: Node) -> str:
+    """The name a ``CallExpr`` calls (``""`` for a call through an expression)."""
+    inner = kids(call)
+    if not inner:
+        return ""
+    f = strip(inner[0])
+    if f.get("kind") == "DeclRefExpr":
+        return referenced(f).get("name", "")
+    if f.get("kind") in ("UnresolvedLookupExpr", "UnresolvedMemberExpr"):
+        return f.get("name", "")
+    if f.get("kind") == "MemberExpr":
+        return f.get("name", "")
+    return ""

@@ -1,0 +1,119 @@
+"""A host file's facts from its clang AST: every function with a body that the file or its project headers define
+(methods, namespaces, ``extern "C"`` blocks, each instantiation of a function template), and its globals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from simu.frontend.includes import HeaderIndex, resolve_includes
+from simu.host.ast.clang import dump, own_declarations
+from simu.host.ast.expr import Const
+from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
+from simu.host.ast.nodes import Node, kids
+
+_SCOPES = {"NamespaceDecl", "LinkageSpecDecl", "CXXRecordDecl", "ClassTemplateDecl"}
+_FUNCTIONS = {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl"}
+
+
+def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
+                   headers: HeaderIndex | None = None) -> list[FunctionFacts] | None:
+    """The facts of one host file and of the project headers (files under ``root``) it includes; ``None`` when
+    clang gives no AST.  ``headers``: the project's headers by name, to find the folders its includes need."""
+    after: tuple[str, ...] = ()
+    if headers is not None:
+        after = tuple(str(d) for d in resolve_includes(path, [Path(d) for d in include_dirs], headers).folders)
+    tu = dump(path, include_dirs, after_dirs=after)
+    if tu is None:
+        return None
+    root_s = str(root.resolve())
+    decls = [(f, d) for f, d in own_declarations(tu) if f == str(path) or f.startswith(root_s + "/")]
+    enums = _enums([d for _, d in decls])
+    texts: dict[str, str] = {}
+    out: list[FunctionFacts] = []
+    globals_: list[tuple[str, str, object]] = []
+    for file, decl in decls:
+        if file not in texts:
+            try:
+                texts[file] = Path(file).read_text(errors="replace")
+            except OSError:
+                texts[file] = ""
+        rel = _rel(file, root_s)
+        for fn, name in _functions(decl, ""):
+            out.append(FunctionReader(fn, name, rel, texts[file], enums).read())
+        for var in _variables(decl):
+            if kids(var):
+                reader = FunctionReader({}, "", rel, texts[file], enums)
+                globals_.append(("::", var.get("name", ""), reader.expr(kids(var)[-1], _State())))
+    if globals_:
+        out.append(FunctionFacts("", _rel(str(path), root_s), 0, (), writes=tuple(globals_)))  # type: ignore[arg-type]
+    return out
+
+
+def _rel(file: str, root: str) -> str:
+    return file[len(root) + 1:] if file.startswith(root + "/") else Path(file).name
+
+
+def _functions(decl: Node, scope: str) -> list[tuple[Node, str]]:
+    kind = decl.get("kind")
+    if kind in _FUNCTIONS:
+        has_body = any(k.get("kind") == "CompoundStmt" for k in kids(decl))
+        return [(decl, decl.get("name", ""))] if has_body and not decl.get("isImplicit") else []
+    if kind == "FunctionTemplateDecl":
+        specs = [k for k in kids(decl) if k.get("kind") in _FUNCTIONS]
+        inst = specs[1:] if len(specs) > 1 else specs  # instantiations after the pattern, else the pattern itself
+        return [x for s in inst for x in _functions(s, scope)]
+    if kind in _SCOPES:
+        return [x for k in kids(decl) for x in _functions(k, decl.get("name", scope))]
+    return []
+
+
+def _variables(decl: Node) -> list[Node]:
+    kind = decl.get("kind")
+    if kind == "VarDecl":
+        return [decl]
+    if kind in _SCOPES:
+        return [v for k in kids(decl) for v in _variables(k)]
+    return []
+
+
+def _enums(decls: list[Node]) -> dict[str, int]:
+    """Enumerator values by declaration id and by name (a name two enums give different values has none)."""
+    out: dict[str, int] = {}
+    clash: set[str] = set()
+
+    def visit(d: Node) -> None:
+        if d.get("kind") == "EnumDecl":
+            value = -1
+            for c in kids(d):
+                if c.get("kind") != "EnumConstantDecl":
+                    continue
+                given = _constant(c)
+                value = given if given is not None else value + 1
+                out[c.get("id", "")] = value
+                name = c.get("name", "")
+                if name in out and out[name] != value:
+                    clash.add(name)
+                out[name] = value
+        elif d.get("kind") in _SCOPES:
+            for k in kids(d):
+                visit(k)
+
+    for d in decls:
+        visit(d)
+    for name in clash:
+        out.pop(name, None)
+    return out
+
+
+def _constant(c: Node) -> int | None:
+    for k in kids(c):
+        if k.get("kind") == "ConstantExpr" and "value" in k:
+            try:
+                return int(k["value"])
+            except ValueError:
+                return None
+        reader = FunctionReader({}, "", "", "", {})
+        e = reader.expr(k, _State())
+        if isinstance(e, Const):
+            return int(e.value)
+    return None

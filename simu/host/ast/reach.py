@@ -1,0 +1,113 @@
+"""Which host files the index reads through clang, and their facts cached with the index's file entries.
+
+Only what can reach a launch is parsed: files that launch (``<<<``), then files that call a function holding a
+launch or a call to one (up to :data:`LEVELS` levels up), and files that assign a field or global a launch reads
+(``net->hidden_n = hidden`` in another file's ``create()``).  Names are matched lexically before clang is asked."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from simu.frontend.includes import HeaderIndex
+from simu.host.ast.expr import Field, _children
+from simu.host.ast.facts import FunctionFacts, facts_from_json, facts_to_json
+from simu.host.ast.program import read_host_file
+
+LEVELS = 4  # caller levels followed up from the functions that launch
+SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
+_LAUNCH = re.compile(r"<<\s*<")
+_FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
+
+
+def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
+                  read: Callable[[Path], list[FunctionFacts] | None] | None = None
+                  ) -> tuple[list[FunctionFacts], list[str], list[str]]:
+    """The facts of the host files (``texts``: relative path -> text) that can reach a launch, each read once per
+    cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them); the files
+    read, and those clang gave no AST for."""
+    headers: list[HeaderIndex] = []  # made on first use: it walks the project
+
+    def read_one(p: Path) -> list[FunctionFacts] | None:
+        if not headers:
+            headers.append(HeaderIndex(root))
+        return read_host_file(p, root, headers=headers[0])
+
+    read = read or read_one
+    sources = {rel: t for rel, t in texts.items() if Path(rel).suffix.lower() in SOURCES}
+    done: dict[str, list[FunctionFacts]] = {}
+    failed: list[str] = []
+
+    def load(rel: str) -> list[FunctionFacts]:
+        if rel in done:
+            return done[rel]
+        entry = entries.get(rel)
+        if entry is not None and "ast" in entry:
+            try:
+                done[rel] = facts_from_json(entry["ast"]) if entry["ast"] is not None else []
+                if entry["ast"] is None:
+                    failed.append(rel)
+                return done[rel]
+            except _FAILURES:
+                pass
+        try:
+            facts = read(root / rel)
+        except _FAILURES:
+            facts = None
+        if facts is None:
+            failed.append(rel)
+        done[rel] = facts or []
+        if entry is not None:
+            entry["ast"] = facts_to_json(facts) if facts is not None else None
+        return done[rel]
+
+    for rel in [rel for rel, t in sources.items() if _LAUNCH.search(t)]:
+        load(rel)
+    targets: set[str] = set()
+    fields: set[str] = set()
+    for _ in range(LEVELS + 1):
+        new: set[str] = set()
+        for rel in list(done):
+            for f in done[rel]:
+                if f.launches or {c.callee for c in f.calls} & targets:
+                    new.add(f.name)
+                    fields |= _fields_read(f)
+        new -= targets
+        targets |= new
+        if not new:
+            break
+        pattern = re.compile(r"(?<![\w.>])(?:" + "|".join(re.escape(n) for n in sorted(new) if n) + r")\s*[<(]")
+        for rel, t in sources.items():
+            if rel not in done and pattern.search(t):
+                load(rel)
+    if fields:
+        writes = re.compile(r"(?:->|\.)\s*(?:" + "|".join(re.escape(n) for n in sorted(fields)) + r")\s*=[^=]")
+        for rel, t in sources.items():
+            if rel not in done and writes.search(t):
+                load(rel)
+    out: list[FunctionFacts] = []
+    for facts in done.values():
+        for f in facts:
+            if f not in out:
+                out.append(f)
+    return out, sorted(set(done) - set(failed)), sorted(failed)
+
+
+def _fields_read(f: FunctionFacts) -> set[str]:
+    """The field names a function's launches and calls read."""
+    out: set[str] = set()
+
+    def walk(e: object) -> None:
+        if isinstance(e, Field) and e.record != "::":
+            out.add(e.name)
+        for c in _children(e):
+            walk(c)
+
+    for x in f.launches:
+        for part in (x.grid, x.block, x.shmem, *x.args):
+            walk(part)
+    for c in f.calls:
+        for a in c.args:
+            walk(a)
+    return out

@@ -1,0 +1,362 @@
+"""Values over the whole program: a parameter takes the values of every call site (transitively, recursion followed
+until its guard stops it), a field the values of every assignment to it, a global its initialiser and assignments,
+a loop counter each value of its range, a branch-assigned variable each branch's value.  C semantics throughout
+(integer ``/`` and ``%`` truncate, unsigned types wrap, casts truncate).  What is not known is ``None``: the search
+chooses it."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from simu.host.ast.expr import (
+    Call,
+    Cast,
+    Choice,
+    Cond,
+    Const,
+    Counter,
+    Element,
+    Expr,
+    Field,
+    Items,
+    Loop,
+    Number,
+    Op,
+    Param,
+    Unknown,
+)
+from simu.host.ast.facts import Condition, FunctionFacts
+
+MAX_VALUES = 8  # values one expression keeps
+MAX_CONTEXTS = 16  # call contexts of one function
+MAX_LOOP = 256  # iterations followed to enumerate a loop counter
+_DEPTH = 8  # calls followed up from a launch
+
+Values = list[Number] | None
+
+
+@dataclass(frozen=True)
+class Context:
+    """Parameter values a function is called with (``None``: not known) and the calls that lead there."""
+
+    params: tuple[Number | None, ...]
+    trail: tuple[str, ...] = ()
+
+
+class Program:
+    """The facts of every host file read through clang, evaluated together."""
+
+    def __init__(self, facts: list[FunctionFacts]):
+        self.functions: dict[str, list[FunctionFacts]] = {}
+        self.callers: dict[str, list[tuple[FunctionFacts, Any]]] = {}
+        self.writes: dict[tuple[str, str], list[tuple[FunctionFacts, Expr]]] = {}
+        for f in facts:
+            self.functions.setdefault(f.name, []).append(f)
+            for c in f.calls:
+                self.callers.setdefault(c.callee, []).append((f, c))
+            for record, name, value in f.writes:
+                self.writes.setdefault((record, name), []).append((f, value))
+        self._contexts: dict[int, list[Context]] = {}
+        self._busy: set[int] = set()
+        self._fields: dict[tuple[str, str], Values] = {}
+        self._fields_busy: set[tuple[str, str]] = set()
+
+    # --- call contexts ---------------------------------------------------------------------------------------
+    def contexts(self, fn: FunctionFacts, depth: int = 0) -> list[Context]:
+        """The contexts ``fn`` runs in: one per distinct set of argument values its call sites pass (a function no
+        call reaches runs with every parameter unknown)."""
+        key = id(fn)
+        if key in self._contexts:
+            return self._contexts[key]
+        unknown = [Context((None,) * len(fn.params))]
+        sites = [(g, c) for g, c in self.callers.get(fn.name, ())
+                 if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)]
+        if not sites or depth > _DEPTH or key in self._busy:
+            return unknown if not sites or depth > _DEPTH else []
+        self._busy.add(key)
+        found: list[Context] = []
+        outer = [(g, c) for g, c in sites if g is not fn]
+        inner = [(g, c) for g, c in sites if g is fn]
+        for g, c in outer:
+            for ctx in self.contexts(g, depth + 1):
+                self._add(found, self._at_call(g, c, ctx))
+        frontier = list(found)
+        while frontier and inner and len(found) < MAX_CONTEXTS:  # recursion: until its guard stops it
+            new: list[Context] = []
+            for ctx in frontier:
+                for g, c in inner:
+                    for made in self._at_call(g, c, ctx):
+                        if made not in found and made not in new:
+                            new.append(made)
+            before = len(found)
+            self._add(found, new)
+            frontier = found[before:]
+        self._busy.discard(key)
+        self._contexts[key] = found[:MAX_CONTEXTS]
+        return self._contexts[key]
+
+    def _binds(self, caller: FunctionFacts, fn: FunctionFacts) -> bool:
+        """Whether a call from ``caller`` reaches ``fn``: among namesakes, the one defined in the fewest folders from
+        the caller (two programs in one tree each define ``check``)."""
+        same = [f for f in self.functions.get(fn.name, ()) if len(f.params) == len(fn.params)]
+        if len(same) <= 1:
+            return True
+        nearest = min(_distance(caller.file, f.file) for f in same)
+        return _distance(caller.file, fn.file) == nearest
+
+    @staticmethod
+    def _add(found: list[Context], more: list[Context]) -> None:
+        for c in more:
+            if c not in found and len(found) < MAX_CONTEXTS:
+                found.append(c)
+
+    def _at_call(self, caller: FunctionFacts, call: Any, ctx: Context) -> list[Context]:
+        """The contexts one call site makes in one context of its caller (none when its conditions fail there)."""
+        if self.fails(call.conditions, caller, ctx):
+            return []
+        here = f"{caller.name} at {caller.file}:{call.line}"
+        if ctx.trail and ctx.trail[0].split(" (")[0] == here:  # a recursion: one entry, not one per level
+            trail = (f"{here} (recursively)",) + ctx.trail[1:]
+        else:
+            trail = (here,) + ctx.trail
+        per_arg = [self.values(a, caller, ctx) for a in call.args]
+        choices = [v if v is not None else [None] for v in per_arg]
+        out = []
+        for combo in itertools.islice(itertools.product(*choices), MAX_CONTEXTS):
+            out.append(Context(tuple(combo), trail[:6]))
+        return out
+
+    def fails(self, conditions: tuple[Condition, ...], fn: FunctionFacts, ctx: Context,
+              bound: dict | None = None) -> bool:
+        """Whether a condition that must hold (or not hold) is known not to, in this context."""
+        for expr, holds in conditions:
+            vals = self.values(expr, fn, ctx, bound)
+            if vals is not None and vals and all(bool(v) != holds for v in vals):
+                return True
+        return False
+
+    # --- values --------------------------------------------------------------------------------------------------
+    def values(self, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict | None = None) -> Values:
+        """Every value ``e`` may take in ``fn`` under ``ctx`` (``bound``: loop counters and choices fixed to one
+        option), at most :data:`MAX_VALUES`; ``None`` when not known."""
+        bound = bound or {}
+        if e in bound:
+            return [bound[e]] if not isinstance(bound[e], tuple) else self.values(bound[e][1], fn, ctx, bound)
+        if isinstance(e, Const):
+            return [e.value]
+        if isinstance(e, Param):
+            v = ctx.params[e.index] if e.index < len(ctx.params) else None
+            return None if v is None else [v]
+        if isinstance(e, Unknown) or isinstance(e, Counter) or isinstance(e, Items):
+            return None
+        if isinstance(e, Field):
+            return self.field(e)
+        if isinstance(e, Cast):
+            return _unique(_cast(e.kind, e.bits, v) for v in self.values(e.arg, fn, ctx, bound) or [None])
+        if isinstance(e, Op):
+            parts = [self.values(a, fn, ctx, bound) for a in e.args]
+            if any(p is None for p in parts):
+                return None
+            out = []
+            for combo in itertools.islice(itertools.product(*parts), 64):  # type: ignore[arg-type]
+                out.append(apply(e.op, e.kind, e.bits, combo))
+            return _unique(out)
+        if isinstance(e, Cond):
+            tests = self.values(e.test, fn, ctx, bound)
+            if tests is None:
+                return _union([self.values(e.then, fn, ctx, bound), self.values(e.other, fn, ctx, bound)])
+            arms = ([e.then] if any(tests) else []) + ([e.other] if not all(tests) else [])
+            return _union([self.values(a, fn, ctx, bound) for a in arms])
+        if isinstance(e, Choice):
+            return _union([self.values(o, fn, ctx, bound) for o in e.options])
+        if isinstance(e, Element):
+            return self.element(e, fn, ctx, bound)
+        if isinstance(e, Loop):
+            return self.loop(e, fn, ctx, bound)
+        if isinstance(e, Call):
+            return self.call(e, fn, ctx, bound)
+        return None
+
+    def element(self, e: Element, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
+        index = self.values(e.index, fn, ctx, bound)
+        base = self.aggregate(e.base, bound)
+        if index is None or base is None:
+            return None
+        picked = [base.items[int(i)] for i in index if 0 <= int(i) < len(base.items)]
+        return _union([self.values(p, fn, ctx, bound) for p in picked]) if picked else None
+
+    def aggregate(self, e: Expr, bound: dict) -> Items | None:
+        if isinstance(e, Items):
+            return e
+        if e in bound and isinstance(bound[e], tuple):
+            return self.aggregate(bound[e][1], bound)
+        return None
+
+    def loop(self, e: Loop, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
+        seen: list[Number] = []
+        for start in self.values(e.start, fn, ctx, bound) or [None]:
+            if start is None:
+                return None
+            v = start
+            for _ in range(MAX_LOOP):
+                at = {**bound, Counter(): v}
+                test = self.values(e.test, fn, ctx, at)
+                if test is None:
+                    return None
+                if not all(test):
+                    break
+                if v not in seen:
+                    seen.append(v)
+                step = self.values(e.step, fn, ctx, at)
+                if step is None or len(step) != 1 or step[0] == v:
+                    return None
+                v = step[0]
+            else:
+                return None  # longer than followed: not one range to enumerate
+        return _spread(seen)
+
+    def call(self, e: Call, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
+        targets = [f for f in self.functions.get(e.function, ()) if f.returns is not None and
+                   len(f.params) == len(e.args)]
+        if len(targets) != 1:
+            return None
+        target = targets[0]
+        per_arg = [self.values(a, fn, ctx, bound) for a in e.args]
+        out: list[Values] = []
+        for combo in itertools.islice(itertools.product(*[p if p is not None else [None] for p in per_arg]), 16):
+            out.append(self.values(target.returns, target, Context(tuple(combo))))  # type: ignore[arg-type]
+        return _union(out)
+
+    def field(self, f: Field) -> Values:
+        key = (f.record, f.name)
+        if key in self._fields:
+            return self._fields[key]
+        writes = self.writes.get(key, [])
+        if not writes or key in self._fields_busy:
+            return None
+        self._fields_busy.add(key)
+        out: list[Values] = []
+        for writer, value in writes:
+            for ctx in self.contexts(writer) if writer.name else [Context(())]:
+                out.append(self.values(value, writer, ctx))
+        self._fields_busy.discard(key)
+        self._fields[key] = _union(out)
+        return self._fields[key]
+
+
+def _distance(a: str, b: str) -> int:
+    """Folders between two files (0: the same folder)."""
+    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
+    common = 0
+    for x, y in zip(pa, pb, strict=False):
+        if x != y:
+            break
+        common += 1
+    return len(pa) + len(pb) - 2 * common
+
+
+def apply(op: str, kind: str, bits: int, v: tuple) -> Number | None:  # noqa: C901 - one table of C operators
+    """One C operator on concrete operands (``None``: undefined, such as a division by zero)."""
+    if any(x is None for x in v):
+        return None
+    a = v[0]
+    b = v[1] if len(v) > 1 else None
+    integer = kind in ("i", "u", "b")
+    try:
+        if op == "+":
+            r = a + b
+        elif op == "-":
+            r = a - b
+        elif op == "*":
+            r = a * b
+        elif op == "/":
+            if b == 0:
+                return None
+            r = _tdiv(int(a), int(b)) if integer else a / b
+        elif op == "%":
+            if b == 0:
+                return None
+            r = int(a) - int(b) * _tdiv(int(a), int(b))
+        elif op in ("<<", ">>"):
+            r = int(a) << int(b) if op == "<<" else int(a) >> int(b)
+        elif op in ("&", "|", "^"):
+            r = {"&": int(a) & int(b), "|": int(a) | int(b), "^": int(a) ^ int(b)}[op]
+        elif op in ("<", ">", "<=", ">=", "==", "!="):
+            return int({"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b}[op])
+        elif op == "&&":
+            return int(bool(a) and bool(b))
+        elif op == "||":
+            return int(bool(a) or bool(b))
+        elif op == "neg":
+            r = -a
+        elif op == "!":
+            return int(not a)
+        elif op == "~":
+            r = ~int(a)
+        elif op in ("min", "max"):
+            r = min(v) if op == "min" else max(v)
+        elif op in ("ceil", "floor", "round"):
+            r = {"ceil": math.ceil, "floor": math.floor, "round": round}[op](a)
+        elif op == "sqrt":
+            r = math.sqrt(a)
+        elif op == "log2":
+            r = math.log2(a)
+        elif op == "abs":
+            r = abs(a)
+        elif op == "pow":
+            r = a ** b
+        else:
+            return None
+    except (ValueError, OverflowError, TypeError, ZeroDivisionError):
+        return None
+    return _cast(kind, bits, r) if integer else r
+
+
+def _tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _cast(kind: str, bits: int, v: Number | None) -> Number | None:
+    if v is None:
+        return None
+    if kind == "f":
+        return float(v)
+    if kind == "b":
+        return int(bool(v))
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return None
+        v = int(v)
+    bits = bits or 32
+    v &= (1 << bits) - 1
+    if kind == "i" and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
+
+
+def _unique(vals: Any) -> Values:
+    out: list[Number] = []
+    for v in vals:
+        if v is None:
+            return None
+        if v not in out:
+            out.append(v)
+    return out[:MAX_VALUES] if len(out) <= MAX_VALUES else _spread(out)
+
+
+def _union(parts: list[Values]) -> Values:
+    if any(p is None for p in parts):
+        return None
+    return _unique(v for p in parts for v in p)  # type: ignore[union-attr]
+
+
+def _spread(vals: list[Number]) -> list[Number]:
+    """At most :data:`MAX_VALUES` of a long list: its ends and evenly spread values between."""
+    if len(vals) <= MAX_VALUES:
+        return vals
+    step = (len(vals) - 1) / (MAX_VALUES - 1)
+    return [vals[round(i * step)] for i in range(MAX_VALUES)]

@@ -1,0 +1,144 @@
+"""Whole programs whose bug shows only at the values the program passes (issue 28's corpus pairs): `simu scan` reads
+them through clang — a dim3 set member by member and a literal float argument, a struct field set in another file's
+constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
+local size, a loop over a table of block sizes, a template argument of the launching function — and reports each bug
+as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false
+alarms: blocks past a tile, a negative scale, octaves past a table)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from simu.host.ast.expr import Choice, Const, Field, Items, Loop, Op, Param, from_json, to_json
+from simu.host.ast.facts import facts_from_json, facts_to_json
+from simu.host.ast.program import read_host_file
+from simu.host.ast.values import Program, apply
+from simu.host.index import build_host_index
+from simu.scan import ScanOverrides, resolve_options, scan
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+PAIRS = sorted(p.name for p in PROGRAMS.iterdir() if p.is_dir())
+
+
+def _scan(root: Path):
+    over = ScanOverrides(budget=1.0, jobs=1, no_cache=True)
+    return scan(*resolve_options([root], over))
+
+
+def _findings(root: Path):
+    result = _scan(root)
+    kernels = [k for _, k in result.kernels()]
+    assert kernels and all(k.status == "analysed" for k in kernels), [(k.name, k.status) for k in kernels]
+    return [f for k in kernels for f in k.findings]
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_the_bug_is_an_error_at_the_programs_launch(tmp_path: Path, pair: str):
+    shutil.copytree(PROGRAMS / pair / "bug", tmp_path / pair)
+    errors = [f for f in _findings(tmp_path / pair) if f.severity == "error"]
+    assert errors, pair
+    assert all(f.launch is not None and f.launch.origin.startswith("host launch at") for f in errors)
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_the_fixed_twin_is_clean(tmp_path: Path, pair: str):
+    shutil.copytree(PROGRAMS / pair / "fixed", tmp_path / pair)
+    assert _findings(tmp_path / pair) == []
+
+
+def _launches(tmp_path: Path, pair: str, kernel: str):
+    root = tmp_path / pair
+    shutil.copytree(PROGRAMS / pair / "fixed", root)
+    files = sorted(p for p in root.iterdir() if p.suffix in (".cu", ".h"))
+    return build_host_index(root, files).cuda_launches_of(kernel)
+
+
+def test_values_the_program_passes_are_read(tmp_path: Path):
+    (x,) = _launches(tmp_path, "dim3_members", "blur")
+    assert (x.grid, x.block, x.args[0], x.args[1]) == ((4, 4, 1), (16, 8, 1), 2048, pytest.approx(0.1))
+    (x,) = _launches(tmp_path, "struct_field", "hidden_layer")
+    assert x.args[1] == 16 and x.block == (32, 1, 1)
+    assert sorted(x.args[0] for x in _launches(tmp_path, "wrapper_levels", "count_level")) == [1, 2, 3, 4, 5]
+    (x,) = _launches(tmp_path, "array_local", "transpose")
+    assert (x.grid, x.block) == ((4, 4, 1), (16, 16, 1))
+    assert [(x.grid, x.block) for x in _launches(tmp_path, "loop_sizes", "stage")] == \
+        [((128, 1, 1), (32, 1, 1)), ((64, 1, 1), (64, 1, 1)), ((32, 1, 1), (128, 1, 1))]
+    (x,) = _launches(tmp_path, "template_size", "partial")
+    assert (x.grid, x.block) == ((16, 1, 1), (128, 1, 1))
+
+
+def test_a_launch_names_the_calls_its_values_come_through(tmp_path: Path):
+    launches = _launches(tmp_path, "wrapper_levels", "count_level")
+    top = next(x for x in launches if x.args[0] == 5)
+    assert top.through == ("octaves at pyramid.cu:18", "extract at pyramid.cu:23", "main at main.cu:8")
+
+
+def test_c_semantics_of_operators():
+    assert apply("/", "i", 32, (-7, 2)) == -3 and apply("%", "i", 32, (-7, 2)) == -1
+    assert apply("-", "u", 32, (0, 1)) == 2**32 - 1
+    assert apply("/", "f", 64, (7.0, 2)) == 3.5
+    assert apply("/", "i", 32, (1, 0)) is None
+
+
+def test_expressions_and_facts_round_trip_through_json(tmp_path: Path):
+    e = Op("+", (Param(0, "n"), Choice((Const(1), Field("Net", "h")))), "u", 64)
+    assert from_json(to_json(e)) == e
+    loop = Loop(Const(0), Op("<", (Const(0), Const(3))), Const(1))
+    assert from_json(to_json(Items((loop, Const(2.5))))) == Items((loop, Const(2.5)))
+    shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
+    facts = read_host_file(tmp_path / "p" / "pyramid.cu", tmp_path / "p")
+    assert facts is not None and facts_from_json(facts_to_json(facts)) == facts
+
+
+def test_a_guard_stops_recursion_and_a_false_branch_makes_no_launch(tmp_path: Path):
+    (tmp_path / "m.cu").write_text("""#include <cuda_runtime.h>
+__global__ void k(int *o, int n) { o[threadIdx.x] = n; }
+const bool kUseWide = false;
+void down(int *o, int n) { if (n <= 2) return; k<<<1, n>>>(o, n); down(o, n / 2); }
+int main() {
+    int *o; cudaMalloc(&o, 64 * sizeof(int));
+    down(o, 64);
+    if (kUseWide) k<<<1, 1024>>>(o, 1024);
+    return 0;
+}
+""")
+    facts = read_host_file(tmp_path / "m.cu", tmp_path)
+    assert facts is not None
+    program = Program(facts)
+    down = next(f for f in facts if f.name == "down")
+    assert sorted(c.params[1] for c in program.contexts(down)) == [2, 4, 8, 16, 32, 64]
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    assert sorted(x.block[0] for x in index.cuda_launches_of("k")) == [4, 8, 16, 32, 64]
+
+
+def test_an_int_block_size_the_program_reads_at_run_time_is_one_dimensional(tmp_path: Path):
+    """``k<<<16, threads>>>`` with ``int threads`` from the command line: x is searched, y and z are 1 (a dim3 made
+    from an int), not three searched dimensions."""
+    from simu.host.contracts import contracts_for
+
+    (tmp_path / "m.cu").write_text("""#include <cstdlib>
+#include <cuda_runtime.h>
+__global__ void k(float *o, int n) { o[threadIdx.x] = n; }
+int main(int argc, char **argv) {
+    int threads = atoi(argv[1]);
+    float *o; cudaMalloc(&o, 4096 * sizeof(float));
+    k<<<16, threads>>>(o, 4096);
+    return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    (x,) = index.cuda_launches_of("k")
+    assert (x.grid, x.block) == ((16, 1, 1), (None, 1, 1))
+    (c,) = contracts_for(index, "k", [("o", 4), ("n", None)], None).contracts
+    assert c.block is None and c.dims["block.y"] == "1" and c.dims["block.z"] == "1" and c.args == {"n": 4096}
+
+
+def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
+    shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
+    broken = "__global__ void z(int *o) { o[0] = 1; }\nvoid go(int *o) { z<<<1, 1>>>(o); this is not C++\n"
+    (tmp_path / "p" / "broken.cu").write_text(broken)
+    result = _scan(tmp_path / "p")
+    assert result.stats.host_files["indexed"] == 3 and result.stats.host_files["clang"] >= 2
