@@ -226,8 +226,11 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     clang_known = {rel for rel, e in entries.items() if "ast" in e}
     # simu.host.ast keeps each file's clang facts in its cache entry ("ast"), read once per content too
     facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries)
-    index.cuda_read = launch_values(Program(facts))
-    index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
+    try:
+        index.cuda_read = launch_values(Program(facts))
+        index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
+    except (RecursionError, ValueError, TypeError, KeyError, IndexError, OverflowError):
+        index.cuda_read, index.cuda_read_sites = [], set()  # the lexical reader's launches stand alone
     for rel, entry in entries.items():
         if rel not in reused or "ast" in entry and rel not in clang_known:
             store.put(keys[rel], entry)

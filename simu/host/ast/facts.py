@@ -25,6 +25,7 @@ from simu.host.ast.expr import (
     Op,
     Param,
     Unknown,
+    _children,
     from_json,
     to_json,
 )
@@ -49,6 +50,7 @@ _MATH = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil
          "sqrt": "sqrt", "log2": "log2", "abs": "abs", "fabs": "abs", "ceilf": "ceil", "floorf": "floor",
          "sqrtf": "sqrt", "lround": "round", "round": "round", "pow": "pow", "powf": "pow"}
 _DIM3 = {"dim3", "uint3", "struct dim3"}
+MAX_DEPTH = 40  # nesting of one expression
 
 
 @dataclass(frozen=True)
@@ -369,7 +371,13 @@ class FunctionReader:
                     st.env[key] = Unknown("an element assigned at an index not known here")
 
     # --- values ------------------------------------------------------------------------------------------------
-    def expr(self, node: Node, st: _State) -> Expr:  # noqa: C901 - one dispatch over node kinds
+    def expr(self, node: Node, st: _State) -> Expr:
+        """The expression a node computes, locals written out; one nested past :data:`MAX_DEPTH` is unknown (a
+        variable rebuilt from itself in a long function)."""
+        e = self._expr(node, st)
+        return e if _depth(e, MAX_DEPTH) <= MAX_DEPTH else Unknown("an expression too deep to follow")
+
+    def _expr(self, node: Node, st: _State) -> Expr:  # noqa: C901 - one dispatch over node kinds
         if "value" in node and node.get("kind") == "ConstantExpr":
             return _literal(node["value"], qual_type(node))
         n = strip(node)
@@ -485,6 +493,14 @@ class FunctionReader:
     def source(self, node: Node) -> str:
         o = offsets(node)
         return self.text[o[0]:o[1]].strip() if o and o[1] <= len(self.text) else ""
+
+
+def _depth(e: Expr, limit: int) -> int:
+    """How deep an expression nests (counting stops past ``limit``)."""
+    if limit < 0:
+        return 1
+    kids_ = _children(e)
+    return 1 + max((_depth(k, limit - 1) for k in kids_), default=0)
 
 
 def kind_of_callee(call: Node) -> str:

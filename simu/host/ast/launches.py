@@ -48,7 +48,9 @@ def launch_values(program: Program) -> list[LaunchValues]:
 
 
 def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchValues]:
+    program.steps, program.site_memo = 0, {}  # each launch site has its own evaluation allowance
     out: list[LaunchValues] = []
+    seen: set[tuple] = set()  # the values made (two call chains passing the same values make one launch)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     for ctx in program.contexts(fn):
@@ -63,7 +65,9 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound))
-                if made not in out:
+                key = (made.grid, made.block, made.shmem, made.args, made.bound)
+                if key not in seen:
+                    seen.add(key)
                     out.append(made)
             if len(out) >= MAX_VARIANTS:
                 return out[:MAX_VARIANTS]
@@ -81,7 +85,7 @@ def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dic
         if all(c is not None and len(c) == 1 for c in comps):
             return [tuple(int(c[0]) for c in comps)]  # type: ignore[index,misc]
         return [tuple(int(c[0]) if c is not None and len(c) == 1 else None for c in comps)]  # type: ignore
-    if e in bound and isinstance(bound[e], tuple):
+    if isinstance(e, Choice) and e in bound and isinstance(bound[e], tuple):
         return _dims(program, bound[e][1], fn, ctx, bound)
     if isinstance(e, Choice):
         return [d for o in e.options for d in _dims(program, o, fn, ctx, bound)][:MAX_VARIANTS] or [None]

@@ -105,9 +105,9 @@ def _fields_read(f: FunctionFacts) -> set[str]:
             walk(c)
 
     for x in f.launches:
-        for part in (x.grid, x.block, x.shmem, *x.args):
+        for part in (x.grid, x.block, x.shmem, *x.args, *(c for c, _ in x.conditions)):
             walk(part)
     for c in f.calls:
-        for a in c.args:
+        for a in (*c.args, *(e for e, _ in c.conditions)):
             walk(a)
     return out

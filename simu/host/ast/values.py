@@ -27,6 +27,7 @@ from simu.host.ast.expr import (
     Op,
     Param,
     Unknown,
+    _children,
 )
 from simu.host.ast.facts import Condition, FunctionFacts
 
@@ -34,8 +35,11 @@ MAX_VALUES = 8  # values one expression keeps
 MAX_CONTEXTS = 16  # call contexts of one function
 MAX_LOOP = 256  # iterations followed to enumerate a loop counter
 _DEPTH = 8  # calls followed up from a launch
+MAX_STEPS = 20_000  # expression evaluations for one launch site (about 0.1 s): cost never grows without bound
+_NESTING = 12  # functions and fields being evaluated at once (a field leads to its writers' callers)
 
 Values = list[Number] | None
+_BOUND = (Loop, Choice, Counter)  # what a launch's variants fix to one value (the keys of ``bound``)
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,10 @@ class Program:
                 self.writes.setdefault((record, name), []).append((f, value))
         self._contexts: dict[int, list[Context]] = {}
         self._busy: set[int] = set()
+        self._calls_busy: set[int] = set()
+        self.steps = 0  # expression evaluations for the launch site at hand (bounded by MAX_STEPS)
+        self.site_memo: dict[tuple, Any] = {}  # partial results (inside a cycle or past the allowance), per site
+        self._cycles = 0  # cycles of calls met (a context list found inside one is partial)
         self._fields: dict[tuple[str, str], Values] = {}
         self._fields_busy: set[tuple[str, str]] = set()
 
@@ -71,11 +79,20 @@ class Program:
         key = id(fn)
         if key in self._contexts:
             return self._contexts[key]
+        if ("c", key) in self.site_memo:
+            return self.site_memo[("c", key)]
         unknown = [Context((None,) * len(fn.params))]
         sites = [(g, c) for g, c in self.callers.get(fn.name, ())
                  if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)]
-        if not sites or depth > _DEPTH or key in self._busy:
-            return unknown if not sites or depth > _DEPTH else []
+        if not sites or depth > _DEPTH:
+            return unknown
+        if key in self._busy:
+            self._cycles += 1  # a cycle of calls: what is found meanwhile is partial
+            return []
+        if len(self._busy) + len(self._fields_busy) >= _NESTING:
+            self._cycles += 1  # followed far enough (fields lead to writers, writers to their callers): unknown
+            return unknown
+        cycles = self._cycles
         self._busy.add(key)
         found: list[Context] = []
         outer = [(g, c) for g, c in sites if g is not fn]
@@ -95,6 +112,9 @@ class Program:
             self._add(found, new)
             frontier = found[before:]
         self._busy.discard(key)
+        if self._cycles != cycles:  # partial: kept for this launch site only; with nothing found, unknown
+            self.site_memo[("c", key)] = found[:MAX_CONTEXTS] or unknown
+            return self.site_memo[("c", key)]
         self._contexts[key] = found[:MAX_CONTEXTS]
         return self._contexts[key]
 
@@ -133,6 +153,8 @@ class Program:
               bound: dict | None = None) -> bool:
         """Whether a condition that must hold (or not hold) is known not to, in this context."""
         for expr, holds in conditions:
+            if _reads_member(expr):
+                continue  # a member may hold values assigned where no file read shows (a copy, {0}): never decisive
             vals = self.values(expr, fn, ctx, bound)
             if vals is not None and vals and all(bool(v) != holds for v in vals):
                 return True
@@ -141,9 +163,17 @@ class Program:
     # --- values --------------------------------------------------------------------------------------------------
     def values(self, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict | None = None) -> Values:
         """Every value ``e`` may take in ``fn`` under ``ctx`` (``bound``: loop counters and choices fixed to one
-        option), at most :data:`MAX_VALUES`; ``None`` when not known."""
-        bound = bound or {}
-        if e in bound:
+        option), at most :data:`MAX_VALUES`; ``None`` when not known (also when nothing the program does gives it
+        one: a field no reachable code assigns, a loop that never runs)."""
+        found = self._values(e, fn, ctx, bound or {})
+        return found if found else None
+
+    def _values(self, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            self._cycles += 1  # what is found now is partial: not kept for the next launch site
+            return None  # the program's evaluation has spent its allowance: what is left is searched
+        if bound and isinstance(e, _BOUND) and e in bound:
             return [bound[e]] if not isinstance(bound[e], tuple) else self.values(bound[e][1], fn, ctx, bound)
         if isinstance(e, Const):
             return [e.value]
@@ -191,7 +221,7 @@ class Program:
     def aggregate(self, e: Expr, bound: dict) -> Items | None:
         if isinstance(e, Items):
             return e
-        if e in bound and isinstance(bound[e], tuple):
+        if bound and isinstance(e, _BOUND) and e in bound and isinstance(bound[e], tuple):
             return self.aggregate(bound[e][1], bound)
         return None
 
@@ -224,6 +254,15 @@ class Program:
         if len(targets) != 1:
             return None
         target = targets[0]
+        if id(target) in self._calls_busy or len(self._calls_busy) >= _NESTING:
+            return None  # a recursive function's result, or calls followed far enough
+        self._calls_busy.add(id(target))
+        try:
+            return self._call(e, fn, ctx, bound, target)
+        finally:
+            self._calls_busy.discard(id(target))
+
+    def _call(self, e: Call, fn: FunctionFacts, ctx: Context, bound: dict, target: FunctionFacts) -> Values:
         per_arg = [self.values(a, fn, ctx, bound) for a in e.args]
         out: list[Values] = []
         for combo in itertools.islice(itertools.product(*[p if p is not None else [None] for p in per_arg]), 16):
@@ -234,17 +273,39 @@ class Program:
         key = (f.record, f.name)
         if key in self._fields:
             return self._fields[key]
+        if ("f", key) in self.site_memo:
+            return self.site_memo[("f", key)]
         writes = self.writes.get(key, [])
-        if not writes or key in self._fields_busy:
+        if not writes or key in self._fields_busy or len(self._busy) + len(self._fields_busy) >= _NESTING:
+            self._cycles += 1  # partial: whatever depends on it is not kept
             return None
+        cycles = self._cycles
         self._fields_busy.add(key)
         out: list[Values] = []
         for writer, value in writes:
-            for ctx in self.contexts(writer) if writer.name else [Context(())]:
-                out.append(self.values(value, writer, ctx))
+            if not writer.name or not _reads_param(value):  # no need of the writer's callers
+                out.append(self.values(value, writer, Context((None,) * len(writer.params))))
+            else:
+                for ctx in self.contexts(writer):
+                    out.append(self.values(value, writer, ctx))
+            if out[-1:] == [None]:
+                break  # one unknown write makes the field unknown
         self._fields_busy.discard(key)
+        if self._cycles != cycles:
+            self.site_memo[("f", key)] = _union(out)
+            return self.site_memo[("f", key)]
         self._fields[key] = _union(out)
         return self._fields[key]
+
+
+def _reads_param(e: Expr) -> bool:
+    return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
+
+
+def _reads_member(e: Expr) -> bool:
+    if isinstance(e, Field) and e.record != "::":
+        return True
+    return any(_reads_member(c) for c in _children(e))
 
 
 def _distance(a: str, b: str) -> int:
