@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from simu.host.ast import expr as exprs
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -25,13 +26,13 @@ from simu.host.ast.expr import (
     Op,
     Param,
     Unknown,
-    _children,
     from_json,
     to_json,
 )
 from simu.host.ast.nodes import (
     Node,
     arithmetic_kind,
+    assigned,
     callee_name,
     kids,
     offsets,
@@ -245,7 +246,7 @@ class FunctionReader:
     def forget(self, st: _State, parts: list[Node], loop: Node) -> None:
         """After a loop, what its body assigns has no one value."""
         why = Unknown(f"changed in the loop at line {self.line(loop)}")
-        for key in _assigned(parts):
+        for key in assigned(parts):
             if key in st.env or isinstance(key, tuple):
                 st.env[key] = why
 
@@ -499,7 +500,7 @@ def _depth(e: Expr, limit: int) -> int:
     """How deep an expression nests (counting stops past ``limit``)."""
     if limit < 0:
         return 1
-    kids_ = _children(e)
+    kids_ = exprs._children(e)
     return 1 + max((_depth(k, limit - 1) for k in kids_), default=0)
 
 
@@ -562,40 +563,6 @@ def _step(reader: FunctionReader, inc: Node, counter: Any, st: _State) -> Expr |
     if n.get("kind") == "BinaryOperator" and n.get("opcode") == "=":
         return reader.expr(inner[1], at)
     return None
-
-
-def _assigned(parts: list[Node]) -> set[Any]:
-    """The local variables (decl ids) and local members (id, name) the statements assign."""
-    out: set[Any] = set()
-
-    def walk(n: Any) -> None:
-        if not isinstance(n, dict):
-            return
-        kind = n.get("kind")
-        assigns = kind == "CompoundAssignOperator" or (kind == "BinaryOperator" and n.get("opcode") == "=")
-        if assigns:
-            _target(kids(n)[0] if kids(n) else {}, out)
-        elif kind == "UnaryOperator" and n.get("opcode") in ("++", "--"):
-            _target(kids(n)[0] if kids(n) else {}, out)
-        for k in kids(n):
-            walk(k)
-
-    for p in parts:
-        walk(p)
-    return out
-
-
-def _target(lhs: Node, out: set[Any]) -> None:
-    t = strip(lhs)
-    if t.get("kind") == "DeclRefExpr":
-        out.add(referenced(t).get("id"))
-    elif t.get("kind") in ("MemberExpr", "ArraySubscriptExpr") and kids(t):
-        base = strip(kids(t)[0])
-        if base.get("kind") == "DeclRefExpr":
-            key = referenced(base).get("id")
-            out.add(key)
-            if t.get("kind") == "MemberExpr":
-                out.add((key, t.get("name", "")))
 
 
 def _calls_any(node: Node, names: set[str]) -> bool:

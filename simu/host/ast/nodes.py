@@ -130,3 +130,37 @@ def callee_name(call: Node) -> str:
     if f.get("kind") == "MemberExpr":
         return f.get("name", "")
     return ""
+
+
+def assigned(parts: list[Node]) -> set[Any]:
+    """The local variables (decl ids) and local members (id, name) the statements assign."""
+    out: set[Any] = set()
+
+    def walk(n: Any) -> None:
+        if not isinstance(n, dict):
+            return
+        kind = n.get("kind")
+        assigns = kind == "CompoundAssignOperator" or (kind == "BinaryOperator" and n.get("opcode") == "=")
+        if assigns:
+            _target(kids(n)[0] if kids(n) else {}, out)
+        elif kind == "UnaryOperator" and n.get("opcode") in ("++", "--"):
+            _target(kids(n)[0] if kids(n) else {}, out)
+        for k in kids(n):
+            walk(k)
+
+    for p in parts:
+        walk(p)
+    return out
+
+
+def _target(lhs: Node, out: set[Any]) -> None:
+    t = strip(lhs)
+    if t.get("kind") == "DeclRefExpr":
+        out.add(referenced(t).get("id"))
+    elif t.get("kind") in ("MemberExpr", "ArraySubscriptExpr") and kids(t):
+        base = strip(kids(t)[0])
+        if base.get("kind") == "DeclRefExpr":
+            key = referenced(base).get("id")
+            out.add(key)
+            if t.get("kind") == "MemberExpr":
+                out.add((key, t.get("name", "")))
