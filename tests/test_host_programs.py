@@ -142,3 +142,24 @@ def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
     (tmp_path / "p" / "broken.cu").write_text(broken)
     result = _scan(tmp_path / "p")
     assert result.stats.host_files["indexed"] == 3 and result.stats.host_files["clang"] >= 2
+
+
+def test_launches_behind_the_gpu_switch_and_member_conditions_are_read(tmp_path: Path):
+    """A project header declares its launch helpers only under the switch that gates its CUDA headers (darknet's
+    ``#ifdef GPU``): clang reads the host file with it defined, as the kernels are compiled.  A launch whose call
+    sits under ``if (l.flag)`` stays a launch although every write to ``flag`` that was read is 0: a member may hold
+    values no file read shows."""
+    (tmp_path / "cuda.h").write_text("#ifdef GPU\n#include \"cuda_runtime.h\"\n#define BLOCK 256\n"
+                                     "dim3 grid_of(int n);\n#endif\n")
+    (tmp_path / "k.cu").write_text("""#include "cuda.h"
+struct layer { int flag; int n; };
+__global__ void k(float *x, int n) { x[threadIdx.x] = n; }
+dim3 grid_of(int n) { dim3 d((n + BLOCK - 1) / BLOCK, 1, 1); return d; }
+void k_gpu(float *x, int n) { k<<<grid_of(n), BLOCK>>>(x, n); }
+void forward(layer l, float *x) { if (l.flag) k_gpu(x, 77); }
+layer make() { layer l; l.flag = 0; l.n = 1; return l; }
+""")
+    index = build_host_index(tmp_path, [tmp_path / "k.cu"])
+    assert ("k.cu", 5, "k") in index.cuda_read_sites  # without GPU, clang drops the statement: BLOCK is undeclared
+    assert [(v.block, v.args[1]) for v in index.cuda_read] == [((256, 1, 1), 77)]
+    assert any(x.block == (256, 1, 1) and x.args[1] == 77 for x in index.cuda_launches_of("k"))
