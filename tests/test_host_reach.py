@@ -174,7 +174,7 @@ def test_an_unchanged_host_file_is_parsed_once_across_builds_and_scopes(tmp_path
 
     with monkeypatch.context() as m:
         m.setattr(index_module, "index_host_file", no_parsing)
-        m.setattr("simu.host.ast.reach.read_host_file", no_parsing)  # clang's facts are in the entries too
+        m.setattr("simu.host.ast.scope.read_host_file", no_parsing)  # clang's facts are in the entries too
         again = build_host_index(tmp_path, host_files(files), cache)
         scoped = reaching_index(tmp_path, [tmp_path / "wrapped/p1/kernel.cu"], files, cache)  # another scope
     assert _json(again.files) == _json(whole.files) and again.reused == len(whole.files)

@@ -18,7 +18,7 @@ from typing import Any
 from simu.frontend.toolchain import INCLUDE_DIR
 from simu.host.ast.launches import LaunchValues, launch_values
 from simu.host.ast.merge import merge_launches
-from simu.host.ast.reach import program_facts
+from simu.host.ast.scope import program_facts
 from simu.host.ast.values import Program
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
@@ -34,6 +34,7 @@ from simu.host.launchmacros import Macro, expand_launch_macros, launch_macros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
+from simu.host.paths import file_distance
 
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
@@ -401,11 +402,11 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
             if name in defined:
                 continue  # a namesake of this file's own
             # a namesake defined nearer the caller is the one it calls (shoc's OpenCL and CUDA FFT `check`)
-            nearest = min((_distance(rel, d) for d in defined_in.get(name, ())), default=None)
+            nearest = min((file_distance(rel, d) for d in defined_in.get(name, ())), default=None)
             for t in by_name[name]:
                 if t["file"] == rel:
                     continue  # calls in the wrapper's own file are resolved there
-                if nearest is not None and _distance(rel, t["file"]) > nearest:
+                if nearest is not None and file_distance(rel, t["file"]) > nearest:
                     continue
                 if ev is None:
                     headers.prepare(src, path, text)
@@ -414,17 +415,6 @@ def _wrapped_cuda(index: HostIndex, files: list[Path], headers: HeaderMacros
                     out += resolve_call(src, ev, rel, t, call)
                     replaced.add((t["file"], t["line"]))
     return out, replaced
-
-
-def _distance(a: str, b: str) -> int:
-    """Folders between two files of the index (0: the same folder)."""
-    pa, pb = a.split("/")[:-1], b.split("/")[:-1]  # relative POSIX paths
-    common = 0
-    for x, y in zip(pa, pb, strict=False):
-        if x != y:
-            break
-        common += 1
-    return len(pa) + len(pb) - 2 * common
 
 
 def _wrapped_builds(index: HostIndex, files: list[Path]) -> tuple[list[BuildSite], set[tuple[str, int]]]:

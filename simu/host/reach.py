@@ -32,6 +32,7 @@ from pathlib import Path
 from simu.host.cscan import TEMPLATE_ARGS, CSource
 from simu.host.headermacros import HeaderMacros
 from simu.host.options import SOURCE_WORDS, names_source
+from simu.host.paths import folders_between
 
 MAX_ROUNDS = 6
 HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc"})  # read for their macros
@@ -173,7 +174,7 @@ class _Closure:
     def exports(self, f: Path) -> set[str]:
         """Names whose callers (or users) may launch or build kernels through ``f``: functions whose body launches,
         builds, makes or enqueues a kernel, or calls such a function of a file read before (its callers reach the
-        launch through it: clang's reader follows :data:`~simu.host.ast.reach.LEVELS` levels, OpenCL helpers
+        launch through it: clang's reader follows :data:`~simu.host.ast.scope.LEVELS` levels, OpenCL helpers
         forward), and classes whose body launches."""
         text = self.text(f)
         cuda, cl = _CUDA_TOKENS.search(text) is not None, _CL_TOKENS.search(text) is not None
@@ -255,11 +256,11 @@ class _Closure:
                 here = c.parent.parts
                 if c in definers.get(here, ()):
                     continue
-                limit = _distance(here, anchor)
+                limit = folders_between(here, anchor)
                 if c in self.chosen:  # read already: read its nearer namesakes too
-                    out.update((d, None) for f, ds in definers.items() if _distance(here, f) < limit
+                    out.update((d, None) for f, ds in definers.items() if folders_between(here, f) < limit
                                for d in ds if d not in self.chosen)
-                elif limit == 0 or here not in definers and not any(_distance(here, f) < limit for f in definers):
+                elif limit == 0 or here not in definers and not any(folders_between(here, f) < limit for f in definers):
                     out[c] = None
         return list(out)
 
@@ -305,21 +306,11 @@ def _close(code: str, open_at: int) -> int:
     return len(code)
 
 
-def _distance(pa: tuple[str, ...], pb: tuple[str, ...]) -> int:
-    """Folders between two folders, given by their parts (0: the same folder)."""
-    common = 0
-    for x, y in zip(pa, pb, strict=False):
-        if x != y:
-            break
-        common += 1
-    return len(pa) + len(pb) - 2 * common
-
-
 def _nearest(host: Path, same: list[Path]) -> Path:
     """Of the ``.cl`` files of one name, the one nearest to a host file (:meth:`HostIndex._nearest`'s rule: fewest
     folders between, then the path)."""
     here = host.parent.parts
-    return min(same, key=lambda p: (_distance(here, p.parent.parts), str(p)))
+    return min(same, key=lambda p: (folders_between(here, p.parent.parts), str(p)))
 
 
 def reaching_index(root: Path, seeds: list[Path], walked: list[Path], cache_dir: Path | None = None):

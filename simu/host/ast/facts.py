@@ -380,7 +380,7 @@ class FunctionReader:
 
     def _expr(self, node: Node, st: _State) -> Expr:  # noqa: C901 - one dispatch over node kinds
         if "value" in node and node.get("kind") == "ConstantExpr":
-            return _literal(node["value"], qual_type(node))
+            return _literal(node["value"])
         n = strip(node)
         kind = n.get("kind")
         if kind in ("IntegerLiteral", "CharacterLiteral"):
@@ -424,7 +424,7 @@ class FunctionReader:
         if kind == "ArraySubscriptExpr":
             return Element(self.expr(kids(n)[0], st), self.expr(kids(n)[1], st))
         if kind in ("CXXConstructExpr", "CXXTemporaryObjectExpr"):
-            args = [a for a in kids(n) if a.get("kind") != "CXXDefaultArgExpr" or True]
+            args = kids(n)
             if record_name(qual_type(n)) in ("dim3", "uint3") or qual_type(n, False) in _DIM3:
                 if len(args) == 1 and record_name(qual_type(strip(args[0]))) in ("dim3", "uint3"):
                     return self.expr(args[0], st)
@@ -509,7 +509,7 @@ def kind_of_callee(call: Node) -> str:
     return strip(inner[0]).get("kind", "") if inner else ""
 
 
-def _literal(value: str, qual: str) -> Const:
+def _literal(value: str) -> Const:
     try:
         return Const(int(value))
     except ValueError:

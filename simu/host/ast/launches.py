@@ -9,7 +9,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from simu.host.ast.expr import Choice, Const, Expr, Items, Loop, _children
+from simu.host.ast.expr import Choice, Const, Element, Expr, Items, Loop, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.values import Context, Number, Program
 
@@ -89,15 +89,11 @@ def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dic
         return _dims(program, bound[e][1], fn, ctx, bound)
     if isinstance(e, Choice):
         return [d for o in e.options for d in _dims(program, o, fn, ctx, bound)][:MAX_VARIANTS] or [None]
-    from simu.host.ast.expr import Element
-
-    if isinstance(e, Element):
+    if isinstance(e, Element):  # one element of an array of dim3s (``dim3 blocks[] = {…}; k<<<g, blocks[i]>>>``)
         base = program.aggregate(e.base, bound)
         index = program.values(e.index, fn, ctx, bound)
         if base is not None and index is not None and len(index) == 1 and 0 <= int(index[0]) < len(base.items):
             return _dims(program, base.items[int(index[0])], fn, ctx, bound)
-        if base is None and index is not None and len(index) == 1 and isinstance(e.base, Items) is False:
-            return [None]
     vals = program.values(e, fn, ctx, bound)
     if vals is not None and len(vals) == 1:
         return [(int(vals[0]), 1, 1)]

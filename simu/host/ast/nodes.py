@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simu.host.cvalues import SIZEOF
+
 Node = dict[str, Any]
 
 # nodes that only wrap the expression they hold
@@ -14,11 +16,8 @@ _WRAPPERS = {"ParenExpr", "ExprWithCleanups", "MaterializeTemporaryExpr", "CXXBi
 _PASS_CASTS = {"LValueToRValue", "NoOp", "ArrayToPointerDecay", "FunctionToPointerDecay", "ConstructorConversion",
                "UserDefinedConversion", "DerivedToBase", "UncheckedDerivedToBase", "BitCast", "NullToPointer",
                "AtomicToNonAtomic", "NonAtomicToAtomic", "LValueBitCast", "Dependent"}
-_SIZES = {"char": 1, "signed char": 1, "unsigned char": 1, "bool": 1, "short": 2, "unsigned short": 2, "half": 2,
-          "__half": 2, "int": 4, "unsigned int": 4, "unsigned": 4, "float": 4, "long": 8, "unsigned long": 8,
-          "long long": 8, "unsigned long long": 8, "double": 8, "size_t": 8, "__size_t": 8, "int8_t": 1,
-          "uint8_t": 1, "int16_t": 2, "uint16_t": 2, "int32_t": 4, "uint32_t": 4, "int64_t": 8, "uint64_t": 8,
-          "cufftComplex": 8, "cuComplex": 8, "cuDoubleComplex": 16}
+# the host's sizes of C and vector types (simu.host.cvalues), and the names clang's dump spells differently
+_SIZES = {**SIZEOF, "__size_t": 8, "__half": 2, "cufftComplex": 8, "cuComplex": 8, "cuDoubleComplex": 16}
 _VECTOR = re.compile(r"(u?char|u?short|u?int|u?long|float|double|longlong|ulonglong)([1234])")
 _VECTOR_SIZES = {"char": 1, "uchar": 1, "short": 2, "ushort": 2, "int": 4, "uint": 4, "float": 4, "long": 8,
                  "ulong": 8, "double": 8, "longlong": 8, "ulonglong": 8}
@@ -60,7 +59,7 @@ def arithmetic_kind(qual: str) -> tuple[str, int]:
         return "b", 1
     if t in ("float", "double", "long double", "half", "__half"):
         return "f", 64
-    if "*" in t or "[" in t or "(" in t:
+    if "*" in t or "[" in t or "(" in t or _VECTOR.fullmatch(t) or t.startswith("cl_"):
         return "", 0
     size = _SIZES.get(t)
     if size is None:

@@ -30,6 +30,7 @@ from simu.host.ast.expr import (
     _children,
 )
 from simu.host.ast.facts import Condition, FunctionFacts
+from simu.host.paths import file_distance
 
 MAX_VALUES = 8  # values one expression keeps
 MAX_CONTEXTS = 16  # call contexts of one function
@@ -124,8 +125,8 @@ class Program:
         same = [f for f in self.functions.get(fn.name, ()) if len(f.params) == len(fn.params)]
         if len(same) <= 1:
             return True
-        nearest = min(_distance(caller.file, f.file) for f in same)
-        return _distance(caller.file, fn.file) == nearest
+        nearest = min(file_distance(caller.file, f.file) for f in same)
+        return file_distance(caller.file, fn.file) == nearest
 
     @staticmethod
     def _add(found: list[Context], more: list[Context]) -> None:
@@ -306,17 +307,6 @@ def _reads_member(e: Expr) -> bool:
     if isinstance(e, Field) and e.record != "::":
         return True
     return any(_reads_member(c) for c in _children(e))
-
-
-def _distance(a: str, b: str) -> int:
-    """Folders between two files (0: the same folder)."""
-    pa, pb = a.split("/")[:-1], b.split("/")[:-1]
-    common = 0
-    for x, y in zip(pa, pb, strict=False):
-        if x != y:
-            break
-        common += 1
-    return len(pa) + len(pb) - 2 * common
 
 
 def apply(op: str, kind: str, bits: int, v: tuple) -> Number | None:  # noqa: C901 - one table of C operators
