@@ -1,7 +1,8 @@
 """Whole programs whose bug shows only at the values the program passes (issue 28's corpus pairs): `simu scan` reads
 them through clang — a dim3 set member by member and a literal float argument, a struct field set in another file's
 constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
-local size, a loop over a table of block sizes, a template argument of the launching function — and reports each bug
+local size, a loop over a table of block sizes, a template argument of the launching function, a class's
+``constexpr`` in the caller's ``assert`` over a size read at run time — and reports each bug
 as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false
 alarms: blocks past a tile, a negative scale, octaves past a table)."""
 
@@ -68,6 +69,14 @@ def test_values_the_program_passes_are_read(tmp_path: Path):
         [((128, 1, 1), (32, 1, 1)), ((64, 1, 1), (64, 1, 1)), ((32, 1, 1), (128, 1, 1))]
     (x,) = _launches(tmp_path, "template_size", "partial")
     assert (x.grid, x.block) == ((16, 1, 1), (128, 1, 1))
+
+
+def test_what_is_not_known_keeps_its_relations_to_the_arguments(tmp_path: Path):
+    """``n`` comes from the command line: the grid follows it and the caller's assert restricts it, in the terms
+    of the kernel's arguments, though the tile is a class's constexpr the text reader cannot read."""
+    (x,) = _launches(tmp_path, "assert_constexpr", "scale")
+    assert x.block == (256, 1, 1) and x.grid in (None, (None, 1, 1)) and x.args[2] is None
+    assert x.grid_sym[0] == "(_a2_ + 256 - 1)/256" and "_a2_%256 == 0" in x.requires
 
 
 def test_a_launch_names_the_calls_its_values_come_through(tmp_path: Path):

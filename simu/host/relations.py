@@ -203,7 +203,7 @@ def launch_relations(ev: Evaluator, pos: int, dims: list[list[str] | None], args
         s = symbolic(ev, a, pos, others)
         if s is not None and ARG.search(s):
             rel[i] = s
-    return out_dims, tuple(_acyclic(rel)), required(ev, asserted, pos, keys)
+    return out_dims, tuple(acyclic(rel)), required(ev, asserted, pos, keys)
 
 
 def required(ev: Evaluator, conditions, pos: int, args: dict[str, int]) -> tuple[str, ...]:
@@ -368,7 +368,7 @@ def _statement_end(code: str, start: int, limit: int) -> int:
     return limit
 
 
-def _acyclic(rel: list[str | None]) -> list[str | None]:
+def acyclic(rel: list[str | None]) -> list[str | None]:
     """Relations kept in argument order as long as they make no cycle (``a = b`` and ``b = a``: the first)."""
     kept: list[str | None] = [None] * len(rel)
 

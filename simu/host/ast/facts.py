@@ -45,7 +45,8 @@ from simu.host.ast.nodes import (
 )
 
 Condition = tuple[Expr, bool]  # an expression and whether it holds (True) or not (False)
-_ASSERT_CALLS = {"__assert_fail", "__assert_rtn", "_wassert", "__assert", "__assert_func", "__builtin_trap"}
+_ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "__assert", "__assert_func",
+                 "__builtin_trap"}
 _LEAVES = {"exit", "abort", "_exit", "quick_exit"}
 _MATH = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil", "floor": "floor",
          "sqrt": "sqrt", "log2": "log2", "abs": "abs", "fabs": "abs", "ceilf": "ceil", "floorf": "floor",

@@ -11,6 +11,7 @@ from typing import Any
 
 from simu.host.ast.expr import Choice, Const, Element, Expr, Items, Loop, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.host.ast.relations import Relations, launch_relations
 from simu.host.ast.values import Context, Number, Program
 
 MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
@@ -35,6 +36,7 @@ class LaunchValues:
     args_text: tuple[str, ...]
     trail: tuple[str, ...]  # the calls leading to it, innermost first ("loop at a.cu:14")
     bound: tuple[str, ...] = ()  # what was fixed to get these values ("loop counter j = 2")
+    relations: Relations = Relations()  # what is not known, over the other arguments; what the host requires
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -61,11 +63,13 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
             blocks = _dims(program, x.block, fn, ctx, bound)
             shmem = _one(program.values(x.shmem, fn, ctx, bound))
             args = [program.values(a, fn, ctx, bound) for a in x.args]
+            known = [_one(a) is not None for a in args]
+            rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
-                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound))
-                key = (made.grid, made.block, made.shmem, made.args, made.bound)
+                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel)
+                key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)
                     out.append(made)

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from simu.host.ast.launches import LaunchValues
 from simu.host.cuda import CudaLaunch
+from simu.host.relations import acyclic
 
 
 def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[tuple[str, int, str]]
@@ -61,17 +62,40 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     grid, block = _dim(v.grid, x.grid), _dim(v.block, x.block)
     defaults = tuple(d for d in x.defaults if not (v.bound and d.startswith("@loop")))  # clang fixed the loop's value
     shmem = v.shmem if v.shmem is not None else x.shmem
-    if (grid, block, shmem, args) == (x.grid, x.block, x.shmem, x.args):
+    rel = v.relations
+    grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
+    arg_sym = _arg_sym(args, rel.args, x.arg_sym)
+    requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
+    if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires) == \
+            (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires):
         return x  # clang agrees: the lexical launch as it was, its origin too
-    return replace(x, grid=grid, block=block, grid_sym=_sym(grid, x.grid_sym), block_sym=_sym(block, x.block_sym),
-                   shmem=shmem, args=args, through=_through(v), defaults=defaults)
+    return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
+                   requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults)
 
 
-def _sym(dim: tuple | None, sym: tuple | None) -> tuple | None:
-    """Relations for a dim3 clang knows in part (an ``int`` block: y and z are 1), so its known components hold."""
-    if sym is None and dim is not None and None in dim and any(d is not None for d in dim):
+def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
+    """The relations of a dim3's components that are not known: clang's where it has one, else the lexical
+    reader's; a dim3 clang knows in part (an ``int`` block: y and z are 1) has them so that its known components
+    hold."""
+    if read is not None or text is not None:
+        comps = [None if dim is not None and dim[i] is not None else
+                 (read[i] if read is not None and read[i] is not None else text[i] if text is not None else None)
+                 for i in range(3)]
+        return tuple(comps) if any(comps) or dim is not None else None
+    if dim is not None and None in dim and any(d is not None for d in dim):
         return (None, None, None)
-    return sym
+    return text
+
+
+def _arg_sym(args: tuple, read: tuple, text: tuple) -> tuple:
+    """Per argument not known: clang's relation, else the lexical reader's."""
+    if not read:
+        return text
+    n = len(args)
+    out = tuple(None if args[i] is not None else
+                (read[i] if i < len(read) and read[i] is not None else text[i] if i < len(text) else None)
+                for i in range(n))
+    return tuple(acyclic(list(out))) if any(out) else ()
 
 
 def _dim(read: tuple | None, text: tuple | None) -> tuple | None:
@@ -88,7 +112,9 @@ def _new(v: LaunchValues) -> CudaLaunch:
         if "<" in v.callee_text and v.callee_text.endswith(">") else ""
     return CudaLaunch(v.file, v.line, v.kernel, "", v.grid, "", v.block, "", v.shmem, v.args_text,
                       tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
-                      targs=targs, through=_through(v), grid_sym=_sym(v.grid, None), block_sym=_sym(v.block, None))
+                      targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
+                      block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
+                      requires=v.relations.requires)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from simu.host.ast.expr import (
@@ -38,6 +38,8 @@ MAX_LOOP = 256  # iterations followed to enumerate a loop counter
 _DEPTH = 8  # calls followed up from a launch
 MAX_STEPS = 20_000  # expression evaluations for one launch site (about 0.1 s): cost never grows without bound
 _NESTING = 12  # functions and fields being evaluated at once (a field leads to its writers' callers)
+_LIFTED = 64  # nodes of a launch part written in its outermost caller's terms (simu.host.ast.relations)
+_CONDS = 8  # conditions carried down the calls to a launch
 
 Values = list[Number] | None
 _BOUND = (Loop, Choice, Counter)  # what a launch's variants fix to one value (the keys of ``bound``)
@@ -49,6 +51,10 @@ class Context:
 
     params: tuple[Number | None, ...]
     trail: tuple[str, ...] = ()
+    # what the callers pass for each parameter whose value is not known, in the outermost caller's terms (lift),
+    # and the conditions that hold on the way (asserts, guards): where the launch's relations come from
+    exprs: tuple[Expr, ...] = field(default=(), compare=False)
+    conds: tuple[Condition, ...] = field(default=(), compare=False)
 
 
 class Program:
@@ -145,9 +151,12 @@ class Program:
             trail = (here,) + ctx.trail
         per_arg = [self.values(a, caller, ctx) for a in call.args]
         choices = [v if v is not None else [None] for v in per_arg]
+        exprs = tuple(lift(a, ctx) for a in call.args)
+        conds = (ctx.conds + tuple((lift(c, ctx), holds) for c, holds in call.conditions
+                                   if self.values(c, caller, ctx) is None))[:_CONDS]
         out = []
         for combo in itertools.islice(itertools.product(*choices), MAX_CONTEXTS):
-            out.append(Context(tuple(combo), trail[:6]))
+            out.append(Context(tuple(combo), trail[:6], exprs, conds))
         return out
 
     def fails(self, conditions: tuple[Condition, ...], fn: FunctionFacts, ctx: Context,
@@ -297,6 +306,40 @@ class Program:
             return self.site_memo[("f", key)]
         self._fields[key] = _union(out)
         return self._fields[key]
+
+
+def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
+    """``e`` in the terms of the outermost caller of ``ctx``: a parameter with a known value is that value, one
+    without is what the callers pass for it; a loop counter or branch choice ``bound`` is its value.  Trees past
+    :data:`_LIFTED` nodes are unknown (a recursion passing ``n - 1`` down)."""
+    def go(x: Expr) -> Expr:
+        if bound and isinstance(x, _BOUND) and x in bound:
+            b = bound[x]
+            return go(b[1]) if isinstance(b, tuple) else Const(b)
+        if isinstance(x, Param):
+            v = ctx.params[x.index] if x.index < len(ctx.params) else None
+            if v is not None:
+                return Const(v)
+            return ctx.exprs[x.index] if x.index < len(ctx.exprs) else x
+        changes = {}
+        for f in fields(x):  # type: ignore[arg-type]
+            v = getattr(x, f.name)
+            if isinstance(v, tuple) and any(_is_expr(i) for i in v):
+                changes[f.name] = tuple(go(i) if _is_expr(i) else i for i in v)
+            elif _is_expr(v):
+                changes[f.name] = go(v)
+        return replace(x, **changes) if changes else x  # type: ignore[type-var]
+
+    out = go(e)
+    return out if _size(out) <= _LIFTED else Unknown("an expression too long to follow")
+
+
+def _is_expr(v: Any) -> bool:
+    return isinstance(v, (Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Unknown))
+
+
+def _size(e: Expr) -> int:
+    return 1 + sum(_size(c) for c in _children(e))
 
 
 def _reads_param(e: Expr) -> bool:

@@ -1,0 +1,149 @@
+"""What clang's facts say about a launch whose values are not all known: its grid and block components and scalar
+arguments as expressions of its *other* arguments, and the comparisons its asserts and guards require — in the
+grammar of :mod:`simu.host.relations` (argument positions ``_a2_``, integers, ``+ - * / % << >>``, ``min``/``max``),
+which :mod:`simu.host.contracts` names and the search evaluates.
+
+Expressions are compared as the typed trees of :mod:`simu.host.ast.expr`, not as text: ``run(n)`` calling
+``k<<<(n + Tiling::tile - 1) / Tiling::tile, Tiling::tile>>>(out, n)`` after ``assert(n % Tiling::tile == 0)`` in
+its caller gives ``grid.x = (_a1_ + 256 - 1)/256`` and ``requires _a1_%256 == 0``.  A launch's parts and
+conditions are first written in the terms of the outermost caller (:func:`simu.host.ast.values.lift`), so a value
+computed in one function and passed down is the same tree as the argument that carries it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simu.host.ast.expr import Call, Cast, Const, Expr, Field, Items, Op, Param, Unknown, _children
+from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.host.ast.values import Context, Program, lift
+from simu.host.relations import ARG, acyclic
+
+_PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
+_COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+_VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar"}  # differ at each call
+MAX_REQUIRES = 8
+
+Sym = tuple[str | None, str | None, str | None]
+
+
+@dataclass(frozen=True)
+class Relations:
+    grid: Sym | None = None
+    block: Sym | None = None
+    args: tuple[str | None, ...] = ()
+    requires: tuple[str, ...] = ()
+
+
+def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, x: LaunchFact,
+                     known_args: list[bool]) -> Relations:
+    """The relations of one launch variant (``known_args``: which arguments have one known value)."""
+    args = [lift(a, ctx, bound) for a in x.args]
+    names: dict[Expr, str] = {}
+    for i, a in enumerate(args):
+        if not known_args[i] and _comparable(a) and a not in names:
+            names[a] = f"_a{i}_"
+    render = _Renderer(program, fn, names)
+    arg_rel: list[str | None] = []
+    for i, a in enumerate(args):
+        r = None if known_args[i] else render.text(a, exclude=f"_a{i}_")
+        arg_rel.append(r if r is not None and ARG.search(r) else None)
+    conditions = [(lift(c, ctx, bound), holds) for c, holds in x.conditions] + list(ctx.conds)
+    requires: list[str] = []
+    for c, holds in conditions:
+        for r in render.requirement(c, holds):
+            if ARG.search(r) and r not in requires:
+                requires.append(r)
+    return Relations(_dim(render, x.grid, ctx, bound), _dim(render, x.block, ctx, bound),
+                     tuple(acyclic(arg_rel)) if any(arg_rel) else (), tuple(requires[:MAX_REQUIRES]))
+
+
+def _dim(render: _Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
+    comps = list(e.items) + [Const(1)] * 3 if isinstance(e, Items) else [e, Const(1), Const(1)]
+    out = []
+    for c in comps[:3]:
+        r = render.text(lift(c, ctx, bound))
+        out.append(r if r is not None and ARG.search(r) else None)
+    return tuple(out) if any(out) else None  # type: ignore[return-value]
+
+
+def _comparable(e: Expr) -> bool:
+    """Whether two occurrences of ``e`` in one launch are one value (not an unknown of some other origin, nor a
+    call that returns something new each time)."""
+    if isinstance(e, (Unknown, Const)):
+        return False
+    return _stable(e)
+
+
+def _stable(e: Expr) -> bool:
+    if isinstance(e, Unknown) or isinstance(e, Call) and e.function in _VOLATILE:
+        return False
+    return all(_stable(c) for c in _children(e))
+
+
+class _Renderer:
+    """Expressions written over argument positions; a part with no parameter in it is folded to its value."""
+
+    def __init__(self, program: Program, fn: FunctionFacts, names: dict[Expr, str]):
+        self.program, self.fn, self.names = program, fn, names
+
+    def text(self, e: Expr, exclude: str = "") -> str | None:
+        made = self._text(e, exclude)
+        return made[0] if made is not None else None
+
+    def _text(self, e: Expr, exclude: str) -> tuple[str, int] | None:
+        """The text and its precedence (an atom is 9), parenthesised only where C needs it."""
+        name = self.names.get(e)
+        if name is not None and name != exclude:
+            return name, 9
+        v = self._constant(e)
+        if v is not None:
+            return (str(v), 9) if v >= 0 else (f"({v})", 9)
+        if isinstance(e, Cast) and e.kind in "iu":
+            return self._text(e.arg, exclude)
+        if not (isinstance(e, Op) and e.kind in "iu"):
+            return None
+        parts = [self._text(a, exclude) for a in e.args]
+        if any(p is None for p in parts):
+            return None
+        if e.op in _PRECEDENCE and len(parts) == 2:
+            (a, pa), (b, pb) = parts  # type: ignore[misc]
+            prec = _PRECEDENCE[e.op]
+            a = a if pa >= prec else f"({a})"
+            b = b if pb > prec else f"({b})"
+            return f"{a} {e.op} {b}" if prec < 3 else f"{a}{e.op}{b}", prec
+        if e.op in ("min", "max") and len(parts) == 2:
+            return f"{e.op}({parts[0][0]}, {parts[1][0]})", 9  # type: ignore[index]
+        if e.op == "-" and len(parts) == 1:
+            return f"-({parts[0][0]})", 9  # type: ignore[index]
+        return None
+
+    def requirement(self, c: Expr, holds: bool) -> list[str]:
+        """``c`` (holding or not) as comparisons over the arguments; ``a && b`` holding is two."""
+        if isinstance(c, Op) and c.op == "!" and len(c.args) == 1:
+            return self.requirement(c.args[0], not holds)
+        if isinstance(c, Op) and (c.op, holds) in (("&&", True), ("||", False)):
+            return [r for a in c.args for r in self.requirement(a, holds)]
+        if isinstance(c, Op) and c.op in _COMPARE and len(c.args) == 2:
+            a, b = self.text(c.args[0]), self.text(c.args[1])
+            if a is not None and b is not None:
+                return [f"{a} {c.op if holds else _COMPARE[c.op]} {b}"]
+        return []
+
+    def _constant(self, e: Expr) -> int | None:
+        if isinstance(e, Const):
+            return int(e.value) if float(e.value).is_integer() else None
+        if not isinstance(e, (Op, Cast, Field, Call)) or _free(e):
+            return None
+        vals = self.program.values(e, self.fn, Context(()))
+        if vals is None or len(vals) != 1 or not float(vals[0]).is_integer():
+            return None
+        return int(vals[0])
+
+
+def _free(e: Expr) -> bool:
+    """Whether the value depends on what is not fixed here: a parameter (of the outermost caller), a loop or a
+    branch not bound."""
+    if isinstance(e, Param) or not isinstance(e, (Op, Cast, Field, Call, Const)):
+        return True
+    return any(_free(c) for c in _children(e))
+
