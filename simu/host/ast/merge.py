@@ -78,9 +78,8 @@ def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | N
     reader's; a dim3 clang knows in part (an ``int`` block: y and z are 1) has them so that its known components
     hold."""
     if read is not None or text is not None:
-        comps = [None if dim is not None and dim[i] is not None else
-                 (read[i] if read is not None and read[i] is not None else text[i] if text is not None else None)
-                 for i in range(3)]
+        comps = [read[i] if read is not None and read[i] is not None and (dim is None or dim[i] is None) else
+                 text[i] if text is not None else None for i in range(3)]
         return tuple(comps) if any(comps) or dim is not None else None
     if dim is not None and None in dim and any(d is not None for d in dim):
         return (None, None, None)

@@ -5,7 +5,7 @@ which :mod:`simu.host.contracts` names and the search evaluates.
 
 Expressions are compared as the typed trees of :mod:`simu.host.ast.expr`, not as text: ``run(n)`` calling
 ``k<<<(n + Tiling::tile - 1) / Tiling::tile, Tiling::tile>>>(out, n)`` after ``assert(n % Tiling::tile == 0)`` in
-its caller gives ``grid.x = (_a1_ + 256 - 1)/256`` and ``requires _a1_%256 == 0``.  A launch's parts and
+its caller gives ``grid.x = (_a1_+256-1)/256`` and ``requires _a1_%256 == 0``.  A launch's parts and
 conditions are first written in the terms of the outermost caller (:func:`simu.host.ast.values.lift`), so a value
 computed in one function and passed down is the same tree as the argument that carries it."""
 
@@ -110,7 +110,7 @@ class _Renderer:
             prec = _PRECEDENCE[e.op]
             a = a if pa >= prec else f"({a})"
             b = b if pb > prec else f"({b})"
-            return f"{a} {e.op} {b}" if prec < 3 else f"{a}{e.op}{b}", prec
+            return f"{a}{e.op}{b}", prec  # written as the text reader normalises (simu.host.relations.norm)
         if e.op in ("min", "max") and len(parts) == 2:
             return f"{e.op}({parts[0][0]}, {parts[1][0]})", 9  # type: ignore[index]
         if e.op == "-" and len(parts) == 1:
