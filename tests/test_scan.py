@@ -264,6 +264,17 @@ def test_sources_honour_gitignore_and_excludes(tmp_path):
     assert listed == {"a.cu", "b.cl", "k.ll", "sub/keep.cu", "sub/deep/t_test.cu", "vendor/v.cu"}
 
 
+def test_folders_are_judged_by_the_last_pattern_as_git_does(tmp_path):
+    """``*`` then ``!*.*`` and ``!*/`` (ignore files without an extension) keeps every folder: the walk found no
+    kernel in such a repository.  What git lists is what the walk finds."""
+    for rel in ("ch1/a.cu", "ch1/sub/b.cu", "ch1/binary", "build/x.cu", "top/a.cu", "top/keep.cu", "x/out/y.cu"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    (tmp_path / ".gitignore").write_text("*\n!*.*\n!*/\nbuild/\nout\n/top/*\n!/top/keep.cu\n")
+    found = {p.relative_to(tmp_path).as_posix() for p in find_kernel_sources([tmp_path], IgnoreRules(tmp_path))}
+    assert found == {"ch1/a.cu", "ch1/sub/b.cu", "top/keep.cu"}
+
+
 def test_include_folders_are_discovered(messy_project):
     rules = IgnoreRules(messy_project)
     info = resolve_includes(messy_project / "src" / "kern" / "good.cu", [], HeaderIndex(messy_project, rules))

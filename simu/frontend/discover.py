@@ -98,10 +98,9 @@ class IgnoreRules:
             spec = self._spec(folder)
             if spec is None:
                 continue
-            sub = path.relative_to(folder).as_posix()
-            res = spec.check_file(sub + "/" if is_dir else sub)
-            if res.include is not None:
-                return bool(res.include)
+            verdict = _verdict(spec, path.relative_to(folder).as_posix(), is_dir)
+            if verdict is not None:
+                return verdict
         return False
 
     def ignored(self, path: Path, is_dir: bool = False) -> bool:
@@ -133,11 +132,24 @@ class IgnoreRules:
             if text.startswith(b) and spec.match_file(text[len(b):] + "/" if is_dir else text[len(b):]):
                 return True
         for folder, spec in chain:
-            sub = text[len(folder.rstrip("/")) + 1:]
-            res = spec.check_file(sub + "/" if is_dir else sub)
-            if res.include is not None:
-                return bool(res.include)
+            verdict = _verdict(spec, text[len(folder.rstrip("/")) + 1:], is_dir)
+            if verdict is not None:
+                return verdict
         return False
+
+
+def _verdict(spec: pathspec.GitIgnoreSpec, sub: str, is_dir: bool) -> bool | None:
+    """Whether one ``.gitignore`` ignores ``sub`` (``None``: it says nothing).  A folder is judged by the last
+    pattern matching it, as git does: pathspec's file priority would let ``*`` win over a later ``!*/`` ("ignore
+    files without an extension", every folder re-included) and prune every folder."""
+    if not is_dir:
+        res = spec.check_file(sub)
+        return None if res.include is None else bool(res.include)
+    verdict = None
+    for pattern in spec.patterns:
+        if pattern.include is not None and pattern.match_file(sub + "/") is not None:
+            verdict = bool(pattern.include)
+    return verdict
 
 
 def walk(top: Path, rules: IgnoreRules) -> list[Path]:
