@@ -172,3 +172,20 @@ layer make() { layer l; l.flag = 0; l.n = 1; return l; }
     assert ("k.cu", 5, "k") in index.cuda_read_sites  # without GPU, clang drops the statement: BLOCK is undeclared
     assert [(v.block, v.args[1]) for v in index.cuda_read] == [((256, 1, 1), 77)]
     assert any(x.block == (256, 1, 1) and x.args[1] == 77 for x in index.cuda_launches_of("k"))
+
+
+def test_a_kernel_launched_through_a_pointer_or_a_table_takes_the_launch(tmp_path: Path):
+    (tmp_path / "main.cu").write_text(
+        "__global__ void add(float *p, int n) { p[threadIdx.x] += n; }\n"
+        "__global__ void mul(float *p, int n) { p[threadIdx.x] *= n; }\n"
+        "__global__ void other(float *p, int n) { p[threadIdx.x] = n; }\n"
+        "typedef void (*kernel_t)(float *, int);\n"
+        "int main(int argc, char **argv) {\n  float *p;\n  cudaMalloc(&p, 1024 * sizeof(float));\n"
+        "  kernel_t table[] = {add, &mul};\n  for (int i = 0; i < 2; i++)\n    table[i]<<<4, 128>>>(p, 3);\n"
+        "  kernel_t k = argc > 2 ? other : add;\n  k<<<2, 64>>>(p, 5);\n  kernel_t one = table[1];\n"
+        "  one<<<1, 32>>>(p, 7);\n  return 0;\n}\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    made = {k: sorted((x.grid, x.block, x.args[1]) for x in index.cuda_launches_of(k)) for k in ("add", "mul", "other")}
+    assert made == {"add": [((2, 1, 1), (64, 1, 1), 5), ((4, 1, 1), (128, 1, 1), 3)],
+                    "mul": [((1, 1, 1), (32, 1, 1), 7), ((4, 1, 1), (128, 1, 1), 3)],
+                    "other": [((2, 1, 1), (64, 1, 1), 5)]}

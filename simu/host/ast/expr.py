@@ -103,13 +103,20 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Function:
+    """A function named where a value is expected: a kernel held in a pointer or a table (``table[i]<<<…>>>``)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class Unknown:
     why: str
 
 
-Expr = Union[Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Unknown]
+Expr = Union[Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Function, Unknown]
 _TYPES = {c.__name__: c for c in (Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call,
-                                  Unknown)}
+                                  Function, Unknown)}
 
 
 def to_json(e: Any) -> Any:
@@ -136,6 +143,22 @@ def from_json(d: Any) -> Any:
 
 def _tuple(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
+
+
+def functions_in(e: Expr) -> list[str]:
+    """The functions a pointer expression may hold: each of a table's (one where the index is a constant), each
+    arm of a choice."""
+    if isinstance(e, Function):
+        return [e.name]
+    if isinstance(e, Element) and isinstance(e.base, Items) and isinstance(e.index, Const):
+        i = int(e.index.value)
+        return functions_in(e.base.items[i]) if 0 <= i < len(e.base.items) else []
+    if isinstance(e, Element):
+        return functions_in(e.base)
+    if isinstance(e, (Items, Choice, Cond)):
+        return list(dict.fromkeys(n for c in _children(e) if not isinstance(e, Cond) or c is not e.test
+                                  for n in functions_in(c)))
+    return []
 
 
 def unknown_in(e: Expr) -> bool:

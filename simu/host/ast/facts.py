@@ -21,12 +21,14 @@ from simu.host.ast.expr import (
     Element,
     Expr,
     Field,
+    Function,
     Items,
     Loop,
     Op,
     Param,
     Unknown,
     from_json,
+    functions_in,
     to_json,
 )
 from simu.host.ast.nodes import (
@@ -326,15 +328,19 @@ class FunctionReader:
         if len(inner) < 2:
             return
         callee = strip(inner[0])
-        name = referenced(callee).get("name") or callee.get("name", "")
+        ref = referenced(callee)
+        names = [ref.get("name") or callee.get("name", "")]
+        if ref.get("kind") != "FunctionDecl" and callee.get("kind") != "UnresolvedLookupExpr":
+            names = functions_in(self.expr(callee, st)) or names  # a kernel through a pointer or a table
         config = kids(inner[1])[1:]
         parts = [self.expr(c, st) for c in config] + [Const(0)] * (3 - len(config))
         args = inner[2:]
         for a in args:
             self.effects(a, st)
-        self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1], parts[2],
-                                        tuple(self.expr(a, st) for a in args),
-                                        tuple(self.source(a) for a in args), tuple(st.conditions)))
+        for name in names:
+            self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
+                                            parts[2], tuple(self.expr(a, st) for a in args),
+                                            tuple(self.source(a) for a in args), tuple(st.conditions)))
 
     def assign(self, lhs: Node, value: Expr, st: _State) -> None:
         target = strip(lhs)
@@ -416,6 +422,8 @@ class FunctionReader:
                 return Op("+" if op == "++" else "-", (self.expr(kids(n)[0], st), Const(1)))
             if op in ("++", "--"):
                 return self.expr(kids(n)[0], st)
+            if op == "&" and referenced(strip(kids(n)[0])).get("kind") == "FunctionDecl":
+                return self.expr(kids(n)[0], st)  # &kernel
             return Unknown(f"'{op}' of a value")
         if kind == "ConditionalOperator":
             c, a, b = (self.expr(x, st) for x in kids(n)[:3])
@@ -471,6 +479,8 @@ class FunctionReader:
             return Field("::", ref.get("name", ""))
         if kind == "NonTypeTemplateParmDecl":
             return Unknown(f"template parameter {ref.get('name')}")
+        if kind == "FunctionDecl":
+            return Function(ref.get("name", ""))
         return Unknown(f"'{ref.get('name', '?')}'")
 
     def member(self, n: Node, st: _State) -> Expr:

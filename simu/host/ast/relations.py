@@ -113,7 +113,7 @@ class _Renderer:
             return f"{a}{e.op}{b}", prec  # written as the text reader normalises (simu.host.relations.norm)
         if e.op in ("min", "max") and len(parts) == 2:
             return f"{e.op}({parts[0][0]}, {parts[1][0]})", 9  # type: ignore[index]
-        if e.op == "-" and len(parts) == 1:
+        if e.op == "neg" and len(parts) == 1:
             return f"-({parts[0][0]})", 9  # type: ignore[index]
         return None
 
