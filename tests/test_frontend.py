@@ -173,6 +173,24 @@ def test_spaced_launch_chevrons_compile_under_the_files_own_names(tmp_path):
     assert close_up("std::vector<std::vector<int> > v; x = a << 2;") is None
 
 
+def test_a_kernel_file_written_as_raw_string_literals_compiles_at_its_own_lines(tmp_path):
+    """OpenCL libraries keep kernels as ``R"(…)"`` pieces that the host ``#include``\\ s into a string: the text
+    inside is compiled, delimiters blanked, so kernels and findings keep the file's lines; a file with code outside
+    the literals is left as it is."""
+    from simu.api import load_file
+    from simu.frontend.overlay import unwrap_raw_string
+
+    src = tmp_path / "k.cl"
+    text = ('// the kernels of the library\nR"(\n#define T float\n)"\n\nR"(\n'
+            "__kernel void scale(__global T *a) { a[get_global_id(0)] *= 2; }\n)\";\n")
+    src.write_text(text)
+    module = load_file(src)
+    assert [(k.display_name, k.line) for k in module.kernels] == [("scale", 7)]
+    assert src.read_text() == text
+    assert unwrap_raw_string('const char *s = R"(__kernel void k() {})";') is None
+    assert unwrap_raw_string('R"x(a)x" R"(b)"') == "    a       b  "
+
+
 PRECISION_CHAIN = """#if defined(SINGLE_PRECISION)
 #define VALTYPE float
 #elif defined(K_DOUBLE_PRECISION)

@@ -317,8 +317,7 @@ def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions
                   extra: tuple[str, ...] = ()) -> CompiledModule:
     """Compile ``unit`` (``path`` itself, or a translation unit made for it) under ``path``'s name
     (``extra``: more clang arguments, a device-only slice's)."""
-    overlay, tmp = spaced_launch_overlay(path, (*options.include_dirs, *options.after_dirs)) \
-        if language == "cuda" else ([], None)
+    overlay, tmp = spaced_launch_overlay(path, (*options.include_dirs, *options.after_dirs), language)
     overlay = [*overlay, *extra]
     try:
         argv = clang_command() + clang_arguments(language, options) + overlay + ["-o", "-", str(unit)]

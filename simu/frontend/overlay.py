@@ -1,11 +1,13 @@
-"""Kernel launches written with spaced chevrons, ``k<< <grid, block >> >(...)``: nvcc accepts them
-(older clang-format wrote them), clang does not.
+"""Sources the build reads differently from clang: kernel launches written with spaced chevrons,
+``k<< <grid, block >> >(...)`` (nvcc accepts them, older clang-format wrote them), and kernel files written as C++
+raw string literals, ``R"(__kernel void k(…) {…})"``, that the host program ``#include``\ s into a string and
+builds at run time (OpenCL libraries, NVRTC sources).
 
-Rather than edit the user's files, the main file and the project headers it includes that contain
-such a launch are copied, with ``<< <`` / ``>> >`` closed up to ``<<<`` / ``>>>`` (padded to the same
-width, so lines and columns do not move), into a temporary folder, and clang reads them through a
-virtual file system overlay (``-ivfsoverlay``) under their own paths: diagnostics and debug
-information still name the user's files.
+Rather than edit the user's files, the main file and the project headers it includes that need it are copied,
+with ``<< <`` / ``>> >`` closed up to ``<<<`` / ``>>>`` and a raw string's ``R"(`` / ``)"`` blanked (padded to the
+same width, so lines and columns do not move), into a temporary folder, and clang reads them through a virtual
+file system overlay (``-ivfsoverlay``) under their own paths: diagnostics and debug information still name the
+user's files.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import json
 import re
 import tempfile
 from pathlib import Path
+
+from simu.frontend.ctext import RAW_STRING, comment_free, spaces
 
 _OPEN = re.compile(r"<<\s+<(?!<)")
 _CLOSE = re.compile(r">>\s+>")
@@ -44,12 +48,34 @@ def close_up(text: str) -> str | None:
     return "".join(out) if changed else None
 
 
+_RAW = re.compile(RAW_STRING, re.S)
+
+
+def unwrap_raw_string(text: str) -> str | None:
+    """The source a file of raw string literals holds (``R"(…)" R"(…)"``, comments and a ``;`` between them),
+    the delimiters blanked; ``None`` when the file is not one (code outside the literals)."""
+    if 'R"' not in text:
+        return None
+    spans = list(_RAW.finditer(text))
+    if not spans:
+        return None
+    outside = "".join(text[a:b] for a, b in zip([0] + [m.end() for m in spans],
+                                                [m.start() for m in spans] + [len(text)], strict=True))
+    if comment_free(outside).replace(";", "").strip():
+        return None
+    out = list(text)
+    for m in spans:
+        for a, b in ((m.start(), m.start(2)), (m.end(2), m.end())):
+            out[a:b] = list(spaces(text[a:b]))
+    return "".join(out)
+
+
 Overlay = tuple[list[str], "tempfile.TemporaryDirectory | None"]
 
 
-def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = ()) -> Overlay:
-    """Clang arguments that make it read closed-up copies of ``path`` and its quoted includes that need
-    it, and the temporary folder holding them (the caller cleans it up); ``([], None)`` if none does."""
+def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), language: str = "cuda") -> Overlay:
+    """Clang arguments that make it read closed-up or unwrapped copies of ``path`` and its quoted includes that
+    need it, and the temporary folder holding them (the caller cleans it up); ``([], None)`` if none does."""
     fixed: dict[Path, str] = {}
     seen: set[Path] = set()
     todo = [path.resolve()]
@@ -64,7 +90,9 @@ def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = ()) -> Ove
             text = f.read_text(errors="replace")
         except OSError:
             continue
-        new = close_up(text)
+        new = unwrap_raw_string(text)
+        if language == "cuda":
+            new = close_up(new or text) or new
         if new is not None:
             fixed[f] = new
         for name in _INCLUDE.findall(text):
