@@ -78,10 +78,11 @@ class HostIndex:
     clang_conflicts: list[str] = field(default_factory=list)
 
     def lexical_only_launches(self) -> list[str]:
-        """``file:line`` of the CUDA launches in host files clang could not read (the lexical reader's alone)."""
+        """``file:line`` of the CUDA and OpenCL launches in host files clang could not read (the lexical reader's
+        alone)."""
         failed = set(self.clang_failed)
-        return [f"{x.file}:{x.line}" for h in self.files if h.path in failed
-                for x in cuda_launches_of(h.extra, None)]
+        return list(dict.fromkeys([f"{x.file}:{x.line}" for h in self.files if h.path in failed
+                                   for x in [*cuda_launches_of(h.extra, None), *h.launches]]))
 
     @property
     def builds(self) -> list[BuildSite]:

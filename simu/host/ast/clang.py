@@ -10,7 +10,8 @@ they go.
 OpenCL host files (:func:`host_language`: they call the OpenCL API and launch nothing with ``<<<``) are parsed as
 what they are, C or C++, against simu's ``CL/cl.h`` (:data:`OPENCL_HOST_INCLUDE`, force-included so that it sits in
 the prelude too): a C file keeps C's rules (``float *x = malloc(n)``), its C library the musl headers the ziglang
-wheel ships, so no system header is needed.
+wheel ships, so no system header is needed.  The CUDA mode finds simu's ``CL/cl.h`` too (a helper file of OpenCL
+host code that calls no OpenCL function, parsed as C++, still sees the types its project headers name).
 """
 
 from __future__ import annotations

@@ -124,7 +124,9 @@ def _read(c: CallFact) -> tuple[Expr, ...]:
 
 
 def _sizes(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict, dim: int | None) -> Sizes:
-    """An NDRange size array's components (the first ``dim`` of them), each ``None`` where not one integer."""
+    """An NDRange size array's components (the first ``dim`` of them), each ``None`` where not one integer; an
+    array branches fill differently is the one its binding chose."""
+    e = program.aggregate(e, bound)  # type: ignore[assignment]
     if not isinstance(e, Items):
         return None
     items = e.items[:dim] if dim is not None and 0 < dim <= 3 else e.items[:3]
@@ -142,26 +144,120 @@ def _int(v: Number | None) -> int | None:
 def refine_sites(files: list[HostFile], program: Program, found: dict[int, list[Frame]]) -> Refined:
     """``files`` with their ``ArgSite``\\ s and ``LaunchSite``\\ s refined by the frames of the functions holding
     them (see the module docstring)."""
-    fns = _functions(program)
-    owners: dict[Key, list[int]] = {}  # a call's key -> the functions holding it (template instantiations: several)
-    for i in found:
-        for key, _ in calls_of(fns[i]):
-            owners.setdefault(key, []).append(i)
-    out = Refined([])
-    for h in files:
-        args = _match(h.args, SET_ARG, owners)
-        launches = _match(h.launches, ENQUEUE, owners)
-        if not args and not launches:
-            out.files.append(h)
-            continue
-        new_args: list[ArgSite] = []
-        for a in h.args:
-            new_args += _refined_arg(a, args.get(id(a)), owners, found, out.conflicts)
-        new_launches: list[LaunchSite] = []
-        for s in h.launches:
-            new_launches += _refined_launch(s, launches.get(id(s)), owners, found, out.conflicts)
-        out.files.append(replace(h, args=tuple(new_args), launches=tuple(new_launches)))
-    return out
+    return _Refiner(program, found).files(files)
+
+
+class _Refiner:
+    def __init__(self, program: Program, found: dict[int, list[Frame]]):
+        self.fns, self.found = _functions(program), found
+        self.owners: dict[Key, list[int]] = {}  # a call -> the functions holding it (template instantiations)
+        for i in found:
+            for key, _ in calls_of(self.fns[i]):
+                self.owners.setdefault(key, []).append(i)
+        self.conflicts: list[str] = []
+
+    def files(self, files: list[HostFile]) -> Refined:
+        out: list[HostFile] = []
+        for h in files:
+            args, launches = _match(h.args, SET_ARG, self.owners), _match(h.launches, ENQUEUE, self.owners)
+            if not args and not launches:
+                out.append(h)
+                continue
+            new_args = [x for a in h.args for x in self.arg(a, args.get(id(a)))]
+            new_launches: list[LaunchSite] = []
+            for s in h.launches:
+                for made in self.launch(s, launches.get(id(s))):
+                    # one launch per distinct set of values (a loop elsewhere in the function made more frames)
+                    if not any(_same_launch(made, x, new_args) for x in new_launches):
+                        new_launches.append(made)
+            out.append(replace(h, args=tuple(new_args), launches=tuple(new_launches)))
+        return Refined(out, self.conflicts)
+
+    def frames_of(self, key: Key, instance: str) -> list[tuple[str, Frame]]:
+        """The frames a site's copies follow, each with its variant name: its function's, when one function holds
+        it and it is no template instantiation's of the lexical reader; else none (values taken only where every
+        frame agrees)."""
+        holders = self.owners.get(key, [])
+        if len(holders) != 1 or instance or len(self.found[holders[0]]) <= 1:
+            return []
+        fn = self.fns[holders[0]]
+        return [(f"{fn.name}:{fn.line}#{n + 1}", f) for n, f in enumerate(self.found[holders[0]])]
+
+    def seen(self, key: Key) -> list[Any]:
+        """The call's values in every frame of every function holding it (where it is made)."""
+        return [v for i in self.owners.get(key, []) for f in self.found[i] if (v := f.get(key)) is not None]
+
+    def arg(self, a: ArgSite, key: Key | None) -> list[ArgSite]:
+        if key is None:
+            return [a]
+        seen = self.seen(key)
+        base = self.arg_with(a, ArgValue(_agreed([v.index for v in seen]), _agreed([v.value for v in seen])), True)
+        out = [base]
+        for variant, f in self.frames_of(key, a.instance):  # the copies follow the original: they win at its line
+            v = f.get(key)
+            made = self.arg_with(a, v, False) if isinstance(v, ArgValue) else base
+            if (made.index, made.value) != (base.index, base.value):
+                out.append(replace(made, variant=variant))
+        return out
+
+    def arg_with(self, a: ArgSite, v: ArgValue, report: bool) -> ArgSite:
+        index = self.pick(a.index, v.index, f"{a.file}:{a.line}: argument index", report)
+        value = self.pick(a.value, v.value, f"{a.file}:{a.line}: argument {a.index}", report)
+        if (index, value) == (a.index, a.value):
+            return a
+        return replace(a, index=index, value=value, state="" if value is not None else a.state)  # type: ignore
+
+    def launch(self, s: LaunchSite, key: Key | None) -> list[LaunchSite]:
+        if key is None:
+            return [s]
+        holders = self.owners.get(key, [])
+        seen = self.seen(key)
+        if not seen:  # clang read it and no frame of the program makes it
+            return [] if holders and all(self.found[i] for i in holders) else [s]
+        variants = self.frames_of(key, s.instance)
+        if not variants:
+            merged = NDRangeValue(_agreed([v.dim for v in seen]), _agreed_sizes([v.global_size for v in seen]),
+                                  _agreed_sizes([v.local_size for v in seen]))
+            one = self.found[holders[0]] if len(holders) == 1 else []
+            return [self.launch_with(s, merged, one[0].through if len(one) == 1 else (), True)]
+        out: list[LaunchSite] = []
+        for variant, f in variants:
+            v = f.get(key)
+            if isinstance(v, NDRangeValue):
+                out.append(replace(self.launch_with(s, v, f.through, True), variant=variant))
+        return out
+
+    def launch_with(self, s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], report: bool) -> LaunchSite:
+        where = f"{s.file}:{s.line}"
+        dim = self.pick(s.work_dim, v.dim, f"{where}: work_dim", report)
+        g = self.pick_sizes(s.global_size, v.global_size, dim, f"{where}: global size", report)
+        loc = self.pick_sizes(s.local_size, v.local_size, dim, f"{where}: local size", report)
+        if (dim, g, loc) == (s.work_dim, s.global_size, s.local_size):
+            return s
+        return replace(s, work_dim=dim, global_size=g, local_size=loc, through=through)
+
+    def pick(self, text: Any, read: Any, what: str, report: bool) -> Any:
+        """The lexical value where it has one (a different clang value reported), else clang's."""
+        if text is None:
+            return read
+        if read is not None and read != text and report:
+            note = f"{what}: the host text gives {text}, clang {read}"
+            if note not in self.conflicts:
+                self.conflicts.append(note)
+        return text
+
+    def pick_sizes(self, text: Sizes, read: Sizes, dim: int | None, what: str, report: bool) -> Sizes:
+        """Per component, as :meth:`pick`; an array longer than the launch's dimensions is read to them."""
+        if read is None:
+            return text
+        if text is None:
+            return read if any(x is not None for x in read) else None
+        if len(text) != len(read) and dim is not None and min(len(text), len(read)) >= dim:
+            text, read = text[:dim], read[:dim]
+        if len(text) != len(read):
+            self.pick(len(text), len(read), f"{what} dimensions", report)
+            return text
+        return tuple(self.pick(a, b, f"{what}[{i}]", report) for i, (a, b) in enumerate(zip(text, read, strict=True)))
 
 
 def _match(sites: tuple[Any, ...], callee: str, owners: dict[Key, list[int]]) -> dict[int, Key]:
@@ -179,99 +275,12 @@ def _match(sites: tuple[Any, ...], callee: str, owners: dict[Key, list[int]]) ->
     return out
 
 
-def _split(key: Key, owners: dict[Key, list[int]], found: dict[int, list[Frame]], instance: str) -> list[Frame]:
-    """The frames a site's copies follow: its function's, when one function holds it and it is no template
-    instantiation's of the lexical reader; else none (values taken only where every frame agrees)."""
-    holders = owners.get(key, [])
-    if len(holders) != 1 or instance:
-        return []
-    return found[holders[0]]
-
-
-def _all_values(key: Key, owners: dict[Key, list[int]], found: dict[int, list[Frame]]) -> list[Any]:
-    """The call's values in every frame of every function holding it (where it is made)."""
-    return [v for i in owners.get(key, []) for f in found[i] if (v := f.get(key)) is not None]
-
-
-def _refined_arg(a: ArgSite, key: Key | None, owners: dict[Key, list[int]], found: dict[int, list[Frame]],
-                 conflicts: list[str]) -> list[ArgSite]:
-    if key is None:
-        return [a]
-    seen = _all_values(key, owners, found)
-    index = _agreed([v.index for v in seen])
-    value = _agreed([v.value for v in seen])
-    base = _arg_with(a, ArgValue(index, value), conflicts)
-    frames_ = _split(key, owners, found, a.instance)
-    if len(frames_) <= 1:
-        return [base]
-    out = [base]
-    for n, f in enumerate(frames_):  # the copies follow the original: they win at its line (contracts)
-        v = f.get(key)
-        if v is not None:
-            out.append(replace(_arg_with(a, v, []), variant=str(n + 1)))  # conflicts: reported once, above
-    return out
-
-
-def _arg_with(a: ArgSite, v: ArgValue, conflicts: list[str]) -> ArgSite:
-    index = _pick(a.index, v.index, f"{a.file}:{a.line}: argument index", conflicts)
-    value = _pick(a.value, v.value, f"{a.file}:{a.line}: argument {a.index}", conflicts)
-    if (index, value) == (a.index, a.value):
-        return a
-    return replace(a, index=index, value=value, state="" if value is not None else a.state)  # type: ignore[arg-type]
-
-
-def _refined_launch(s: LaunchSite, key: Key | None, owners: dict[Key, list[int]], found: dict[int, list[Frame]],
-                    conflicts: list[str]) -> list[LaunchSite]:
-    if key is None:
-        return [s]
-    holders = owners.get(key, [])
-    seen = _all_values(key, owners, found)
-    if not seen:  # clang read it and no frame of the program makes it
-        return [] if holders and all(found[i] for i in holders) else [s]
-    frames_ = _split(key, owners, found, s.instance)
-    if len(frames_) <= 1:
-        dims = _agreed([v.dim for v in seen])
-        merged = NDRangeValue(dims, _agreed_sizes([v.global_size for v in seen]),
-                              _agreed_sizes([v.local_size for v in seen]))
-        through = frames_[0].through if frames_ else ()
-        return [_launch_with(s, merged, through, conflicts)]
-    out: list[LaunchSite] = []
-    for n, f in enumerate(frames_):
-        v = f.get(key)
-        if v is not None:
-            made = replace(_launch_with(s, v, f.through, conflicts if not out else []), variant=str(n + 1))
-            out.append(made)
-    return out
-
-
-def _launch_with(s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], conflicts: list[str]) -> LaunchSite:
-    where = f"{s.file}:{s.line}"
-    dim = _pick(s.work_dim, v.dim, f"{where}: work_dim", conflicts)
-    g = _pick_sizes(s.global_size, v.global_size, f"{where}: global size", conflicts)
-    loc = _pick_sizes(s.local_size, v.local_size, f"{where}: local size", conflicts)
-    if (dim, g, loc) == (s.work_dim, s.global_size, s.local_size):
-        return s
-    return replace(s, work_dim=dim, global_size=g, local_size=loc, through=through)
-
-
-def _pick(text: Number | None, read: Number | None, what: str, conflicts: list[str]) -> Number | None:
-    """The lexical value where it has one (a different clang value reported), else clang's."""
-    if text is None:
-        return read
-    if read is not None and read != text:
-        conflicts.append(f"{what}: the host text gives {text}, clang {read}")
-    return text
-
-
-def _pick_sizes(text: Sizes, read: Sizes, what: str, conflicts: list[str]) -> Sizes:
-    if read is None:
-        return text
-    if text is None:
-        return read if any(x is not None for x in read) else None
-    if len(text) != len(read):
-        conflicts.append(f"{what}: the host text gives {len(text)} dimensions, clang {len(read)}")
-        return text
-    return tuple(_pick(a, b, f"{what}[{i}]", conflicts) for i, (a, b) in enumerate(zip(text, read, strict=True)))
+def _same_launch(a: LaunchSite, b: LaunchSite, args: list[ArgSite]) -> bool:
+    """Two copies of one site making the same launch: equal but for their variant, whose arguments agree too."""
+    if replace(a, variant="", through=()) != replace(b, variant="", through=()):
+        return False
+    mine = [(x.line, x.index, x.value) for x in args if x.variant == a.variant]
+    return mine == [(x.line, x.index, x.value) for x in args if x.variant == b.variant]
 
 
 def _agreed(vals: list[Any]) -> Any:
