@@ -11,7 +11,10 @@ A function run in several frames (a wrapper called with two local sizes) makes o
 ``LaunchSite``\\ s are copied per frame, each with a ``variant`` that its ``ArgSite`` copies share
 (:func:`simu.host.contracts._opencl_args` pairs them); the original ``ArgSite`` stays, with a value only where all
 frames agree, for launches in other functions.  A launch made in no frame (its conditions fail in every context)
-is no launch of the program, as for CUDA (:mod:`simu.host.ast.merge`)."""
+is no launch of the program, as for CUDA (:mod:`simu.host.ast.merge`).  Copies of one launch that come out alike
+(the lexical value kept, or a loop elsewhere in the function) are one.  Not followed: which kernel a frame launches
+when the function takes its ``cl_kernel`` as a parameter (:mod:`simu.host.kernelparams` makes a site per kernel
+the callers pass, and each is copied per frame, so a kernel may meet another call's sizes)."""
 
 from __future__ import annotations
 
@@ -154,12 +157,15 @@ class _Refiner:
         for i in found:
             for key, _ in calls_of(self.fns[i]):
                 self.owners.setdefault(key, []).append(i)
+        self.lines: dict[tuple[str, int, str], list[Key]] = {}  # (file, line, callee) -> its calls there
+        for key in self.owners:
+            self.lines.setdefault(key[:3], []).append(key)
         self.conflicts: list[str] = []
 
     def files(self, files: list[HostFile]) -> Refined:
         out: list[HostFile] = []
         for h in files:
-            args, launches = _match(h.args, SET_ARG, self.owners), _match(h.launches, ENQUEUE, self.owners)
+            args, launches = _match(h.args, SET_ARG, self.lines), _match(h.launches, ENQUEUE, self.lines)
             if not args and not launches:
                 out.append(h)
                 continue
@@ -260,14 +266,14 @@ class _Refiner:
         return tuple(self.pick(a, b, f"{what}[{i}]", report) for i, (a, b) in enumerate(zip(text, read, strict=True)))
 
 
-def _match(sites: tuple[Any, ...], callee: str, owners: dict[Key, list[int]]) -> dict[int, Key]:
+def _match(sites: tuple[Any, ...], callee: str, lines: dict[tuple[str, int, str], list[Key]]) -> dict[int, Key]:
     """Each lexical site's clang call: the one on its line, or the k-th of as many on the line."""
     by_line: dict[tuple[str, int], list[Any]] = {}
     for s in sites:
         by_line.setdefault((s.file, s.line), []).append(s)
     out: dict[int, Key] = {}
     for (file, line), here in by_line.items():
-        keys = [k for k in owners if k[:3] == (file, line, callee)]
+        keys = lines.get((file, line, callee), [])
         if len(keys) == 1:
             out.update({id(s): keys[0] for s in here})
         elif keys and len(keys) == len(here):
