@@ -83,7 +83,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         _at_least_one_group(c, params)
-        c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults))))
+        c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults)))) + \
+            _through(site.through)
         out.append((c, c.origin))
     return out
 
@@ -492,9 +493,10 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
     ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length.  Returns the host values
     taken at their command-line defaults (:mod:`simu.host.cmdline`)."""
     last = {}
-    for a in sorted(h.args, key=lambda a: a.line):
+    for a in sorted(h.args, key=lambda a: (a.line, bool(a.variant))):  # a launch's own variant wins at a line
         if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
-                and _norm(a.kernel) == _norm(site.kernel) and a.instance in ("", site.instance):
+                and _norm(a.kernel) == _norm(site.kernel) and a.instance in ("", site.instance) \
+                and a.variant in ("", site.variant):
             last[a.index] = a
     scalars = {name for name, elem in params if elem is None}
     used: set[str] = set()

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from simu.frontend.toolchain import INCLUDE_DIR
+from simu.host.ast.clang import OPENCL_HOST_INCLUDE  # noqa: F401 - simu's CL/cl.h, named here for its users
+from simu.host.ast.clsites import Frame, opencl_frames, refine_sites
 from simu.host.ast.launches import LaunchValues, launch_values
 from simu.host.ast.merge import merge_launches
 from simu.host.ast.scope import program_facts
@@ -36,12 +37,10 @@ from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
 from simu.host.paths import file_distance
 
-# simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
-OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = CACHE_FILE  # in the scan's cache folder (simu.host.filecache)
-CACHE_VERSION = 15  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
+CACHE_VERSION = 16  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;
 # 4: OpenCL launch sites keep their requirements (LaunchSite.requires), CUDA ones read over unexpanded locals;
 # 5: command-line defaults (simu.host.cmdline), launches in function templates per instantiation; 6: header
 # constants and one-return integer functions; 7: ArgSite.defaults; 8: wrapper templates bind their type parameters;
@@ -49,7 +48,7 @@ CACHE_VERSION = 15  # 2: OpenCL launch sites keep their grid relation (LaunchSit
 # CudaLaunch.instance; 11: function-like macros that launch, expanded where used (simu.host.launchmacros);
 # 12: arguments computed from program state (CudaLaunch.arg_state, ArgSite.state: simu.host.state); 13: builds per
 # function template instantiation (BuildSite.instance); 14: macros that allocate (clMalloc) expanded too; 15:
-# LaunchSite.defaults
+# LaunchSite.defaults; 16: OpenCL host files' clang facts (C/C++, the OpenCL shim; ArgSite/LaunchSite.variant)
 
 
 @dataclass
@@ -73,12 +72,17 @@ class HostIndex:
     cuda_read_sites: set[tuple[str, int, str]] = field(default_factory=set)
     clang_read: list[str] = field(default_factory=list)
     clang_failed: list[str] = field(default_factory=list)
+    # the OpenCL calls clang read, per function and frame (simu.host.ast.clsites), and the values where it and the
+    # lexical reader disagree (the lexical value kept): "host.c:14: local size[0]: the host text gives 64, clang 32"
+    opencl_read: dict[int, list[Frame]] = field(default_factory=dict)
+    clang_conflicts: list[str] = field(default_factory=list)
 
     def lexical_only_launches(self) -> list[str]:
-        """``file:line`` of the CUDA launches in host files clang could not read (the lexical reader's alone)."""
+        """``file:line`` of the CUDA and OpenCL launches in host files clang could not read (the lexical reader's
+        alone)."""
         failed = set(self.clang_failed)
-        return [f"{x.file}:{x.line}" for h in self.files if h.path in failed
-                for x in cuda_launches_of(h.extra, None)]
+        return list(dict.fromkeys([f"{x.file}:{x.line}" for h in self.files if h.path in failed
+                                   for x in [*cuda_launches_of(h.extra, None), *h.launches]]))
 
     @property
     def builds(self) -> list[BuildSite]:
@@ -227,11 +231,15 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     clang_known = {rel for rel, e in entries.items() if "ast" in e}
     # simu.host.ast keeps each file's clang facts in its cache entry ("ast"), read once per content too
     facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries)
+    program: Program | None = None
     try:
-        index.cuda_read = launch_values(Program(facts))
+        program = Program(facts)
+        index.cuda_read = launch_values(program)
         index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
-    except (RecursionError, ValueError, TypeError, KeyError, IndexError, OverflowError):
+        index.opencl_read = opencl_frames(program)
+    except _CLANG_FAILURES:
         index.cuda_read, index.cuda_read_sites = [], set()  # the lexical reader's launches stand alone
+        index.opencl_read = {}
     for rel, entry in entries.items():
         if rel not in reused or "ast" in entry and rel not in clang_known:
             store.put(keys[rel], entry)
@@ -240,7 +248,16 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     index.cuda_wrapped, index.cuda_replaced = _wrapped_cuda(index, files, headers)
     _launcher_sites(index, files, headers)
     index.files = parameter_launches(index.files, candidate_texts(texts))
+    if program is not None and index.opencl_read:
+        try:  # the OpenCL sites with clang's values, where the lexical reader has none
+            refined = refine_sites(index.files, program, index.opencl_read)
+            index.files, index.clang_conflicts = refined.files, refined.conflicts
+        except _CLANG_FAILURES:
+            pass  # the lexical reader's sites stand alone
     return index
+
+
+_CLANG_FAILURES = (RecursionError, ValueError, TypeError, KeyError, IndexError, OverflowError, AttributeError)
 
 
 def _entry_key(root: Path, rel: str, text: str, included: list[Path], options: dict[str, str],

@@ -54,10 +54,13 @@ class ArgSite:
     index_text: str
     size_text: str
     value_text: str
-    value: int | None  # the constant behind ``&value`` when recoverable
+    value: int | float | None  # the constant behind ``&value`` when recoverable
     defaults: tuple[str, ...] = ()  # host values of that constant taken at their command-line defaults
     instance: str = ""  # in a function template whose instantiations differ here: which one (``runTest<float>``)
     state: str = ""  # a value the host computes from program state simu does not read (simu.host.state)
+    # one of the calls of its function that clang reads with different values (simu.host.ast.clsites): the launch
+    # sites of the same ``variant`` take it
+    variant: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class LaunchSite:
     requires: tuple[str, ...] = ()
     instance: str = ""  # as ArgSite.instance: the function template's instantiation it is made in
     defaults: tuple[str, ...] = ()  # host values its NDRange took at their command-line defaults (ArgSite.defaults)
+    variant: str = ""  # as ArgSite.variant: one launch of those the calls of its function make
+    through: tuple[str, ...] = ()  # the calls (and loop values) clang read its values through, innermost first
 
 
 @dataclass(frozen=True)

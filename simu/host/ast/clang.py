@@ -6,20 +6,28 @@ shim headers.  Those headers and the common C++ standard headers are compiled on
 of a file is its own declarations (~0.5 MB, 0.1 s) instead of 50-150 MB of headers.  A file clang cannot fully
 parse still has an AST (a missing header is an error, but ``main()`` is kept), so its facts are read as far as
 they go.
+
+OpenCL host files (:func:`host_language`: they call the OpenCL API and launch nothing with ``<<<``) are parsed as
+what they are, C or C++, against simu's ``CL/cl.h`` (:data:`OPENCL_HOST_INCLUDE`, force-included so that it sits in
+the prelude too): a C file keeps C's rules (``float *x = malloc(n)``), its C library the musl headers the ziglang
+wheel ships, so no system header is needed.  The CUDA mode finds simu's ``CL/cl.h`` too (a helper file of OpenCL
+host code that calls no OpenCL function, parsed as C++, still sees the types its project headers name).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from simu.frontend.cuda_headers import shim_arguments
-from simu.frontend.toolchain import clang_command
+from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 Node = dict[str, Any]
 
@@ -29,12 +37,41 @@ _PCH_HEADERS = ("vector", "string", "iostream", "algorithm", "map", "set", "memo
                 "unordered_map", "utility", "random", "iomanip", "limits", "stdio.h", "stdlib.h", "string.h",
                 "math.h", "assert.h", "time.h")
 _TIMEOUT = 60  # seconds for one parse
+# simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
+OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
+_SPEC = importlib.util.find_spec("ziglang")
+_ZIG_LIB = Path(_SPEC.origin).parent / "lib" if _SPEC and _SPEC.origin else None
+_MUSL = ("x86_64-linux-musl", "x86-linux-any", "generic-musl", "any-linux-any")  # the order zig cc gives them
+_OPENCL_API = re.compile(r"\bcl(?:SetKernelArg|EnqueueNDRangeKernel|CreateKernel|BuildProgram|CreateBuffer)\s*\("
+                         r"|#\s*include\s*[<\"](?:CL/(?:cl|opencl)\.h|OpenCL/opencl\.h)[>\"]|\bcl_kernel\b")
+_CUDA = re.compile(r"<<\s*<|__global__|\bcuda[A-Z]\w*\s*\(|#\s*include\s*[<\"]cuda")
+_C_SUFFIXES = {".c"}
 
 
-def _base_args() -> list[str]:
-    return ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
-            "-Wno-unknown-cuda-version", "-Wno-register", "-Wno-c++11-narrowing", "-fsyntax-only",
-            "-ferror-limit=0", "-w", *shim_arguments()]
+def host_language(path: Path, text: str) -> str:
+    """How a host file is parsed: ``"c"`` / ``"c++"`` for OpenCL host code (it calls the OpenCL API or includes
+    ``CL/cl.h``, and nothing of CUDA), else ``"cuda"`` (a CUDA host side, or a file calling such wrappers)."""
+    if not _OPENCL_API.search(text) or _CUDA.search(text):
+        return "cuda"
+    return "c" if path.suffix.lower() in _C_SUFFIXES else "c++"
+
+
+def _base_args(language: str = "cuda") -> list[str]:
+    common = ["-fsyntax-only", "-ferror-limit=0", "-w"]
+    if language == "cuda":
+        return ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
+                "-Wno-unknown-cuda-version", "-Wno-register", "-Wno-c++11-narrowing", *common, *shim_arguments(),
+                "-isystem", str(OPENCL_HOST_INCLUDE)]  # a helper of OpenCL host code including its headers
+    ocl = ["-isystem", str(OPENCL_HOST_INCLUDE), "-include", "stddef.h", "-include", "CL/cl.h"]  # as the SDK's
+    if language == "c":
+        libc: list[str] = []
+        if _ZIG_LIB is not None:  # clang's builtin headers, then musl's C library (no system header needed)
+            libc = ["-nostdinc", "-isystem", str(_ZIG_LIB / "include")]
+            for d in _MUSL:
+                libc += ["-isystem", str(_ZIG_LIB / "libc" / "include" / d)]
+        return ["-x", "c", "-target", "x86_64-linux-musl", *common, *ocl, *libc]
+    builtin = ["-idirafter", str(_ZIG_LIB / "include")] if _ZIG_LIB is not None else []  # stddef.h for the system's
+    return ["-x", "c++", "-Wno-c++11-narrowing", *common, *ocl, *builtin]
 
 
 def _cache_root() -> Path:
@@ -77,10 +114,11 @@ def _stamp(path: str) -> tuple[str, int]:
 
 
 def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
-         after_dirs: tuple[str, ...] = ()) -> Node | None:
+         after_dirs: tuple[str, ...] = (), language: str = "cuda") -> Node | None:
     """The JSON AST clang dumps for one host file (``None`` when clang gives none); ``after_dirs``: the project's
-    include folders discovered for it (searched after the shim and the system's, as for kernels)."""
-    base = _base_args()
+    include folders discovered for it (searched after the shim and the system's, as for kernels); ``language``:
+    :func:`host_language`'s."""
+    base = _base_args(language)
     extra: list[str] = []
     for d in include_dirs:
         extra += ["-I", d]

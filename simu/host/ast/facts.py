@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simu.host.ast import expr as exprs
+from simu.host.ast import opencl
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -292,6 +293,8 @@ class FunctionReader:
         if kind == "CUDAKernelCallExpr":
             self.launch(node, st)
             return
+        calling = kind in ("CallExpr", "CXXMemberCallExpr", "CXXOperatorCallExpr")
+        args = opencl.call_args(self, node, st) if calling else None  # before their effects: f(i++) passes i
         for k in kids(node):
             self.effects(k, st)
         if kind == "BinaryOperator" and node.get("opcode") == "=":
@@ -307,19 +310,20 @@ class FunctionReader:
             k, bits = arithmetic_kind(qual_type(target))
             self.assign(target, Op("+" if node["opcode"] == "++" else "-", (self.expr(target, st), Const(1)),
                                    k or "i", bits or 32), st)
-        elif kind in ("CallExpr", "CXXMemberCallExpr", "CXXOperatorCallExpr"):
-            self.call(node, st)
+        elif calling:
+            self.call(node, st, args)
 
-    def call(self, node: Node, st: _State) -> None:
+    def call(self, node: Node, st: _State, args: tuple[Expr, ...] | None = None) -> None:
         name = callee_name(node)
         if name in _LEAVES:
             st.left = True
             return
         if not name or kind_of_callee(node) not in ("DeclRefExpr", "UnresolvedLookupExpr"):
             return
-        args = tuple(self.expr(a, st) for a in kids(node)[1:])
+        args = args if args is not None else tuple(self.expr(a, st) for a in kids(node)[1:])
         for a in kids(node)[1:]:  # a pointer or reference argument may be written by the callee
-            if strip(a).get("kind") == "UnaryOperator" and strip(a).get("opcode") == "&":
+            pointer = strip(a).get("kind") == "UnaryOperator" and strip(a).get("opcode") == "&"
+            if pointer and opencl.written_through(a):  # not through a pointer to const
                 self.assign(kids(strip(a))[0], Unknown(f"written by {name}()"), st)
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions)))
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from simu.frontend.guards import cuda_guards
 from simu.frontend.includes import HeaderIndex, resolve_includes
-from simu.host.ast.clang import dump, own_declarations
+from simu.host.ast.clang import dump, host_language, own_declarations
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
 from simu.host.ast.nodes import Node, kids
@@ -21,13 +21,17 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     """The facts of one host file and of the project headers (files under ``root``) it includes; ``None`` when
     clang gives no AST.  ``headers``: the project's headers by name, to find the folders its includes need.  The
     macros that gate its CUDA headers are defined, as the front end does for kernels (:mod:`simu.frontend.guards`):
-    the GPU build is the one that launches."""
+    the GPU build is the one that launches.  OpenCL host code is parsed as C or C++ (:func:`host_language`)."""
+    try:
+        language = host_language(path, path.read_text(errors="replace"))
+    except OSError:
+        language = "cuda"
     after: tuple[str, ...] = ()
     if headers is not None:
         after = tuple(str(d) for d in resolve_includes(path, [Path(d) for d in include_dirs], headers).folders)
     search = [Path(d) for d in (*include_dirs, *after)]
     gates = tuple(g.macro for g in cuda_guards(path, search))  # the GPU build's switch (darknet's GPU), as for kernels
-    tu = dump(path, include_dirs, gates, after_dirs=after)
+    tu = dump(path, include_dirs, gates, after_dirs=after, language=language)
     if tu is None:
         return None
     root_s = str(root.resolve())

@@ -1,7 +1,8 @@
 """Which host files the index reads through clang, and their facts cached with the index's file entries.
 
-Only what can reach a launch is parsed: files that launch (``<<<``), then files that call a function holding a
-launch or a call to one (up to :data:`LEVELS` levels up), and files that assign a field or global a launch reads
+Only what can reach a launch is parsed: files that launch (``<<<``, or OpenCL's ``clEnqueueNDRangeKernel`` /
+``clSetKernelArg``: :mod:`simu.host.ast.opencl`), then files that call a function holding a launch or a call to
+one (up to :data:`LEVELS` levels up), and files that assign a field or global a launch reads
 (``net->hidden_n = hidden`` in another file's ``create()``).  Names are matched lexically before clang is asked."""
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from pathlib import Path
 from simu.frontend.includes import HeaderIndex
 from simu.host.ast.expr import Field, _children
 from simu.host.ast.facts import FunctionFacts, facts_from_json, facts_to_json
+from simu.host.ast.opencl import CALLS as OPENCL_CALLS
 from simu.host.ast.program import read_host_file
 
 LEVELS = 4  # caller levels followed up from the functions that launch
 SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
-_LAUNCH = re.compile(r"<<\s*<")
+_LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(")
 _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
@@ -70,7 +72,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         new: set[str] = set()
         for rel in list(done):
             for f in done[rel]:
-                if f.launches or {c.callee for c in f.calls} & targets:
+                if f.launches or {c.callee for c in f.calls} & (targets | OPENCL_CALLS):
                     new.add(f.name)
                     fields |= _fields_read(f)
         new -= targets

@@ -1,0 +1,81 @@
+"""The OpenCL host API read through clang: what ``clSetKernelArg`` and ``clEnqueueNDRangeKernel`` are given.
+
+Both calls are ordinary :class:`~simu.host.ast.facts.CallFact`\\ s; what they pass goes behind pointers, so their
+arguments are read as what the pointers point to at the call: ``clSetKernelArg(k, 1, sizeof(int), &n)`` gives the
+value ``n`` holds there (a local, a parameter, a struct field, a global), ``clEnqueueNDRangeKernel(q, k, 2, NULL,
+global, &local, …)`` gives the NDRange's sizes as :class:`~simu.host.ast.expr.Items` (an array local's initialiser,
+``&g`` of a scalar as one item, ``&a[0]`` as the array).  The C++ wrapper (``cl::Kernel::setArg``) is left to the
+lexical reader: simu ships no ``CL/cl.hpp``.
+
+The calls' arguments are read before their own side effects, as C passes them: ``clSetKernelArg(k, i++, …)`` sets
+argument ``i``, not ``i + 1``; a pointer to ``const`` is not written by the callee (the API's pointers all are)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from simu.host.ast.expr import Expr, Items, Unknown
+from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_type, strip
+
+SET_ARG = "clSetKernelArg"
+ENQUEUE = "clEnqueueNDRangeKernel"
+CALLS = frozenset({SET_ARG, ENQUEUE})
+# argument positions holding a pointer whose target is the value: clSetKernelArg's value, the NDRange's sizes
+_POINTED = {SET_ARG: (3,), ENQUEUE: (4, 5)}
+_CASTS = {"ImplicitCastExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr",
+          "ParenExpr"}
+_CONST_POINTER = re.compile(r"const\b[^*]*\*")
+
+
+def call_args(reader: Any, node: Node, st: Any) -> tuple[Expr, ...] | None:
+    """The arguments of a call to a named function as the callee receives them (read before the call's own side
+    effects: ``f(i++)`` passes ``i``); an OpenCL API call's pointers read as what they point to.  ``None`` for a
+    call through an expression or a member (no :class:`CallFact` is made for it)."""
+    inner = kids(node)
+    if not inner or strip(inner[0]).get("kind") not in ("DeclRefExpr", "UnresolvedLookupExpr"):
+        return None
+    args = [reader.expr(a, st) for a in inner[1:]]
+    name = callee_name(node)
+    for i in _POINTED.get(name, ()):
+        if i < len(args):
+            args[i] = pointee(reader, inner[1 + i], st, scalar=name == SET_ARG)
+    return tuple(args)
+
+
+def written_through(arg: Node) -> bool:
+    """Whether the callee may write what an argument ``&x`` points to: not through a pointer to ``const``."""
+    return not (arg.get("kind") == "ImplicitCastExpr" and _CONST_POINTER.fullmatch(qual_type(arg, False).strip()))
+
+
+def pointee(reader: Any, arg: Node, st: Any, scalar: bool) -> Expr:
+    """What a pointer argument points to at the call: ``&n`` -> ``n``'s value (``scalar``: a kernel argument, only
+    of arithmetic type) or one item (an NDRange size); an array (``global``, ``&a[0]``, ``&a``) -> its items."""
+    n = _uncast(arg)
+    if n.get("kind") == "UnaryOperator" and n.get("opcode") == "&" and kids(n):
+        target = strip(kids(n)[0])
+        if target.get("kind") == "ArraySubscriptExpr" and len(kids(target)) == 2 and not scalar:
+            index = reader.expr(kids(target)[1], st)
+            if getattr(index, "value", None) == 0:
+                return _items(reader.expr(kids(target)[0], st))  # &a[0]: the array
+            return Unknown("sizes from inside an array")
+        if not arithmetic_kind(qual_type(target))[0]:
+            value = reader.expr(target, st)  # &a of an array: its items
+            return value if isinstance(value, Items) and not scalar else Unknown("not the address of a number")
+        value = reader.expr(target, st)
+        return value if scalar else Items((value,))
+    if scalar:
+        return Unknown("a kernel argument not given as '&value'")
+    return _items(reader.expr(n, st))
+
+
+def _items(e: Expr) -> Expr:
+    """An NDRange size array, or why it is not one (a null pointer: the local size the implementation picks)."""
+    return e if isinstance(e, Items) else Unknown("not an array of sizes")
+
+
+def _uncast(node: Node) -> Node:
+    n = node
+    while n.get("kind") in _CASTS and kids(n):
+        n = kids(n)[0]
+    return strip(n)
