@@ -52,6 +52,10 @@ def test_type_names_from_explicit_specializations():
     assert type_spelling(src, "traits<T>::getName()", {"T": "double"}) == "double"
     assert type_spelling(src, "type_name<T>()", {"T": "double"}) is None  # no specialization for double here
     assert type_spelling(src, "typeid(T).name()", {"T": "float"}) is None  # a mangled name: a hole
+    # specialised out of sight (by a macro, in another file), a host API type names the OpenCL C type
+    assert type_spelling(src, "OclTypeTraits<cl_ulong>::type", {}) == "ulong"
+    assert type_spelling(src, "OclTypeTraits<T>::type", {"T": "cl_float"}) == "float"
+    assert type_spelling(src, "OclTypeTraits<T>::type", {"T": "MyType"}) is None
 
 
 def test_a_list_of_options_joined():

@@ -177,6 +177,17 @@ def type_spelling(src: CSource, expr: str, types: dict[str, str]) -> str | None:
         return None
     holder, member = m.group(1), m.group(3)
     ty = " ".join(types.get(w, w) for w in m.group(2).split())
+    found = _specialised(src, holder, member, ty, bool(m.group(4)))
+    if found is None and (api := _CL_API_TYPE.fullmatch(ty)):
+        return api.group(1)  # traits<cl_uint>::type, its specializations out of sight (a macro, another file): uint
+    return found
+
+
+# the host API's scalar types name the OpenCL C type of the same name (cl_uint: uint)
+_CL_API_TYPE = re.compile(r"cl_(char|uchar|short|ushort|int|uint|long|ulong|float|double|half)")
+
+
+def _specialised(src: CSource, holder: str, member: str | None, ty: str, call: bool) -> str | None:
     spelled = r"\s*<\s*" + r"\s+".join(map(re.escape, ty.split())) + r"\s*>"
     code = src.code
     if member is None:  # a function template specialised per type
@@ -189,7 +200,7 @@ def type_spelling(src: CSource, expr: str, types: dict[str, str]) -> str | None:
     body = code[s.end():_body_end(code, s.end())]
     mm = re.escape(member)
     f = re.search(rf"\b{mm}\s*\(\s*\)\s*(?:const\s*)?(?:noexcept\s*)?\{{\s*return\s+({C_STRING})\s*;",
-                  body, re.S) if m.group(4) else \
+                  body, re.S) if call else \
         re.search(rf"\b{mm}\s*(?:\[\s*\d*\s*\])?\s*(?:=\s*|\{{\s*)({C_STRING})", body, re.S)
     return unescape(f.group(1)) if f else None
 
