@@ -1,6 +1,6 @@
 """Sources the build reads differently from clang: kernel launches written with spaced chevrons,
 ``k<< <grid, block >> >(...)`` (nvcc accepts them, older clang-format wrote them), and kernel files written as C++
-raw string literals, ``R"(__kernel void k(…) {…})"``, that the host program ``#include``\ s into a string and
+raw string literals, ``R"(__kernel void k(…) {…})"``, that the host program includes into a string and
 builds at run time (OpenCL libraries, NVRTC sources).
 
 Rather than edit the user's files, the main file and the project headers it includes that need it are copied,
