@@ -214,6 +214,9 @@ __kernel void shift(__global T *a) {
     a[get_global_id(0)] = s[63 - get_local_id(0)];   /* no barrier: the planted race (across warps) */
 }
 """
+# an index type beside a value type: one type for both fails every way (float subscripts, fma of ints)
+GATHER_CL = ("__kernel void gather(__global V *y, __global const V *x, __global const I *cols, int n) {\n"
+             "    int i = get_global_id(0);\n    if (i < n) y[i] = fma(x[cols[i]], (V)2, (V)1);\n}\n")
 MOD_CL = "__kernel void modk(__global T *a) { a[get_global_id(0)] = a[get_global_id(0)] % (T)4; }\n"  # int only
 # more errors about T than clang reports (its limit is 20) before it meets To
 LATE_CL = "".join(f"T twice{i}(T x) {{ return x + x; }}\n" for i in range(12)) + \
@@ -226,6 +229,7 @@ def hostless(tmp_path_factory):
     (root / "scale.cl").write_text(NOHOST_CL)
     (root / "mod.cl").write_text(MOD_CL)
     (root / "late.cl").write_text(LATE_CL)
+    (root / "gather.cl").write_text(GATHER_CL)
     return _scan(root)
 
 
@@ -256,3 +260,12 @@ def test_type_names_clang_reports_late_take_the_variants_type(hostless):
         assert f.status == "ok" and k.compile_options.assumed == (f"T={ty}", f"To={ty}")
     assert "late.cl: also assuming To = each variant's type (unknown type name clang reported only after the " \
            "first)" in result.warnings
+
+
+def test_an_index_type_beside_a_value_type_is_an_integer(hostless):
+    result, kernels = hostless
+    made = sorted(k for k in kernels if k.startswith("gather["))
+    assert made == ["gather[V=double I=int]", "gather[V=float I=int]"], made
+    assert all(kernels[k][0].status == "ok" for k in made)
+    assert any(w.startswith("gather.cl: compiled assuming") and "also I = int (the kernel indexes with them)" in w
+               for w in result.warnings)

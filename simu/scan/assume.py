@@ -118,6 +118,19 @@ def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset(
     return list(dict.fromkeys(names))
 
 
+def integer_types(text: str, names: list[str]) -> set[str]:
+    """The type names a kernel uses where C needs an integer: a variable of that type, or an element of a pointer
+    to it, inside an array subscript (``INDEX_TYPE c = cols[j]; y[c]``, ``x[cols[j]]`` with ``INDEX_TYPE *cols``)."""
+    out: set[str] = set()
+    for n in names:
+        plain = re.findall(rf"\b{re.escape(n)}\s+(?:const\s+)?([A-Za-z_]\w*)\s*[=;,)\[]", text)
+        pointed = re.findall(rf"\b{re.escape(n)}\s*\*\s*(?:const\s+)?(?:restrict\s+)?([A-Za-z_]\w*)", text)
+        if any(re.search(rf"\[[^\]\[]*\b{v}\b(?!\s*\[)[^\]\[]*\]", text) for v in plain) or \
+                any(re.search(rf"\[[^\]\[]*\b{v}\s*\[", text) for v in pointed):
+            out.add(n)
+    return out
+
+
 def normal(options: str) -> str:
     """Options text with a wrapper parameter nobody filled in left out, and holes kept as words of their own."""
     text = re.sub(r"@P\d+@", " ", re.sub(r"(?<==)@P\d+@", HOLE, options))

@@ -29,7 +29,7 @@ from simu.config import Config
 from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.host import BuildSite, HostIndex, parse_build_options
-from simu.scan.assume import COMMON_TYPES, hinted, label, normal, resolve, unknown_types
+from simu.scan.assume import COMMON_TYPES, hinted, integer_types, label, normal, resolve, unknown_types
 from simu.scan.options import ScanError, ScanOptions
 
 MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
@@ -147,6 +147,8 @@ class FileFlags:
             out.append((" ".join(x for x in (label, *extra) if x), ty,
                         replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
                                 assumed_why=why)))
+        mixed = [] if typed else self._mixed_variants(path, label, copts, names, defined, why)
+        out += [v for v, _ in mixed]
         rel = _rel(path, self.options.root) or str(path)
         if typed:  # the same text for every type: one note
             return out, (f"{rel}: also assuming {' = '.join(names)} = each variant's type (unknown type "
@@ -158,7 +160,28 @@ class FileFlags:
                    f"{listed} {'is' if one else 'are'} used as {a}type{s} that nothing defines, and no OpenCL host "
                    f"code is seen")
         note = f"{rel}: compiled assuming {' = '.join(names)} = {', '.join(COMMON_TYPES)}, one variant each: {because}"
+        if mixed:
+            note += f"; also {mixed[0][1]} = int (the kernel indexes with them) and the others float, then double"
         return out, note
+
+    def _mixed_variants(self, path: Path, label: str, copts: CompileOptions, names: list[str], defined: set[str],
+                        why: str) -> list[tuple[tuple[str, str, CompileOptions], str]]:
+        """Two more variants when the kernel indexes with some of the type names and not the others (an index type
+        beside a value type: one type for all fails both ways): the index types ``int``, the others ``float``, then
+        ``double``; every type name of the file the host passes is set at once."""
+        every = list(dict.fromkeys(names + sorted(n for n in self._type_names.get(path.resolve(), set())
+                                                 if n not in defined)))
+        ints = integer_types(_text(path), every)
+        if not ints or len(ints) == len(every):
+            return []
+        listed = ", ".join(n for n in every if n in ints)
+        out = []
+        for ty in ("float", "double"):
+            extra = tuple(f"{n}={'int' if n in ints else ty}" for n in every)
+            out.append(((" ".join(x for x in (label, *extra) if x), ty,
+                         replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
+                                 assumed_why=why)), listed))
+        return out
 
     def _host_seen(self) -> bool:
         """Whether any host file builds an OpenCL program, names a ``.cl`` file or writes a ``-D`` option."""
