@@ -2,7 +2,8 @@
 them through clang — a dim3 set member by member and a literal float argument, a struct field set in another file's
 constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
 local size, a loop over a table of block sizes, a template argument of the launching function, a class's
-``constexpr`` in the caller's ``assert`` over a size read at run time — and reports each bug
+``constexpr`` in the caller's ``assert`` over a size read at run time, a counter ``cudaMemset`` clears before the
+launch — and reports each bug
 as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false
 alarms: blocks past a tile, a negative scale, octaves past a table)."""
 
@@ -189,3 +190,21 @@ def test_a_kernel_launched_through_a_pointer_or_a_table_takes_the_launch(tmp_pat
     assert made == {"add": [((2, 1, 1), (64, 1, 1), 5), ((4, 1, 1), (128, 1, 1), 3)],
                     "mul": [((1, 1, 1), (32, 1, 1), 7), ((4, 1, 1), (128, 1, 1), 3)],
                     "other": [((2, 1, 1), (64, 1, 1), 5)]}
+
+
+def test_a_buffer_the_host_clears_is_zero_filled_and_struct_sizes_are_values(tmp_path: Path):
+    """``cudaMemset(out, 0, sizeof(float))`` before the launch: the search fills ``out`` with zeros (random bytes in
+    an atomicAdd counter hand two threads one slot); ``sizeof(Detection)`` is the struct's size, so a length made
+    of it is a value."""
+    (x,) = _launches(tmp_path, "memset_counter", "collect")
+    assert x.zeroed == (1,) and "out zero-filled as cudaMemset leaves it" in x.through
+    (tmp_path / "sizes").mkdir()
+    (tmp_path / "sizes" / "main.cu").write_text(
+        "__global__ void k(float *out, int n, int len) {}\n"
+        "struct alignas(16) Box { float lo[3]; char tag; };\nstruct Pair { char c; double d; };\n"
+        "typedef struct { short a; int b[2]; } Cell;\nunion Word { int i; char c[6]; };\n"
+        "void run(float *out, int n) {\n"
+        "  k<<<1, 32>>>(out, n, n * (int)sizeof(Box) + (int)sizeof(Pair) * 100 + (int)sizeof(Cell) * 10000"
+        " + (int)sizeof(Word) * 1000000);\n}\n")
+    (y,) = build_host_index(tmp_path / "sizes", [tmp_path / "sizes" / "main.cu"]).cuda_launches_of("k")
+    assert y.arg_sym[2] == "_a1_*16+1600+120000+8000000"

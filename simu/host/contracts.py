@@ -219,6 +219,9 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
             elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
                 c.length_factors[name] = factor
     _relations(x, params, c)
+    for i in x.zeroed:
+        if i < len(params) and params[i][1] is not None:
+            c.fills[params[i][0]] = "zeros"  # the host clears it before launching (cudaMemset)
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text

@@ -63,6 +63,7 @@ class CudaLaunch:
     arg_state: tuple[str, ...] = ()
     # where clang's values came from (simu.host.ast): the calls leading to the launch, the loop values fixed
     through: tuple[str, ...] = ()
+    zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) clears before the launch
 
     @property
     def where(self) -> str:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from simu.frontend.cuda_headers import shim_arguments
+from simu.frontend.overlay import spaced_launch_overlay
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 Node = dict[str, Any]
@@ -125,6 +126,16 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
     for d in after_dirs:
         extra += ["-idirafter", d]
     extra += [f"-D{d}" for d in defines]
+    # launches written `k<< <g, b>> >(…)` (nvcc takes them) read closed up, as the front end reads them
+    overlay, tmp = spaced_launch_overlay(path, (*include_dirs, *after_dirs)) if language == "cuda" else ([], None)
+    try:
+        return _dump(base, extra + overlay, path)
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+
+
+def _dump(base: list[str], extra: list[str], path: Path) -> Node | None:
     pch = _pch(base)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
     for pre in attempts:

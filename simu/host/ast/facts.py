@@ -32,6 +32,7 @@ from simu.host.ast.expr import (
     functions_in,
     to_json,
 )
+from simu.host.ast.layout import sized
 from simu.host.ast.nodes import (
     Node,
     arithmetic_kind,
@@ -42,7 +43,6 @@ from simu.host.ast.nodes import (
     qual_type,
     record_name,
     referenced,
-    size_of,
     start,
     strip,
 )
@@ -121,8 +121,10 @@ class _State:
 class FunctionReader:
     """Reads one function body statement by statement (see the module docstring)."""
 
-    def __init__(self, fn: Node, name: str, file: str, text: str, enums: dict[str, int]):
+    def __init__(self, fn: Node, name: str, file: str, text: str, enums: dict[str, int],
+                 records: dict[str, int] | None = None):
         self.fn, self.name, self.file, self.text, self.enums = fn, name, file, text, enums
+        self.records = records or {}  # sizeof of the program's structs (simu.host.ast.layout)
         params = [p for p in kids(fn) if p.get("kind") == "ParmVarDecl"]
         self.params = {p.get("id"): (i, p.get("name", f"p{i}")) for i, p in enumerate(params)}
         self.param_names = tuple(p.get("name", f"p{i}") for i, p in enumerate(params))
@@ -324,7 +326,8 @@ class FunctionReader:
         for a in kids(node)[1:]:  # a pointer or reference argument may be written by the callee
             pointer = strip(a).get("kind") == "UnaryOperator" and strip(a).get("opcode") == "&"
             if pointer and opencl.written_through(a):  # not through a pointer to const
-                self.assign(kids(strip(a))[0], Unknown(f"written by {name}()"), st)
+                target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
+                self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions)))
 
     def launch(self, node: Node, st: _State) -> None:
@@ -452,7 +455,7 @@ class FunctionReader:
             t = n.get("argType", {}).get("desugaredQualType") or n.get("argType", {}).get("qualType")
             if t is None and kids(n):
                 t = qual_type(strip(kids(n)[0]))
-            size = size_of(t or "")
+            size = sized(t or "", self.records)
             return Const(size) if size is not None else Unknown(f"sizeof({t})")
         if kind in ("CallExpr",):
             name = callee_name(n)

@@ -9,7 +9,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from simu.host.ast.expr import Choice, Const, Element, Expr, Items, Loop, _children
+from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, Op, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
 from simu.host.ast.values import Context, Number, Program
@@ -37,6 +37,7 @@ class LaunchValues:
     trail: tuple[str, ...]  # the calls leading to it, innermost first ("loop at a.cu:14")
     bound: tuple[str, ...] = ()  # what was fixed to get these values ("loop counter j = 2")
     relations: Relations = Relations()  # what is not known, over the other arguments; what the host requires
+    zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) before the launch clears
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -55,6 +56,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
     seen: set[tuple] = set()  # the values made (two call chains passing the same values make one launch)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
+    zeroed = zeroed_arguments(fn, x)
     for ctx in program.contexts(fn):
         for bound in _bindings(program, fn, ctx, choices):
             if program.fails(x.conditions, fn, ctx, bound):
@@ -68,7 +70,8 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
-                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel)
+                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
+                                    zeroed)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)
@@ -76,6 +79,37 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
             if len(out) >= MAX_VARIANTS:
                 return out[:MAX_VARIANTS]
     return out
+
+
+_MEMSETS = {"cudaMemset", "cudaMemsetAsync", "cudaMemset2D", "cudaMemset2DAsync", "cudaMemset3D",
+            "cudaMemset3DAsync", "cuMemsetD8", "cuMemsetD16", "cuMemsetD32", "cuMemsetD8Async", "cuMemsetD32Async"}
+
+
+def zeroed_arguments(fn: FunctionFacts, x: LaunchFact) -> tuple[int, ...]:
+    """The pointer arguments of a launch whose buffer a ``cudaMemset(p + offset, 0, …)`` of the same function
+    clears before it (a counter an ``atomicAdd`` hands out slots from, an accumulator): the search fills them with
+    zeros, not random bytes the program never has."""
+    cleared = {_base(c.args[0]) for c in fn.calls
+               if c.callee in _MEMSETS and c.line <= x.line and len(c.args) >= 2 and _zero(c.args[1])}
+    return tuple(i for i, a in enumerate(x.args) if _base(a) in cleared)
+
+
+def _base(e: Expr) -> Expr:
+    """The pointer an address is computed from (``out + i * n``: ``out``)."""
+    while isinstance(e, (Cast, Op)):
+        if isinstance(e, Cast):
+            e = e.arg
+        elif e.op in ("+", "-") and len(e.args) == 2:
+            e = e.args[0]
+        else:
+            break
+    return e
+
+
+def _zero(e: Expr) -> bool:
+    while isinstance(e, Cast):
+        e = e.arg
+    return isinstance(e, Const) and e.value == 0
 
 
 def _one(vals: list[Number] | None) -> Number | None:

@@ -10,6 +10,7 @@ from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.host.ast.clang import dump, host_language, own_declarations
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
+from simu.host.ast.layout import record_sizes
 from simu.host.ast.nodes import Node, kids
 
 _SCOPES = {"NamespaceDecl", "LinkageSpecDecl", "CXXRecordDecl", "ClassTemplateDecl"}
@@ -37,6 +38,7 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     root_s = str(root.resolve())
     decls = [(f, d) for f, d in own_declarations(tu) if f == str(path) or f.startswith(root_s + "/")]
     enums = _enums([d for _, d in decls])
+    records = record_sizes([d for _, d in decls])
     texts: dict[str, str] = {}
     out: list[FunctionFacts] = []
     globals_: list[tuple[str, str, object]] = []
@@ -48,10 +50,10 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
                 texts[file] = ""
         rel = _rel(file, root_s)
         for fn, name in _functions(decl, ""):
-            out.append(FunctionReader(fn, name, rel, texts[file], enums).read())
+            out.append(FunctionReader(fn, name, rel, texts[file], enums, records).read())
         for var in _variables(decl):
             if kids(var):
-                reader = FunctionReader({}, "", rel, texts[file], enums)
+                reader = FunctionReader({}, "", rel, texts[file], enums, records)
                 globals_.append(("::", var.get("name", ""), reader.expr(kids(var)[-1], _State())))
     if globals_:
         out.append(FunctionFacts("", _rel(str(path), root_s), 0, (), writes=tuple(globals_)))  # type: ignore[arg-type]
