@@ -230,7 +230,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         entries[rel], keys[rel] = {"data": host_file_to_dict(h)}, key
     clang_known = {rel for rel, e in entries.items() if "ast" in e}
     # simu.host.ast keeps each file's clang facts in its cache entry ("ast"), read once per content too
-    facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries)
+    facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries, keep=store.conn is not None)
     program: Program | None = None
     try:
         program = Program(facts)

@@ -38,6 +38,7 @@ _PCH_HEADERS = ("vector", "string", "iostream", "algorithm", "map", "set", "memo
                 "unordered_map", "utility", "random", "iomanip", "limits", "stdio.h", "stdlib.h", "string.h",
                 "math.h", "assert.h", "time.h")
 _TIMEOUT = 60  # seconds for one parse
+MAX_DUMP_BYTES = 64 << 20  # a larger dump (a generated file, a header-heavy C++ file) is read by the text reader
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
 _SPEC = importlib.util.find_spec("ziglang")
@@ -136,22 +137,32 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
 
 
 def _dump(base: list[str], extra: list[str], path: Path) -> Node | None:
+    """The dump is written to a file and parsed from its bytes: a large C++ file's dump (tens of MB) read through
+    a pipe and decoded to text costs more than clang itself; past :data:`MAX_DUMP_BYTES` the file is left to the
+    text reader."""
     pch = _pch(base)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
-    for pre in attempts:
-        argv = clang_command() + base + pre + extra + ["-Xclang", "-ast-dump=json", str(path)]
-        try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT)
-        except (OSError, subprocess.SubprocessError):
-            return None
-        if not proc.stdout.strip():
-            if pre and pch is not None and "precompiled" in proc.stderr:
-                pch.unlink(missing_ok=True)  # damaged or stale: the next parse builds it again
-            continue  # the prelude does not fit these flags: parse without it
-        try:
-            return json.loads(proc.stdout)
-        except ValueError:
-            return None
+    with tempfile.TemporaryFile() as out:
+        for pre in attempts:
+            argv = clang_command() + base + pre + extra + ["-Xclang", "-ast-dump=json", str(path)]
+            out.seek(0)
+            out.truncate()
+            try:
+                proc = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, timeout=_TIMEOUT)
+            except (OSError, subprocess.SubprocessError):
+                return None
+            size = out.tell()
+            if size == 0:
+                if pre and pch is not None and b"precompiled" in proc.stderr:
+                    pch.unlink(missing_ok=True)  # damaged or stale: the next parse builds it again
+                continue  # the prelude does not fit these flags: parse without it
+            if size > MAX_DUMP_BYTES:
+                return None
+            out.seek(0)
+            try:
+                return json.loads(out.read())
+            except ValueError:
+                return None
     return None
 
 

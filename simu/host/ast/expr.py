@@ -161,6 +161,21 @@ def functions_in(e: Expr) -> list[str]:
     return []
 
 
+def extent(e: Expr, memo: dict[int, tuple[Expr, int, int]]) -> tuple[int, int]:
+    """``(depth, nodes)`` of an expression written out as a tree, each node computed once (``memo`` by node, the
+    node kept with its numbers): expressions share subtrees (``x = x + x``), so a tree can be exponentially larger
+    than what was built, and every later walk (values, JSON, relations) is over the tree."""
+    got = memo.get(id(e))
+    if got is not None and got[0] is e:
+        return got[1], got[2]
+    depth, nodes = 1, 1
+    for c in _children(e):
+        d, n = extent(c, memo)
+        depth, nodes = max(depth, d + 1), nodes + n
+    memo[id(e)] = (e, depth, nodes)
+    return depth, nodes
+
+
 def unknown_in(e: Expr) -> bool:
     """Whether the expression holds anything :class:`Unknown`."""
     if isinstance(e, Unknown):

@@ -56,6 +56,7 @@ _MATH = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil
          "sqrtf": "sqrt", "lround": "round", "round": "round", "pow": "pow", "powf": "pow"}
 _DIM3 = {"dim3", "uint3", "struct dim3"}
 MAX_DEPTH = 40  # nesting of one expression
+MAX_NODES = 400  # nodes of one expression written out as a tree (shared subtrees counted each time)
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,7 @@ class FunctionReader:
                  records: dict[str, int] | None = None):
         self.fn, self.name, self.file, self.text, self.enums = fn, name, file, text, enums
         self.records = records or {}  # sizeof of the program's structs (simu.host.ast.layout)
+        self.extents: dict[int, tuple[Expr, int, int]] = {}  # each expression node's size, computed once
         params = [p for p in kids(fn) if p.get("kind") == "ParmVarDecl"]
         self.params = {p.get("id"): (i, p.get("name", f"p{i}")) for i, p in enumerate(params)}
         self.param_names = tuple(p.get("name", f"p{i}") for i, p in enumerate(params))
@@ -387,10 +389,11 @@ class FunctionReader:
 
     # --- values ------------------------------------------------------------------------------------------------
     def expr(self, node: Node, st: _State) -> Expr:
-        """The expression a node computes, locals written out; one nested past :data:`MAX_DEPTH` is unknown (a
-        variable rebuilt from itself in a long function)."""
+        """The expression a node computes, locals written out; one nested past :data:`MAX_DEPTH` or larger than
+        :data:`MAX_NODES` is unknown (a variable rebuilt from itself in a long function)."""
         e = self._expr(node, st)
-        return e if _depth(e, MAX_DEPTH) <= MAX_DEPTH else Unknown("an expression too deep to follow")
+        depth, nodes = exprs.extent(e, self.extents)
+        return e if depth <= MAX_DEPTH and nodes <= MAX_NODES else Unknown("an expression too large to follow")
 
     def _expr(self, node: Node, st: _State) -> Expr:  # noqa: C901 - one dispatch over node kinds
         if "value" in node and node.get("kind") == "ConstantExpr":
@@ -512,14 +515,6 @@ class FunctionReader:
     def source(self, node: Node) -> str:
         o = offsets(node)
         return self.text[o[0]:o[1]].strip() if o and o[1] <= len(self.text) else ""
-
-
-def _depth(e: Expr, limit: int) -> int:
-    """How deep an expression nests (counting stops past ``limit``)."""
-    if limit < 0:
-        return 1
-    kids_ = exprs._children(e)
-    return 1 + max((_depth(k, limit - 1) for k in kids_), default=0)
 
 
 def kind_of_callee(call: Node) -> str:

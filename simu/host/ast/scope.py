@@ -24,11 +24,11 @@ _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, Recurs
 
 
 def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
-                  read: Callable[[Path], list[FunctionFacts] | None] | None = None
+                  read: Callable[[Path], list[FunctionFacts] | None] | None = None, keep: bool = True
                   ) -> tuple[list[FunctionFacts], list[str], list[str]]:
     """The facts of the host files (``texts``: relative path -> text) that can reach a launch, each read once per
-    cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them); the files
-    read, and those clang gave no AST for."""
+    cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them; ``keep``
+    false: no cache keeps them, so they are not written out); the files read, and those clang gave no AST for."""
     headers: list[HeaderIndex] = []  # made on first use: it walks the project
 
     def read_one(p: Path) -> list[FunctionFacts] | None:
@@ -60,7 +60,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         if facts is None:
             failed.append(rel)
         done[rel] = facts or []
-        if entry is not None:
+        if entry is not None and keep:
             entry["ast"] = facts_to_json(facts) if facts is not None else None
         return done[rel]
 
@@ -68,13 +68,16 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         load(rel)
     targets: set[str] = set()
     fields: set[str] = set()
+    counted: set[int] = set()  # functions whose fields are counted
     for _ in range(LEVELS + 1):
         new: set[str] = set()
         for rel in list(done):
             for f in done[rel]:
                 if f.launches or {c.callee for c in f.calls} & (targets | OPENCL_CALLS):
                     new.add(f.name)
-                    fields |= _fields_read(f)
+                    if id(f) not in counted:
+                        counted.add(id(f))
+                        fields |= _fields_read(f)
         new -= targets
         targets |= new
         if not new:
@@ -88,10 +91,15 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         for rel, t in sources.items():
             if rel not in done and writes.search(t):
                 load(rel)
+    # a header's functions come once per file including it: kept once (compared only with their namesakes at the
+    # same place, template instantiations among them)
+    kept: dict[tuple, list[FunctionFacts]] = {}
     out: list[FunctionFacts] = []
     for facts in done.values():
         for f in facts:
-            if f not in out:
+            same = kept.setdefault((f.name, f.file, f.line, f.params), [])
+            if f not in same:
+                same.append(f)
                 out.append(f)
     return out, sorted(set(done) - set(failed)), sorted(failed)
 
@@ -99,8 +107,12 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
 def _fields_read(f: FunctionFacts) -> set[str]:
     """The field names a function's launches and calls read."""
     out: set[str] = set()
+    seen: set[int] = set()  # expressions share subtrees: each node once
 
     def walk(e: object) -> None:
+        if id(e) in seen:
+            return
+        seen.add(id(e))
         if isinstance(e, Field) and e.record != "::":
             out.add(e.name)
         for c in _children(e):

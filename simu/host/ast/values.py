@@ -312,7 +312,14 @@ def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
     """``e`` in the terms of the outermost caller of ``ctx``: a parameter with a known value is that value, one
     without is what the callers pass for it; a loop counter or branch choice ``bound`` is its value.  Trees past
     :data:`_LIFTED` nodes are unknown (a recursion passing ``n - 1`` down)."""
+    done: dict[int, Expr] = {}  # by node: an expression shares subtrees, each is rewritten once
+
     def go(x: Expr) -> Expr:
+        if id(x) not in done:
+            done[id(x)] = rewrite(x)
+        return done[id(x)]
+
+    def rewrite(x: Expr) -> Expr:
         if bound and isinstance(x, _BOUND) and x in bound:
             b = bound[x]
             return go(b[1]) if isinstance(b, tuple) else Const(b)
@@ -330,6 +337,8 @@ def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
                 changes[f.name] = go(v)
         return replace(x, **changes) if changes else x  # type: ignore[type-var]
 
+    if _size(e) > _LIFTED * 4:
+        return Unknown("an expression too long to follow")
     out = go(e)
     return out if _size(out) <= _LIFTED else Unknown("an expression too long to follow")
 
@@ -338,8 +347,15 @@ def _is_expr(v: Any) -> bool:
     return isinstance(v, (Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Unknown))
 
 
-def _size(e: Expr) -> int:
-    return 1 + sum(_size(c) for c in _children(e))
+def _size(e: Expr, limit: int = _LIFTED * 4) -> int:
+    """Nodes of the expression written out as a tree, counting stops past ``limit`` (shared subtrees count each
+    time, without walking them again past the limit)."""
+    total, todo = 0, [e]
+    while todo and total <= limit:
+        x = todo.pop()
+        total += 1
+        todo += _children(x)
+    return total
 
 
 def _reads_param(e: Expr) -> bool:
