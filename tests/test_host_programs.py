@@ -208,3 +208,12 @@ def test_a_buffer_the_host_clears_is_zero_filled_and_struct_sizes_are_values(tmp
         " + (int)sizeof(Word) * 1000000);\n}\n")
     (y,) = build_host_index(tmp_path / "sizes", [tmp_path / "sizes" / "main.cu"]).cuda_launches_of("k")
     assert y.arg_sym[2] == "_a1_*16+1600+120000+8000000"
+
+
+def test_a_launch_written_with_spaced_chevrons_is_read_through_clang(tmp_path: Path):
+    (tmp_path / "main.cu").write_text(
+        "__global__ void k(float *p, int n) { p[threadIdx.x] = n; }\n"
+        "static void run(float *p, int block) { k << < 4, block >> > (p, block * 2); }\n"
+        "int main() { float *p; cudaMalloc(&p, 1024); run(p, 64); return 0; }\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    assert [(v.grid, v.block, v.args[1]) for v in index.cuda_read if v.kernel == "k"] == [((4, 1, 1), (64, 1, 1), 128)]
