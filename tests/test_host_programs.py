@@ -217,3 +217,16 @@ def test_a_launch_written_with_spaced_chevrons_is_read_through_clang(tmp_path: P
         "int main() { float *p; cudaMalloc(&p, 1024); run(p, 64); return 0; }\n")
     index = build_host_index(tmp_path, [tmp_path / "main.cu"])
     assert [(v.grid, v.block, v.args[1]) for v in index.cuda_read if v.kernel == "k"] == [((4, 1, 1), (64, 1, 1), 128)]
+
+
+def test_an_api_launch_with_int_sizes_is_one_dimensional(tmp_path: Path):
+    """``cudaLaunchCooperativeKernel((void *)k, blocks, threads, …)`` with ``int`` sizes: ``dim3(n)``, so y and z
+    are 1 (searched in three dimensions, blocks sharing ``blockIdx.x`` raised races the program cannot have)."""
+    (tmp_path / "main.cu").write_text(
+        "__global__ void reduce(float *out, const float *in, int n) { out[blockIdx.x] = in[threadIdx.x]; }\n"
+        "void run(float *out, float *in, int n, int threads) {\n  int blocks = n / threads;\n"
+        "  void *params[] = {&out, &in, &n};\n"
+        "  cudaLaunchCooperativeKernel((void *)reduce, blocks, threads, params, 0, 0);\n}\n"
+        "int main(int argc, char **argv) { float *o, *i; int n = atoi(argv[1]); run(o, i, n, 256); return 0; }\n")
+    (x,) = build_host_index(tmp_path, [tmp_path / "main.cu"]).cuda_launches_of("reduce")
+    assert (x.grid, x.block, x.grid_sym[0]) == ((None, 1, 1), (256, 1, 1), "_a2_/256")

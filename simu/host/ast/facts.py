@@ -51,6 +51,7 @@ Condition = tuple[Expr, bool]  # an expression and whether it holds (True) or no
 _ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "__assert", "__assert_func",
                  "__builtin_trap"}
 _LEAVES = {"exit", "abort", "_exit", "quick_exit"}
+_API_LAUNCHES = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 _MATH = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil", "floor": "floor",
          "sqrt": "sqrt", "log2": "log2", "abs": "abs", "fabs": "abs", "ceilf": "ceil", "floorf": "floor",
          "sqrtf": "sqrt", "lround": "round", "round": "round", "pow": "pow", "powf": "pow"}
@@ -331,6 +332,10 @@ class FunctionReader:
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions)))
+        if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
+            for kernel in exprs.functions_in(args[0]):
+                self.launches.append(LaunchFact(self.line(node), kernel, kernel, args[1], args[2],
+                                                args[4] if len(args) > 4 else Const(0), (), (), tuple(st.conditions)))
 
     def launch(self, node: Node, st: _State) -> None:
         inner = kids(node)
@@ -447,7 +452,8 @@ class FunctionReader:
             if record_name(qual_type(n)) in ("dim3", "uint3") or qual_type(n, False) in _DIM3:
                 if len(args) == 1 and record_name(qual_type(strip(args[0]))) in ("dim3", "uint3"):
                     return self.expr(args[0], st)
-                vals = [self.expr(a, st) for a in args[:3]] + [Const(1)] * 3
+                vals = [Const(1) if a.get("kind") == "CXXDefaultArgExpr" else self.expr(a, st) for a in args[:3]]
+                vals += [Const(1)] * 3  # dim3(n): y and z default to 1
                 return Items(tuple(vals[:3]))
             if len(args) == 1:
                 return self.expr(args[0], st)

@@ -19,7 +19,7 @@ from simu.host.ast.program import read_host_file
 
 LEVELS = 4  # caller levels followed up from the functions that launch
 SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
-_LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(")
+_LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]")
 _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
