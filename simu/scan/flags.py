@@ -141,14 +141,10 @@ class FileFlags:
             return [], ""
         why = ("types the host code passes as build options and computes at run time" if host else
                "types nothing defines (no OpenCL host code seen)")
-        out = []
-        for ty in [typed] if typed else COMMON_TYPES:
-            extra = tuple(f"{n}={ty}" for n in names)
-            out.append((" ".join(x for x in (label, *extra) if x), ty,
-                        replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
-                                assumed_why=why)))
-        mixed = [] if typed else self._mixed_variants(path, label, copts, names, defined, why)
-        out += [v for v, _ in mixed]
+        out = [_variant(label, ty, copts, tuple(f"{n}={ty}" for n in names), why)
+               for ty in ([typed] if typed else COMMON_TYPES)]
+        mixed, indexed = ([], "") if typed else self._mixed_variants(path, label, copts, names, defined, why)
+        out += mixed
         rel = _rel(path, self.options.root) or str(path)
         if typed:  # the same text for every type: one note
             return out, (f"{rel}: also assuming {' = '.join(names)} = each variant's type (unknown type "
@@ -160,28 +156,22 @@ class FileFlags:
                    f"{listed} {'is' if one else 'are'} used as {a}type{s} that nothing defines, and no OpenCL host "
                    f"code is seen")
         note = f"{rel}: compiled assuming {' = '.join(names)} = {', '.join(COMMON_TYPES)}, one variant each: {because}"
-        if mixed:
-            note += f"; also {mixed[0][1]} = int (the kernel indexes with them) and the others float, then double"
+        if indexed:
+            note += f"; also {indexed} = int (the kernel indexes with them) and the others float, then double"
         return out, note
 
     def _mixed_variants(self, path: Path, label: str, copts: CompileOptions, names: list[str], defined: set[str],
-                        why: str) -> list[tuple[tuple[str, str, CompileOptions], str]]:
+                        why: str) -> tuple[list[tuple[str, str, CompileOptions]], str]:
         """Two more variants when the kernel indexes with some of the type names and not the others (an index type
         beside a value type: one type for all fails both ways): the index types ``int``, the others ``float``, then
-        ``double``; every type name of the file the host passes is set at once."""
+        ``double``; every type name of the file the host passes is set at once.  Also the index types, listed."""
         every = list(dict.fromkeys(names + sorted(n for n in self._type_names.get(path.resolve(), set())
                                                  if n not in defined)))
         ints = integer_types(_text(path), every)
         if not ints or len(ints) == len(every):
-            return []
-        listed = ", ".join(n for n in every if n in ints)
-        out = []
-        for ty in ("float", "double"):
-            extra = tuple(f"{n}={'int' if n in ints else ty}" for n in every)
-            out.append(((" ".join(x for x in (label, *extra) if x), ty,
-                         replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra),
-                                 assumed_why=why)), listed))
-        return out
+            return [], ""
+        return ([_variant(label, ty, copts, tuple(f"{n}={'int' if n in ints else ty}" for n in every), why)
+                 for ty in ("float", "double")], ", ".join(n for n in every if n in ints))
 
     def _host_seen(self) -> bool:
         """Whether any host file builds an OpenCL program, names a ``.cl`` file or writes a ``-D`` option."""
@@ -206,6 +196,13 @@ class FileFlags:
             if key and key not in out:
                 out[key] = s
         return list(out.values())
+
+
+def _variant(label: str, ty: str, copts: CompileOptions, extra: tuple[str, ...], why: str
+             ) -> tuple[str, str, CompileOptions]:
+    """One type variant: its label, the type it assumes, the options with the ``-D`` it adds (said assumed)."""
+    return (" ".join(x for x in (label, *extra) if x), ty,
+            replace(copts, defines=(*copts.defines, *extra), assumed=(*copts.assumed, *extra), assumed_why=why))
 
 
 def variant_labels(options: list[str]) -> list[str]:

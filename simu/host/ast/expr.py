@@ -117,11 +117,12 @@ class Unknown:
 Expr = Union[Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Function, Unknown]
 _TYPES = {c.__name__: c for c in (Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call,
                                   Function, Unknown)}
+_EXPRS = tuple(_TYPES.values())
 
 
 def to_json(e: Any) -> Any:
     """A JSON-able form of an expression (or of tuples and dicts holding expressions)."""
-    if isinstance(e, tuple(_TYPES.values())):
+    if isinstance(e, _EXPRS):
         return {"~": type(e).__name__, **{f.name: to_json(getattr(e, f.name)) for f in fields(e)}}
     if isinstance(e, (list, tuple)):
         return [to_json(x) for x in e]
@@ -183,12 +184,16 @@ def unknown_in(e: Expr) -> bool:
     return any(unknown_in(x) for x in _children(e))
 
 
+def is_expr(v: Any) -> bool:
+    return isinstance(v, _EXPRS)
+
+
 def _children(e: Any) -> list[Any]:
     out: list[Any] = []
-    for f in fields(e) if isinstance(e, tuple(_TYPES.values())) else ():
+    for f in fields(e) if isinstance(e, _EXPRS) else ():
         v = getattr(e, f.name)
         if isinstance(v, tuple):
-            out += [x for x in v if isinstance(x, tuple(_TYPES.values()))]
-        elif isinstance(v, tuple(_TYPES.values())):
+            out += [x for x in v if isinstance(x, _EXPRS)]
+        elif isinstance(v, _EXPRS):
             out.append(v)
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from simu.host.ast.nodes import Node, kids, size_of
+from simu.host.ast.nodes import Node, kids, plain_type, size_of
 
 _RECORDS = {"RecordDecl", "CXXRecordDecl"}
 _SCOPES = {"NamespaceDecl", "LinkageSpecDecl"}
@@ -44,7 +44,7 @@ def record_sizes(decls: list[Node]) -> dict[str, int]:
     for d in decls:
         visit(d, "")
     for name, target, ids in typedefs:  # typedef struct {…} Cell: the record by its id
-        made = layouts.get(_plain(target)) or next((by_id[i] for i in ids if i in by_id), None)
+        made = layouts.get(plain_type(target)) or next((by_id[i] for i in ids if i in by_id), None)
         if made is not None and name not in layouts:
             layouts[name] = made
     return {name: size for name, (size, _) in layouts.items()}
@@ -66,7 +66,7 @@ def _referenced_ids(node: Any) -> list[str]:
 
 def sized(t: str, records: dict[str, int]) -> int | None:
     """``sizeof(t)``: a builtin, pointer or vector type, else one of the program's records."""
-    return size_of(t) or records.get(_plain(t))
+    return size_of(t) or records.get(plain_type(t))
 
 
 def _layout(d: Node, known: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
@@ -98,7 +98,7 @@ def _layout(d: Node, known: dict[str, tuple[int, int]]) -> tuple[int, int] | Non
 
 
 def _field(t: str, known: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
-    plain = _plain(t)
+    plain = plain_type(t)
     m = re.fullmatch(r"(.+?)\s*((?:\[\d+\]\s*)+)", plain)
     count = 1
     if m:
@@ -118,6 +118,3 @@ def _type(d: Node) -> str:
     t: Any = d.get("type", {})
     return t.get("desugaredQualType") or t.get("qualType", "")
 
-
-def _plain(t: str) -> str:
-    return re.sub(r"\b(const|volatile|struct|class|union)\b", "", t).strip()

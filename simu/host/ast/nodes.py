@@ -68,9 +68,14 @@ def arithmetic_kind(qual: str) -> tuple[str, int]:
     return ("u" if unsigned else "i"), size * 8
 
 
+def plain_type(qual: str) -> str:
+    """A type named without its qualifiers and tag keyword (``const struct Cell`` -> ``Cell``)."""
+    return re.sub(r"\b(const|volatile|struct|class|union)\b", "", qual).strip()
+
+
 def size_of(qual: str) -> int | None:
     """``sizeof`` of a type named in the dump (builtin, pointer, CUDA vector types), else ``None``."""
-    t = re.sub(r"\b(const|volatile|struct)\b", "", qual).strip()
+    t = plain_type(qual)
     if t.endswith("*"):
         return 8
     if t in _SIZES:

@@ -28,6 +28,8 @@ from simu.host.ast.expr import (
     Param,
     Unknown,
     _children,
+    extent,
+    is_expr,
 )
 from simu.host.ast.facts import Condition, FunctionFacts
 from simu.host.paths import file_distance
@@ -331,31 +333,20 @@ def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
         changes = {}
         for f in fields(x):  # type: ignore[arg-type]
             v = getattr(x, f.name)
-            if isinstance(v, tuple) and any(_is_expr(i) for i in v):
-                changes[f.name] = tuple(go(i) if _is_expr(i) else i for i in v)
-            elif _is_expr(v):
+            if isinstance(v, tuple) and any(is_expr(i) for i in v):
+                changes[f.name] = tuple(go(i) if is_expr(i) else i for i in v)
+            elif is_expr(v):
                 changes[f.name] = go(v)
         return replace(x, **changes) if changes else x  # type: ignore[type-var]
 
-    if _size(e) > _LIFTED * 4:
+    if _nodes(e) > _LIFTED * 4:
         return Unknown("an expression too long to follow")
     out = go(e)
-    return out if _size(out) <= _LIFTED else Unknown("an expression too long to follow")
+    return out if _nodes(out) <= _LIFTED else Unknown("an expression too long to follow")
 
 
-def _is_expr(v: Any) -> bool:
-    return isinstance(v, (Const, Param, Field, Op, Cast, Cond, Choice, Items, Element, Loop, Counter, Call, Unknown))
-
-
-def _size(e: Expr, limit: int = _LIFTED * 4) -> int:
-    """Nodes of the expression written out as a tree, counting stops past ``limit`` (shared subtrees count each
-    time, without walking them again past the limit)."""
-    total, todo = 0, [e]
-    while todo and total <= limit:
-        x = todo.pop()
-        total += 1
-        todo += _children(x)
-    return total
+def _nodes(e: Expr) -> int:
+    return extent(e, {})[1]
 
 
 def _reads_param(e: Expr) -> bool:
