@@ -11,7 +11,7 @@ from simu.api import load_source
 from simu.check import analyse_kernel
 from simu.detect.finding import Finding
 from simu.evolve import Budget
-from simu.evolve.genome import PLAUSIBLE_FACTOR, plausible_length
+from simu.evolve.sizes import PLAUSIBLE_FACTOR, plausible_length
 from simu.launch.constraints import KernelConstraints
 from simu.pipeline import ASSUMPTION, beyond_contract
 

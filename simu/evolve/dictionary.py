@@ -167,7 +167,7 @@ def thread_stride_bytes(kernel: Kernel) -> int:
     """The largest constant number of bytes between two consecutive threads' elements in an address
     (``in[gid * 256 + k]`` over 8-byte elements: 2048; a thread index into an array of 48-byte structs: 48).  A
     host that lays one such record out per thread allocates threads x that many bytes: a plausible length the
-    kernel's integer arguments alone do not give (:func:`simu.evolve.genome.kernel_sizes`).  Strides over
+    kernel's integer arguments alone do not give (:func:`simu.evolve.sizes.kernel_sizes`).  Strides over
     :data:`MAX_RECORD_BYTES` are not counted: such an address is a wild one more often than a record."""
     from simu.ir.types import alloc_size
 

@@ -22,12 +22,15 @@ from typing import Any
 import numpy as np
 
 from simu.evolve.dictionary import thread_stride_bytes
+from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
+from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, kernel_sizes, plausible_length, size_values
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.blocks import with_sample
 from simu.launch.buffers import PLAIN_FILLS, distinct_contents, draw_buffer, element_type, is_record, seal
 from simu.launch.constraints import buffer_length, int_expression
+from simu.launch.graphs import GRAPH_FILLS
 from simu.launch.images import (
     DEFAULT_SAMPLER,
     default_image_shape,
@@ -44,46 +47,6 @@ from simu.launch.spec import share_buffers
 
 SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|depth|rows|cols|\w*_?(size|len|count|n)|"
                         r"nx|ny|nz|m|M|k|K|dim\w*|total\w*|elements|nnz|w|h)$")
-
-
-# A buffer whose length the search chose (no host allocation, constraint or launch comment gives it) is
-# drawn as long as the thread count and every integer argument (often a size n: `i < n` guards an index
-# into n elements), one row of n per block, or width x height for 2-D kernels.  Hosts allocate more than
-# that as a matter of course: several elements per thread or per size unit (RGBA pixels, float4s, 4x4
-# matrices: up to PLAUSIBLE_FACTOR) or a tensor of the kernel's sizes (batch x channels x height x width:
-# the product of its integer arguments).  Those are the *plausible* lengths; an out-of-bounds access that
-# a plausible length keeps in bounds only breaks the search's guess.
-PLAUSIBLE_FACTOR = 16
-PLAUSIBLE_MAX_BYTES = 1 << 24  # per buffer: the refutation launch stays small enough to draw and run
-
-
-def plausible_length(length: int, ints: list[int], element_bytes: int, host_factor: int = 1,
-                     per_threads: int = 0) -> int:
-    """The longest length the kernel's own sizes allow for a buffer the search drew with ``length``
-    elements, given the launch's integer arguments ``ints`` (absolute values) and the element's size;
-    ``host_factor``: the constant factor of the host's allocation (``RF_SIZE * n``), whose length is that
-    factor times a count the search cannot see; ``per_threads``: the elements of one record per thread when the
-    kernel lays its threads' data out at a constant stride (:func:`~simu.evolve.dictionary.thread_stride_bytes`),
-    times the thread count."""
-    cap = PLAUSIBLE_MAX_BYTES // max(1, element_bytes)
-    return max(length, min(kernel_sizes(length, ints, host_factor, cap, per_threads), cap))
-
-
-def _size_values(values) -> list[int]:
-    """The magnitudes of a launch's integer arguments that may be sizes (at most 2**22), in ascending order."""
-    return sorted(abs(int(v)) for v in values
-                  if isinstance(v, (int, np.integer)) and not isinstance(v, bool) and abs(int(v)) <= 1 << 22)
-
-
-def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | None = None,
-                 per_threads: int = 0) -> int:
-    """The longest length the kernel's own sizes allow, before :func:`plausible_length` caps it at what a
-    refutation launch may draw (counting stops at ``cap`` when given)."""
-    tensor = 1
-    for v in ints:
-        if v >= 2:
-            tensor = tensor * v if cap is None else min(tensor * v, cap)
-    return max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0, per_threads)
 
 
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
@@ -196,7 +159,9 @@ class Layout:
         threads = int(np.prod(grid)) * int(np.prod(block))
         for j, p in enumerate(self.scalars):
             genes[at.scalar(j)] = float(small[p.name]) if p.name in small else self._initial_scalar(p, rng, threads)
-        genes[at.FILL] = float(rng.randrange(len(PLAIN_FILLS)))
+        choices = self.fill_choices  # contents drawn from the kernel's use of them, half the time where it has roles
+        genes[at.FILL] = float(rng.randrange(len(PLAIN_FILLS), len(choices)) if len(choices) > len(PLAIN_FILLS)
+                               and rng.random() < 0.5 else rng.randrange(len(choices)))
         genes[at.SEED] = float(rng.randrange(1 << 16))
         return genes
 
@@ -253,8 +218,28 @@ class Layout:
         return tuple(grid), tuple(block), values, fill, seed  # type: ignore[return-value]
 
     def fill_index(self, genes: list[float]) -> int:
-        """The position in :data:`PLAIN_FILLS` of the fill ``genes`` draw the buffers with."""
-        return int(genes[self.at.FILL]) % len(PLAIN_FILLS)
+        """The position in :attr:`fill_choices` of the fill ``genes`` draw the buffers with."""
+        return int(genes[self.at.FILL]) % len(self.fill_choices)
+
+    @cached_property
+    def roles(self) -> dict[str, Role]:
+        """The buffers whose contents the search chooses and whose values the kernel uses as indices or offsets
+        (:func:`~simu.evolve.roles.buffer_roles`)."""
+        chosen = self.chosen_contents()
+        return {n: r for n, r in buffer_roles(self.kernel).items() if n in chosen}
+
+    @cached_property
+    def fill_choices(self) -> tuple[str, ...]:
+        """The fills the fill gene picks from: :data:`PLAIN_FILLS`, and for a kernel with :attr:`roles` each of them
+        again with those buffers drawn as the kernel uses them (``inferred+zeros``, :func:`~.roles.split`)."""
+        return PLAIN_FILLS + (tuple(f"{INFERRED}+{f}" for f in PLAIN_FILLS) if self.roles else ())
+
+    def refill(self, genes: list[float], plain: str) -> list[float]:
+        """``genes`` with the other buffers drawn with fill ``plain`` (the roles' buffers as they were drawn)."""
+        out = list(genes)
+        inferred, _ = split(self.fill_choices[self.fill_index(genes)])
+        out[self.at.FILL] = float(self.fill_choices.index(f"{INFERRED}+{plain}" if inferred else plain))
+        return out
 
     def _clamp(self, grid: list[int], block: list[int]) -> tuple[list[int], list[int]]:
         """The block within a GPU's threads per block, the launch within the search's thread budget."""
@@ -448,7 +433,7 @@ class Layout:
             return 0
         dt, comps = element_type(p.pointee, p.pointee_size)
         unit = np.dtype(dt).itemsize * comps
-        values = _size_values(launch.args.values())
+        values = size_values(launch.args.values())
         sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1),
                              per_threads=self._per_threads(launch, unit)) * unit
         return sizes if sizes > PLAUSIBLE_MAX_BYTES and offset < sizes else 0
@@ -473,8 +458,10 @@ class Layout:
         """``launch`` with distinct integer contents (:func:`~simu.launch.buffers.distinct_contents`) in every
         integer or struct buffer whose contents the search chose, other buffers (floats among them) and the
         float fields of structs (``Param.pointee_floats``, from the debug information) as they were, and the
-        names of the buffers that changed; None when none changes."""
-        chosen = self.chosen_contents()
+        names of the buffers that changed; None when none changes.  CSR offsets and the rows' indices drawn as the
+        kernel uses them (:mod:`simu.launch.graphs`) stay: any graph is data a program can pass, shared neighbours
+        and all."""
+        chosen = self.chosen_contents() - {n for n, s in launch.buffer_specs.items() if s.get("fill") in GRAPH_FILLS}
         fresh: dict[int, np.ndarray] = {}
         names = []
         for p in self.params:
@@ -506,10 +493,11 @@ class Layout:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
         gets the longest length the kernel's sizes allow (:func:`plausible_length`) instead."""
         grid, block, values, fill, seed = self.decode(genes)
+        inferred, plain = split(self.fill_choices[fill])
         launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin + self._broken_dims(grid, block,
                                                                                                         values))
         T = launch.total_threads
-        ints = _size_values(values.values())
+        ints = size_values(values.values())
         length = max([T] + ints)
         if ints and ints[-1] <= 1 << 16:  # one row of n elements per block is a common layout
             length = max(length, launch.num_blocks * ints[-1])
@@ -528,7 +516,7 @@ class Layout:
                 args[p.name] = DEFAULT_SAMPLER
             elif is_image(p):
                 shape = default_image_shape(p, launch.global_size, T)
-                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                fill_name = self.fills.get(p.name) or plain
                 arr, spec = draw_buffer(self.image_dtype[p.name], int(np.prod(shape)), fill_name, rng, seed=seed,
                                         threads=T)
                 spec["shape"] = list(shape)
@@ -542,7 +530,7 @@ class Layout:
             elif is_texture(p) and (self.textures[p.name].axes or p.name not in self.buffer_lengths):
                 layout = self.textures[p.name]
                 shape = default_texture_shape(layout, launch.global_size, T, length)
-                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                fill_name = self.fills.get(p.name) or plain
                 arr, spec = draw_buffer(layout.dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T)
                 if len(shape) > 1:
                     arr, spec["shape"] = arr.reshape(shape), list(shape)
@@ -558,13 +546,16 @@ class Layout:
                     unit = np.dtype(dt).itemsize * comps
                     n = plausible_length(length, ints, unit, self.length_factors.get(p.name, 1),
                                          self._per_threads(launch, unit))
-                fill_name = self.fills.get(p.name) or PLAIN_FILLS[fill]
+                fill_name = self.fills.get(p.name) or plain
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             else:
                 args[p.name] = 0
         share_buffers(args, launch.buffer_specs, self.same)
+        drawn = draw_valid(self.roles, args, launch.buffer_specs, rng) if inferred else ""
+        if drawn:
+            launch.origin += f" (contents drawn as the kernel uses them: {drawn})"
         launch.args = {p.name: args[p.name] for p in self.params}
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \

@@ -42,7 +42,8 @@ def normal_and_cauchy(search) -> tuple:
     words = [layout.dictionary.get(p.name, []) for p in layout.scalars]
     # a block read off the kernel's shared tile is its likely contract: leave it more often than other genes
     block_rate = 0.2 if layout.shape.block_prior else None
-    return tuple(partial(mutate, rng=search.rng, cauchy=cauchy, at=layout.at, dictionary=words, block_rate=block_rate)
+    return tuple(partial(mutate, rng=search.rng, cauchy=cauchy, at=layout.at, dictionary=words, block_rate=block_rate,
+                         fills=len(layout.fill_choices))
                  for cauchy in (False, True))
 
 

@@ -25,10 +25,12 @@ def _step(rng: random.Random, cauchy: bool) -> float:
 
 
 def mutate(genes: list[float], rng: random.Random, cauchy: bool, at: Genes, rate: float = 0.5,
-           dictionary: list[list[int]] | None = None, block_rate: float | None = None) -> list[float]:
+           dictionary: list[list[int]] | None = None, block_rate: float | None = None,
+           fills: int = len(PLAIN_FILLS)) -> list[float]:
     """Each gene mutates with probability ``rate`` (block genes with ``block_rate`` when given).
     ``dictionary[j]``, when given, lists values the kernel compares scalar ``j`` with: a mutated
-    scalar gene sometimes jumps to one of them instead of taking a step."""
+    scalar gene sometimes jumps to one of them instead of taking a step; ``fills``: how many fills the fill gene
+    chooses from (:attr:`~simu.evolve.genome.Layout.fill_choices`)."""
     out = list(genes)
     for i in range(len(out)):
         p = block_rate if block_rate is not None and at.BLOCK.start <= i < at.BLOCK.stop else rate
@@ -44,7 +46,7 @@ def mutate(genes: list[float], rng: random.Random, cauchy: bool, at: Genes, rate
             scale = max(1.0, abs(out[i]) / 4.0)
             out[i] = out[i] + max(min(s, 8.0), -8.0) * scale
         elif i == at.FILL:
-            out[i] = float(rng.randrange(len(PLAIN_FILLS)))
+            out[i] = float(rng.randrange(fills))
         else:  # at.SEED
             out[i] = float(rng.randrange(1 << 16))
     return out

@@ -17,7 +17,6 @@ from simu.evolve.genome import SIZE_NAMES, Genes
 from simu.evolve.loop import individual
 from simu.evolve.operators import MAX_LOG2_DIM, halvings
 from simu.launch import Launch
-from simu.launch.buffers import PLAIN_FILLS
 
 SWEEP_BASES = 3  # the best distinct launches the sweep varies
 SWEEP_LIMIT = 18  # launches the sweep may add
@@ -71,7 +70,7 @@ def refute_redundant(search, extra: int = REFUTE_LAUNCHES) -> None:
             for g in range(at.SCALARS.start, at.SCALARS.stop):
                 if rng.random() < 0.6:
                     variant[g] = max(abs(variant[g]) * rng.choice([2, 4, 8]), threads)
-            variant[at.FILL] = float(rng.randrange(len(PLAIN_FILLS)))
+            variant[at.FILL] = float(rng.randrange(len(search.layout.fill_choices)))
         search.evaluate(variant, guessed_buffers_ok=False)
 
 

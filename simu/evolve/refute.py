@@ -26,7 +26,7 @@ data, while a plausible-length re-run draws long buffers and, with the same data
   launch per (witness, fill) judges every finding that witness shows.
 * :func:`refute_by_length`: an out-of-bounds access past the end of a buffer whose length the search
   chose is a warning unless a re-run of one of its largest in-contract witnesses with the longest length
-  the kernel's own sizes allow (:func:`~simu.evolve.genome.plausible_length`) still shows it: the search's
+  the kernel's own sizes allow (:func:`~simu.evolve.sizes.plausible_length`) still shows it: the search's
   length is no launch the program makes, so the error needs that evidence.  Witnesses the allowance leaves
   no room for are not re-run (the finding is then a warning that says so).  An access before a buffer's
   start on an in-contract witness, or past every plausible length, stays an error.
@@ -56,7 +56,7 @@ from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
 from simu.ir.types import IntType
 from simu.launch import Launch
-from simu.launch.buffers import PLAIN_FILLS
+from simu.launch.graphs import GRAPH_FILLS
 from simu.pipeline import beyond_contract
 
 ARGUMENT_WITNESSES = 2  # witnesses re-run with repaired arguments (the reported one, then the largest)
@@ -262,7 +262,9 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
     pending = {}
     for key, (f, _) in search.found.items():
         if f.kind in RACE_KINDS and f.severity == codes.ERROR and search.layout.chosen_contents():
-            shown = sorted(_inside(rules, witnesses(search, key)), key=lambda w: launch_size(w[0].launch),
+            # witnesses whose graphs were drawn as the kernel uses them first: data a program can pass
+            shown = sorted(_inside(rules, witnesses(search, key)), key=lambda w: (_graph(w[0].launch),
+                                                                                 launch_size(w[0].launch)),
                            reverse=True)
             if shown:
                 pending[key] = shown[:tries]
@@ -275,11 +277,12 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
         probe, names = _variant(search, probes, ev, DISTINCT, partial(_threads_at, search, wanted))
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
+            at = [(probe.seen or {}).get(s, frozenset()) for s in sites[key]] if probe is not None else []
             if probe is None or any(lines_of(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS) \
-                    or len(frozenset().union(*((probe.seen or {}).get(s, ()) for s in sites[key]))) < 2:
+                    or len(frozenset().union(*at)) < 2 or not all(at):
                 # nothing learnt; distinct contents collide on its lines too; or fewer than two threads made
-                # its accesses (the data gates them, ``if (flag[i] == 1) n++``, it does not pick the address):
-                # the error stands
+                # its accesses, or none made one of them (the data gates them, ``if (flag[i] == 1) n++``,
+                # ``if (level[u] < 0) level[u] = d``, it does not pick the address): the error stands
                 del pending[key]
                 continue
             cleared[key].append(names)
@@ -294,6 +297,11 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                     "chose (no host, user or launch comment gives them); with distinct values there (element k "
                     f"holding k) {which} shows no race, so the host's data decides"),
                     "buffer contents: equal values"), genes)
+
+
+def _graph(launch: Launch) -> bool:
+    """Whether ``launch`` holds CSR offsets drawn as its kernel uses them (:mod:`simu.launch.graphs`)."""
+    return any(spec.get("fill") in GRAPH_FILLS for spec in launch.buffer_specs.values())
 
 
 def _inside(rules: ArgumentRules, shown: list[Witness]) -> list[Witness]:
@@ -355,9 +363,7 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
             probes[key] = (None, []) if variant is None else \
                 (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
         else:
-            genes = list(ev.genes)
-            genes[search.layout.at.FILL] = float(PLAIN_FILLS.index(fill))
-            probes[key] = (search.refute(genes, like=ev), [])
+            probes[key] = (search.refute(search.layout.refill(ev.genes, fill), like=ev), [])
     return probes[key]
 
 

@@ -41,10 +41,10 @@ from simu.evolve.dictionary import argument_constants, grid_relative_arguments, 
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
+from simu.evolve.roles import split
 from simu.evolve.shape import kernel_shape
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
-from simu.launch.buffers import PLAIN_FILLS
 from simu.launch.constraints import KernelConstraints
 from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.model import as_dim3
@@ -262,7 +262,7 @@ class Search:
             elif key in self.cache:
                 ev = self.evaluate(genes, launch=launch)
                 return ev if ev.valid else None
-        zeros = genes is not None and PLAIN_FILLS[self.layout.fill_index(genes)] == "zeros"
+        zeros = genes is not None and split(self.layout.fill_choices[self.layout.fill_index(genes)])[1] == "zeros"
         drawn = sum(int(v.size) for v in launch.args.values() if isinstance(v, np.ndarray)) // \
             (ZERO_ELEMENTS_PER_STEP if zeros else ELEMENTS_PER_STEP)
         if not self.may_refute(like, drawn):

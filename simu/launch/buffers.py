@@ -11,6 +11,7 @@ finding's launch record, lets :mod:`simu.validate` replay a launch on hardware):
     {"dtype": "float32", "length": 8, "fill": "const", "value": 2.5}
     {"dtype": "uint8", "length": 16, "fill": "data", "base64": "...", "shape": [4, 4]}
     {"dtype": "float32", "length": 256, "fill": "ramp", "shape": [16, 16], "texture": "linear,wrap,norm"}
+    {"dtype": "int32", "length": 65, "fill": "offsets", "high": 256, "rng": {...}}  # CSR: simu.launch.graphs
     {"same": "tex"}                                              # the very array of parameter tex
 
 ``rng`` is the state of numpy's PCG64 generator (``np.random.default_rng(seed)``) just before the
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from simu.errors import LaunchError
+from simu.launch import graphs
 from simu.launch.model import Launch, LocalBuffer
 
 C_TYPES = {
@@ -196,6 +198,8 @@ def _generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random
         return np.full(length, spec.get("value", 0), dtype)
     if fill == "ramp":
         return (np.arange(length) % int(spec.get("modulo", default_modulo(dtype)))).astype(dtype)
+    if fill in ("offsets", "segments"):
+        return graphs.generate(spec, dtype, length, rng, buffer_from_spec)
     if fill == "random":
         lo, hi = default_range(dtype)
         lo, hi = spec.get("low", lo), spec.get("high", hi)
@@ -217,7 +221,7 @@ def buffer_from_spec(spec: dict[str, Any]) -> np.ndarray:
     except (KeyError, TypeError, ValueError) as exc:
         raise LaunchError(f"bad buffer spec {spec!r}: {exc}") from None
     rng = None
-    if fill == "random":
+    if fill in ("random", "offsets", "segments"):
         if spec.get("rng"):
             rng = rng_from_state(spec["rng"])
         elif spec.get("seed") is not None:

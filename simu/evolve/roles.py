@@ -1,0 +1,239 @@
+"""What a kernel uses each buffer's values for, read off its IR: the contents a program can give it (issue 29).
+
+Irregular kernels read indices from their buffers: ``u = col[e]; score[u]`` (an *index* into ``score``),
+``for (e = row[v]; e < row[v + 1]; e++) col[e]`` (CSR *offsets* into ``col``: two of ``row``'s values bound a
+loop whose counter indexes another buffer), ``v = worklist[i]; row[v]`` (a worklist of ids).  Random bytes
+there send the kernel out of bounds or into loops no program runs, and a race that any ordinary graph shows is
+refuted as "the host's data decides".  From the roles found here the search draws contents that keep the
+program's own accesses valid (:mod:`simu.launch.graphs`): indices inside the buffers they index, offsets
+non-decreasing from 0 and at most the indexed buffer's length, and the indices a CSR row addresses sorted and
+distinct within each row (column indices of a graph or a sparse matrix), shared between rows so threads meet.
+
+The analysis follows integer values loaded from a pointer parameter through arithmetic, casts, ``phi``,
+``select`` and ``min``/``max`` (never through another load: ``col[row[v]]``'s value is ``col``'s, not
+``row``'s), to the first index of a ``getelementptr`` into another parameter's buffer and to comparisons.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simu.ir import Kernel
+from simu.ir.types import IntType, alloc_size
+from simu.launch import graphs
+from simu.launch.buffers import element_type, is_record, rng_state, seal
+
+INFERRED = "inferred"  # the fill gene's choice that draws these contents (Layout.fill_choices)
+_CASTS = {"sext", "zext", "trunc", "freeze"}
+_CARRY = {"add", "sub", "or", "phi", "select"}  # the result keeps its operands' index range (give or take)
+_MINMAX = ("llvm.smax", "llvm.smin", "llvm.umax", "llvm.umin")
+_POINTER_STEPS = {"getelementptr", "bitcast", "addrspacecast", "phi", "select"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A buffer a role's values index: values v address ``v * unit`` bytes plus up to ``add`` units into it."""
+
+    name: str
+    unit: int  # bytes one step of the value moves the address (element size times a constant factor)
+    add: int  # the largest constant added to the value before it indexes (``row[v + 1]``: 1)
+
+
+@dataclass(frozen=True)
+class Role:
+    """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``) or
+    ``index`` (indices into ``targets``); ``rows`` names the offsets buffer whose rows address this one (its
+    values are then a CSR row's column indices: sorted and distinct within each row)."""
+
+    kind: str
+    targets: tuple[Target, ...]
+    rows: str | None = None
+
+
+def split(fill: str) -> tuple[bool, str]:
+    """(whether the roles' buffers are drawn as the kernel uses them, the fill of the others) of a fill choice."""
+    inferred = fill.startswith(INFERRED + "+")
+    return inferred, fill[len(INFERRED) + 1:] if inferred else fill
+
+
+def _const(op) -> int | None:
+    if op.kind == "const" and isinstance(op.value, int) and not isinstance(op.value, bool):
+        return op.value
+    return None
+
+
+def buffer_roles(kernel: Kernel) -> dict[str, Role]:
+    """The role of each integer pointer parameter whose loaded values index another buffer (see the module)."""
+    fn = kernel.function
+    names = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False) if p.is_pointer and not p.is_local}
+    if not names:
+        return {}
+    roots = dict(names)  # pointer value -> the parameter it points into
+    taint: dict[str, dict[str, tuple[int, int]]] = {}  # integer value -> {parameter: (scale, constant added)}
+    uses: dict[str, dict[str, Target]] = {}  # parameter -> buffers its values index
+    addressed: dict[str, set[str]] = {}  # parameter -> parameters whose values index it
+    compared: set[str] = set()  # parameters whose values are compared with their own values
+    instrs = [ins for b in fn.blocks for ins in b.instrs]
+    changed, rounds = True, 0
+    while changed and rounds < 8:  # phis may name values defined later: iterate to a fixed point
+        changed, rounds = False, rounds + 1
+        for ins in instrs:
+            op, name, ops = ins.opcode, ins.name, ins.ops
+            if op in _POINTER_STEPS and name and name not in roots:
+                root = _root(ins, roots)
+                if root is not None:
+                    roots[name] = root
+                    changed = True
+            if op == "getelementptr":
+                changed |= _index(ins, roots, taint, uses, addressed)
+            elif op == "icmp" and len(ops) == 2:
+                a = taint.get(ops[0].value, {}) if ops[0].kind == "reg" else {}
+                b = taint.get(ops[1].value, {}) if ops[1].kind == "reg" else {}
+                for p in (set(a) & set(b)) - compared:
+                    compared.add(p)
+                    changed = True
+            elif name:
+                new = _carried(ins, taint, roots)
+                merged = dict(taint.get(name, {}))
+                for p, (s, a) in new.items():
+                    s0, _ = merged.get(p, (s, a))
+                    merged[p] = (max(s, s0), a)
+                if new and merged != taint.get(name):
+                    taint[name] = merged
+                    changed = True
+    return _roles(kernel, uses, addressed, compared)
+
+
+def _root(ins, roots: dict[str, str]) -> str | None:
+    """The parameter a pointer instruction's result points into, when one does."""
+    regs = [o.value for o in ins.ops if o.kind == "reg"]
+    if ins.opcode in ("getelementptr", "bitcast", "addrspacecast"):
+        return roots.get(ins.ops[0].value) if ins.ops and ins.ops[0].kind == "reg" else None
+    bases = {roots.get(r) for r in (regs[1:] if ins.opcode == "select" else regs)}
+    return bases.pop() if len(bases) == 1 else None
+
+
+def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict) -> bool:
+    """Record the loaded values that index a ``getelementptr``'s buffer (its first index); True when new."""
+    ops = ins.ops
+    if len(ops) < 2 or ops[0].kind != "reg" or ops[0].value not in roots or ops[1].kind != "reg" \
+            or ops[1].value not in taint:
+        return False
+    try:
+        size = alloc_size(ins.attrs["src"])
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return False
+    q = roots[ops[0].value]
+    changed = False
+    for p, (scale, add) in taint[ops[1].value].items():
+        old = uses.setdefault(p, {}).get(q)
+        new = Target(q, max(size * scale, old.unit if old else 0), max(add, old.add if old else 0))
+        if new != old:
+            uses[p][q] = new
+            changed = True
+        if p not in addressed.setdefault(q, set()):
+            addressed[q].add(p)
+            changed = True
+    return changed
+
+
+def _carried(ins, taint: dict, roots: dict) -> dict[str, tuple[int, int]]:
+    """The parameters whose loaded values ``ins`` carries, each with (scale, constant added)."""
+    op, ops = ins.opcode, ins.ops
+    regs = [o.value for o in ops if o.kind == "reg"]
+    if op == "load":
+        if ops and ops[0].kind == "reg" and ops[0].value in roots and isinstance(ins.type, IntType) \
+                and ins.type.bits >= 8:
+            return {roots[ops[0].value]: (1, 0)}
+        return {}
+    if op in _CASTS:
+        return dict(taint.get(regs[0], {})) if regs else {}
+    if op in ("mul", "shl") and len(ops) == 2:
+        for x, c in ((ops[0], ops[1]), (ops[1], ops[0])) if op == "mul" else ((ops[0], ops[1]),):
+            k = _const(c)
+            if x.kind == "reg" and x.value in taint and k is not None and 0 < k < (1 << 20 if op == "mul" else 20):
+                factor = k if op == "mul" else 1 << k
+                return {p: (s * factor, a) for p, (s, a) in taint[x.value].items()}
+        return {}
+    if op in ("add", "or") and len(ops) == 2:
+        for x, c in ((ops[0], ops[1]), (ops[1], ops[0])):
+            k = _const(c)
+            if x.kind == "reg" and x.value in taint and k is not None:
+                return {p: (s, a + max(k, 0)) for p, (s, a) in taint[x.value].items()}
+    if op in _CARRY or op == "call" and str(ins.attrs.get("callee") or "").startswith(_MINMAX):
+        # a merge keeps the smallest constant added: a loop counter's back edge adds its step on every pass
+        out: dict[str, tuple[int, int]] = {}
+        for r in (regs[1:] if op == "select" else regs):
+            for p, (s, a) in taint.get(r, {}).items():
+                s0, a0 = out.get(p, (s, a))
+                out[p] = (max(s, s0), min(a, a0) if op in ("phi", "select") else max(a, a0))
+        return out
+    return {}
+
+
+def _roles(kernel: Kernel, uses: dict, addressed: dict, compared: set) -> dict[str, Role]:
+    roles: dict[str, Role] = {}
+    for p in kernel.params:
+        targets = uses.get(p.name)
+        if not targets or not p.is_pointer or is_record(p.pointee):
+            continue
+        dtype, comps = element_type(p.pointee, p.pointee_size)
+        if dtype.kind not in "iu" or comps != 1:
+            continue
+        others = tuple(t for q, t in sorted(targets.items()) if q != p.name)
+        if p.name in compared and others:
+            roles[p.name] = Role("offsets", others)
+        else:
+            roles[p.name] = Role("index", tuple(t for _, t in sorted(targets.items())))
+    for name, role in list(roles.items()):
+        rows = sorted(o for o in addressed.get(name, ()) if o in roles and roles[o].kind == "offsets")
+        if role.kind == "index" and rows:
+            roles[name] = Role("index", role.targets, rows[0])
+    return roles
+
+
+def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.Generator) -> str:
+    """Redraw the buffers ``roles`` names in a launch's ``args`` (and their ``specs``) with contents that keep the
+    kernel's own accesses valid: offsets first, then the indices their rows address, then other indices; the
+    text says what was drawn (for the launch's origin), "" when nothing was."""
+    said = []
+    order = sorted(roles, key=lambda n: (roles[n].kind != "offsets", roles[n].rows is None, n))
+    for name in order:
+        role, arr = roles[name], args.get(name)
+        high = _bound(role, args)
+        if not isinstance(arr, np.ndarray) or high is None or arr.ndim != 1:
+            continue
+        state = rng_state(rng)
+        if role.kind == "offsets":
+            new = graphs.offsets(rng, arr.size, high, arr.dtype)
+            spec = {"fill": "offsets", "high": high}
+            said.append(f"{name} as CSR offsets into {_names(role)}")
+        elif role.rows and specs.get(role.rows, {}).get("fill") == "offsets":
+            new = graphs.segments(rng, arr.size, high, args[role.rows], arr.dtype)
+            spec = {"fill": "segments", "high": high, "rows": specs[role.rows]}
+            said.append(f"{name} as each row's distinct indices into {_names(role)}")
+        else:
+            new = rng.integers(0, high, arr.size).astype(arr.dtype)
+            spec = {"fill": "random", "low": 0, "high": high}
+            said.append(f"{name} as indices into {_names(role)}")
+        spec = {"dtype": str(arr.dtype), "length": int(arr.size), **spec, "rng": state}
+        args[name], specs[name] = seal(new, spec), spec
+    return "; ".join(said)
+
+
+def _bound(role: Role, args: dict) -> int | None:
+    """The largest value (exclusive; inclusive for offsets) that keeps every target's access in bounds."""
+    highs = []
+    for t in role.targets:
+        arr = args.get(t.name)
+        if not isinstance(arr, np.ndarray):
+            return None
+        highs.append(arr.nbytes // max(t.unit, 1) - t.add)
+    high = min(highs, default=0)
+    return high if high >= 1 else None
+
+
+def _names(role: Role) -> str:
+    return ", ".join(t.name for t in role.targets)

@@ -1,0 +1,147 @@
+"""Contents inferred from use (issue 29): what a kernel uses each buffer's values for (simu/evolve/roles.py), the
+CSR contents drawn from it (simu/launch/graphs.py), and the severity of what those contents show."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simu import codes
+from simu.api import load_source
+from simu.evolve import Budget
+from simu.evolve.refute import refute_by_contents
+from simu.evolve.roles import INFERRED, buffer_roles, split
+from simu.evolve.search import Search
+from simu.launch import graphs
+from simu.launch.buffers import buffer_from_spec, rng_state
+from simu.pipeline import CheckSettings
+
+KERNELS = """
+__global__ void best_neighbour(const int* row, const int* col, int* best, const int* score, int n) {
+  int lane = threadIdx.x % 32, v = (threadIdx.x + blockIdx.x * blockDim.x) / 32;
+  if (v < n) {
+    int m = 0;
+    for (int e = row[v] + lane; e < row[v + 1]; e += 32) { int u = col[e]; if (v < u) m = max(m, score[u]); }
+    for (int d = 1; d < 32; d *= 2) m = max(m, __shfl_xor_sync(~0u, m, d));
+    if (lane == 0 && best[0] < m) atomicMax(best, m);
+  }
+}
+__global__ void best_fixed(const int* row, const int* col, int* best, const int* score, int n) {
+  int lane = threadIdx.x % 32, v = (threadIdx.x + blockIdx.x * blockDim.x) / 32;
+  if (v < n) {
+    int m = 0;
+    for (int e = row[v] + lane; e < row[v + 1]; e += 32) { int u = col[e]; if (v < u) m = max(m, score[u]); }
+    for (int d = 1; d < 32; d *= 2) m = max(m, __shfl_xor_sync(~0u, m, d));
+    if (lane == 0) atomicMax(best, m);
+  }
+}
+__global__ void spmv(const int* row, const int* col, const float* val, const float* x, float* y, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < n) { float s = 0; for (int j = row[i]; j < row[i + 1]; j++) s += val[j] * x[col[j]]; y[i] = s; }
+}
+__global__ void worklist(const int* wl, const int* row, int* deg, int m) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < m) { int v = wl[i]; deg[i] = row[v + 1] - row[v]; }
+}
+__global__ void scatter(const int* perm, const float* in, float* out, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < n) out[perm[i]] = in[i];
+}
+__global__ void rgba(const int* idx, const float* img, float* out, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < n) out[i] = img[idx[i] * 4 + 3];
+}
+"""
+_MODULE: list = []
+
+
+def _module():
+    if not _MODULE:
+        _MODULE.append(load_source(KERNELS, "cuda"))
+    return _MODULE[0]
+
+
+def _roles(name: str) -> dict:
+    return {k: (r.kind, tuple((t.name, t.unit, t.add) for t in r.targets), r.rows)
+            for k, r in buffer_roles(_module().kernel(name)).items()}
+
+
+def test_csr_offsets_and_the_column_indices_their_rows_address():
+    assert _roles("best_neighbour") == {"row": ("offsets", (("col", 4, 0),), None),
+                                        "col": ("index", (("score", 4, 0),), "row")}
+    assert _roles("spmv") == {"row": ("offsets", (("col", 4, 0), ("val", 4, 0)), None),
+                              "col": ("index", (("x", 4, 0),), "row")}
+
+
+def test_a_worklist_of_ids_indexes_with_the_constant_it_adds_and_a_scaled_index_its_unit():
+    assert _roles("worklist") == {"wl": ("index", (("row", 4, 1),), None)}
+    assert _roles("rgba") == {"idx": ("index", (("img", 16, 3),), None)}
+    assert _roles("scatter") == {"perm": ("index", (("out", 4, 0),), None)}
+
+
+def test_offsets_rise_from_zero_within_the_edges_and_each_row_holds_sorted_distinct_columns():
+    rng = np.random.default_rng(5)
+    before = rng_state(rng)
+    row = graphs.offsets(rng, 101, 300, np.dtype(np.int32))
+    assert row[0] == 0 and np.all(np.diff(row) >= 0) and row[-1] <= 300 and row[-1] > 100
+    middle = rng_state(rng)
+    col = graphs.segments(rng, 300, 50, row, np.dtype(np.int32))
+    assert col.min() >= 0 and col.max() < 50
+    for i in range(100):
+        cols = col[row[i]:row[i + 1]]
+        assert np.all(np.diff(cols) > 0), (i, cols)
+    shared = [set(col[row[i]:row[i + 1]]) & set(col[row[i + 1]:row[i + 2]]) for i in range(99)]
+    assert any(shared)  # neighbouring rows meet on a column: threads of different rows collide as on a real graph
+    spec = {"dtype": "int32", "length": 101, "fill": "offsets", "high": 300, "rng": before}
+    assert np.array_equal(buffer_from_spec(spec), row)
+    again = buffer_from_spec({"dtype": "int32", "length": 300, "fill": "segments", "high": 50, "rows": spec,
+                              "rng": middle})
+    assert np.array_equal(again, col)
+
+
+def _search(name: str, seed: int = 0) -> Search:
+    m = _module()
+    return Search(m, m.kernel(name), CheckSettings(), None,
+                  budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=seed)
+
+
+def _evaluate(s: Search, fill: str, block: int, grid: int, **args) -> None:
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.GRID] = [math.log2(grid), 0.0, 0.0]
+    genes[s.layout.at.BLOCK] = [math.log2(block), 0.0, 0.0]
+    genes[s.layout.at.FILL] = float(s.layout.fill_choices.index(fill))
+    for j, p in enumerate(s.layout.scalars):
+        genes[s.layout.at.scalar(j)] = float(args.get(p.name, block * grid))
+    assert s.evaluate(genes).valid
+
+
+def test_a_kernel_with_roles_draws_them_as_one_of_its_fills_and_says_so():
+    s = _search("best_neighbour")
+    assert f"{INFERRED}+random" in s.layout.fill_choices and split(f"{INFERRED}+zeros") == (True, "zeros")
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.FILL] = float(s.layout.fill_choices.index(f"{INFERRED}+random"))
+    launch = s.layout.launch(genes)
+    assert launch.buffer_specs["row"]["fill"] == "offsets" and launch.buffer_specs["col"]["fill"] == "segments"
+    assert "row as CSR offsets into col" in launch.origin
+    assert launch.args["row"][-1] <= launch.args["col"].size and launch.args["col"].max() < launch.args["score"].size
+
+
+def test_a_race_any_graph_shows_is_an_error_and_its_fixed_twin_is_clean():
+    s = _search("best_neighbour")
+    _evaluate(s, f"{INFERRED}+random", block=128, grid=2, n=8)
+    refute_by_contents(s)
+    races = [f for f, _ in s.found.values() if f.kind == "race"]
+    assert races and all(f.severity == codes.ERROR for f in races), races
+    fixed = _search("best_fixed")
+    _evaluate(fixed, f"{INFERRED}+random", block=128, grid=2, n=8)
+    assert not fixed.found
+
+
+def test_a_scatter_through_drawn_indices_still_needs_equal_values_a_warning():
+    s = _search("scatter")
+    _evaluate(s, f"{INFERRED}+random", block=64, grid=1, n=64)
+    refute_by_contents(s)
+    races = [f for f, _ in s.found.values() if f.kind == "race"]
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert not [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]  # drawn indices stay in bounds
