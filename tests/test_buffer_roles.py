@@ -145,3 +145,13 @@ def test_a_scatter_through_drawn_indices_still_needs_equal_values_a_warning():
     races = [f for f, _ in s.found.values() if f.kind == "race"]
     assert races and all(f.severity == codes.WARNING for f in races), races
     assert not [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]  # drawn indices stay in bounds
+
+
+def test_a_replay_script_writes_graph_contents_out_as_data():
+    from simu.validate.script import _standalone
+
+    spec = {"dtype": "int32", "length": 9, "fill": "offsets", "high": 20,
+            "rng": rng_state(np.random.default_rng(1))}
+    out = _standalone(spec)
+    assert out["fill"] == "data" and np.array_equal(buffer_from_spec(out), buffer_from_spec(spec))
+    assert _standalone({"dtype": "int32", "length": 4, "fill": "zeros"})["fill"] == "zeros"

@@ -8,6 +8,7 @@ output buffers.  OpenCL scripts need numpy and pyopencl; CUDA scripts numpy and 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import pprint
 from dataclasses import asdict
@@ -17,6 +18,8 @@ from typing import Any
 import numpy as np
 
 from simu.detect.finding import Finding
+from simu.launch.buffers import buffer_from_spec
+from simu.launch.graphs import GRAPH_FILLS
 from simu.launch.record import LaunchRecord, record_of
 
 __all__ = ["emit_replay_script", "script_for_launch"]
@@ -70,13 +73,22 @@ def emit_replay_script(finding: Finding | dict[str, Any], source_path: str | Pat
                              build_options=target.build_options)
 
 
+def _standalone(spec: dict[str, Any]) -> dict[str, Any]:
+    """A spec the script regenerates by itself: graph contents (:mod:`simu.launch.graphs`) written out as data."""
+    if spec.get("fill") not in GRAPH_FILLS:
+        return spec
+    arr = buffer_from_spec(spec)
+    return {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "data",
+            "base64": base64.b64encode(arr.tobytes()).decode()}
+
+
 def script_for_launch(source: str, language: str, info, record: LaunchRecord, *, title: str = "", message: str = "",
                       expected: dict[str, str] | None = None, exact: bool = True, build_options: str = "") -> str:
     """The replay script for one launch (``info``: :class:`simu.validate.devices.KernelInfo`)."""
     rec = asdict(record)
     message = _docsafe(message)
     title = _docsafe(title)
-    buffers = {n: s for n, s in rec["buffers"].items() if "local_bytes" not in s}
+    buffers = {n: _standalone(s) for n, s in rec["buffers"].items() if "local_bytes" not in s}
     local = {n: int(s["local_bytes"]) for n, s in rec["buffers"].items() if "local_bytes" in s}
     head = f'''#!/usr/bin/env python3
 """simu replay: {title or info.name}
@@ -112,6 +124,7 @@ Needs numpy and {"pyopencl" if language == "opencl" else "CuPy"}.
 
 _BODY_IMPORTS = '''
 import argparse
+import base64
 import base64
 import hashlib
 import sys
