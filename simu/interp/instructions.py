@@ -14,6 +14,7 @@ from simu.interp import arith
 from simu.interp.program import RMW, InstrTranslator, Translating, table, where
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
+from simu.ir.constants import Undef
 from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
 
 INT_BINOPS = {"add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or", "xor"}
@@ -108,7 +109,7 @@ def _alloca(c, ins, g, dst, proto):
     count = ins.ops[0]
     if count.kind != "const":
         raise UnsupportedError("alloca with a run-time size (variable-length array)", where(ins))
-    nbytes = alloc_size(ins.attrs["alloc_type"]) * max(int(count.value), 1)
+    nbytes = alloc_size(ins.attrs["alloc_type"]) * max(_index(count.value), 1)
     nbytes = (nbytes + 15) // 16 * 16
     k = len(c.allocas)
     c.allocas.append((k, ins.id, nbytes))
@@ -225,6 +226,13 @@ def _bitcast(c, ins, g, dst, proto):
     return bitcast
 
 
+def _index(v) -> int:
+    """A constant index or count; ``undef``/``poison`` (an uninitialised index variable: ``long j; a[j]``
+    gives ``getelementptr float, ptr %a, i64 undef`` at every level) is 0, as every undef value of the
+    machine is zero bits (values.constant)."""
+    return 0 if isinstance(v, Undef) else int(v)
+
+
 def _gep(c: Translating, ins: Instr, g, dst, proto):
     src = ins.attrs["src"]
     base = g[0]
@@ -245,7 +253,7 @@ def _gep(c: Translating, ins: Instr, g, dst, proto):
         else:
             raise UnsupportedError(f"getelementptr into {t}", where(ins))
         if o.kind == "const" and not isinstance(o.value, list):
-            const_off += int(o.value) * scale
+            const_off += _index(o.value) * scale
         else:
             if isinstance(o.type, VectorType):
                 raise UnsupportedError("vector getelementptr", where(ins))
