@@ -16,10 +16,21 @@ import numpy as np
 from simu.errors import NotLaunchableError, UnsupportedError
 from simu.interp import arith, cuda_textures, mathlib
 from simu.interp.grid_sync import GridWait
-from simu.interp.program import CallTranslator, Wait, ballot, lanes_attr, math_op, put, result_dtype, table, where
+from simu.interp.program import (
+    CallTranslator,
+    Wait,
+    ballot,
+    lanes_attr,
+    math_op,
+    pair_op,
+    put,
+    result_dtype,
+    table,
+    where,
+)
 from simu.interp.state import RuntimeFault
 from simu.interp.values import scalar_dtype
-from simu.ir.types import IntType, VectorType
+from simu.ir.types import FloatType, IntType, VectorType
 
 # callee prefixes that need no op
 NOOPS = ("llvm.lifetime.", "llvm.dbg.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
@@ -295,6 +306,11 @@ def _math(ins, base, args, dst, proto, dt):
     return math_op(base, args, dt, dst, proto)
 
 
+def _math_pair(ins, base, args, dst, proto, dt):
+    """``llvm.frexp``/``llvm.modf``/``llvm.sincos``/``llvm.sincospi``: both results as a two-field struct."""
+    return pair_op(ins, base, args, dst, proto) if dst is not None else None
+
+
 def _bitop(ins, base, args, dst, proto, dt):
     t = ins.type.elem if isinstance(ins.type, VectorType) else ins.type
     bits = t.bits
@@ -436,8 +452,16 @@ def _device_heap(ins, name, args, dst, proto):
 
 
 def libm(ins, name, args, dst, proto):
-    """Plain C math names (CUDA shims): sinf/sin, expf/exp, ...; the last resort for any callee."""
-    if dst is None:
+    """Plain C math names (CUDA shims): sinf/sin, expf/exp, ...; the last resort for any callee.  The
+    functions with two results (``remquof(x, y, &q)``, ``sincosf(x, &s, &c)``, libdevice's ``__nv_frexpf``)
+    store the second through a pointer (program.pair_op); a callee returning an aggregate is none of these."""
+    first = ins.ops[0].type if ins.ops else None
+    pair = mathlib.lookup_pair(name, first.dtype if isinstance(first, FloatType) else None)
+    if pair is not None:
+        op = pair_op(ins, pair[0], args, dst, proto)
+        if op is not None:
+            return op
+    if dst is None or isinstance(proto, list):
         return None
     dt = scalar_dtype(ins.type)
     base = name
@@ -486,6 +510,7 @@ INTRINSICS: dict[str, CallTranslator] = table([
       "trunc", "round", "rint", "nearbyint", "roundeven", "fabs", "copysign", "minnum", "maxnum", "minimum",
       "maximum", "minimumnum", "maximumnum", "canonicalize", "asin", "acos", "atan", "atan2", "sinh", "cosh",
       "tanh", "ldexp"], _intrinsic(_math)),
+    (["frexp", "modf", "sincos", "sincospi"], _intrinsic(_math_pair)),
 ])
 
 # (pattern matched at the start of the callee, translator), for callees in neither table; first match wins

@@ -153,6 +153,10 @@ class Compiler:
         if op is None:
             op = libm(ins, name, args, dst, proto)
         if op is None:
+            demangled = demangle_builtin(name) if fn is not None else None
+            if demangled is not None:  # a C++ function declared here and defined elsewhere (separate compilation)
+                raise UnsupportedError(f"call to '{demangled[0]}' ({name}): declared but not defined in this file, "
+                                       f"and no built-in of that name", where(ins))
             raise UnsupportedError(f"call to unsupported function '{name}'", where(ins))
         return op
 

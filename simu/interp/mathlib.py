@@ -6,6 +6,8 @@ GPU libraries (and within the 2-ulp budget of the differential tests).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 
@@ -123,6 +125,80 @@ def fma32(a, b, c):
 
 
 TERNARY = {"fma": fma, "fmuladd": fma}
+
+
+# --- functions with two results -----------------------------------------------------------------
+# C returns the first and stores the second through its last pointer argument (sincos stores both);
+# LLVM's intrinsics (llvm.frexp, llvm.modf, llvm.sincos) return both as a two-field struct.
+
+def frexp(x):
+    """(mantissa in [0.5, 1), exponent as int32); inf and nan keep their value with exponent 0."""
+    m, e = np.frexp(np.asarray(x, np.float64))
+    return m, e.astype(np.int32)
+
+
+def modf(x):
+    """(fractional part, integral part), both with the sign of ``x``; inf gives (+-0, inf)."""
+    f, i = np.modf(np.asarray(x, np.float64))
+    return f, i
+
+
+def sincos(x):
+    x = np.asarray(x, np.float64)
+    return np.sin(x), np.cos(x)
+
+
+def sincospi(x):
+    x = np.asarray(x, np.float64)
+    return np.sin(np.pi * x), np.cos(np.pi * x)
+
+
+def _remainder(a: float, b: float) -> float:
+    try:
+        return math.remainder(a, b)
+    except ValueError:  # an infinite x or a zero y
+        return math.nan
+
+
+def remquo(x, y):
+    """(IEEE remainder of x/y, the quotient's low 7 bits with the sign of x/y, as int32).
+
+    The remainder is exact (``math.remainder``); C and OpenCL ask of the quotient only its sign and at
+    least its 3 lowest bits, and GPU libraries give 7 (``remquof(-5, 1)`` stores -5, ``remquof(7, -2)``
+    -4: 7 / -2 = -3.5 rounds to the even -4)."""
+    x, y = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(y, np.float64))
+    r = np.array([_remainder(a, b) for a, b in zip(x.ravel().tolist(), y.ravel().tolist(), strict=True)],
+                 np.float64).reshape(x.shape)
+    with np.errstate(all="ignore"):
+        n = np.abs(np.rint((x - r) / y))
+        low = np.fmod(n, 128.0)
+    low = np.where(np.isfinite(low), low, 0.0)
+    sign = np.where(np.signbit(x) != np.signbit(y), -1.0, 1.0)
+    return r, (sign * low).astype(np.int32)
+
+
+# name -> (number of inputs, function returning both results, whether the second result is an int32)
+PAIRS = {
+    "frexp": (1, frexp, True),
+    "modf": (1, modf, False),
+    "sincos": (1, sincos, False),
+    "sincospi": (1, sincospi, False),
+    "remquo": (2, remquo, True),
+}
+
+
+def lookup_pair(name: str, dtype=None):
+    """``(base, (arity, function, int second))`` of a two-result function by C or libdevice name
+    (``frexpf``, ``__nv_remquof``, ``sincos``), or None.  ``dtype``, the floating-point type of the
+    call, decides whether a trailing ``f`` is the float suffix."""
+    for prefix in ("__nv_", "__"):
+        if name.startswith(prefix) and (name[len(prefix):] in PAIRS or name[len(prefix):-1] in PAIRS):
+            name = name[len(prefix):]
+            break
+    if name not in PAIRS and name.endswith("f") and name[:-1] in PAIRS and dtype in (None, np.float32):
+        name = name[:-1]
+    found = PAIRS.get(name)
+    return (name, found) if found is not None else None
 
 # exact in any precision (or defined on the value's own format): evaluated in the value's dtype
 NATIVE = {"fabs", "copysign", "floor", "ceil", "trunc", "rint", "nearbyint", "roundeven", "minnum", "maxnum",

@@ -14,30 +14,19 @@ from simu.interp import arith, mathlib
 from simu.interp.values import UNSIGNED
 
 
-def _frexp(x):
-    m, e = np.frexp(np.asarray(x, np.float64))
-    return m, e.astype(np.int32)
-
-
 def _fract(x):
     x = np.asarray(x, np.float64)
     fl = np.floor(x)
     return np.fmin(x - fl, 0.99999994039535522), fl  # 0x1.fffffep-1f: never rounds up to 1
 
 
-def _remquo(x, y):
-    x, y = np.asarray(x, np.float64), np.asarray(y, np.float64)
-    q = np.rint(x / y)
-    return x - q * y, (np.asarray(q, np.int64) & 0x7F * np.sign(q).astype(np.int64)).astype(np.int32)
-
-
 # name -> (function returning (result, value stored through the last pointer argument), arity of inputs)
 POINTER_OUT = {
-    "sincos": (lambda x: (np.sin(np.asarray(x, np.float64)), np.cos(np.asarray(x, np.float64))), 1),
-    "frexp": (_frexp, 1),
-    "modf": (lambda x: (np.modf(np.asarray(x, np.float64))[0], np.modf(np.asarray(x, np.float64))[1]), 1),
+    "sincos": (mathlib.sincos, 1),
+    "frexp": (mathlib.frexp, 1),
+    "modf": (mathlib.modf, 1),
     "fract": (_fract, 1),
-    "remquo": (_remquo, 2),
+    "remquo": (mathlib.remquo, 2),
     "lgamma_r": (lambda x: (mathlib.UNARY["lgamma"](x), np.where(np.asarray(x) < 0, -1, 1).astype(np.int32)), 1),
 }
 

@@ -164,6 +164,48 @@ def math_op(base, args, dt, dst, proto):
     return put(dst, proto, lambda st, lanes, sel: mathlib.evaluate(f, [g(st, sel) for g in gs], dt))
 
 
+def pair_op(ins: Instr, base: str, args, dst, proto):
+    """The op of a two-result math function (``mathlib.PAIRS``), or None for a form it does not know.
+
+    Two forms: LLVM's intrinsic returns both results as a two-field struct (``llvm.frexp`` gives
+    ``{ float, i32 }``, ``llvm.modf``/``llvm.sincos`` ``{ float, float }``, vectors too), a register
+    holding one lane array per field; C's function (``remquof(x, y, &q)``, ``__nv_frexpf``) returns the
+    first and stores the second through its last argument, or returns nothing and stores both
+    (``sincosf(x, &s, &c)``).  Each store is a recorded access of the calling thread."""
+    arity, f, int_second = mathlib.PAIRS[base]
+    gs, ptrs = args[:arity], args[arity:]
+
+    def both(st, sel):
+        with np.errstate(all="ignore"):
+            return f(*[g(st, sel) for g in gs])
+
+    if isinstance(proto, list):
+        if len(proto) != 2 or ptrs or any(isinstance(p, list) for p in proto):
+            return None
+        dts = [p[0] for p in proto]
+        return put(dst, proto, lambda st, lanes, sel: [np.asarray(v).astype(d)
+                                                       for v, d in zip(both(st, sel), dts, strict=True)])
+    if not ins.ops or len(ptrs) != (1 if dst is not None else 2):
+        return None
+    dt = scalar_dtype(ins.ops[0].type)
+    if dt.kind != "f":
+        return None
+    second = np.dtype(np.int32) if int_second else dt
+    iid = ins.id
+    if dst is None:
+        def stores_both(st, lanes, sel):
+            first, other = both(st, sel)
+            st.store(lanes, ptrs[0](st, sel), np.asarray(first).astype(dt), dt, 1, iid)
+            st.store(lanes, ptrs[1](st, sel), np.asarray(other).astype(second), second, 1, iid)
+        return stores_both
+
+    def returns_first(st, lanes, sel):
+        first, other = both(st, sel)
+        st.store(lanes, ptrs[0](st, sel), np.asarray(other).astype(second), second, 1, iid)
+        st.put(dst, sel, np.asarray(first).astype(proto[0]), proto)
+    return returns_first
+
+
 # read-modify-write functions (old, value) -> new, by LLVM atomicrmw operation
 RMW = {
     "xchg": lambda o, v: v, "add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
