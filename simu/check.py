@@ -8,6 +8,7 @@ of :mod:`simu.report` renders it.
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -82,9 +83,13 @@ def check_file(path: Path, module: Module, settings: CheckSettings, request: Che
         if on_kernel is not None:
             on_kernel(k.display_name)
         k0 = time.perf_counter()
-        report = _judge(module, k, settings, request, config)
+        trace = ""
+        try:
+            report = _judge(module, k, settings, request, config)
+        except Exception as exc:  # noqa: BLE001 - as in a scan: a crash in one kernel is its verdict, the rest go on
+            report, trace = _crashed(k, exc)
         result = KernelResult(k.display_name, k.name, k.line, report.status, report.reason, report.launches,
-                              seconds=time.perf_counter() - k0, where=report.where)
+                              seconds=time.perf_counter() - k0, where=report.where, traceback=trace)
         result.findings, result.suppressed = apply_policy(list(report.findings), config, root, lines)
         file_result.kernels.append(result)
     scan = ScanResult(root, options or CheckOptions([path]), [file_result])
@@ -132,6 +137,17 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
         except SimuError as exc:
             return KernelReport(kernel.display_name, status_of(exc), str(exc), where=exc.where)
     return analyse_kernel(module, kernel, settings, configured, request.budget, request.seed)
+
+
+def _crashed(kernel: Kernel, exc: Exception) -> tuple[KernelReport, str]:
+    """The verdict of a kernel whose analysis raised what no stage expects (scan's worker records the same):
+    status *error*, ``Type: message`` as the reason (one line of the report, naming the file and kernel),
+    the traceback kept for ``--debug``."""
+    trace = "".join(traceback.format_exception(exc))
+    if isinstance(exc, SimuError):
+        return KernelReport(kernel.display_name, status_of(exc), str(exc), where=exc.where), trace
+    reason = f"{type(exc).__name__}: {' '.join(str(exc).split())}"
+    return KernelReport(kernel.display_name, codes.FAILED, reason), trace
 
 
 def _own(kernel: Kernel, given: dict[str, Any]) -> dict[str, Any]:

@@ -88,7 +88,7 @@ class Compiler:
                     for val, pred in zip(ins.ops, ins.attrs["incoming"], strict=False):
                         phis.setdefault((index[pred], bi), []).append((dst, self.getter(val, ins), proto_of(ins.type)))
                     continue
-                op = self.instruction(ins)
+                op = self.translated(ins)
                 if ins.name in self.fusible and ins.name in self.value_fns:
                     self.fused.add(ins.name)  # its consumer computes it
                     carry += 1
@@ -109,6 +109,16 @@ class Compiler:
         by_pos = [index[name] for name in fn.rpo]
         return Program(blocks, rpo_pos, by_pos, len(self.slots), arg_slots, self.global_refs, self.allocas, phis,
                        instrs)
+
+    def translated(self, ins: Instr):
+        """:meth:`instruction`, with a translator's failure on a form it was not written for (a type it has
+        no lane dtype for, an operand it cannot read) reported as that instruction, unsupported, at its
+        source line: the kernel is then *unsupported* there, not a crash of the analysis."""
+        try:
+            return self.instruction(ins)
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            text = ins.text.split(", !dbg")[0].strip()
+            raise UnsupportedError(f"`{text[:120]}` ({type(exc).__name__}: {exc})", where(ins)) from exc
 
     def instruction(self, ins: Instr):
         """The op of a non-terminator, non-phi instruction (None when it needs none)."""
