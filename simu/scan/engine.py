@@ -36,6 +36,7 @@ from simu.scan.options import COMPILE_LIMIT, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
 from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool
 from simu.scan.sources import select_sources
+from simu.scan.unlaunched import Siblings, cap
 from simu.scan.worker import KernelTimeout
 
 MAX_BARREN_RESTARTS = 3  # pool restarts in a row with no task finished before the scan gives up
@@ -169,6 +170,8 @@ class Scheduler:
         self.waiting: dict[Path, set[Path]] = {}  # kernel header -> those of its includers not done yet
         self.compiled_ok: set[Path] = set()
         self._contract_notes: set[tuple[str, str]] = set()  # (file, kernel) whose skipped launches were noted
+        self.siblings = Siblings()  # which kernels of a file the host code launches
+        self.unlaunched: dict[int, str] = {}  # task id -> why its kernel is an unused variant (unlaunched.cap)
 
     # -- tasks ----------------------------------------------------------------------------------------------
 
@@ -246,6 +249,7 @@ class Scheduler:
 
         user = with_header_launch(fr.path, self.config.constraints_for(entry.name, kr.mangled))
         constraints = self._contracts(fr, kr, entry, user)
+        unused = self._unused(fr, kr, listing, entry) if self.flags.host is not None else ""
         contract_key = [c.key() for c in constraints] if isinstance(constraints, list) else \
             constraints.key() if constraints else None
         key = kernel_key(listing.module.digest, kr.mangled, {
@@ -254,6 +258,8 @@ class Scheduler:
             "shared": [o.max_static_shared, o.max_dynamic_shared]})
         args = (str(fr.path), listing.module, kr.mangled, self.settings, constraints, o.budget, o.hard_limit)
         task = self._new_task(ANALYSE, args, o.wall_limit, fr, kernel=kr, key=key)
+        if unused:
+            self.unlaunched[task.id] = unused
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
             self.finish_kernel(task, hit, cached=True)
@@ -278,7 +284,26 @@ class Scheduler:
         if note and (fr.rel, entry.name) not in self._contract_notes:
             self._contract_notes.add((fr.rel, entry.name))
             self.result.warnings.append(f"{fr.rel}: {note}")
+        self.siblings.known(kr.defined_in or fr.rel, entry.name, bool(found.contracts) or user is not None)
         return found.for_search()
+
+    def _unused(self, fr: FileResult, kr: KernelResult, listing: FileListing, entry: KernelEntry) -> str:
+        """Why ``entry`` is an unused variant of its file (:mod:`simu.scan.unlaunched`), "" when it is none."""
+        from simu.host.contracts import contracts_for
+
+        where = kr.defined_in or fr.rel
+        cl_file = fr.rel if fr.path.suffix.lower() == ".cl" else None
+        api = fr.language if fr.language in ("cuda", "opencl") else None
+
+        def launched(e: KernelEntry) -> bool:
+            user = self.config.constraints_for(e.name, e.mangled)
+            return user is not None or bool(contracts_for(self.flags.host, e.name, list(e.params), None,
+                                                          {fr.rel, where}, cl_file, api).contracts)
+
+        same = [e for e in listing.kernels if (rel_path(str(Path(e.file).resolve()), self.options.root)
+                                               if e.file and Path(e.file).resolve() != fr.path.resolve()
+                                               else fr.rel) == where]
+        return self.siblings.note(where, entry, same, launched)
 
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles
@@ -342,6 +367,7 @@ class Scheduler:
         k.seconds, k.traceback, k.cached, k.where = verdict.seconds, verdict.traceback, cached, verdict.where
         findings = mark_findings(list(verdict.findings), getattr(k.compile_options, "assumed", ()),
                                  getattr(k.compile_options, "assumed_why", ""))
+        findings = cap(findings, self.unlaunched.get(task.id, ""))
         k.findings, k.suppressed = apply_policy(findings, self.config, self.options.root, self.lines)
         if cached:
             self.result.stats.cache_hits += 1
