@@ -26,6 +26,7 @@ from simu.launch.spec import build_launch, is_complete, launch_constraints
 from simu.pipeline import CheckSettings, KernelReport, check_launches, status_of
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
+from simu.report.unused import Siblings, cap
 
 
 def analyse_kernel(module: Module, kernel: Kernel, settings: CheckSettings = CheckSettings(),
@@ -79,6 +80,7 @@ def check_file(path: Path, module: Module, settings: CheckSettings, request: Che
     file_result = FileResult(path.resolve(), rel_path(str(path.resolve()), root), module.language, codes.FILE_OK)
     kernels = [module.kernel(request.kernel)] if request.kernel else module.kernels
     lines = SourceLines()
+    unused = _unused_variants(module, request, config)
     for k in kernels:
         if on_kernel is not None:
             on_kernel(k.display_name)
@@ -90,7 +92,8 @@ def check_file(path: Path, module: Module, settings: CheckSettings, request: Che
             report, trace = _crashed(k, exc)
         result = KernelResult(k.display_name, k.name, k.line, report.status, report.reason, report.launches,
                               seconds=time.perf_counter() - k0, where=report.where, traceback=trace)
-        result.findings, result.suppressed = apply_policy(list(report.findings), config, root, lines)
+        findings = cap(list(report.findings), unused.get(k.display_name, ""))
+        result.findings, result.suppressed = apply_policy(findings, config, root, lines)
         file_result.kernels.append(result)
     scan = ScanResult(root, options or CheckOptions([path]), [file_result])
     scan.stats.files, scan.stats.kernels, scan.stats.analysed = 1, len(kernels), len(kernels)
@@ -137,6 +140,24 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
         except SimuError as exc:
             return KernelReport(kernel.display_name, status_of(exc), str(exc), where=exc.where)
     return analyse_kernel(module, kernel, settings, configured, request.budget, request.seed)
+
+
+def _unused_variants(module: Module, request: CheckRequest, config: Config) -> dict[str, str]:
+    """Per kernel of the file, why it is an unused variant (:mod:`simu.report.unused`): only where the host
+    code, not the command line, gives the launches."""
+    if request.launch_args is not None or request.constraints is not None or len(module.kernels) < 2:
+        return {}
+    from simu.host.contracts import kernel_contracts
+
+    by_name = {k.display_name: k for k in module.kernels}
+
+    def launched(name: str) -> bool:
+        k = by_name[name]
+        return config.constraints_for(name, k.name) is not None or \
+            bool(kernel_contracts(module.path, k, None, request.host_cache).contracts)
+
+    siblings = Siblings()
+    return {name: siblings.note(str(module.path), name, list(by_name), launched) for name in by_name}
 
 
 def _crashed(kernel: Kernel, exc: Exception) -> tuple[KernelReport, str]:

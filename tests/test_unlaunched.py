@@ -1,5 +1,5 @@
 """A kernel no host code launches, beside kernels of its file that the host code does launch, is an unused
-variant: its findings are at most warnings that say so (simu/scan/unlaunched.py).  A file none of whose kernels
+variant: its findings are at most warnings that say so (simu.report.unused.py).  A file none of whose kernels
 the host code launches keeps the search's severities."""
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from simu.config import Config
 from simu.frontend.includes import HeaderIndex, IncludeInfo, explain_missing, resolve_includes
 from simu.report.policy import SourceLines, apply_policy, rel_path
 from simu.report.results import FileResult, KernelResult, ScanResult
+from simu.report.unused import Siblings, cap
 from simu.scan.assume import mark_findings
 from simu.scan.cache import ResultCache, kernel_key
 from simu.scan.flags import FileFlags, build_file_flags
@@ -36,7 +37,6 @@ from simu.scan.options import COMPILE_LIMIT, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
 from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool
 from simu.scan.sources import select_sources
-from simu.scan.unlaunched import Siblings, cap
 from simu.scan.worker import KernelTimeout
 
 MAX_BARREN_RESTARTS = 3  # pool restarts in a row with no task finished before the scan gives up
@@ -288,22 +288,23 @@ class Scheduler:
         return found.for_search()
 
     def _unused(self, fr: FileResult, kr: KernelResult, listing: FileListing, entry: KernelEntry) -> str:
-        """Why ``entry`` is an unused variant of its file (:mod:`simu.scan.unlaunched`), "" when it is none."""
+        """Why ``entry`` is an unused variant of its file (:mod:`simu.report.unused`), "" when it is none."""
         from simu.host.contracts import contracts_for
 
         where = kr.defined_in or fr.rel
         cl_file = fr.rel if fr.path.suffix.lower() == ".cl" else None
         api = fr.language if fr.language in ("cuda", "opencl") else None
 
-        def launched(e: KernelEntry) -> bool:
-            user = self.config.constraints_for(e.name, e.mangled)
-            return user is not None or bool(contracts_for(self.flags.host, e.name, list(e.params), None,
-                                                          {fr.rel, where}, cl_file, api).contracts)
+        same = {e.name: e for e in listing.kernels if (rel_path(str(Path(e.file).resolve()), self.options.root)
+                                                       if e.file and Path(e.file).resolve() != fr.path.resolve()
+                                                       else fr.rel) == where}
 
-        same = [e for e in listing.kernels if (rel_path(str(Path(e.file).resolve()), self.options.root)
-                                               if e.file and Path(e.file).resolve() != fr.path.resolve()
-                                               else fr.rel) == where]
-        return self.siblings.note(where, entry, same, launched)
+        def launched(name: str) -> bool:
+            e = same[name]
+            return self.config.constraints_for(name, e.mangled) is not None or bool(contracts_for(
+                self.flags.host, name, list(e.params), None, {fr.rel, where}, cl_file, api).contracts)
+
+        return self.siblings.note(where, entry.name, list(same), launched)
 
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles

@@ -24,23 +24,22 @@ class Siblings:
         """Record what a kernel's own contracts said: whether a host launch (or the user's constraints) is read."""
         self._memo[(where, name)] = launched
 
-    def note(self, where: str, entry, entries, launched: Callable[[object], bool]) -> str:
-        """Why ``entry`` (a kernel defined in ``where``) is an unused variant, "" when it is none: the host code
-        launches other kernels of its file and not this one.  ``entries``: the kernels defined there;
-        ``launched(e)``: whether a host launch of ``e`` is read, asked once per kernel."""
-        def is_launched(e) -> bool:
-            key = (where, e.name)
-            if key not in self._memo:
-                self._memo[key] = launched(e)
-            return self._memo[key]
+    def note(self, where: str, name: str, names: list[str], launched: Callable[[str], bool]) -> str:
+        """Why kernel ``name`` (defined in ``where``) is an unused variant, "" when it is none: the host code
+        launches other kernels of its file and not this one.  ``names``: the kernels defined there;
+        ``launched(name)``: whether a host launch of that kernel is read, asked once per kernel."""
+        def is_launched(n: str) -> bool:
+            if (where, n) not in self._memo:
+                self._memo[(where, n)] = launched(n)
+            return self._memo[(where, n)]
 
-        if is_launched(entry):
+        if is_launched(name):
             return ""
-        others = sorted({e.name for e in entries if e.name != entry.name and is_launched(e)})
+        others = sorted({n for n in names if n != name and is_launched(n)})
         if not others:
             return ""
         shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-        return (f"no host code launches {entry.name}, while it launches {shown} of the same file: the launch is the "
+        return (f"no host code launches {name}, while it launches {shown} of the same file: the launch is the "
                 "search's, for a kernel the program may never run")
 
 
