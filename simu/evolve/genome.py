@@ -460,8 +460,9 @@ class Layout:
         float fields of structs (``Param.pointee_floats``, from the debug information) as they were, and the
         names of the buffers that changed; None when none changes.  CSR offsets and the rows' indices drawn as the
         kernel uses them (:mod:`simu.launch.graphs`) stay: any graph is data a program can pass, shared neighbours
-        and all."""
-        chosen = self.chosen_contents() - {n for n, s in launch.buffer_specs.items() if s.get("fill") in GRAPH_FILLS}
+        and all; so do buffers an earlier kernel of the program left (:mod:`simu.evolve.sequence`)."""
+        chosen = self.chosen_contents() - {n for n, s in launch.buffer_specs.items()
+                                           if s.get("fill") in GRAPH_FILLS or "produced" in s}
         fresh: dict[int, np.ndarray] = {}
         names = []
         for p in self.params:

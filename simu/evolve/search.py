@@ -42,6 +42,7 @@ from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
 from simu.evolve.roles import split
+from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
@@ -150,6 +151,7 @@ class Search:
         self.mode: Mode = MODES[mode]
         self.rng = random.Random(seed)
         self.layout = _layout(module, kernel, constraints)
+        self.priors = constraints.before if constraints is not None else ()  # kernels the host runs first (sequence)
         self.cache: dict[tuple, Evaluation] = {}
         self.witness_index: tuple[int, dict] = (-1, {})  # refute's finding -> witnesses index, by cache size
         # a probe launch larger than this many accesses costs more to judge than it can teach
@@ -299,6 +301,10 @@ class Search:
         return ev
 
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
+        if self.priors and not any("produced" in s for s in launch.buffer_specs.values()):
+            made = run_priors(self.module, launch, self.priors, limits or self._limits)
+            if made:
+                launch.origin += f" (contents: {made})"
         try:
             launch_run = self.analysis.run_launch(launch, limits or self._limits, judge_incomplete=False)
         except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine

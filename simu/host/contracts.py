@@ -222,6 +222,10 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     for i in x.zeroed:
         if i < len(params) and params[i][1] is not None:
             c.fills[params[i][0]] = "zeros"  # the host clears it before launching (cudaMemset)
+    c.before = tuple(replace(p, shared=tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int)
+                                             and i < len(params) and params[i][1] is not None))
+                     for p in x.priors)
+    c.before = tuple(p for p in c.before if p.shared)
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text
@@ -292,7 +296,7 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
         v = getattr(user, f.name)
         if isinstance(v, dict):
             setattr(out, f.name, {**getattr(out, f.name), **v})
-        elif v is not None:
+        elif v is not None and not (isinstance(v, (list, tuple)) and not v):  # an empty list says nothing
             setattr(out, f.name, v)
     # what the user fixes is no longer derived from the host's relations
     out.dims = {k: e for k, e in out.dims.items() if getattr(user, k.split(".")[0]) is None}

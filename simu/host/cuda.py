@@ -18,6 +18,7 @@ from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, s
 from simu.host.cvalues import Evaluator
 from simu.host.relations import conditions, expand_locals, launch_relations
 from simu.host.state import state_source
+from simu.launch.constraints import Prior
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
@@ -64,6 +65,7 @@ class CudaLaunch:
     # where clang's values came from (simu.host.ast): the calls leading to the launch, the loop values fixed
     through: tuple[str, ...] = ()
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) clears before the launch
+    priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (simu.host.ast.sequence)
 
     @property
     def where(self) -> str:
@@ -235,6 +237,8 @@ def cuda_launches_of(extra: dict, kernel: str | None) -> list[CudaLaunch]:
         for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults",
                   "instance", "arg_state", "through"):
             d[k] = tuple(d.get(k, ()))
+        d["zeroed"] = tuple(d.get("zeroed", ()))
+        d["priors"] = tuple(Prior.from_json(p) for p in d.get("priors", ()))
         out.append(CudaLaunch(**d))
     return out
 

@@ -19,6 +19,29 @@ _EXPR_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, a
                ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd, ast.LShift, ast.RShift)
 
 
+@dataclass(frozen=True)
+class Prior:
+    """A kernel the host launches before this one on some of the same variables (issue 29): the search runs it
+    first, at its own launch, so that this kernel reads what it leaves (:mod:`simu.evolve.sequence`)."""
+
+    kernel: str  # its name as the host launches it
+    site: str  # "file:line" of that launch
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    args: tuple[tuple[int, int | float], ...]  # (its argument index, the constant the launch passes)
+    shared: tuple[tuple[int, int | str], ...]  # (its argument index, this kernel's parameter given the same variable)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Prior:
+        """The prior ``dataclasses.asdict`` wrote (a host file's cached launches)."""
+        return cls(d["kernel"], d["site"], tuple(d["grid"]), tuple(d["block"]),  # type: ignore[arg-type]
+                   tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]))  # type: ignore[misc]
+
+    def key(self) -> list:
+        return [self.kernel, self.site, list(self.grid), list(self.block), [list(a) for a in self.args],
+                [list(s) for s in self.shared]]
+
+
 @dataclass
 class KernelConstraints:
     """User bounds on a kernel's launch, read by the launch search (``simu.evolve``).
@@ -57,6 +80,7 @@ class KernelConstraints:
     # simu does not read (simu.host.state: ``l.c``, ``top[0]->shape(axis)``); an error must not hinge on the order
     # of those the search draws (simu.evolve.refute_state: derived and user-fixed ones are no genes)
     state: dict[str, str] = field(default_factory=dict)
+    before: tuple[Prior, ...] = ()  # kernels the host launches first on some of the same buffers
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -69,7 +93,8 @@ class KernelConstraints:
                 **({"derived": dict(self.derived)} if self.derived else {}),
                 **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {}),
                 **({"requires": list(self.requires)} if self.requires else {}),
-                **({"state": dict(sorted(self.state.items()))} if self.state else {})}
+                **({"state": dict(sorted(self.state.items()))} if self.state else {}),
+                **({"before": [p.key() for p in self.before]} if self.before else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:

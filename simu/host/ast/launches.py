@@ -12,7 +12,9 @@ from typing import Any
 from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, Op, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
+from simu.host.ast.sequence import priors
 from simu.host.ast.values import Context, Number, Program
+from simu.launch.constraints import Prior
 
 MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
 _BINDINGS = 32  # combinations of loop counters and branch choices tried per context
@@ -38,6 +40,7 @@ class LaunchValues:
     bound: tuple[str, ...] = ()  # what was fixed to get these values ("loop counter j = 2")
     relations: Relations = Relations()  # what is not known, over the other arguments; what the host requires
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) before the launch clears
+    priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (sequence.priors)
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -50,13 +53,15 @@ def launch_values(program: Program) -> list[LaunchValues]:
     return out
 
 
-def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchValues]:
+def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0) -> list[LaunchValues]:
     program.steps, program.site_memo = 0, {}  # each launch site has its own evaluation allowance
     out: list[LaunchValues] = []
     seen: set[tuple] = set()  # the values made (two call chains passing the same values make one launch)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
+    before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
+    program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
         for bound in _bindings(program, fn, ctx, choices):
             if program.fails(x.conditions, fn, ctx, bound):
@@ -71,7 +76,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[LaunchV
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed)
+                                    zeroed, before)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)

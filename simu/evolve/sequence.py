@@ -1,0 +1,102 @@
+"""Kernel sequences: a launch's buffers as the kernels the host launches before it leave them (issue 29).
+
+The host code runs ``scan`` and then ``scatter`` on the same ``d_pos`` (:mod:`simu.host.ast.sequence`, a contract's
+``before``).  Each launch the search draws for ``scatter`` first runs ``scan`` at its own host launch (its grid,
+block and constant arguments; the buffers and values both kernels are given the same variable for shared, the
+rest drawn as the search draws), and ``scatter`` then reads the buffers ``scan`` wrote: prefix sums, not random
+offsets.  Those buffers are the program's data, so the contents refutation leaves them alone (their specs carry
+``produced``) and the launch's origin names the kernel and launch that made them.  A prior that cannot run as the
+program runs it (a kernel not in this file, an argument the host computes, a launch past
+:data:`MAX_PRIOR_THREADS`, a run that does not complete) is left out and the buffers stay the search's.
+"""
+
+from __future__ import annotations
+
+import base64
+
+import numpy as np
+
+from simu.errors import SimuError
+from simu.ir import Kernel, Module
+from simu.launch import Launch
+from simu.launch.buffers import draw_buffer, element_type, seal
+from simu.launch.constraints import Prior
+from simu.launch.model import LocalBuffer
+
+MAX_PRIOR_THREADS = 1 << 16  # an earlier kernel runs whole: its every block writes what the later one reads
+
+
+def _kernel(module: Module, name: str) -> Kernel | None:
+    """The module's kernel the host launches as ``name`` (its source name, namespaces and template aside)."""
+    for k in module.kernels:
+        base = k.display_name.split("(")[0].split("<")[0].split("::")[-1].strip()
+        if base == name:
+            return k
+    return None
+
+
+def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits) -> str:
+    """Run ``priors`` in order on ``launch``'s buffers and put what they leave in its arguments (in place);
+    the text says which buffers came from which launch, "" when none did."""
+    from simu.interp import run
+
+    said = []
+    for prior in priors:
+        k1 = _kernel(module, prior.kernel)
+        if k1 is None or int(np.prod(prior.grid)) * int(np.prod(prior.block)) > MAX_PRIOR_THREADS:
+            continue
+        first = _launch(k1, prior, launch)
+        if first is None:
+            continue
+        try:
+            result = run(module, k1, first, limits)
+        except SimuError:
+            continue
+        if not result.outcome.completed:
+            continue
+        made = []
+        for j, name in prior.shared:
+            out = result.buffers.get(k1.params[j].name)
+            old = launch.args.get(name)
+            if not isinstance(out, np.ndarray) or not isinstance(old, np.ndarray) or out.nbytes != old.nbytes:
+                continue
+            new = np.ascontiguousarray(out).view(old.dtype).reshape(old.shape).copy()
+            if np.array_equal(new, old, equal_nan=new.dtype.kind == "f"):
+                continue  # read, not written: the buffer stays the search's
+            spec = {"dtype": str(new.dtype), "length": int(new.size), "fill": "data",
+                    "base64": base64.b64encode(new.tobytes()).decode(), "produced": f"{prior.kernel} at {prior.site}"}
+            if new.ndim > 1:
+                spec["shape"] = list(new.shape)
+            launch.args[name], launch.buffer_specs[name] = seal(new, spec), spec
+            made.append(name)
+        if made:
+            said.append(f"{', '.join(made)} as {prior.kernel} leaves {'it' if len(made) == 1 else 'them'} at its host "
+                        f"launch {prior.site}")
+    return "; ".join(said)
+
+
+def _launch(k1: Kernel, prior: Prior, later: Launch) -> Launch | None:
+    """The earlier kernel's launch: the host's grid, block and constants, ``later``'s buffers and values where the
+    two are given the same variable, other buffers drawn like the search's; None when an argument is unknown."""
+    shared = dict(prior.shared)
+    consts = dict(prior.args)
+    rng = np.random.default_rng(later.seed)
+    length = max([int(v.size) for v in later.args.values() if isinstance(v, np.ndarray)] + [1])
+    threads = int(np.prod(prior.grid)) * int(np.prod(prior.block))
+    args: dict = {}
+    for j, p in enumerate(k1.params):
+        if j in shared:
+            value = later.args.get(shared[j])
+            if value is None:
+                return None
+            args[p.name] = value
+        elif j in consts:
+            args[p.name] = consts[j]
+        elif p.is_local:
+            args[p.name] = LocalBuffer(16 * int(np.prod(prior.block)))
+        elif p.is_pointer:
+            dt, comps = element_type(p.pointee, p.pointee_size)
+            args[p.name] = draw_buffer(dt, length * comps, "random", rng, threads=threads)[0]
+        else:
+            return None  # a value the host computes: the kernel would not run as the program runs it
+    return Launch(prior.grid, prior.block, args, later.warp_size, 0, later.seed, origin=f"host launch at {prior.site}")

@@ -1,0 +1,82 @@
+"""Kernel sequences: the launches a function makes before a launch on some of the same variables (issue 29).
+
+``scan<<<…>>>(d_flags, d_pos, n); scatter<<<…>>>(d_in, d_pos, d_out, n);`` — ``scatter`` reads the prefix sums
+``scan`` leaves in ``d_pos``, not random bytes: random offsets collide where the program's never do, and a race
+that needs the program's offsets is never seen.  For each launch this finds the latest earlier launch, in the same
+function or in a function it calls before (one level: ``run(d_in, d_pos, n)`` whose body launches ``scan`` with its
+parameters), that passes one of the same variables (a pointer the function allocated, or one of its parameters);
+the search runs that kernel first at its own launch (:mod:`simu.evolve.sequence`).  Only launches whose grid and
+block are constant are kept: the earlier kernel must run as the program runs it.
+"""
+
+from __future__ import annotations
+
+from simu.host.ast.expr import Expr, Param, Unknown
+from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.launch.constraints import Prior
+
+
+def _identity(e: Expr) -> Expr | None:
+    """What names one variable across a function's statements: a parameter, or a local (clang's reader keeps a
+    pointer the function allocated as the unknown it wrote, "d_pos written by cudaMalloc() at 23")."""
+    from simu.host.ast.launches import _base
+
+    e = _base(e)
+    if isinstance(e, Param) or isinstance(e, Unknown) and " written by " in e.why:
+        return e
+    return None
+
+
+def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ...]:
+    """The earlier launches ``x`` depends on through a variable (see the module); ``values(g, y)`` gives the
+    launch values (:class:`~simu.host.ast.launches.LaunchValues`) of launch ``y`` in function ``g``."""
+    wanted = {ident: i for i, a in enumerate(x.args) if (ident := _identity(a)) is not None}
+    if not wanted:
+        return ()
+    found: dict[int, tuple[int, Prior]] = {}  # x's argument -> (line, the launch that last passed it)
+    earlier: list[tuple[int, FunctionFacts, LaunchFact, dict[int, int]]] = []
+    for y in fn.launches:
+        if y.line < x.line and y.kernel != x.kernel:
+            shared = {j: wanted[ident] for j, a in enumerate(y.args) if (ident := _identity(a)) in wanted}
+            earlier.append((y.line, fn, y, shared))
+    for c in fn.calls:
+        if c.line >= x.line:
+            continue
+        callees = sorted(program.functions.get(c.callee, ()), key=lambda g: g.file != fn.file)  # its own file's first
+        for g in callees[:1]:
+            if len(g.params) != len(c.args):
+                continue
+            for y in g.launches:
+                shared = {}
+                for j, a in enumerate(y.args):
+                    inner = _identity(a)
+                    if isinstance(inner, Param) and inner.index < len(c.args):
+                        outer = _identity(c.args[inner.index])
+                        if outer in wanted:
+                            shared[j] = wanted[outer]
+                if y.kernel != x.kernel:
+                    earlier.append((c.line, g, y, shared))
+    for line, g, y, shared in sorted(earlier, key=lambda e: e[0]):
+        if not shared:
+            continue
+        prior = _prior(g, y, shared, values)
+        for i in shared.values():
+            if prior is not None:
+                found[i] = (line, prior)
+            else:
+                found.pop(i, None)  # the latest writer is one simu cannot run as the program does
+    out: list[Prior] = []
+    for _, p in sorted(found.values(), key=lambda v: v[0]):
+        if p not in out:
+            out.append(p)
+    return tuple(out)
+
+
+def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values) -> Prior | None:
+    made = [v for v in values(g, y) if v.grid and v.block and None not in v.grid and None not in v.block]
+    if not made or any((v.grid, v.block) != (made[0].grid, made[0].block) for v in made):
+        return None  # no constant launch, or several: not the one the program runs
+    v = made[0]
+    args = tuple((j, a) for j, a in enumerate(v.args) if a is not None and j not in shared)
+    return Prior(y.kernel, f"{v.file}:{v.line}", tuple(v.grid), tuple(v.block), args,  # type: ignore[arg-type]
+                 tuple(sorted(shared.items())))
