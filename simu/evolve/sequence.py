@@ -99,4 +99,5 @@ def _launch(k1: Kernel, prior: Prior, later: Launch) -> Launch | None:
             args[p.name] = draw_buffer(dt, length * comps, "random", rng, threads=threads)[0]
         else:
             return None  # a value the host computes: the kernel would not run as the program runs it
-    return Launch(prior.grid, prior.block, args, later.warp_size, 0, later.seed, origin=f"host launch at {prior.site}")
+    return Launch(prior.grid, prior.block, args, later.warp_size, prior.dynamic_shared, later.seed,
+                  origin=f"host launch at {prior.site}")

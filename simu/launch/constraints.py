@@ -30,16 +30,18 @@ class Prior:
     block: tuple[int, int, int]
     args: tuple[tuple[int, int | float], ...]  # (its argument index, the constant the launch passes)
     shared: tuple[tuple[int, int | str], ...]  # (its argument index, this kernel's parameter given the same variable)
+    dynamic_shared: int = 0  # bytes of dynamic shared memory the launch gives
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Prior:
         """The prior ``dataclasses.asdict`` wrote (a host file's cached launches)."""
         return cls(d["kernel"], d["site"], tuple(d["grid"]), tuple(d["block"]),  # type: ignore[arg-type]
-                   tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]))  # type: ignore[misc]
+                   tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]),  # type: ignore[misc]
+                   int(d.get("dynamic_shared", 0)))
 
     def key(self) -> list:
         return [self.kernel, self.site, list(self.grid), list(self.block), [list(a) for a in self.args],
-                [list(s) for s in self.shared]]
+                [list(s) for s in self.shared], self.dynamic_shared]
 
 
 @dataclass

@@ -11,6 +11,8 @@ block are constant are kept: the earlier kernel must run as the program runs it.
 
 from __future__ import annotations
 
+import re
+
 from simu.host.ast.expr import Expr, Param, Unknown
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.launch.constraints import Prior
@@ -22,9 +24,12 @@ def _identity(e: Expr) -> Expr | None:
     from simu.host.ast.launches import _base
 
     e = _base(e)
-    if isinstance(e, Param) or isinstance(e, Unknown) and " written by " in e.why:
+    if isinstance(e, Param) or isinstance(e, Unknown) and (" written by " in e.why or _NAMED.match(e.why)):
         return e
     return None
+
+
+_NAMED = re.compile(r"'\w+' has no initial value$")  # a local the reader names (``cudaMalloc((void**)&d_x, …)``)
 
 
 def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ...]:
@@ -79,4 +84,4 @@ def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values) -> P
     v = made[0]
     args = tuple((j, a) for j, a in enumerate(v.args) if a is not None and j not in shared)
     return Prior(y.kernel, f"{v.file}:{v.line}", tuple(v.grid), tuple(v.block), args,  # type: ignore[arg-type]
-                 tuple(sorted(shared.items())))
+                 tuple(sorted(shared.items())), v.shmem or 0)
