@@ -1,0 +1,30 @@
+// expect: race global read-write lines 27,28
+// launch: grid=2 block=256 n=16 row=int32:17:ramp col=int32:16:const=15 score=int32:16:ones best=int32:1:zeros
+// Best score among higher-numbered neighbours, one warp per vertex: the lanes of warp v stride over
+// v's edges (lane, lane + 32, ...), keep the best score of a neighbour u > v, reduce it across the
+// warp with __shfl_xor_sync and lane 0 folds the warp's maximum into best[0] with atomicMax.
+// BUG: lane 0 guards the atomicMax with a plain read of best[0]; that read races with the
+// atomicMax of the other warps (read-write).  It shows for any graph where the vertices of two
+// warps have a higher-numbered neighbour with a positive score.  (warp_best_neighbour_fixed.cu
+// drops the plain read.)
+// Buffers: row holds the CSR offsets (n + 1 of them, non-decreasing from 0), col the neighbour ids
+// (row[n] of them, each in [0, n)); score holds n ints, best one int.
+// Launch: 16 warps for n = 16 vertices; row=ramp gives every vertex one edge, col=const=15 makes
+// vertex 15 everyone's neighbour (valid), score=ones.
+
+__global__ void best_neighbour(const int *row, const int *col, int *best, const int *score, int n) {
+  const int lane = threadIdx.x % 32;
+  const int v = (threadIdx.x + blockIdx.x * blockDim.x) / 32;
+  if (v < n) {
+    int m = 0;
+    for (int e = row[v] + lane; e < row[v + 1]; e += 32) {
+      const int u = col[e];
+      if (v < u)
+        m = max(m, score[u]);
+    }
+    for (int d = 1; d < 32; d *= 2)
+      m = max(m, __shfl_xor_sync(~0u, m, d));
+    if (lane == 0 && best[0] < m)
+      atomicMax(best, m);
+  }
+}
