@@ -48,6 +48,20 @@ __global__ void scatter(const int* perm, const float* in, float* out, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) out[perm[i]] = in[i];
 }
+__global__ void average(const int *start, const unsigned *count, float *v, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i < n) {
+    float s = 0; int b = start[i]; int c = count[i];
+    for (int j = 0; j < c; j++) s += v[b + j];
+    for (int j = 0; j < c; j++) v[b + j] = s / c;
+  }
+}
+__global__ void rows(float *rows, const unsigned *info, const unsigned *off, int n) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i >= n) return;
+  float *r = &rows[off[i]];
+  for (unsigned j = 0; j < info[i]; j++) r[j] = i;
+}
 __global__ void rgba(const int* idx, const float* img, float* out, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) out[i] = img[idx[i] * 4 + 3];
@@ -155,3 +169,24 @@ def test_a_replay_script_writes_graph_contents_out_as_data():
     out = _standalone(spec)
     assert out["fill"] == "data" and np.array_equal(buffer_from_spec(out), buffer_from_spec(spec))
     assert _standalone({"dtype": "int32", "length": 4, "fill": "zeros"})["fill"] == "zeros"
+
+
+def test_segments_given_by_a_start_and_a_count_per_thread():
+    assert _roles("average") == {"start": ("starts", (("v", 4, 0),), None), "count": ("counts", (("v", 4, 0),), None)}
+    assert _roles("rows") == {"off": ("starts", (("rows", 4, 0),), None), "info": ("counts", (("rows", 4, 0),), None)}
+    rng = np.random.default_rng(2)
+    counts = graphs.counts(rng, 50, 120, np.dtype(np.uint32))
+    starts = graphs.starts(counts, 50, np.dtype(np.int32))
+    assert starts[0] == 0 and np.all(starts[1:] == starts[:-1] + counts[:-1].astype(np.int64))
+    assert int(starts[-1]) + int(counts[-1]) <= 120  # disjoint, one after another, inside the buffer
+
+
+def test_overlapping_segments_of_the_searchs_bytes_are_the_hosts_data_to_decide():
+    """start[i] = i with count[i] = i overlap: laid out as the kernel uses them they do not, so the races random
+    or distinct contents show are warnings."""
+    for name in ("average", "rows"):
+        s = _search(name)
+        _evaluate(s, "random", block=32, grid=1, n=32)
+        refute_by_contents(s)
+        races = [f for f, _ in s.found.values() if f.kind == "race"]
+        assert races and all(f.severity == codes.WARNING for f in races), (name, races)

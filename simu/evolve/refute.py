@@ -54,6 +54,7 @@ from simu import codes
 from simu.detect import Context
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
+from simu.evolve.roles import laid_out
 from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.graphs import GRAPH_FILLS
@@ -295,7 +296,8 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                 search.found[key] = (beyond_contract(finding, (
                     f"the race needs two threads to read equal values from {_names(changed)}, contents the search "
                     "chose (no host, user or launch comment gives them); with distinct values there (element k "
-                    f"holding k) {which} shows no race, so the host's data decides"),
+                    f"holding k; offsets and segments laid out as the kernel uses them) {which} shows no race, so "
+                    "the host's data decides"),
                     "buffer contents: equal values"), genes)
 
 
@@ -360,6 +362,8 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
     if key not in probes:
         if fill == DISTINCT:
             variant = search.layout.distinct(ev.launch)
+            if variant is not None:
+                variant = (laid_out(search.layout.roles, *variant), variant[1])
             probes[key] = (None, []) if variant is None else \
                 (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
         else:

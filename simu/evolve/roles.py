@@ -16,7 +16,7 @@ The analysis follows integer values loaded from a pointer parameter through arit
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,13 +43,15 @@ class Target:
 
 @dataclass(frozen=True)
 class Role:
-    """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``) or
-    ``index`` (indices into ``targets``); ``rows`` names the offsets buffer whose rows address this one (its
+    """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``), ``index``
+    (indices into ``targets``), or a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``:
+    ``partner`` names the other buffer); ``rows`` names the offsets buffer whose rows address this one (its
     values are then a CSR row's column indices: sorted and distinct within each row)."""
 
     kind: str
     targets: tuple[Target, ...]
     rows: str | None = None
+    partner: str | None = None
 
 
 def split(fill: str) -> tuple[bool, str]:
@@ -75,6 +77,9 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     uses: dict[str, dict[str, Target]] = {}  # parameter -> buffers its values index
     addressed: dict[str, set[str]] = {}  # parameter -> parameters whose values index it
     compared: set[str] = set()  # parameters whose values are compared with their own values
+    bounded: dict[str, set[str]] = {}  # value -> parameters whose loaded values it is compared with (a loop bound)
+    starts: dict[str, set[tuple[str, str]]] = {}  # value or pointer -> (start buffer, count buffer) it carries
+    segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     instrs = [ins for b in fn.blocks for ins in b.instrs]
     changed, rounds = True, 0
     while changed and rounds < 8:  # phis may name values defined later: iterate to a fixed point
@@ -88,13 +93,20 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                     changed = True
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed)
+                changed |= _segment(ins, roots, taint, bounded, starts, segments)
             elif op == "icmp" and len(ops) == 2:
                 a = taint.get(ops[0].value, {}) if ops[0].kind == "reg" else {}
                 b = taint.get(ops[1].value, {}) if ops[1].kind == "reg" else {}
                 for p in (set(a) & set(b)) - compared:
                     compared.add(p)
                     changed = True
+                for x, other in ((ops[0], b), (ops[1], a)):  # a counter compared with loaded values: j < count[i]
+                    if x.kind == "reg" and other and x.value not in taint and \
+                            not set(other) <= bounded.get(x.value, set()):
+                        bounded.setdefault(x.value, set()).update(other)
+                        changed = True
             elif name:
+                changed |= _bounds(ins, taint, bounded, starts)
                 new = _carried(ins, taint, roots)
                 merged = dict(taint.get(name, {}))
                 for p, (s, a) in new.items():
@@ -103,7 +115,47 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 if new and merged != taint.get(name):
                     taint[name] = merged
                     changed = True
-    return _roles(kernel, uses, addressed, compared)
+    return _roles(kernel, uses, addressed, compared, segments)
+
+
+def _bounds(ins, taint: dict, bounded: dict, starts: dict) -> bool:
+    """Follow loop counters through casts, and a start plus a counter (``start[i] + j``) through ``add``."""
+    regs = [o.value for o in ins.ops if o.kind == "reg"]
+    before = (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())))
+    if ins.opcode in _CASTS and regs:
+        if regs[0] in bounded:
+            bounded.setdefault(ins.name, set()).update(bounded[regs[0]])
+        if regs[0] in starts:
+            starts.setdefault(ins.name, set()).update(starts[regs[0]])
+    elif ins.opcode == "add" and len(regs) == 2:
+        for x, y in (regs, regs[::-1]):
+            for p in taint.get(x, {}):
+                for c in bounded.get(y, ()):
+                    if c != p:
+                        starts.setdefault(ins.name, set()).add((p, c))
+    return before != (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())))
+
+
+def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segments: dict) -> bool:
+    """Record a segment's start and count buffers where a ``getelementptr`` into a buffer adds them: its index a
+    start plus a counter, or a counter on a pointer offset by a start (``row = &rows[start[i]]; row[j]``)."""
+    ops = ins.ops
+    if len(ops) < 2 or ops[0].kind != "reg" or ops[0].value not in roots or ops[1].kind != "reg":
+        return False
+    base, idx, q = ops[0].value, ops[1].value, roots[ops[0].value]
+    found = set(starts.get(idx, ()))
+    found |= {(p, c) for p, _ in starts.get(base, ()) for c in bounded.get(idx, ()) if c != p}
+    changed = False
+    if ins.name and idx in taint:  # a pointer offset by a start: ``&rows[start[i]]``
+        offset = {(p, "") for p in taint[idx]}
+        if not offset <= starts.get(ins.name, set()):
+            starts.setdefault(ins.name, set()).update(offset)
+            changed = True
+    for pair in found:
+        if pair[1] and q not in segments.setdefault(pair, set()):
+            segments[pair].add(q)
+            changed = True
+    return changed
 
 
 def _root(ins, roots: dict[str, str]) -> str | None:
@@ -173,7 +225,7 @@ def _carried(ins, taint: dict, roots: dict) -> dict[str, tuple[int, int]]:
     return {}
 
 
-def _roles(kernel: Kernel, uses: dict, addressed: dict, compared: set) -> dict[str, Role]:
+def _roles(kernel: Kernel, uses: dict, addressed: dict, compared: set, segments: dict) -> dict[str, Role]:
     roles: dict[str, Role] = {}
     for p in kernel.params:
         targets = uses.get(p.name)
@@ -187,6 +239,15 @@ def _roles(kernel: Kernel, uses: dict, addressed: dict, compared: set) -> dict[s
             roles[p.name] = Role("offsets", others)
         else:
             roles[p.name] = Role("index", tuple(t for _, t in sorted(targets.items())))
+    ints = {p.name for p in kernel.params if p.is_pointer and not is_record(p.pointee)
+            and element_type(p.pointee, p.pointee_size)[0].kind in "iu"}
+    for (start, count), into in sorted(segments.items()):
+        if start in ints and count in ints and roles.get(start, Role("index", ())).kind == "index":
+            targets = tuple(t for q, t in sorted(uses.get(start, {}).items()) if q in into)
+            if not targets:
+                continue
+            roles[start] = Role("starts", targets, partner=count)
+            roles[count] = Role("counts", targets, partner=start)
     for name, role in list(roles.items()):
         rows = sorted(o for o in addressed.get(name, ()) if o in roles and roles[o].kind == "offsets")
         if role.kind == "index" and rows:
@@ -199,14 +260,26 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
     kernel's own accesses valid: offsets first, then the indices their rows address, then other indices; the
     text says what was drawn (for the launch's origin), "" when nothing was."""
     said = []
-    order = sorted(roles, key=lambda n: (roles[n].kind != "offsets", roles[n].rows is None, n))
+    first = ("offsets", "counts", "starts")
+    order = sorted(roles, key=lambda n: (first.index(roles[n].kind) if roles[n].kind in first else 3,
+                                         roles[n].rows is None, n))
     for name in order:
         role, arr = roles[name], args.get(name)
         high = _bound(role, args)
         if not isinstance(arr, np.ndarray) or high is None or arr.ndim != 1:
             continue
         state = rng_state(rng)
-        if role.kind == "offsets":
+        if role.kind == "counts":
+            new = graphs.counts(rng, arr.size, high, arr.dtype)
+            spec = {"fill": "counts", "high": high}
+            said.append(f"{name} as counts of the segments {role.partner} starts in {_names(role)}")
+        elif role.kind == "starts":
+            if specs.get(role.partner or "", {}).get("fill") != "counts":
+                continue
+            new = graphs.starts(args[role.partner], arr.size, arr.dtype)
+            spec = {"fill": "starts", "counts": specs[role.partner]}
+            said.append(f"{name} as where they start (disjoint)")
+        elif role.kind == "offsets":
             new = graphs.offsets(rng, arr.size, high, arr.dtype)
             spec = {"fill": "offsets", "high": high}
             said.append(f"{name} as CSR offsets into {_names(role)}")
@@ -221,6 +294,21 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
         spec = {"dtype": str(arr.dtype), "length": int(arr.size), **spec, "rng": state}
         args[name], specs[name] = seal(new, spec), spec
     return "; ".join(said)
+
+
+STRUCTURED = ("offsets", "starts", "counts")  # roles whose buffers are laid out, not lists of values
+
+
+def laid_out(roles: dict[str, Role], launch, changed: list[str]):
+    """``launch`` (a distinct-contents variant, :meth:`~simu.evolve.genome.Layout.distinct`) with the buffers of
+    ``changed`` that hold offsets, segment starts and counts, and the indices CSR rows address, drawn as the kernel
+    uses them: distinct values there are no layout a program makes (``start[i] = i`` with ``count[i] = i`` overlap)."""
+    picked = {n: r for n, r in roles.items() if n in changed and (r.kind in STRUCTURED or r.rows)}
+    if not picked:
+        return launch
+    args, specs = dict(launch.args), dict(launch.buffer_specs)
+    draw_valid(picked, args, specs, np.random.default_rng(launch.seed))
+    return replace(launch, args=args, buffer_specs=specs)
 
 
 def _bound(role: Role, args: dict) -> int | None:

@@ -198,7 +198,7 @@ def _generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random
         return np.full(length, spec.get("value", 0), dtype)
     if fill == "ramp":
         return (np.arange(length) % int(spec.get("modulo", default_modulo(dtype)))).astype(dtype)
-    if fill in ("offsets", "segments"):
+    if fill in graphs.GRAPH_FILLS:
         return graphs.generate(spec, dtype, length, rng, buffer_from_spec)
     if fill == "random":
         lo, hi = default_range(dtype)
@@ -221,7 +221,7 @@ def buffer_from_spec(spec: dict[str, Any]) -> np.ndarray:
     except (KeyError, TypeError, ValueError) as exc:
         raise LaunchError(f"bad buffer spec {spec!r}: {exc}") from None
     rng = None
-    if fill in ("random", "offsets", "segments"):
+    if fill == "random" or fill in graphs.GRAPH_FILLS and fill != "starts":
         if spec.get("rng"):
             rng = rng_from_state(spec["rng"])
         elif spec.get("seed") is not None:

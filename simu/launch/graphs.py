@@ -7,6 +7,8 @@ real graph.  Both are replayable from their specs (:func:`simu.launch.buffers.bu
 
     {"dtype": "int32", "length": 65, "fill": "offsets", "high": 256, "rng": {...}}
     {"dtype": "int32", "length": 256, "fill": "segments", "high": 64, "rows": {<the offsets' spec>}, "rng": {...}}
+    {"dtype": "uint32", "length": 64, "fill": "counts", "high": 256, "rng": {...}}  # j < count[i]: x[start[i] + j]
+    {"dtype": "int32", "length": 64, "fill": "starts", "counts": {<the counts' spec>}}  # where those segments start
 
 Everything is vectorised: no Python loop over rows.
 """
@@ -18,7 +20,7 @@ from typing import Any
 import numpy as np
 
 MAX_MEAN_DEGREE = 8
-GRAPH_FILLS = ("offsets", "segments")
+GRAPH_FILLS = ("offsets", "segments", "counts", "starts")
 
 
 def mean_degree(rows: int, high: int) -> int:
@@ -61,9 +63,25 @@ def _slots(starts: np.ndarray, degree: np.ndarray) -> np.ndarray:
     return first + np.arange(total)
 
 
+def counts(rng: np.random.Generator, length: int, high: int, dtype: np.dtype) -> np.ndarray:
+    """``length`` segment lengths (0 to twice the mean) that fit one after another in ``high`` elements."""
+    ends = np.minimum(np.cumsum(rng.integers(0, 2 * mean_degree(length, high) + 1, length)), max(high, 0))
+    return np.diff(np.concatenate(([0], ends))).astype(dtype)
+
+
+def starts(lengths: np.ndarray, length: int, dtype: np.dtype) -> np.ndarray:
+    """Where segments of ``lengths`` start when laid out one after another (an exclusive prefix sum): disjoint."""
+    out = np.concatenate(([0], np.cumsum(lengths.astype(np.int64))))[:length]
+    return np.pad(out, (0, max(length - out.size, 0)), mode="edge").astype(dtype)
+
+
 def generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random.Generator,
              rebuild) -> np.ndarray:
     """The array an "offsets" or "segments" spec describes (``rebuild`` turns the rows' spec into its array)."""
     if spec["fill"] == "offsets":
         return offsets(rng, length, int(spec["high"]), dtype)
+    if spec["fill"] == "counts":
+        return counts(rng, length, int(spec["high"]), dtype)
+    if spec["fill"] == "starts":
+        return starts(np.asarray(rebuild(spec["counts"])), length, dtype)
     return segments(rng, length, int(spec["high"]), np.asarray(rebuild(spec["rows"])), dtype)
