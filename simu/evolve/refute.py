@@ -54,7 +54,7 @@ from simu import codes
 from simu.detect import Context
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
-from simu.evolve.roles import laid_out
+from simu.evolve.roles import laid_out, split
 from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.graphs import GRAPH_FILLS
@@ -242,6 +242,9 @@ def _memory_from_contents(search, probes: dict) -> None:
             for fill in (*CONTENT_FILLS, "ones", DISTINCT) if finding.kind in POINTER_KINDS else CONTENT_FILLS:
                 probe, _ = _variant(search, probes, ev, fill)
                 if probe is not None and not any(f.key == key and _side(f) == _side(finding) for f in probe.findings):
+                    if _outside_roles(search, key):
+                        del search.found[key]  # contents the kernel's own use of them rules out: no evidence
+                        break
                     read = ("makes no such access, so the kernel reads the pointer from its buffers or arguments"
                             if finding.kind in POINTER_KINDS else
                             "stays in bounds, so the kernel reads the index from its buffers")
@@ -250,6 +253,22 @@ def _memory_from_contents(search, probes: dict) -> None:
                         f"buffers the same launch {read} "
                         "and the host's data decides)"), "buffer contents"), list(ev.genes))
                     break
+
+
+def _inferred(search, ev) -> bool:
+    """Whether ``ev`` drew the kernel's index and offset buffers as it uses them (:mod:`simu.evolve.roles`)."""
+    layout = search.layout
+    return bool(ev.genes) and split(layout.fill_choices[layout.fill_index(ev.genes)])[0]
+
+
+def _outside_roles(search, key) -> bool:
+    """A memory error the search's contents alone show, in a kernel whose index buffers the search also drew as
+    the kernel uses them (a valid launch did) without showing it: indices outside the buffers they index, which
+    the kernel's own use of them rules out — like a shared-memory error off the block a tile was written for,
+    no launch of the program's (issue 29)."""
+    if not search.layout.roles or any(_inferred(search, e) for e, _ in witnesses(search, key)):
+        return False
+    return any(e.valid and _inferred(search, e) for e in search.cache.values())
 
 
 def _side(f) -> bool:
