@@ -190,3 +190,38 @@ def test_overlapping_segments_of_the_searchs_bytes_are_the_hosts_data_to_decide(
         refute_by_contents(s)
         races = [f for f, _ in s.found.values() if f.kind == "race"]
         assert races and all(f.severity == codes.WARNING for f in races), (name, races)
+
+
+HISTOGRAM_AND_HASH = """
+#define NBINS 100
+__global__ void histogram(const int *bins, int n, int *hist) {
+  __shared__ int s_hist[NBINS];
+  for (int b = threadIdx.x; b < NBINS; b += blockDim.x) s_hist[b] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s_hist[bins[i]] += 1;
+  __syncthreads();
+  for (int b = threadIdx.x; b < NBINS; b += blockDim.x) atomicAdd(&hist[b], s_hist[b]);
+}
+__global__ void insert(const int *keys, int nkeys, int *table, int *vals, int cap) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= nkeys) return;
+  int k = keys[i];
+  unsigned slot = ((unsigned)k * 2654435761u) & (unsigned)(cap - 1);
+  int prev = atomicCAS(&table[slot], 0, k);  // 0: an empty slot
+  if (prev == 0 || prev == k) vals[slot] = i;
+}
+"""
+
+
+def test_indices_into_a_fixed_array_and_hash_keys_repeat_in_a_programs_data():
+    module = load_source(HISTOGRAM_AND_HASH, "cuda")
+    hist = buffer_roles(module.kernel("histogram"))
+    assert list(hist) == ["bins"] and hist["bins"].targets[0].name == "s_hist" and hist["bins"].targets[0].size == 400
+    assert {n: r.kind for n, r in buffer_roles(module.kernel("insert")).items()} == {"keys": "keys"}
+    for name, block, fill in (("histogram", 128, "random"), ("insert", 64, "zeros")):
+        s = Search(module, module.kernel(name), CheckSettings(), None,
+                   budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=0)
+        _evaluate(s, f"{INFERRED}+{fill}", block=block, grid=2, n=256, nkeys=128, cap=64)
+        refute_by_contents(s)
+        races = [f for f, _ in s.found.values() if f.kind == "race"]
+        assert races and all(f.severity == codes.ERROR for f in races), (name, races)

@@ -66,9 +66,9 @@ __global__ void gather3(const int *idx, const float *a, const float *b, const fl
     dst[i] += c[idx[i]];
   }
 }
-struct Queue { int *counters; int size; };
+struct Queue { unsigned long long counters; int size; };  // an address kept as an integer: no pointer to fill in
 __global__ void drain(Queue q, int n) {
-  if (threadIdx.x == 0) q.counters[0] = n;
+  if (threadIdx.x == 0) ((int *)q.counters)[0] = n;
 }
 __global__ void labelled(const int *label, float *loss, int n, int dim) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -243,7 +243,8 @@ def test_the_data_race_severity_does_not_depend_on_the_clock(clocked_search):
 
 
 def test_a_pointer_read_from_a_struct_argument_the_search_filled_is_a_warning():
-    """CUB's GridQueue passed by value: its device pointer is the search's bytes (null with zero fill, garbage
+    """A struct passed by value that keeps a device address as an integer (a pointer member gets a buffer of its own:
+    tests/test_pointer_structs.py): the address is the search's bytes (null with zero fill, garbage
     with random), so the null or invalid write says nothing of a launch the program makes; a pointer made from an
     argument's value does not change with the contents and stays an error."""
     for fill in ("zeros", "random"):

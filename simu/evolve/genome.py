@@ -3,7 +3,8 @@
 Genes are floats in one flat list (what DEAP's operators work on); :class:`Genes` names each
 position and :class:`Layout` turns a genome into a :class:`~simu.launch.Launch` (rounding,
 clamping and honouring the kernel's declared block size and the user's constraints).  Every
-buffer is drawn by :func:`~simu.launch.buffers.draw_buffer`, so each carries the spec that
+buffer is drawn by :func:`~simu.launch.buffers.draw_buffer` (those behind pointers a parameter's memory holds
+too: :mod:`simu.launch.members`), so each carries the spec that
 regenerates it: any launch the search reports can be replayed exactly.  OpenCL images and CUDA
 texture objects get arrays too, sized from the thread count like buffers (an image covers the
 launch: :func:`~simu.launch.images.default_image_shape`), and a ``sampler_t`` gets
@@ -15,20 +16,21 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from simu.evolve.dictionary import thread_stride_bytes
+from simu.evolve.distinct import distinct_launch
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
 from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, kernel_sizes, plausible_length, size_values
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.blocks import with_sample
-from simu.launch.buffers import PLAIN_FILLS, distinct_contents, draw_buffer, element_type, is_record, seal
+from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
 from simu.launch.constraints import buffer_length, int_expression
 from simu.launch.graphs import GRAPH_FILLS
 from simu.launch.images import (
@@ -42,6 +44,7 @@ from simu.launch.images import (
     launch_params,
     texture_layout,
 )
+from simu.launch.members import draw_members, holds_pointers, member_names
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
 from simu.launch.spec import share_buffers
 
@@ -421,7 +424,7 @@ class Layout:
     def invented_buffers(self) -> set[str]:
         """The pointer parameters whose length the search chooses (no host allocation or constraint gives it)."""
         return {p.name for p in self.params if p.is_pointer and not p.is_local and p.name not in self.buffer_lengths
-                and p.name not in self.same and not is_image(p) and not is_texture(p)}
+                and p.name not in self.same and not is_image(p) and not is_texture(p)} | self.members
 
     def undrawable_sizes(self, launch: Launch, name: str, offset: int) -> int:
         """The bytes the kernel's own sizes allow for buffer ``name`` of ``launch`` (a searched one) when its
@@ -450,9 +453,15 @@ class Layout:
     def chosen_contents(self) -> set[str]:
         """The buffers whose contents the search chooses (its fill gene and seed): pointer parameters, neither
         ``__local`` nor images nor textures, that no host, user or launch comment gives a fill and that do not
-        share another parameter's buffer (a shared one is its partner's)."""
+        share another parameter's buffer (a shared one is its partner's), and the member buffers behind the pointers
+        a parameter's memory holds (:mod:`simu.launch.members`)."""
         return {p.name for p in self.params if p.is_pointer and not p.is_local and p.name not in self.fills
-                and p.name not in self.same and not is_image(p) and not is_texture(p)}
+                and p.name not in self.same and not is_image(p) and not is_texture(p)} | self.members
+
+    @cached_property
+    def members(self) -> set[str]:
+        """Every name a member buffer of this kernel's launches may take (:func:`~simu.launch.members.member_names`)."""
+        return {n for p in self.params if holds_pointers(p) for n in member_names(p)}
 
     def distinct(self, launch: Launch) -> tuple[Launch, list[str]] | None:
         """``launch`` with distinct integer contents (:func:`~simu.launch.buffers.distinct_contents`) in every
@@ -463,32 +472,7 @@ class Layout:
         and all; so do buffers an earlier kernel of the program left (:mod:`simu.evolve.sequence`)."""
         chosen = self.chosen_contents() - {n for n, s in launch.buffer_specs.items()
                                            if s.get("fill") in GRAPH_FILLS or "produced" in s}
-        fresh: dict[int, np.ndarray] = {}
-        names = []
-        for p in self.params:
-            arr = launch.args.get(p.name)
-            if p.name not in chosen or not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
-                continue
-            record = is_record(p.pointee)
-            dt, comps = element_type(p.pointee, p.pointee_size)
-            if arr.dtype != dt or arr.size % comps:
-                continue
-            new = distinct_contents(dt, arr.size // comps, comps, record)
-            if record and p.pointee_floats:  # a struct's float fields keep their contents
-                floats = np.zeros(comps, bool)
-                for offset, size in p.pointee_floats:
-                    floats[offset:offset + size] = True
-                new = np.where(np.tile(floats, arr.size // comps), arr.reshape(-1), new)
-            new = new.reshape(arr.shape)
-            if not np.array_equal(new, arr):
-                new.flags.writeable = False
-                fresh[id(arr)] = new
-                names.append(p.name)
-        if not fresh:
-            return None
-        args = {k: fresh.get(id(v), v) if isinstance(v, np.ndarray) else v for k, v in launch.args.items()}
-        specs = {k: v for k, v in launch.buffer_specs.items() if k not in names}
-        return replace(launch, args=args, buffer_specs=specs), names
+        return distinct_launch(self.params, chosen, launch)  # pointer slots kept, member buffers varied too
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
@@ -554,10 +538,14 @@ class Layout:
             else:
                 args[p.name] = 0
         share_buffers(args, launch.buffer_specs, self.same)
+        longest = ((lambda _, unit: plausible_length(length, ints, unit, 1, self._per_threads(launch, unit)))
+                   if plausible else None)
+        launch.pointers = draw_members(self.params, args, launch.buffer_specs, plain, rng, length, seed=seed, threads=T,
+                                       length_of=longest)
         drawn = draw_valid(self.roles, args, launch.buffer_specs, rng) if inferred else ""
         if drawn:
             launch.origin += f" (contents drawn as the kernel uses them: {drawn})"
-        launch.args = {p.name: args[p.name] for p in self.params}
+        launch.args = {p.name: args[p.name] for p in self.params} | {n: args[n] for n in args if n in self.members}
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block

@@ -382,7 +382,7 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
         if fill == DISTINCT:
             variant = search.layout.distinct(ev.launch)
             if variant is not None:
-                variant = (laid_out(search.layout.roles, *variant), variant[1])
+                variant = (laid_out(search.layout.roles, ev.launch, *variant), variant[1])
             probes[key] = (None, []) if variant is None else \
                 (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
         else:

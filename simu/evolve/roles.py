@@ -11,19 +11,24 @@ distinct within each row (column indices of a graph or a sparse matrix), shared 
 
 The analysis follows integer values loaded from a pointer parameter through arithmetic, casts, ``phi``,
 ``select`` and ``min``/``max`` (never through another load: ``col[row[v]]``'s value is ``col``'s, not
-``row``'s), to the first index of a ``getelementptr`` into another parameter's buffer and to comparisons.
+``row``'s), to the first index of a ``getelementptr`` into another parameter's buffer and to comparisons.  A pointer
+loaded from a constant offset of a parameter that holds device pointers (``g.nindex`` of a struct passed by value,
+``g->nindex``, ``rows[2]``: :mod:`simu.launch.members`) points into that slot's member buffer, which has a role of
+its own under its name (the member buffers are listed as parameters after the kernel's own).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simu.ir import Kernel
-from simu.ir.types import IntType, alloc_size
+from simu.ir import Kernel, Param
+from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
 from simu.launch import graphs
 from simu.launch.buffers import element_type, is_record, rng_state, seal
+from simu.launch.members import holds_pointers, member_at, member_fields
 
 INFERRED = "inferred"  # the fill gene's choice that draws these contents (Layout.fill_choices)
 _CASTS = {"sext", "zext", "trunc", "freeze"}
@@ -39,6 +44,7 @@ class Target:
     name: str
     unit: int  # bytes one step of the value moves the address (element size times a constant factor)
     add: int  # the largest constant added to the value before it indexes (``row[v + 1]``: 1)
+    size: int = 0  # bytes of a fixed-size array (``__shared__ int hist[100]``); 0: the buffer's length
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,8 @@ class Role:
     """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``), ``index``
     (indices into ``targets``), or a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``:
     ``partner`` names the other buffer); ``rows`` names the offsets buffer whose rows address this one (its
-    values are then a CSR row's column indices: sorted and distinct within each row)."""
+    values are then a CSR row's column indices: sorted and distinct within each row); ``keys``: values a
+    compare-and-swap stores (a hash table's keys, which repeat in a program's data)."""
 
     kind: str
     targets: tuple[Target, ...]
@@ -68,11 +75,14 @@ def _const(op) -> int | None:
 
 def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     """The role of each integer pointer parameter whose loaded values index another buffer (see the module)."""
+    kernel = _with_members(kernel)
     fn = kernel.function
     names = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False) if p.is_pointer and not p.is_local}
     if not names:
         return {}
-    roots = dict(names)  # pointer value -> the parameter it points into
+    roots = dict(names)  # pointer value -> the parameter (or member buffer) it points into
+    offsets: dict[str, int | None] = {ir: 0 for ir in names}  # pointer value -> its constant byte offset there
+    holders = {p.name: p for p in kernel.params if holds_pointers(p)}
     taint: dict[str, dict[str, tuple[int, int]]] = {}  # integer value -> {parameter: (scale, constant added)}
     uses: dict[str, dict[str, Target]] = {}  # parameter -> buffers its values index
     addressed: dict[str, set[str]] = {}  # parameter -> parameters whose values index it
@@ -80,6 +90,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     bounded: dict[str, set[str]] = {}  # value -> parameters whose loaded values it is compared with (a loop bound)
     starts: dict[str, set[tuple[str, str]]] = {}  # value or pointer -> (start buffer, count buffer) it carries
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
+    keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
     changed, rounds = True, 0
     while changed and rounds < 8:  # phis may name values defined later: iterate to a fixed point
@@ -90,10 +101,20 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 root = _root(ins, roots)
                 if root is not None:
                     roots[name] = root
+                    offsets[name] = _offset(ins, offsets)
+                    changed = True
+            elif op == "load" and name and name not in roots and isinstance(ins.type, PtrType):
+                member = _member(ins, roots, offsets, holders)
+                if member is not None:  # the address a holder's slot holds: into that member buffer
+                    roots[name], offsets[name] = member, 0
                     changed = True
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed)
                 changed |= _segment(ins, roots, taint, bounded, starts, segments)
+            elif op == "cmpxchg" and len(ops) >= 3 and ops[2].kind == "reg":
+                new_keys = set(taint.get(ops[2].value, {})) - keys
+                keys |= new_keys
+                changed |= bool(new_keys)
             elif op == "icmp" and len(ops) == 2:
                 a = taint.get(ops[0].value, {}) if ops[0].kind == "reg" else {}
                 b = taint.get(ops[1].value, {}) if ops[1].kind == "reg" else {}
@@ -115,7 +136,10 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 if new and merged != taint.get(name):
                     taint[name] = merged
                     changed = True
-    return _roles(kernel, uses, addressed, compared, segments)
+    roles = _roles(kernel, uses, addressed, compared, segments)
+    for p in sorted(keys - set(roles)):
+        roles[p] = Role("keys", ())
+    return roles
 
 
 def _bounds(ins, taint: dict, bounded: dict, starts: dict) -> bool:
@@ -158,6 +182,55 @@ def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segment
     return changed
 
 
+def _with_members(kernel: Kernel) -> Kernel:
+    """``kernel`` with its member buffers (:mod:`simu.launch.members`) as more pointer parameters, after its own (a
+    ``T *`` of each slot's element type), so that they get roles as the parameters do."""
+    fields = member_fields(kernel.params)
+    if not fields:
+        return kernel
+    extra = [Param(-1, name, PtrType(), f"{f.pointee}*", 0, f.pointee_size, f.pointee_floats)
+             for name, f in fields.items()]
+    return replace(kernel, params=list(kernel.params) + extra)
+
+
+def _offset(ins, offsets: dict[str, int | None]) -> int | None:
+    """The constant byte offset a pointer instruction's result has into its root's buffer, None when it varies."""
+    ops = ins.ops
+    base = offsets.get(ops[0].value) if ops and ops[0].kind == "reg" else None
+    if base is None or ins.opcode in ("phi", "select"):
+        return None
+    if ins.opcode != "getelementptr":
+        return base
+    t = ins.attrs.get("src")
+    try:
+        for k, o in enumerate(ops[1:]):
+            i = _const(o)
+            if i is None:
+                return None
+            if k == 0:
+                base += i * alloc_size(t)
+            elif isinstance(t, StructType):
+                base += t.offsets[i]
+                t = t.fields[i]
+            elif isinstance(t, (ArrayType, VectorType)):
+                t = t.elem
+                base += i * alloc_size(t)
+            else:
+                return None
+    except (IndexError, TypeError, ValueError, AttributeError):
+        return None
+    return base
+
+
+def _member(ins, roots: dict, offsets: dict, holders: dict) -> str | None:
+    """The member buffer whose address a pointer ``load`` reads: a slot at a constant offset of a holder."""
+    ops = ins.ops
+    if not ops or ops[0].kind != "reg" or roots.get(ops[0].value) not in holders:
+        return None
+    at = offsets.get(ops[0].value)
+    return None if at is None else member_at(holders[roots[ops[0].value]], at)
+
+
 def _root(ins, roots: dict[str, str]) -> str | None:
     """The parameter a pointer instruction's result points into, when one does."""
     regs = [o.value for o in ins.ops if o.kind == "reg"]
@@ -167,9 +240,37 @@ def _root(ins, roots: dict[str, str]) -> str | None:
     return bases.pop() if len(bases) == 1 else None
 
 
+def _array_index(ins, taint: dict, uses: dict) -> bool:
+    """Record the loaded values that index a fixed-size array of the module (``__shared__ int hist[100]``,
+    ``hist[bins[i]]``); True when new."""
+    ops, t = ins.ops, ins.attrs.get("src")
+    if len(ops) != 3 or ops[0].kind != "const" or not hasattr(ops[0].value, "name") or _const(ops[1]) != 0 \
+            or ops[2].kind != "reg" or ops[2].value not in taint or not isinstance(t, ArrayType) or t.count <= 0:
+        return False
+    try:
+        elem = alloc_size(t.elem)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    changed = False
+    for p, (scale, add) in taint[ops[2].value].items():
+        new = Target(_short(ops[0].value.name), elem * scale, add, elem * t.count)
+        if uses.setdefault(p, {}).get(new.name) != new:
+            uses[p][new.name] = new
+            changed = True
+    return changed
+
+
+def _short(name: str) -> str:
+    """A function-local static's source name (``_ZZ9histogramPKiiPiE6s_hist``: ``s_hist``)."""
+    m = re.search(r"E(\d+)(\w+)$", name)
+    return m.group(2)[:int(m.group(1))] if m and name.startswith("_ZZ") else name
+
+
 def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict) -> bool:
     """Record the loaded values that index a ``getelementptr``'s buffer (its first index); True when new."""
     ops = ins.ops
+    if ops and ops[0].kind == "const":
+        return _array_index(ins, taint, uses)
     if len(ops) < 2 or ops[0].kind != "reg" or ops[0].value not in roots or ops[1].kind != "reg" \
             or ops[1].value not in taint:
         return False
@@ -299,15 +400,29 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
 STRUCTURED = ("offsets", "starts", "counts")  # roles whose buffers are laid out, not lists of values
 
 
-def laid_out(roles: dict[str, Role], launch, changed: list[str]):
-    """``launch`` (a distinct-contents variant, :meth:`~simu.evolve.genome.Layout.distinct`) with the buffers of
-    ``changed`` that hold offsets, segment starts and counts, and the indices CSR rows address, drawn as the kernel
-    uses them: distinct values there are no layout a program makes (``start[i] = i`` with ``count[i] = i`` overlap)."""
+def laid_out(roles: dict[str, Role], original, launch, changed: list[str]):
+    """``launch`` (a distinct-contents variant of ``original``, :meth:`~simu.evolve.genome.Layout.distinct`) with
+    the buffers of ``changed`` that hold offsets, segment starts and counts, and the indices CSR rows address, drawn
+    as the kernel uses them: distinct values there are no layout a program makes (``start[i] = i`` with ``count[i] =
+    i`` overlap).  Indices into a fixed-size array of the kernel's (``__shared__ int hist[100]; hist[bins[i]]``) keep
+    their values: a program's data has more elements than bins, so values repeat (pigeonhole); other indices more
+    numerous than the values in range are distinct as far as the range allows."""
     picked = {n: r for n, r in roles.items() if n in changed and (r.kind in STRUCTURED or r.rows)}
-    if not picked:
-        return launch
     args, specs = dict(launch.args), dict(launch.buffer_specs)
-    draw_valid(picked, args, specs, np.random.default_rng(launch.seed))
+    for name, role in roles.items():
+        arr, high = args.get(name), _bound(role, args)
+        if name not in changed or role.kind not in ("index", "keys") or role.rows or not isinstance(arr, np.ndarray):
+            continue
+        if all(t.size for t in role.targets):  # also keys (no targets): a table's inserts repeat keys
+            args[name] = original.args[name]
+            if name in original.buffer_specs:
+                specs[name] = original.buffer_specs[name]
+        elif high is not None and arr.size > high:
+            args[name] = seal((np.arange(arr.size) % high).astype(arr.dtype).reshape(arr.shape),
+                              {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "ramp", "modulo": high})
+            specs[name] = {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "ramp", "modulo": high}
+    if picked:
+        draw_valid(picked, args, specs, np.random.default_rng(launch.seed))
     return replace(launch, args=args, buffer_specs=specs)
 
 
@@ -316,9 +431,9 @@ def _bound(role: Role, args: dict) -> int | None:
     highs = []
     for t in role.targets:
         arr = args.get(t.name)
-        if not isinstance(arr, np.ndarray):
+        if not t.size and not isinstance(arr, np.ndarray):
             return None
-        highs.append(arr.nbytes // max(t.unit, 1) - t.add)
+        highs.append((t.size or arr.nbytes) // max(t.unit, 1) - t.add)
     high = min(highs, default=0)
     return high if high >= 1 else None
 

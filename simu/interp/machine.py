@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simu.errors import LaunchError, NotLaunchableError, UnsupportedError
-from simu.interp import cuda_textures, grid_sync, opencl_images
+from simu.interp import cuda_textures, grid_sync, members, opencl_images
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
 from simu.interp.outcome import Outcome, RunResult
@@ -154,6 +154,7 @@ class Machine:
                 except (TypeError, ValueError) as exc:
                     raise LaunchError(f"bad value {v!r} for parameter '{p.name}': {exc}") from None
                 st.put(slot, FULL, c, proto_of(p.type))
+        members.place(st, launch, buffers)  # the buffers behind pointers the arguments' memory holds
         cuda_textures.bind_references(st, prog, self.kernel, gaddr.__getitem__,
                                       lambda name, arr: self._texture_buffer(st, buffers, name, arr))
         return st, buffers

@@ -249,6 +249,11 @@ class DebugInfo:
         if kind == "DIDerivedType" and f.get("tag") in ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type",
                                                          "DW_TAG_restrict_type", "DW_TAG_atomic_type"):
             return self.type_size(f.get("baseType"), depth + 1)
+        if kind == "DIDerivedType" and f.get("tag") == "DW_TAG_pointer_type":
+            try:
+                return int(f.get("size", "64")) // 8 or None  # a device pointer: 8 bytes (float **: rows of 8)
+            except ValueError:
+                return None
         return None
 
     def _strip(self, ref: str, depth: int = 0):

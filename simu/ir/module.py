@@ -17,6 +17,7 @@ from simu.frontend.kernel_names import kernel_names
 from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
+from simu.ir.pointers import PointerLayout, param_pointer_layouts
 from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
 
 
@@ -114,6 +115,9 @@ class Param:
     # (byte offset, bytes) of each float scalar inside that element, its struct fields too (debug info; None:
     # unknown): a struct buffer is drawn as bytes, and varying its integers must leave its floats alone
     pointee_floats: tuple[tuple[int, int], ...] | None = None
+    # the device pointers its memory holds (a struct's pointer members, an array of pointers; debug info): the
+    # launch gives each slot a buffer of its own (simu.launch.members)
+    pointers: PointerLayout | None = None
 
     @property
     def is_pointer(self) -> bool:
@@ -333,6 +337,7 @@ class _Decoder:
         ctypes = self.dbg.param_type_names(sp_ref)
         sizes = self.dbg.param_pointee_sizes(sp_ref)
         floats = self.dbg.param_pointee_floats(sp_ref)
+        slots = param_pointer_layouts(self.dbg, sp_ref)
         sp = self.dbg.subprogram(sp_ref)
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
@@ -343,8 +348,11 @@ class _Decoder:
             if isinstance(atype, TargetExtType) and ctype:
                 ctype = _opencl_handle_name(ctype)
             size = sizes[i] if i < len(sizes) else None
-            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size,
-                                floats[i] if i < len(floats) else None))
+            fl = floats[i] if i < len(floats) else None
+            held = slots[i] if i < len(slots) and isinstance(atype, PtrType) else None
+            if held is not None and held.by_value:  # the pointer the IR passes points to the struct itself
+                size, fl = held.stride, held.floats
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size, fl, held))
         lang = language
         if lang == "llvm":
             lang = "opencl" if self.kernel_names.get(fn.name) == "opencl" else "cuda"

@@ -249,7 +249,9 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
     otherwise embeds arrays of at most ``inline_limit`` bytes; larger unexplained arrays (only
     buffers given from outside, ``simu run --load``: every generated buffer has its spec) get
     ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.  A
-    texture's descriptor settings (``"texture"``, see :func:`simu.launch.images.texture_mode`) are kept.
+    texture's descriptor settings (``"texture"``, see :func:`simu.launch.images.texture_mode`) are kept, and so are
+    the pointer slots of a buffer that holds device pointers (``"pointers"``: ``Launch.pointers``' runs, the member
+    buffers they name among the specs).
     """
     out: dict[str, dict[str, Any]] = {}
     for name, v in launch.args.items():
@@ -275,6 +277,8 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
             out[name] = {"dtype": str(v.dtype), "length": int(v.size), "fill": "unknown"}
         if spec is not None and spec.get("texture"):  # a texture's descriptor settings travel with it
             out[name]["texture"] = spec["texture"]
+        if launch.pointers.get(name):  # the member buffers its pointer slots hold (simu.launch.members)
+            out[name]["pointers"] = [list(run) for run in launch.pointers[name]]
     return out
 
 

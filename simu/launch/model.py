@@ -59,6 +59,10 @@ class Launch:
     # larger than simu runs at once runs a sample of its blocks (simu.launch.blocks): block ids, gridDim and the
     # buffers stay the whole launch's.
     blocks: tuple[int, ...] | None = None
+    # The device pointers the buffers hold (simu.launch.members): holder buffer -> runs [offset, count, stride,
+    # target, target_offset, target_stride]; the machine writes each target buffer's address into those slots.
+    # The targets (member buffers such as ``g.nindex``) are arrays in ``args`` after the parameters.
+    pointers: dict[str, list[list[Any]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)

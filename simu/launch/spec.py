@@ -34,6 +34,7 @@ from simu.launch.images import (
     texture_layout,
 )
 from simu.launch.limits import MAX_MEMORY_BYTES, MAX_THREADS, check_launch_shape, check_memory, describe_params
+from simu.launch.members import draw_members
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 
 __all__ = ["build_launch", "check_constraints", "is_complete", "launch_constraints", "parse_arg", "parse_buffer",
@@ -449,6 +450,10 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
                               f"give --arg {p.name}=...")
     share_buffers(values, specs, same)
-    launch.args = {p.name: values[p.name] for p in params}
+    # the buffers behind the device pointers a struct argument or an array of pointers holds (simu.launch.members)
+    drawn = set(values)
+    launch.pointers = draw_members(params, values, specs, "random", rng, default_length, seed=seed)
+    check_memory(nbytes + sum(int(values[n].nbytes) for n in values if n not in drawn), max_memory_bytes)
+    launch.args = {p.name: values[p.name] for p in params} | {n: values[n] for n in values if n not in drawn}
     launch.buffer_specs = {name: spec for name, spec in specs.items() if name in launch.args}
     return launch

@@ -42,6 +42,18 @@ class Device:
         raise NotImplementedError
 
 
+def refuse_pointers(launch: Launch) -> None:
+    """A launch whose buffers hold device pointers (a struct's pointer members, an array of pointers:
+    :mod:`simu.launch.members`) is not replayed on a device: the runners pass each parameter as one buffer or one
+    value, and would have to allocate the member buffers and write their device addresses into the holder's bytes
+    (a struct passed by value among them).  Raises a SimuError that says so."""
+    if launch.pointers:
+        held = ", ".join(sorted(launch.pointers))
+        raise SimuError(f"cannot replay this launch on a device: {held} hold{'s' if len(launch.pointers) == 1 else ''} "
+                        "device pointers to other buffers (a struct's pointer members or an array of pointers), which "
+                        "the device replay does not rebuild; simu's own replay of it (simu replay --emit launch) does")
+
+
 def _pad(arr: np.ndarray) -> np.ndarray:
     flat = np.ascontiguousarray(arr).reshape(-1)
     extra = -(-GUARD_BYTES // max(flat.dtype.itemsize, 1))
@@ -70,6 +82,7 @@ class OpenCLDevice(Device):
 
     def run(self, source: str, kernel: KernelInfo, launch: Launch, schedule: Schedule | None = None,
             build_options: str = "", permuted: bool = False) -> Outputs:
+        refuse_pointers(launch)
         # buffers get guard bytes; images (arrays of 2 or more dimensions) keep their shape
         args = {n: (_pad(v) if isinstance(v, np.ndarray) and v.ndim == 1 else v) for n, v in launch.args.items()}
         if schedule is None and not permuted:
@@ -113,6 +126,7 @@ class CudaDevice(Device):
             build_options: str = "") -> Outputs:
         if schedule is not None:
             raise SimuError("the CUDA replay does not permute schedules")
+        refuse_pointers(launch)
         params = []
         args = {}
         for p in kernel.params:

@@ -19,6 +19,7 @@ import numpy as np
 from simu.detect.finding import Finding
 from simu.errors import LaunchError
 from simu.launch.buffers import buffer_from_spec, buffer_specs, draw_buffer
+from simu.launch.members import without_pointers
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 from simu.launch.record import LaunchRecord, record_of
 
@@ -53,6 +54,9 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
         if "local_bytes" in spec:
             values[name] = LocalBuffer(int(spec["local_bytes"]))
             continue
+        if spec.get("pointers"):  # the member buffers its pointer slots hold (simu.launch.members)
+            launch.pointers[name] = [list(run) for run in spec["pointers"]]
+            spec = without_pointers(spec)
         fill = spec.get("fill")
         if fill and fill != "unknown":
             values[name] = buffer_from_spec(spec)
@@ -77,8 +81,12 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
     missing = [n for n in order if n not in values]
     if missing:
         raise LaunchError(f"the launch record has no value for {', '.join(missing)}")
+    targets = {run[3] for runs in launch.pointers.values() for run in runs}
+    lost = sorted(t for t in targets if t not in values)
+    if lost:
+        raise LaunchError(f"the launch record's pointer slots point to {', '.join(lost)}, which it lacks")
     launch.args = {n: values[n] for n in order}
-    for n, v in values.items():  # keep anything extra the record had (helps error messages)
+    for n, v in values.items():  # keep anything extra the record had (member buffers; helps error messages)
         launch.args.setdefault(n, v)
     return ReplayLaunch(launch, exact, notes)
 

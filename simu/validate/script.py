@@ -47,9 +47,11 @@ def emit_replay_script(finding: Finding | dict[str, Any], source_path: str | Pat
 
     ``source_path`` defaults to the finding's first source location.  With ``expected`` the
     script also carries the SHA-256 of simu's own output buffers for the launch, and says
-    whether the device reproduced them.
+    whether the device reproduced them.  A launch whose buffers hold device pointers (a struct's pointer members,
+    an array of pointers) raises a SimuError that says the script cannot rebuild it.
     """
     from simu.validate.core import simulate
+    from simu.validate.devices import refuse_pointers
     from simu.validate.replay import launch_from_record
     from simu.validate.targets import load_target
 
@@ -61,6 +63,7 @@ def emit_replay_script(finding: Finding | dict[str, Any], source_path: str | Pat
         raise ValueError("the finding has no launch record")
     target = load_target(path, f.kernel)
     rl = launch_from_record(f.launch, target.kernel)
+    refuse_pointers(rl.launch)  # the script passes each parameter as one buffer or value
     digests: dict[str, str] = {}
     if expected:
         out, _, _ = simulate(target, rl.launch)

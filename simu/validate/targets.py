@@ -98,7 +98,7 @@ def copy_launch(launch: Launch) -> Launch:
     """The launch with fresh copies of its buffers (a run writes into them)."""
     args = {n: (v.copy() if isinstance(v, np.ndarray) else v) for n, v in launch.args.items()}
     return Launch(launch.grid, launch.block, args, launch.warp_size, launch.dynamic_shared, launch.seed,
-                  dict(launch.buffer_specs))
+                  dict(launch.buffer_specs), pointers=dict(launch.pointers))
 
 
 def detect_findings(target: Target, launch: Launch, warp_model: str = "lockstep") -> list[Finding]:
