@@ -139,13 +139,14 @@ def test_the_machine_writes_each_member_buffer_address_into_its_slot():
     assert [n for n in launch.args] == ["g", "out", "g.nindex", "g.nlist"]
     assert launch.pointers == {"g": [[8, 1, 24, "g.nindex", 0, 0], [16, 1, 24, "g.nlist", 0, 0]]}
     holder = launch.args["g"].copy()
-    holder[:4] = np.frombuffer(np.int32(7).tobytes(), np.uint8)  # g.nodes = 7 (nindex[v + 1] of 8 elements)
+    assert holder.dtype == np.int32 and holder.size == 6 * 8  # a struct by value: drawn as int words, g.nodes the first
+    holder[0] = 7  # g.nodes = 7 (nindex[v + 1] of 8 elements)
     launch.args["g"] = holder
     r = run(module, kernel, launch)
     assert r.outcome.completed and not r.memory_errors
     nindex = launch.args["g.nindex"]
     assert list(r.buffers["out"][:7]) == list(nindex[1:8] - nindex[:7])
-    slot = int(r.buffers["g"][8:16].view(np.int64)[0])
+    slot = int(r.buffers["g"].view(np.uint8)[8:16].view(np.int64)[0])
     alloc = r.allocations[slot >> OFFSET_BITS]
     assert alloc.name == "g.nindex" and slot == (alloc.id << OFFSET_BITS) + POINTER_BIAS
     assert np.array_equal(r.buffers["g.nindex"], nindex)
@@ -226,8 +227,8 @@ def test_distinct_contents_leave_the_pointer_slots_and_vary_the_members():
     varied, names = out
     assert {"p", "p.hits", "idx"} <= set(names)
     before, after = launch.args["p"], varied.args["p"]
-    assert np.array_equal(after[8:16], before[8:16])  # the slot: as it was (the machine writes the address there)
-    assert after[:8].view(np.int32).tolist() == [0, 0]  # element 0's integers: 0
+    assert np.array_equal(after[2:4], before[2:4])  # the slot: as it was (the machine writes the address there)
+    assert after[:2].tolist() == [0, 0] and after[6:8].tolist() == [1, 1]  # element k's integers: k
     assert list(varied.args["p.hits"][:5]) == [0, 1, 2, 3, 4] and varied.pointers == launch.pointers
     r = run(module, kernel, varied)
     assert r.outcome.completed and not r.memory_errors

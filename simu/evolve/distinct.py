@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from simu.launch.buffers import distinct_contents, element_type, is_record
-from simu.launch.members import holds_pointers, member_fields, slot_mask
+from simu.launch.members import element_of, holds_pointers, member_fields, slot_mask
 from simu.launch.model import Launch
 
 
@@ -27,21 +27,21 @@ def distinct_launch(params: list, chosen: set[str], launch: Launch) -> tuple[Lau
         arr = launch.args.get(name)
         if name not in chosen or not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
             continue
-        record = is_record(what.pointee)
-        dt, comps = element_type(what.pointee, what.pointee_size)
+        dt, comps = element_of(p) if p is not None else element_type(what.pointee, what.pointee_size)
         if arr.dtype != dt or arr.size % comps:
             continue
-        new = distinct_contents(dt, arr.size // comps, comps, record)
-        keep = None
+        record = is_record(what.pointee)
+        new = distinct_contents(dt, arr.size // comps, comps, record and dt.itemsize == 1)
+        keep = np.zeros(arr.nbytes, bool)  # per byte
         if record and what.pointee_floats:  # a struct's float fields keep their contents
-            floats = np.zeros(comps, bool)
+            floats = np.zeros(comps * dt.itemsize, bool)
             for offset, size in what.pointee_floats:
                 floats[offset:offset + size] = True
-            keep = np.tile(floats, arr.size // comps)
-        if p is not None and holds_pointers(p) and dt.itemsize == 1:  # and its pointer slots theirs
-            slots = slot_mask(p, arr.nbytes)
-            keep = slots if keep is None else keep | slots
-        if keep is not None:
+            keep |= np.tile(floats, arr.size // comps)
+        if p is not None and holds_pointers(p):  # and its pointer slots theirs
+            keep |= slot_mask(p, arr.nbytes)
+        keep = keep.reshape(-1, dt.itemsize).any(axis=1)
+        if keep.any():
             new = np.where(keep, arr.reshape(-1), new)
         new = new.reshape(arr.shape)
         if not np.array_equal(new, arr):

@@ -44,7 +44,7 @@ from simu.launch.images import (
     launch_params,
     texture_layout,
 )
-from simu.launch.members import draw_members, holds_pointers, member_names
+from simu.launch.members import draw_members, element_of, holds_pointers, member_names
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer
 from simu.launch.spec import share_buffers
 
@@ -522,7 +522,7 @@ class Layout:
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             elif p.is_pointer or is_texture(p):
                 layout = self.textures.get(p.name)
-                dt, comps = element_type(p.pointee, p.pointee_size) if p.is_pointer \
+                dt, comps = element_of(p) if p.is_pointer \
                     else (layout.dtype, layout.components)
                 n = length
                 if p.name in self.buffer_lengths:

@@ -43,6 +43,17 @@ def holds_pointers(p: Any) -> bool:
     return bool(getattr(p, "pointers", None)) and p.is_pointer and not p.is_local
 
 
+def element_of(p: Any) -> tuple[np.dtype, int]:
+    """(dtype, components) a launch draws pointer parameter ``p``'s buffer with: :func:`element_type` of its pointee,
+    except a struct passed by value that holds pointers, drawn as 4-byte integer words when its size allows (its int
+    members -- ``g.nodes``, ``g.edges`` -- then take the fill's values, numbers below the thread count, where bytes
+    drawn one by one made every int member some hundred million and a ``v < g.nodes`` loop ran away)."""
+    layout = getattr(p, "pointers", None)
+    if holds_pointers(p) and layout.by_value and layout.stride % 4 == 0:
+        return np.dtype(np.int32), layout.stride // 4
+    return element_type(p.pointee, p.pointee_size)
+
+
 def distinct_elements(p: Any) -> int:
     """How many of the holder's elements get member buffers of their own (the others share the tails)."""
     layout = p.pointers

@@ -34,7 +34,7 @@ from simu.launch.images import (
     texture_layout,
 )
 from simu.launch.limits import MAX_MEMORY_BYTES, MAX_THREADS, check_launch_shape, check_memory, describe_params
-from simu.launch.members import draw_members
+from simu.launch.members import draw_members, element_of
 from simu.launch.model import Launch, LocalBuffer, as_dim3
 
 __all__ = ["build_launch", "check_constraints", "is_complete", "launch_constraints", "parse_arg", "parse_buffer",
@@ -444,7 +444,7 @@ def build_launch(kernel: Kernel, grid: str | tuple, block: str | tuple, args: li
         elif p.is_local:
             values[p.name] = LocalBuffer(4 * launch.threads_per_block * 4)
         elif p.is_pointer:
-            dt, comps = element_type(p.pointee, p.pointee_size)
+            dt, comps = element_of(p)
             values[p.name], specs[p.name] = draw_buffer(dt, default_length * comps, "random", rng, seed=seed)
         else:
             raise LaunchError(f"no value for scalar parameter '{p.name}' ({p.c_type or p.type}); "
