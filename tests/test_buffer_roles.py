@@ -225,3 +225,14 @@ def test_indices_into_a_fixed_array_and_hash_keys_repeat_in_a_programs_data():
         refute_by_contents(s)
         races = [f for f, _ in s.found.values() if f.kind == "race"]
         assert races and all(f.severity == codes.ERROR for f in races), (name, races)
+
+
+def test_a_buffer_a_constant_bounded_loop_indexes_is_drawn_at_least_that_long():
+    from simu.evolve.floors import length_floors
+
+    module = load_source(HISTOGRAM_AND_HASH, "cuda")
+    assert length_floors(module.kernel("histogram")) == {"hist": 100}
+    s = _search("spmv")
+    genes = s.layout.initial(s.rng)
+    launch = s.layout.launch(genes)
+    assert launch.args["row"].size == launch.args["col"].size + 1  # CSR offsets: one more than the rows

@@ -24,6 +24,7 @@ import numpy as np
 
 from simu.evolve.dictionary import thread_stride_bytes
 from simu.evolve.distinct import distinct_launch
+from simu.evolve.floors import length_floors
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
 from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, kernel_sizes, plausible_length, size_values
@@ -230,6 +231,17 @@ class Layout:
         (:func:`~simu.evolve.roles.buffer_roles`)."""
         chosen = self.chosen_contents()
         return {n: r for n, r in buffer_roles(self.kernel).items() if n in chosen}
+
+    @cached_property
+    def floors(self) -> dict[str, int]:
+        """Per buffer, the elements the kernel's constant-bounded indices reach (:mod:`simu.evolve.floors`)."""
+        return length_floors(self.kernel)
+
+    def _searched_length(self, name: str, length: int) -> int:
+        """A buffer's length when the search chooses it: the launch's default, at least what the kernel's constants
+        reach, one more for CSR offsets (``row[v + 1]`` for every ``v < n``)."""
+        role = self.roles.get(name)
+        return max(length + (1 if role is not None and role.kind == "offsets" else 0), self.floors.get(name, 0))
 
     @cached_property
     def fill_choices(self) -> tuple[str, ...]:
@@ -524,7 +536,7 @@ class Layout:
                 layout = self.textures.get(p.name)
                 dt, comps = element_of(p) if p.is_pointer \
                     else (layout.dtype, layout.components)
-                n = length
+                n = self._searched_length(p.name, length)
                 if p.name in self.buffer_lengths:
                     n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
                 elif plausible and p.is_pointer:

@@ -9,10 +9,10 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, Op, _children
+from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
-from simu.host.ast.sequence import priors
+from simu.host.ast.sequence import base_of, priors
 from simu.host.ast.values import Context, Number, Program
 from simu.launch.constraints import Prior
 
@@ -94,21 +94,9 @@ def zeroed_arguments(fn: FunctionFacts, x: LaunchFact) -> tuple[int, ...]:
     """The pointer arguments of a launch whose buffer a ``cudaMemset(p + offset, 0, …)`` of the same function
     clears before it (a counter an ``atomicAdd`` hands out slots from, an accumulator): the search fills them with
     zeros, not random bytes the program never has."""
-    cleared = {_base(c.args[0]) for c in fn.calls
+    cleared = {base_of(c.args[0]) for c in fn.calls
                if c.callee in _MEMSETS and c.line <= x.line and len(c.args) >= 2 and _zero(c.args[1])}
-    return tuple(i for i, a in enumerate(x.args) if _base(a) in cleared)
-
-
-def _base(e: Expr) -> Expr:
-    """The pointer an address is computed from (``out + i * n``: ``out``)."""
-    while isinstance(e, (Cast, Op)):
-        if isinstance(e, Cast):
-            e = e.arg
-        elif e.op in ("+", "-") and len(e.args) == 2:
-            e = e.args[0]
-        else:
-            break
-    return e
+    return tuple(i for i, a in enumerate(x.args) if base_of(a) in cleared)
 
 
 def _zero(e: Expr) -> bool:

@@ -13,17 +13,27 @@ from __future__ import annotations
 
 import re
 
-from simu.host.ast.expr import Expr, Param, Unknown
+from simu.host.ast.expr import Cast, Expr, Op, Param, Unknown
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.launch.constraints import Prior
+
+
+def base_of(e: Expr) -> Expr:
+    """The pointer an address is computed from (``out + i * n``: ``out``)."""
+    while isinstance(e, (Cast, Op)):
+        if isinstance(e, Cast):
+            e = e.arg
+        elif e.op in ("+", "-") and len(e.args) == 2:
+            e = e.args[0]
+        else:
+            break
+    return e
 
 
 def _identity(e: Expr) -> Expr | None:
     """What names one variable across a function's statements: a parameter, or a local (clang's reader keeps a
     pointer the function allocated as the unknown it wrote, "d_pos written by cudaMalloc() at 23")."""
-    from simu.host.ast.launches import _base
-
-    e = _base(e)
+    e = base_of(e)
     if isinstance(e, Param) or isinstance(e, Unknown) and (" written by " in e.why or _NAMED.match(e.why)):
         return e
     return None
