@@ -267,3 +267,33 @@ def test_a_launch_function_taking_the_kernel_as_a_parameter_launches_what_its_ca
     for name in ("forward", "inverse"):
         ((c, origin),) = host_constraints(index, name, [("work", 4)], api="opencl")
         assert c.block == (64, 1, 1) and origin.startswith("host launch at lib.cpp:11"), (name, c, origin)
+
+
+def test_each_instantiation_of_a_template_kernel_takes_the_launches_clang_read_for_it(tmp_path):
+    """A wrapper template called from a function template: ``launch<T>(p, 64 * sizeof(T))`` in ``run<float>`` and
+    ``run<double>``.  Each instantiation of ``fill`` takes only the shared-memory size of its own call chain (the
+    callee's type tells the instantiations apart, in any file)."""
+    from simu.api import load_source
+    from simu.host.contracts import kernel_contracts
+
+    src = tmp_path / "t.cu"
+    src.write_text("""#include <cuda_runtime.h>
+template <class T> __global__ void fill(T *out) {
+  extern __shared__ unsigned char raw[];
+  T *s = (T *)raw;
+  s[threadIdx.x] = (T)threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+template <class T> void launch(T *p, int smem) { fill<T><<<1, 64, smem>>>(p); }
+template <class T> void run() {
+  T *p;
+  cudaMalloc(&p, 64 * sizeof(T));
+  launch<T>(p, 64 * sizeof(T));
+}
+int main() { run<float>(); run<double>(); return 0; }
+""")
+    module = load_source(src.read_text(), "cuda", path=str(src))
+    shared = {k.display_name: [c.dynamic_shared for c in kernel_contracts(src, k, None).contracts]
+              for k in module.kernels}
+    assert shared == {"fill<float>": [256], "fill<double>": [512]}

@@ -48,8 +48,8 @@ class HostContracts:
 
 
 def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[str] | None = None,
-                     cl_file: str | None = None, api: str | None = None, targs: str = "", instance: str = ""
-                     ) -> list[tuple[KernelConstraints, str]]:
+                     cl_file: str | None = None, api: str | None = None, targs: str = "", instance: str = "",
+                     types: tuple[str, ...] = ()) -> list[tuple[KernelConstraints, str]]:
     """One contract per host launch of ``kernel``; ``params`` are its (name, pointee bytes or ``None`` for a
     scalar) in order, as the device IR gives them.  ``files``: host files (relative to the index root) the
     kernel is defined in: when they launch it, launches elsewhere (another kernel of the same name) are not
@@ -57,9 +57,12 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     built from another ``.cl`` file are not its; when some launches' programs are known to be built from it,
     or sit in host files of its folder, only those are.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of
     launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ.
-    ``targs``: a template kernel's arguments (``float,256``): launches of other instantiations are not its."""
+    ``targs``: a template kernel's arguments (``float,256``): launches of other instantiations are not its, nor are
+    those clang read as instantiating other parameter ``types`` (:func:`_param_types`)."""
     out = []
     launches = _instantiation(index.cuda_launches_of(kernel), targs) if api != "opencl" else []
+    if types:  # clang read which instantiation a launch makes: another instantiation's launches are not this one's
+        launches = [x for x in launches if not x.signature or _param_types(x.signature) == types]
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
     for x in own or launches:
         c = launch_constraints(x, params)
@@ -97,6 +100,14 @@ def _through(through: tuple[str, ...]) -> str:
     rest = [t for t in through if " at " not in t]
     parts = ([f"called from {', '.join(calls)}"] if calls else []) + rest
     return f" (values read through clang{': ' + '; '.join(parts) if parts else ''})"
+
+
+def _param_types(signature: str) -> tuple[str, ...]:
+    """A function type's parameter types as words, qualifiers aside: ``void(const double *, int)`` and the demangled
+    ``(double const*, int)`` both give ``('double', '*', ',', 'int')``."""
+    inside = signature[signature.find("("):] if "(" in signature else ""
+    return tuple(w for w in re.findall(r"[A-Za-z_]\w*|\*|&|,", inside)
+                 if w not in ("const", "volatile", "__restrict__", "restrict", "struct", "class"))
 
 
 def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
@@ -413,17 +424,21 @@ def contracts_from_index(index: HostIndex, kernel, user: KernelConstraints | Non
                          cl_file: str | None = None, api: str | None = None) -> HostContracts:
     """The kernel's distinct host launches in ``index`` as its contracts, ``user``'s fields on top (see
     :func:`host_constraints` for ``files``, ``cl_file`` and ``api``)."""
-    return contracts_for(index, kernel.display_name, kernel_params(kernel), user, files, cl_file, api)
+    return contracts_for(index, kernel.display_name, kernel_params(kernel), user, files, cl_file, api,
+                         types=tuple(p.c_type or "" for p in kernel.params))
 
 
 def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConstraints | None,
                   files: set[str] | None = None, cl_file: str | None = None, api: str | None = None,
-                  instance: str = "") -> HostContracts:
+                  instance: str = "", types: tuple[str, ...] = ()) -> HostContracts:
     """:func:`contracts_from_index` for a kernel known by its display name and :func:`kernel_params` (what a scan
     worker reports of it); ``instance``: the function template instantiation whose build compiled it
-    (``BuildSite.instance``): launches made in another instantiation are not its."""
+    (``BuildSite.instance``): launches made in another instantiation are not its; ``types``: its parameters' C
+    types (a template kernel's launches that clang read as another instantiation's are not its)."""
     return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api,
-                                               template_args(name), instance), user)
+                                               template_args(name), instance,
+                                               _param_types(f"({','.join(types)})") if template_args(name) and
+                                               all(types) else ()), user)
 
 
 def source_name(display_name: str) -> str:

@@ -66,6 +66,7 @@ class CudaLaunch:
     through: tuple[str, ...] = ()
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) clears before the launch
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (simu.host.ast.sequence)
+    signature: str = ""  # the kernel's type as clang read the launch instantiate it (``void(double*)``)
 
     @property
     def where(self) -> str:

@@ -279,7 +279,7 @@ class Scheduler:
         api = fr.language if fr.language in ("cuda", "opencl") else None  # a CUDA and an OpenCL `reduce` differ
         instance = kr.compile_options.instance if kr.compile_options is not None else ""
         found = contracts_for(host, entry.name, list(entry.params), user, {fr.rel, kr.defined_in} - {""}, cl_file,
-                              api, instance)
+                              api, instance, entry.types)
         note = found.note(entry.name)
         if note and (fr.rel, entry.name) not in self._contract_notes:
             self._contract_notes.add((fr.rel, entry.name))

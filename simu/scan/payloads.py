@@ -31,6 +31,7 @@ class KernelEntry:
     line: int
     file: str = ""  # the file that defines it (from debug info): a header for a kernel a header defines
     params: tuple[tuple[str, int | None], ...] = ()  # (name, pointee bytes or None): host launches bind to them
+    types: tuple[str, ...] = ()  # the parameters' C types: which instantiation of a template kernel a launch makes
 
 
 @dataclass(frozen=True)

@@ -117,8 +117,8 @@ def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
         first, tb = _error(exc)
         return FileFailure(FAILED, first, traceback=tb, seconds=time.perf_counter() - t0)
     try:
-        kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "", tuple(kernel_params(k)))
-                        for k in module.kernels)
+        kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "", tuple(kernel_params(k)),
+                                    tuple(p.c_type or "" for p in k.params)) for k in module.kernels)
     except Exception:  # noqa: BLE001 - a parameter the launch model cannot type: no host contract binds to it
         kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
     return FileListing(src, kernels, time.perf_counter() - t0, tuple(compiled.notes))

@@ -43,6 +43,7 @@ from simu.host.ast.nodes import (
     qual_type,
     record_name,
     referenced,
+    signature,
     start,
     strip,
 )
@@ -71,6 +72,7 @@ class LaunchFact:
     args: tuple[Expr, ...]
     args_text: tuple[str, ...]
     conditions: tuple[Condition, ...]
+    signature: str = ""  # the kernel's type as this launch instantiates it (``void(double*)``)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class CallFact:
     callee: str
     args: tuple[Expr, ...]
     conditions: tuple[Condition, ...]
+    signature: str = ""  # the callee's type (``void (int, double *)``): which template instantiation it calls
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class FunctionFacts:
     calls: tuple[CallFact, ...] = ()
     writes: tuple[tuple[str, str, Expr], ...] = ()  # (record, field, value); record "::" for a global
     returns: Expr | None = None
+    signature: str = ""  # its type, as calls name it (``void (int, double *)`` for ``f<double>``)
 
 
 def facts_to_json(fs: list[FunctionFacts]) -> list[dict[str, Any]]:
@@ -146,7 +150,7 @@ class FunctionReader:
         elif self.returns:
             returns = Choice(tuple(dict.fromkeys(self.returns)))
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
-                             tuple(self.calls), tuple(self.writes), returns)
+                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn))
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -331,7 +335,8 @@ class FunctionReader:
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
-        self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions)))
+        self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions),
+                                   signature(referenced(strip(kids(node)[0])))))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
             for kernel in exprs.functions_in(args[0]):
                 self.launches.append(LaunchFact(self.line(node), kernel, kernel, args[1], args[2],
@@ -354,7 +359,8 @@ class FunctionReader:
         for name in names:
             self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
                                             parts[2], tuple(self.expr(a, st) for a in args),
-                                            tuple(self.source(a) for a in args), tuple(st.conditions)))
+                                            tuple(self.source(a) for a in args), tuple(st.conditions),
+                                            signature(ref) if len(names) == 1 else ""))
 
     def assign(self, lhs: Node, value: Expr, st: _State) -> None:
         target = strip(lhs)

@@ -68,10 +68,10 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
     if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors) == \
             (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires, x.zeroed, x.priors):
-        return x  # clang agrees: the lexical launch as it was, its origin too
+        return replace(x, signature=v.signature)  # clang agrees: the lexical launch as it was, its origin too
     return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
                    requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
-                   zeroed=v.zeroed, priors=v.priors)
+                   zeroed=v.zeroed, priors=v.priors, signature=v.signature)
 
 
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
@@ -114,7 +114,7 @@ def _new(v: LaunchValues) -> CudaLaunch:
                       tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
                       block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
-                      requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors)
+                      requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:

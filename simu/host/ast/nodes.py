@@ -117,6 +117,12 @@ def start(node: Node) -> int | None:
     return p[0]
 
 
+def signature(decl: Node) -> str:
+    """A function declaration's type without spaces (``void(int,double*)``): the same for a template
+    instantiation in every file, different between instantiations."""
+    return re.sub(r"\s+", "", qual_type(decl, desugared=False)) if decl.get("kind") == "FunctionDecl" else ""
+
+
 def referenced(node: Node) -> Node:
     return node.get("referencedDecl", {})
 

@@ -92,7 +92,8 @@ class Program:
             return self.site_memo[("c", key)]
         unknown = [Context((None,) * len(fn.params))]
         sites = [(g, c) for g, c in self.callers.get(fn.name, ())
-                 if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)]
+                 if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)
+                 and not (c.signature and fn.signature and c.signature != fn.signature)]  # another instantiation
         if not sites or depth > _DEPTH:
             return unknown
         if key in self._busy:
