@@ -383,11 +383,17 @@ class Layout:
             g, b = list(grid), list(block)
             for key, expr in dims.items():
                 part, axis = key.split(".")
+                d = "xyz".index(axis)
                 try:
-                    v = int(int_expression(expr, vals))
+                    if "blockDim_" in expr:  # global / a local size the host computes at run time (host.opencl)
+                        total = int(int_expression(expr, {**vals, "blockDim_x": 1, "blockDim_y": 1, "blockDim_z": 1}))
+                        b[d] = max(1, min(b[d], total))  # no group larger than the global size: OpenCL's rule
+                        v = max(1, total // b[d])
+                    else:
+                        v = int(int_expression(expr, vals))
                 except (ValueError, KeyError, ZeroDivisionError, OverflowError):
                     continue  # the search's component stays
-                (g if part == "grid" else b)["xyz".index(axis)] = max(1, min(v, 1 << 20))
+                (g if part == "grid" else b)[d] = max(1, min(v, 1 << 20))
             free = [d for d in range(3) if f"grid.{'xyz'[d]}" not in dims]
             while int(np.prod(b)) * int(np.prod(g)) > self.max_total_threads and any(g[d] > 1 for d in free):
                 d = max(free, key=lambda d: g[d])

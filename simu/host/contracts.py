@@ -81,7 +81,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         defaults = _opencl_args(h, site, params, c)
         names = [name if elem is None else None for name, elem in params]
         c.requires = _requirements(site.requires, names)
-        if c.grid is None and c.block is not None:
+        if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr

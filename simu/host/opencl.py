@@ -355,27 +355,33 @@ def arg_variable(value_text: str) -> str | None:
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
 
+BLOCK_DIMS = ("blockDim_x", "blockDim_y", "blockDim_z")  # the search's block, in a grid relation's divisor
+
+
 def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | None, loc: tuple | None,
                    args: list[ArgSite]) -> tuple[str | None, ...]:
     """Work-groups per axis as :mod:`simu.host.relations` expressions of the kernel's arguments (``_a7_``): the
     global size over the constant local size, ``globalSize = nAtom`` with ``nAtom`` set as argument 7 ->
     ``(_a7_)/128``.  OpenCL 1.x launches only global sizes that are multiples of the local size, so the quotient
-    is exact on every launch the program makes (a floor, never the extra work-items of a round-up)."""
-    if not loc or None in loc or any(v <= 0 for v in loc):
-        return ()
+    is exact on every launch the program makes (a floor, never the extra work-items of a round-up).  A local size the
+    host computes at run time (``local = {bx, by}`` from ``argv``) divides as the search's block does:
+    ``(_a2_)/blockDim_x`` (:data:`BLOCK_DIMS`, which the search evaluates with its block)."""
     text = g_text.strip()
     parts = split_top_level(text[1:-1], ",") if text.startswith("{") and text.endswith("}") else [text]
-    if len(parts) != len(loc):
+    if loc is None:
+        loc = (None,) * len(parts)
+    if len(parts) != len(loc) or any(v is not None and v <= 0 for v in loc):
         return ()
     passed = _passed(c.line, kernel, args)
     out: list[str | None] = []
     for axis, (part, lv) in enumerate(zip(parts, loc, strict=True)):
         gv = g[axis] if g and axis < len(g) else None
-        if gv is not None:
+        if gv is not None and lv is not None:
             out.append(str(gv // lv) if gv % lv == 0 else None)
             continue
-        sym = symbolic(ev, part, c.pos, passed) if passed else None
-        out.append(f"({sym})/{lv}" if sym is not None and ARG.search(sym) else None)
+        sym = str(gv) if gv is not None else symbolic(ev, part, c.pos, passed) if passed else None
+        divisor = lv if lv is not None else BLOCK_DIMS[axis]
+        out.append(f"({sym})/{divisor}" if sym is not None and (ARG.search(sym) or lv is None) else None)
     return tuple(out) + ("1",) * (3 - len(out))
 
 
