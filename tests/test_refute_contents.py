@@ -265,13 +265,15 @@ def test_a_pointer_read_from_a_struct_argument_the_search_filled_is_a_warning():
 
 def test_an_index_read_below_zero_is_judged_by_the_side_it_falls_on():
     """A negative label read from the search's contents indexes before the buffer; with zeros it stays above the start,
-    and that the probe still overflows the (searched, short) buffer at its end says nothing of the negative access."""
+    and that the probe still overflows the (searched, short) buffer at its end says nothing of the negative access.
+    ``label`` indexes ``loss`` (simu/evolve/roles.py): contents outside that use are no launch of the program's, so
+    the error is dropped, not kept as a warning (the search also draws labels inside ``loss``)."""
     s = _search("labelled", KernelConstraints(grid=(1, 1, 1), block=(64, 1, 1), args={"n": 64, "dim": 4},
                                               buffer_lengths={"label": "64", "loss": "64"}))
+    assert list(s.layout.roles) == ["label"]
     _evaluate(s, "signed")
-    (oob,) = _judged(s, "out-of-bounds")
-    assert oob.detail["offset"] < 0 and oob.severity == codes.WARNING, oob
-    assert "zeros-filled buffers the same launch stays in bounds" in oob.detail[ASSUMPTION]
+    assert any(f.kind == "out-of-bounds" and f.detail["offset"] < 0 for f, _ in s.found.values())
+    assert _judged(s, "out-of-bounds") == []
 
 
 def test_the_contents_are_judged_before_the_lengths_when_one_refutation_is_left():

@@ -239,8 +239,12 @@ def _memory_from_contents(search, probes: dict) -> None:
             if genes != ev.genes:  # judged on another witness, which is then the reported one
                 finding = shown_f
             # a pointer read from a buffer: ones, or element k holding k, make it neither null nor the same bytes
+            outside = _outside_roles(search, key)
             for fill in (*CONTENT_FILLS, "ones", DISTINCT) if finding.kind in POINTER_KINDS else CONTENT_FILLS:
                 probe, _ = _variant(search, probes, ev, fill)
+                if probe is None and outside:  # no room to probe: the launches inside the roles never showed it
+                    del search.found[key]
+                    break
                 if probe is not None and not any(f.key == key and _side(f) == _side(finding) for f in probe.findings):
                     if _outside_roles(search, key):
                         del search.found[key]  # contents the kernel's own use of them rules out: no evidence
@@ -262,13 +266,11 @@ def _inferred(search, ev) -> bool:
 
 
 def _outside_roles(search, key) -> bool:
-    """A memory error the search's contents alone show, in a kernel whose index buffers the search also drew as
-    the kernel uses them (a valid launch did) without showing it: indices outside the buffers they index, which
-    the kernel's own use of them rules out — like a shared-memory error off the block a tile was written for,
-    no launch of the program's (issue 29)."""
-    if not search.layout.roles or any(_inferred(search, e) for e, _ in witnesses(search, key)):
-        return False
-    return any(e.valid and _inferred(search, e) for e in search.cache.values())
+    """A memory error the search's contents alone show, in a kernel whose index buffers the search also draws as
+    the kernel uses them (half its launches) without showing it: indices outside the buffers they index, which the
+    kernel's own use of them rules out — like a shared-memory error off the block a tile was written for, no
+    launch of the program's (issue 29)."""
+    return bool(search.layout.roles) and not any(_inferred(search, e) for e, _ in witnesses(search, key))
 
 
 def _side(f) -> bool:

@@ -38,7 +38,9 @@ from simu.host.ast.nodes import (
     arithmetic_kind,
     assigned,
     callee_name,
+    calls_any,
     kids,
+    kind_of_callee,
     offsets,
     qual_type,
     record_name,
@@ -73,6 +75,7 @@ class LaunchFact:
     args_text: tuple[str, ...]
     conditions: tuple[Condition, ...]
     signature: str = ""  # the kernel's type as this launch instantiates it (``void(double*)``)
+    later: bool = False  # made on a while loop's later pass: what is unknown varies, no text reader's value holds
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,7 @@ class FunctionReader:
     def __init__(self, fn: Node, name: str, file: str, text: str, enums: dict[str, int],
                  records: dict[str, int] | None = None):
         self.fn, self.name, self.file, self.text, self.enums = fn, name, file, text, enums
+        self.later = False  # reading a while loop's later pass (loop_stmt)
         self.records = records or {}  # sizeof of the program's structs (simu.host.ast.layout)
         self.extents: dict[int, tuple[Expr, int, int]] = {}  # each expression node's size, computed once
         params = [p for p in kids(fn) if p.get("kind") == "ParmVarDecl"]
@@ -250,11 +254,16 @@ class FunctionReader:
         self.forget(st, [init, cond, inc, body], node)
 
     def loop_stmt(self, node: Node, st: _State) -> None:
-        body_state = st.copy()
-        for k in kids(node):
-            if k.get("kind") in ("CompoundStmt",) or k is kids(node)[-1]:
-                self.stmt(k, body_state)
+        body, first = [k for k in kids(node) if k.get("kind") == "CompoundStmt" or k is kids(node)[-1]], st.copy()
+        for k in body:
+            self.stmt(k, first)
         self.forget(st, kids(node), node)
+        later = st.copy()  # a while loop's second pass: what the first changed (``cudaMemcpy(&n, …)``) as it left it
+        later.env.update({key: v for key, v in first.env.items() if st.env.get(key, v) != v})
+        self.later, outer = node.get("kind") in ("WhileStmt", "DoStmt"), self.later
+        for k in body if self.later else ():
+            self.stmt(k, later)
+        self.later = outer
 
     def forget(self, st: _State, parts: list[Node], loop: Node) -> None:
         """After a loop, what its body assigns has no one value."""
@@ -289,7 +298,7 @@ class FunctionReader:
 
     def maybe_assert(self, node: Node, st: _State) -> None:
         inner = kids(node)
-        if len(inner) == 3 and _calls_any(inner[2], _ASSERT_CALLS):
+        if len(inner) == 3 and calls_any(inner[2], _ASSERT_CALLS):
             st.conditions.append((self.expr(inner[0], st), True))
         else:
             self.effects(node, st)
@@ -360,7 +369,7 @@ class FunctionReader:
             self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
                                             parts[2], tuple(self.expr(a, st) for a in args),
                                             tuple(self.source(a) for a in args), tuple(st.conditions),
-                                            signature(ref) if len(names) == 1 else ""))
+                                            signature(ref) if len(names) == 1 else "", self.later))
 
     def assign(self, lhs: Node, value: Expr, st: _State) -> None:
         target = strip(lhs)
@@ -529,11 +538,6 @@ class FunctionReader:
         return self.text[o[0]:o[1]].strip() if o and o[1] <= len(self.text) else ""
 
 
-def kind_of_callee(call: Node) -> str:
-    inner = kids(call)
-    return strip(inner[0]).get("kind", "") if inner else ""
-
-
 def _literal(value: str) -> Const:
     try:
         return Const(int(value))
@@ -589,8 +593,3 @@ def _step(reader: FunctionReader, inc: Node, counter: Any, st: _State) -> Expr |
         return reader.expr(inner[1], at)
     return None
 
-
-def _calls_any(node: Node, names: set[str]) -> bool:
-    if node.get("kind") == "CallExpr" and callee_name(node) in names:
-        return True
-    return any(_calls_any(k, names) for k in kids(node))

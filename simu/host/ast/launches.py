@@ -42,6 +42,7 @@ class LaunchValues:
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) before the launch clears
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (sequence.priors)
     signature: str = ""  # the kernel's type as the launch instantiates it (``void(double*)``)
+    later: bool = False  # on a while loop's later pass (``LaunchFact.later``)
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -77,7 +78,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed, before, x.signature)
+                                    zeroed, before, x.signature, x.later)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)

@@ -27,8 +27,9 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
             out.append(x)
             continue
         used.update(mine)
-        for i in mine:
-            made = _refined(x, read[i])
+        for i in mine:  # a while loop's later pass: what clang does not know varies, whatever the text's first pass
+            made = _refined(replace(x, grid=None, block=None, shmem=None, args=(None,) * len(x.args))
+                            if read[i].later else x, read[i])
             if made not in out:
                 out.append(made)
     for i, v in enumerate(read):
@@ -119,4 +120,4 @@ def _new(v: LaunchValues) -> CudaLaunch:
 
 def _through(v: LaunchValues) -> tuple[str, ...]:
     cleared = tuple(f"{v.args_text[i]} zero-filled as cudaMemset leaves it" for i in v.zeroed if i < len(v.args_text))
-    return tuple(v.trail) + tuple(v.bound) + cleared
+    return tuple(v.trail) + tuple(v.bound) + cleared + (("on a later pass of its while loop",) if v.later else ())

@@ -174,3 +174,16 @@ def _target(lhs: Node, out: set[Any]) -> None:
             out.add(key)
             if t.get("kind") == "MemberExpr":
                 out.add((key, t.get("name", "")))
+
+
+def kind_of_callee(call: Node) -> str:
+    """The AST kind of what a ``CallExpr`` calls (``DeclRefExpr`` for a named function)."""
+    inner = kids(call)
+    return strip(inner[0]).get("kind", "") if inner else ""
+
+
+def calls_any(node: Node, names: set[str]) -> bool:
+    """Whether ``node`` calls one of ``names`` anywhere inside."""
+    if node.get("kind") == "CallExpr" and callee_name(node) in names:
+        return True
+    return any(calls_any(k, names) for k in kids(node))
