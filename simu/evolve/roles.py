@@ -25,7 +25,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from simu.ir import Kernel, Param
-from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
+from simu.ir.constants import gep_constant_offset
+from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
 from simu.launch import graphs
 from simu.launch.buffers import element_type, is_record, rng_state, seal
 from simu.launch.members import holds_pointers, member_at, member_fields
@@ -201,25 +202,13 @@ def _offset(ins, offsets: dict[str, int | None]) -> int | None:
         return None
     if ins.opcode != "getelementptr":
         return base
-    t = ins.attrs.get("src")
+    indices = [_const(o) for o in ops[1:]]
+    if None in indices:
+        return None
     try:
-        for k, o in enumerate(ops[1:]):
-            i = _const(o)
-            if i is None:
-                return None
-            if k == 0:
-                base += i * alloc_size(t)
-            elif isinstance(t, StructType):
-                base += t.offsets[i]
-                t = t.fields[i]
-            elif isinstance(t, (ArrayType, VectorType)):
-                t = t.elem
-                base += i * alloc_size(t)
-            else:
-                return None
+        return base + gep_constant_offset(ins.attrs.get("src"), indices)  # type: ignore[arg-type]
     except (IndexError, TypeError, ValueError, AttributeError):
         return None
-    return base
 
 
 def _member(ins, roots: dict, offsets: dict, holders: dict) -> str | None:
