@@ -297,3 +297,25 @@ int main() { run<float>(); run<double>(); return 0; }
     shared = {k.display_name: [c.dynamic_shared for c in kernel_contracts(src, k, None).contracts]
               for k in module.kernels}
     assert shared == {"fill<float>": [256], "fill<double>": [512]}
+
+
+def test_a_file_that_defines_its_own_namesake_kernel_launches_that_one(tmp_path):
+    """Two programs in one folder each define a ``static`` kernel ``step``; ``b.cu`` launches its own.  ``a.cu``'s
+    ``step`` takes none of ``b.cu``'s launches (it is searched), and ``b.cu``'s takes them."""
+    from simu.api import load_source
+    from simu.host.contracts import kernel_contracts
+
+    (tmp_path / "a.cu").write_text("""#include <cuda_runtime.h>
+static __global__ void step(float *x, int n) { __shared__ float s[64]; s[threadIdx.x] = x[threadIdx.x]; }
+void run_a(float *x) { }
+""")
+    (tmp_path / "b.cu").write_text("""#include <cuda_runtime.h>
+static __global__ void step(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }
+int main() { float *x; cudaMalloc(&x, 1000 * sizeof(float)); step<<<4, 256>>>(x, 1000); return 0; }
+""")
+    found = {}
+    for name in ("a.cu", "b.cu"):
+        path = tmp_path / name
+        module = load_source(path.read_text(), "cuda", path=str(path))
+        found[name] = [c.block for c in kernel_contracts(path, module.kernels[0], None).contracts]
+    assert found == {"a.cu": [], "b.cu": [(256, 1, 1)]}

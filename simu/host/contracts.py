@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from simu.host.clbuffers import buffers_in, local_size_at
-from simu.host.cuda import CudaLaunch
+from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
 from simu.host.opencl import arg_variable
@@ -64,6 +64,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     if types:  # clang read which instantiation a launch makes: another instantiation's launches are not this one's
         launches = [x for x in launches if not x.signature or _param_types(x.signature) == types]
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
+    if files and not own:  # a file that defines its own namesake launches that one (five programs' `fwd_step`)
+        launches = [x for x in launches if not _defines_own(index, x.launch_file or x.file, kernel)]
     for x in own or launches:
         c = launch_constraints(x, params)
         _at_least_one_group(c, params)
@@ -100,6 +102,12 @@ def _through(through: tuple[str, ...]) -> str:
     rest = [t for t in through if " at " not in t]
     parts = ([f"called from {', '.join(calls)}"] if calls else []) + rest
     return f" (values read through clang{': ' + '; '.join(parts) if parts else ''})"
+
+
+def _defines_own(index: HostIndex, path: str, kernel: str) -> bool:
+    """Whether host file ``path`` defines a kernel named ``kernel`` itself (:data:`simu.host.index.DEFINES_KEY`)."""
+    h = next((h for h in index.files if h.path == path), None)
+    return h is not None and kernel in h.extra.get(DEFINES_KEY, ())
 
 
 def _param_types(signature: str) -> tuple[str, ...]:

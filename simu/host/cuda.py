@@ -22,6 +22,7 @@ from simu.launch.constraints import Prior
 
 EXTRA_KEY = "cuda_launches"
 WRAPPERS_KEY = "cuda_wrappers"  # launches inside functions that launch with their own parameters
+DEFINES_KEY = "cuda_defines"  # the kernels a file with launches defines itself
 Dim = tuple[int | None, int | None, int | None]
 # ``k<<<g, b>>>(…)``, also spaced as clang-format writes it, ``k << <g, b >> > (…)``
 _LAUNCH = re.compile(r"([A-Za-z_][\w:]*)\s*(<(?:[^<>;]|<[^<>;]*>)*>)?\s*<<\s*<(?!<)")
@@ -71,6 +72,11 @@ class CudaLaunch:
     @property
     def where(self) -> str:
         return f"{self.file}:{self.line}"
+
+
+def defined_kernels(code: str) -> list[str]:
+    """The kernels a file defines (with a body; declarations aside), by name."""
+    return sorted(set(re.findall(r"__global__[^;{(]*?\b(\w+)\s*(?:<[^;{]*?>)?\s*\([^;{}]*\)\s*\{", code)))
 
 
 def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:

@@ -25,7 +25,16 @@ from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cmdline import merge_defaults, option_defaults
 from simu.host.cscan import TEMPLATE_ARGS, CSource
-from simu.host.cuda import WRAPPERS_KEY, CudaLaunch, cuda_launches_of, extract_cuda, to_extra, wrapper_templates
+from simu.host.cuda import (
+    DEFINES_KEY,
+    WRAPPERS_KEY,
+    CudaLaunch,
+    cuda_launches_of,
+    defined_kernels,
+    extract_cuda,
+    to_extra,
+    wrapper_templates,
+)
 from simu.host.filecache import NAME as CACHE_FILE
 from simu.host.filecache import HostFileCache, digest, entry_key
 from simu.host.headermacros import HeaderMacros
@@ -154,6 +163,8 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
     cl = extract(src, rel)
     launches = "<<<" in text or "cudaLaunch" in text or re.search(r"<<\s+<", text) is not None
     extra = to_extra(extract_cuda(src, rel)) if launches else {}
+    if launches and (defined := defined_kernels(src.code)):
+        extra[DEFINES_KEY] = defined  # the kernels it defines: its launches of them are of these, not namesakes
     if extra:
         templates = wrapper_templates(src, rel)
         if templates:
