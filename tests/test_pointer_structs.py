@@ -258,3 +258,26 @@ def test_simu_check_of_a_struct_of_eight_device_pointers_has_no_null_finding(tmp
     kernels = [k for f in doc["files"] for k in f["kernels"]]
     assert [k["status"] for k in kernels] == ["analysed"], res.stdout
     assert not [x for k in kernels for x in k["findings"] if x["kind"] in POINTERS], res.stdout
+
+
+def test_a_struct_whose_constructor_is_emitted_elsewhere_still_has_its_pointer_members(tmp_path):
+    """A class with a user-written constructor that this file never emits: clang's default debug information keeps
+    only a member-less forward declaration of it (pytorch3d's by-value ``Renderer``); simu compiles with
+    ``-fstandalone-debug``, so its pointer members still get buffers and read no null."""
+    from simu.api import load_file
+
+    src = tmp_path / "ctor.cu"
+    src.write_text("""
+struct Renderer {
+  Renderer();
+  int n;
+  float *grad;
+  int *count;
+};
+__global__ void norm(Renderer r) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) { r.grad[0] = 1.0f; r.count[0] = 1; }
+}
+""")
+    module = load_file(src)
+    (p,) = [q for q in module.kernel().params if q.name == "r"]
+    assert p.pointers, "no pointer slots read from the debug information"

@@ -138,7 +138,9 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
         ]
     else:
         raise ValueError(language)
-    args += ["-g", "-S", "-emit-llvm", "-Wno-unused-command-line-argument"]
+    # -fstandalone-debug: a struct parameter's full type even when its constructor is emitted elsewhere (a by-value
+    # `Renderer` would be a member-less forward declaration, and its pointer members no member buffers)
+    args += ["-g", "-fstandalone-debug", "-S", "-emit-llvm", "-Wno-unused-command-line-argument"]
     if options.opt_level == 0:
         args += ["-O0", "-Xclang", "-disable-O0-optnone"]
     else:
