@@ -243,11 +243,11 @@ def _memory_from_contents(search, probes: dict) -> None:
             for fill in (*CONTENT_FILLS, "ones", DISTINCT) if finding.kind in POINTER_KINDS else CONTENT_FILLS:
                 probe, _ = _variant(search, probes, ev, fill)
                 if probe is None and outside:  # no room to probe: the launches inside the roles never showed it
-                    del search.found[key]
+                    search.drop(key)
                     break
                 if probe is not None and not any(f.key == key and _side(f) == _side(finding) for f in probe.findings):
                     if _outside_roles(search, key):
-                        del search.found[key]  # contents the kernel's own use of them rules out: no evidence
+                        search.drop(key)  # contents the kernel's own use of them rules out: no evidence
                         break
                     read = ("makes no such access, so the kernel reads the pointer from its buffers or arguments"
                             if finding.kind in POINTER_KINDS else

@@ -158,6 +158,7 @@ class Search:
         self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
                                            max_seconds=min(settings.limits.max_seconds, self.budget.probe_seconds))
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
+        self.dropped: set[tuple] = set()  # findings a refutation ruled out: a later re-run does not bring them back
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
         self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
@@ -234,7 +235,7 @@ class Search:
             self.any_valid = True
             new = False
             for f in ev.findings:
-                if f.key not in self.found:
+                if f.key not in self.found and f.key not in self.dropped:
                     self.found[f.key] = (f, list(genes))
                     new = True
             if new and self.stats.first_finding_eval is None:
@@ -244,6 +245,11 @@ class Search:
         else:
             self.stats.invalid += 1
         return ev
+
+    def drop(self, key: tuple) -> None:
+        """Rule finding ``key`` out for good (no launch of the program's shows it)."""
+        self.found.pop(key, None)
+        self.dropped.add(key)
 
     def refute(self, genes: list[float] | None = None, launch: Launch | None = None,
                like: Evaluation | None = None, inspect=None) -> Evaluation | None:
