@@ -16,7 +16,7 @@ _CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
 _MAX_VALUE = 1 << 20  # genes are clamped to this range anyway
 
 
-def _const_int(op) -> int | None:
+def const_int(op) -> int | None:
     if op.kind != "const" or isinstance(op.value, (list, tuple)) or not isinstance(op.type, IntType):
         return None
     try:
@@ -52,12 +52,12 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
             if ins.opcode in _CASTS and src is not None and ins.name:
                 origin[ins.name] = src
             elif ins.opcode in ("add", "sub") and ins.name and len(ops) == 2:
-                k = _const_int(ops[1])
+                k = const_int(ops[1])
                 if src is not None and k is not None:
                     origin[ins.name] = (src[0], src[1] + (k if ins.opcode == "add" else -k))
             elif ins.opcode == "icmp" and len(ops) == 2:
                 for a, c in ((ops[0], ops[1]), (ops[1], ops[0])):
-                    k = _const_int(c)
+                    k = const_int(c)
                     if k is not None:
                         pred = ins.attrs.get("pred", "eq")
                         add(origin.get(a.value) if a.kind == "reg" else None, k, pred not in ("eq", "ne"))
@@ -66,7 +66,7 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
                     add(src, int(v), False)
             elif ins.opcode in ("and", "or", "xor") and len(ops) == 2:
                 for a, c in ((ops[0], ops[1]), (ops[1], ops[0])):
-                    k = _const_int(c)
+                    k = const_int(c)
                     if k is not None and a.kind == "reg" and a.value in origin and 0 < abs(k) <= _MAX_VALUE:
                         per.setdefault(origin[a.value][0], set()).add(k)
                         pool.add(k)

@@ -9,6 +9,7 @@ counts, and at most :data:`MAX_FLOOR` elements.
 
 from __future__ import annotations
 
+from simu.evolve.dictionary import const_int
 from simu.ir import Kernel
 
 MAX_FLOOR = 1 << 16
@@ -16,11 +17,6 @@ _CASTS = {"sext", "zext", "trunc", "freeze"}
 _BELOW = {"slt": 0, "ult": 0, "sle": 1, "ule": 1}  # x < C: C elements; x <= C: C + 1
 _ABOVE = {"sgt": 0, "ugt": 0, "sge": 1, "uge": 1}  # C > x: C elements; C >= x: C + 1
 
-
-def _const(op) -> int | None:
-    if op.kind == "const" and isinstance(op.value, int) and not isinstance(op.value, bool):
-        return op.value
-    return None
 
 
 def length_floors(kernel: Kernel) -> dict[str, int]:
@@ -37,7 +33,7 @@ def length_floors(kernel: Kernel) -> dict[str, int]:
         pred = ins.attrs.get("pred", "")
         a, b = ins.ops
         for x, c, table in ((a, b, _BELOW), (b, a, _ABOVE)):
-            k = _const(c)
+            k = const_int(c)
             if x.kind == "reg" and k is not None and pred in table and 0 < k + table[pred] <= MAX_FLOOR:
                 bound[x.value] = max(bound.get(x.value, 0), k + table[pred])
     floors: dict[str, int] = {}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from simu.evolve.dictionary import const_int
 from simu.ir import Kernel, Param
 from simu.ir.constants import gep_constant_offset
 from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
@@ -67,11 +68,6 @@ def split(fill: str) -> tuple[bool, str]:
     inferred = fill.startswith(INFERRED + "+")
     return inferred, fill[len(INFERRED) + 1:] if inferred else fill
 
-
-def _const(op) -> int | None:
-    if op.kind == "const" and isinstance(op.value, int) and not isinstance(op.value, bool):
-        return op.value
-    return None
 
 
 def buffer_roles(kernel: Kernel) -> dict[str, Role]:
@@ -202,7 +198,7 @@ def _offset(ins, offsets: dict[str, int | None]) -> int | None:
         return None
     if ins.opcode != "getelementptr":
         return base
-    indices = [_const(o) for o in ops[1:]]
+    indices = [const_int(o) for o in ops[1:]]
     if None in indices:
         return None
     try:
@@ -233,7 +229,7 @@ def _array_index(ins, taint: dict, uses: dict) -> bool:
     """Record the loaded values that index a fixed-size array of the module (``__shared__ int hist[100]``,
     ``hist[bins[i]]``); True when new."""
     ops, t = ins.ops, ins.attrs.get("src")
-    if len(ops) != 3 or ops[0].kind != "const" or not hasattr(ops[0].value, "name") or _const(ops[1]) != 0 \
+    if len(ops) != 3 or ops[0].kind != "const" or not hasattr(ops[0].value, "name") or const_int(ops[1]) != 0 \
             or ops[2].kind != "reg" or ops[2].value not in taint or not isinstance(t, ArrayType) or t.count <= 0:
         return False
     try:
@@ -294,14 +290,14 @@ def _carried(ins, taint: dict, roots: dict) -> dict[str, tuple[int, int]]:
         return dict(taint.get(regs[0], {})) if regs else {}
     if op in ("mul", "shl") and len(ops) == 2:
         for x, c in ((ops[0], ops[1]), (ops[1], ops[0])) if op == "mul" else ((ops[0], ops[1]),):
-            k = _const(c)
+            k = const_int(c)
             if x.kind == "reg" and x.value in taint and k is not None and 0 < k < (1 << 20 if op == "mul" else 20):
                 factor = k if op == "mul" else 1 << k
                 return {p: (s * factor, a) for p, (s, a) in taint[x.value].items()}
         return {}
     if op in ("add", "or") and len(ops) == 2:
         for x, c in ((ops[0], ops[1]), (ops[1], ops[0])):
-            k = _const(c)
+            k = const_int(c)
             if x.kind == "reg" and x.value in taint and k is not None:
                 return {p: (s, a + max(k, 0)) for p, (s, a) in taint[x.value].items()}
     if op in _CARRY or op == "call" and str(ins.attrs.get("callee") or "").startswith(_MINMAX):

@@ -425,3 +425,22 @@ def dim3_parts(inside: str) -> list[str] | None:
     missing ones 1; ``None`` unless it holds one to three."""
     items = [i.strip() for i in split_args(inside + ")", 0)[0] or [] if i.strip()]
     return items + ["1"] * (3 - len(items)) if 1 <= len(items) <= 3 else None
+
+
+_KERNEL_DEF = re.compile(r"\b(?:__global__|__kernel|kernel)\b")
+
+
+def kernel_names(text: str, bodies: bool = False) -> list[str]:
+    """The names of the kernels a file defines (``__global__ … name(``, ``__kernel … name(``), lexically; with
+    ``bodies``, only those with a body here (``name(…) {``), not the declarations of kernels defined elsewhere."""
+    out = []
+    for m in _KERNEL_DEF.finditer(text):
+        head = text[m.end():m.end() + 400]
+        head = re.sub(r"__(?:launch_bounds__|attribute__)\s*\((?:[^()]|\([^()]*\))*\)", " ", head)
+        cut = re.search(r"[;{}(]", head)
+        if cut is None or cut.group(0) != "(" or bodies and not re.match(r"\([^;{}]*\)\s*\{", head[cut.start():]):
+            continue
+        name = re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>)?\s*$", head[:cut.start()])
+        if name is not None and name.group(1) not in out:
+            out.append(name.group(1))
+    return out

@@ -74,11 +74,6 @@ class CudaLaunch:
         return f"{self.file}:{self.line}"
 
 
-def defined_kernels(code: str) -> list[str]:
-    """The kernels a file defines (with a body; declarations aside), by name."""
-    return sorted(set(re.findall(r"__global__[^;{(]*?\b(\w+)\s*(?:<[^;{]*?>)?\s*\([^;{}]*\)\s*\{", code)))
-
-
 def extract_cuda(src: CSource, rel: str) -> list[CudaLaunch]:
     """Every CUDA launch in one host file, wrappers resolved one level."""
     ev = Evaluator(src)

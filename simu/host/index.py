@@ -24,13 +24,12 @@ from simu.host.ast.values import Program
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
 from simu.host.clbuffers import LOCAL_KEY, cl_buffers, local_sizes
 from simu.host.cmdline import merge_defaults, option_defaults
-from simu.host.cscan import TEMPLATE_ARGS, CSource
+from simu.host.cscan import TEMPLATE_ARGS, CSource, kernel_names
 from simu.host.cuda import (
     DEFINES_KEY,
     WRAPPERS_KEY,
     CudaLaunch,
     cuda_launches_of,
-    defined_kernels,
     extract_cuda,
     to_extra,
     wrapper_templates,
@@ -163,7 +162,7 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
     cl = extract(src, rel)
     launches = "<<<" in text or "cudaLaunch" in text or re.search(r"<<\s+<", text) is not None
     extra = to_extra(extract_cuda(src, rel)) if launches else {}
-    if launches and (defined := defined_kernels(src.code)):
+    if launches and (defined := kernel_names(src.code, bodies=True)):
         extra[DEFINES_KEY] = defined  # the kernels it defines: its launches of them are of these, not namesakes
     if extra:
         templates = wrapper_templates(src, rel)

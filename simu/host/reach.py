@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simu.host.cscan import TEMPLATE_ARGS, CSource
+from simu.host.cscan import TEMPLATE_ARGS, CSource, kernel_names
 from simu.host.headermacros import HeaderMacros
 from simu.host.options import SOURCE_WORDS, names_source
 from simu.host.paths import folders_between
@@ -40,7 +40,6 @@ HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".in
 _CUDA_TOKENS = re.compile(r"<<<|<<\s+<|\bcudaLaunch(?:Cooperative)?Kernel\b")
 _CL_TOKENS = re.compile(r"\b(?:clBuildProgram|clCreateKernel|clSetKernelArg|clEnqueueNDRangeKernel|cl_kernel)\b|"
                         r"\bcl::(?:Kernel|Program)\b")
-_KERNEL_DEF = re.compile(r"\b(?:__global__|__kernel|kernel)\b")
 _CLASS = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?::[^;{]*)?\{")
 _INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^">\n]+)[">]', re.M)
 
@@ -270,21 +269,6 @@ class _Closure:
         ``if (name(x)) {``, are not definitions)."""
         head = rf"(?<![\w.>]){re.escape(name)}\s*(?:<[^;{{}}()]*>)?\s*\([^;{{}}()]*\)"
         return re.search(head + r"\s*(?:(?:const|noexcept|override|final)\s*)*\{", self.text(f)) is not None
-
-
-def kernel_names(text: str) -> list[str]:
-    """The names of the kernels a file defines (``__global__ … name(``, ``__kernel … name(``), lexically."""
-    out = []
-    for m in _KERNEL_DEF.finditer(text):
-        head = text[m.end():m.end() + 400]
-        head = re.sub(r"__(?:launch_bounds__|attribute__)\s*\((?:[^()]|\([^()]*\))*\)", " ", head)
-        cut = re.search(r"[;{}(]", head)
-        if cut is None or cut.group(0) != "(":
-            continue
-        name = re.search(r"([A-Za-z_]\w*)\s*(?:<[^<>]*>)?\s*$", head[:cut.start()])
-        if name is not None and name.group(1) not in out:
-            out.append(name.group(1))
-    return out
 
 
 def _embedded(identifier: str, stem: str) -> bool:
