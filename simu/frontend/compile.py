@@ -139,7 +139,7 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
     else:
         raise ValueError(language)
     # -fstandalone-debug: a struct parameter's full type even when its constructor is emitted elsewhere (a by-value
-    # `Renderer` would be a member-less forward declaration, and its pointer members no member buffers)
+    # class would be a member-less forward declaration, and its pointer members no member buffers)
     args += ["-g", "-fstandalone-debug", "-S", "-emit-llvm", "-Wno-unused-command-line-argument"]
     if options.opt_level == 0:
         args += ["-O0", "-Xclang", "-disable-O0-optnone"]

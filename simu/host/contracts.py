@@ -64,7 +64,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     if types:  # clang read which instantiation a launch makes: another instantiation's launches are not this one's
         launches = [x for x in launches if not x.signature or _param_types(x.signature) == types]
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
-    if files and not own:  # a file that defines its own namesake launches that one (five programs' `fwd_step`)
+    if files and not own:  # a file that defines its own namesake kernel launches that one, not this
         launches = [x for x in launches if not _defines_own(index, x.launch_file or x.file, kernel)]
     for x in own or launches:
         c = launch_constraints(x, params)
