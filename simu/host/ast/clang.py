@@ -23,6 +23,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,7 @@ _PCH_HEADERS = ("vector", "string", "iostream", "algorithm", "map", "set", "memo
                 "unordered_map", "utility", "random", "iomanip", "limits", "stdio.h", "stdlib.h", "string.h",
                 "math.h", "assert.h", "time.h")
 _TIMEOUT = 60  # seconds for one parse
+PCH_KEEP_DAYS = 14
 MAX_DUMP_BYTES = 64 << 20  # a larger dump (a generated file, a header-heavy C++ file) is read by the text reader
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
 OPENCL_HOST_INCLUDE = INCLUDE_DIR / "opencl_host"
@@ -84,16 +86,15 @@ def _cache_root() -> Path:
 def _pch(base: list[str]) -> Path | None:
     """The precompiled prelude for ``base`` flags (built on first use, kept per flags and shim content)."""
     shim = [a for a in base if a.startswith("/") or a.endswith(".h")]
-    stamp = hashlib.sha256(repr((clang_command()[1:], base, [_stamp(p) for p in shim])).encode()).hexdigest()[:20]
+    text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in _PCH_HEADERS)
+    stamp = hashlib.sha256(repr((clang_command()[1:], base, [_stamp(p) for p in shim], text)).encode()).hexdigest()[:20]
     out = _cache_root() / f"host-{stamp}.pch"
     if out.is_file():
         return out
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        header = out.with_suffix(".cuh")  # the PCH names its header: it stays beside it
-        text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in _PCH_HEADERS)
-        if not header.is_file() or header.read_text() != text:
-            header.write_text(text)
+        header = out.with_suffix(".cuh")  # the PCH names its header: it stays beside it, never rewritten
+        _create_once(header, text)
         with tempfile.TemporaryDirectory(prefix="simu-pch-") as tmp:
             made = Path(tmp) / "prelude.pch"
             argv = clang_command() + [a for a in base if a != "-fsyntax-only"] + \
@@ -102,9 +103,38 @@ def _pch(base: list[str]) -> Path | None:
             if proc.returncode != 0 or not made.is_file():
                 return None
             os.replace(made, out)  # atomic: concurrent builders write the same bytes
+        _prune(out.parent)
     except (OSError, subprocess.SubprocessError):
         return None
     return out
+
+
+def _prune(folder: Path) -> None:
+    """Drop preludes not built for :data:`PCH_KEEP_DAYS` (each checkout of simu's shim stamps its own)."""
+    horizon = time.time() - PCH_KEEP_DAYS * 86400
+    for old in folder.glob("host-*.*"):
+        try:
+            if old.stat().st_mtime < horizon:
+                old.unlink()
+        except OSError:
+            pass
+
+
+def _create_once(path: Path, text: str) -> None:
+    """Write ``path`` whole, unless it exists (its name stamps its text): a PCH records its header's size and time,
+    so a header rewritten while another process builds or reads a PCH of it would make that PCH stale."""
+    if path.is_file():
+        return
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".simu-pch-")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        try:
+            os.link(tmp, path)  # fails where another process made it first: theirs stays, same text
+        except FileExistsError:
+            pass
+    finally:
+        os.unlink(tmp)
 
 
 def _stamp(path: str) -> tuple[str, int]:
@@ -152,9 +182,10 @@ def _dump(base: list[str], extra: list[str], path: Path) -> Node | None:
             except (OSError, subprocess.SubprocessError):
                 return None
             size = out.tell()
+            if pre and pch is not None and b"precompiled" in proc.stderr:
+                pch.unlink(missing_ok=True)  # damaged or stale (a dump past it may lack what it declares)
+                continue  # the next parse builds it again; this one goes without it
             if size == 0:
-                if pre and pch is not None and b"precompiled" in proc.stderr:
-                    pch.unlink(missing_ok=True)  # damaged or stale: the next parse builds it again
                 continue  # the prelude does not fit these flags: parse without it
             if size > MAX_DUMP_BYTES:
                 return None
