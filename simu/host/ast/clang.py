@@ -39,6 +39,7 @@ _PCH_HEADERS = ("vector", "string", "iostream", "algorithm", "map", "set", "memo
                 "unordered_map", "utility", "random", "iomanip", "limits", "stdio.h", "stdlib.h", "string.h",
                 "math.h", "assert.h", "time.h")
 _TIMEOUT = 60  # seconds for one parse
+_PCH_TIMEOUT = 300  # the prelude is built once: a loaded machine must not leave every parse without it
 PCH_KEEP_DAYS = 14
 MAX_DUMP_BYTES = 64 << 20  # a larger dump (a generated file, a header-heavy C++ file) is read by the text reader
 # simu's own OpenCL host declarations (CL/cl.h, CL/opencl.h, OpenCL/opencl.h): host code parses without an SDK
@@ -99,7 +100,7 @@ def _pch(base: list[str]) -> Path | None:
             made = Path(tmp) / "prelude.pch"
             argv = clang_command() + [a for a in base if a != "-fsyntax-only"] + \
                 ["-c", str(header), "-Xclang", "-emit-pch", "-o", str(made)]
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT)
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=_PCH_TIMEOUT)
             if proc.returncode != 0 or not made.is_file():
                 return None
             os.replace(made, out)  # atomic: concurrent builders write the same bytes
