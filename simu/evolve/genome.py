@@ -31,7 +31,7 @@ from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, kernel_sizes, plausible_lengt
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.blocks import with_sample
-from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, seal
+from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, fill_arguments, seal
 from simu.launch.constraints import buffer_length, int_expression
 from simu.launch.graphs import GRAPH_FILLS
 from simu.launch.images import (
@@ -519,9 +519,9 @@ class Layout:
                 args[p.name] = DEFAULT_SAMPLER
             elif is_image(p):
                 shape = default_image_shape(p, launch.global_size, T)
-                fill_name = self.fills.get(p.name) or plain
+                fill_name, extra = fill_arguments(self.fills.get(p.name) or plain, values, int(np.prod(shape)))
                 arr, spec = draw_buffer(self.image_dtype[p.name], int(np.prod(shape)), fill_name, rng, seed=seed,
-                                        threads=T)
+                                        threads=T, **extra)
                 spec["shape"] = list(shape)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr.reshape(shape), spec), spec
             elif p.is_local and p.name in self.buffer_lengths:  # a size the host code gives
@@ -533,8 +533,9 @@ class Layout:
             elif is_texture(p) and (self.textures[p.name].axes or p.name not in self.buffer_lengths):
                 layout = self.textures[p.name]
                 shape = default_texture_shape(layout, launch.global_size, T, length)
-                fill_name = self.fills.get(p.name) or plain
-                arr, spec = draw_buffer(layout.dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T)
+                fill_name, extra = fill_arguments(self.fills.get(p.name) or plain, values, int(np.prod(shape)))
+                arr, spec = draw_buffer(layout.dtype, int(np.prod(shape)), fill_name, rng, seed=seed, threads=T,
+                                        **extra)
                 if len(shape) > 1:
                     arr, spec["shape"] = arr.reshape(shape), list(shape)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
@@ -549,9 +550,9 @@ class Layout:
                     unit = np.dtype(dt).itemsize * comps
                     n = plausible_length(length, ints, unit, self.length_factors.get(p.name, 1),
                                          self._per_threads(launch, unit))
-                fill_name = self.fills.get(p.name) or plain
+                fill_name, extra = fill_arguments(self.fills.get(p.name) or plain, values, n * comps)
                 # integers bounded by the thread count: values read as indices stay inside the buffers
-                arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T)
+                arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T, **extra)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             else:
                 args[p.name] = 0

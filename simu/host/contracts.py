@@ -241,6 +241,9 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     for i in x.zeroed:
         if i < len(params) and params[i][1] is not None:
             c.fills[params[i][0]] = "zeros"  # the host clears it before launching (cudaMemset)
+    for i, kind, value, j in x.contents:
+        if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
+            c.fills[params[i][0]] = fill  # what the host wrote there (simu.host.ast.contents)
     c.before = tuple(replace(p, shared=tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int)
                                              and i < len(params) and params[i][1] is not None))
                      for p in x.priors)
@@ -249,6 +252,17 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
         if elem is None and text:
             c.state[name] = text
     return c
+
+
+def _host_fill(kind: str, value: int | float | None, arg: int | None, params: Params) -> str | None:
+    """A host fill as a contract's fill (:func:`simu.launch.buffers.fill_arguments`)."""
+    if kind == "below" and arg is not None and arg < len(params) and params[arg][1] is None:
+        return f"below:{params[arg][0]}"
+    if kind == "below":
+        return f"below:{int(value)}" if value is not None and value >= 1 else None
+    if kind == "const" and value is not None:
+        return "zeros" if value == 0 else "ones" if value == 1 else f"const:{value}"
+    return {"ramp": "ramp:length", "unit": "small", "random": "below:2147483647"}.get(kind)
 
 
 def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:

@@ -68,6 +68,8 @@ class CudaLaunch:
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) clears before the launch
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (simu.host.ast.sequence)
     signature: str = ""  # the kernel's type as clang read the launch instantiate it (``void(double*)``)
+    # (argument, kind, value, argument the value is): buffers the host fills (simu.host.ast.contents)
+    contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
 
     @property
     def where(self) -> str:
@@ -240,6 +242,7 @@ def cuda_launches_of(extra: dict, kernel: str | None) -> list[CudaLaunch]:
                   "instance", "arg_state", "through"):
             d[k] = tuple(d.get(k, ()))
         d["zeroed"] = tuple(d.get("zeroed", ()))
+        d["contents"] = tuple(tuple(c) for c in d.get("contents", ()))
         d["priors"] = tuple(Prior.from_json(p) for p in d.get("priors", ()))
         out.append(CudaLaunch(**d))
     return out

@@ -170,6 +170,24 @@ def draw_buffer(dtype: np.dtype, length: int, fill: str, rng: np.random.Generato
     return _generate(spec, dtype, length, rng), spec
 
 
+def fill_arguments(fill: str, values: dict[str, Any], length: int) -> tuple[str, dict[str, Any]]:
+    """A contract's fill as :func:`draw_buffer`'s fill and keywords.  Besides :data:`FILLS`, the host's own
+    (:mod:`simu.host.ast.contents`): ``const:V`` (every element ``V``), ``below:B`` (random integers in [0, B), ``B``
+    a number or a scalar parameter's name, taken from ``values``), ``ramp:length`` (element k holds k throughout)."""
+    kind, _, rest = fill.partition(":")
+    if kind == "const" and rest:
+        return "const", {"value": float(rest)}
+    if kind == "below" and rest:
+        bound = values.get(rest, rest)
+        try:
+            return "random", {"low": 0, "high": max(1, int(float(bound)))}
+        except (TypeError, ValueError):
+            return "random", {}
+    if kind == "ramp" and rest == "length":
+        return "ramp", {"modulo": max(1, int(length))}
+    return fill, {}
+
+
 def seal(arr: np.ndarray, spec: dict[str, Any]) -> np.ndarray:
     """Make a drawn array read-only and remember the spec it was drawn with: :func:`buffer_specs`
     then trusts that spec without regenerating the array (launches built in bulk, as the search's)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from simu.host.ast import contents, opencl
 from simu.host.ast import expr as exprs
-from simu.host.ast import opencl
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -98,6 +98,7 @@ class FunctionFacts:
     writes: tuple[tuple[str, str, Expr], ...] = ()  # (record, field, value); record "::" for a global
     returns: Expr | None = None
     signature: str = ""  # its type, as calls name it (``void (int, double *)`` for ``f<double>``)
+    copies: tuple[tuple[int, Expr, str, Expr], ...] = ()  # (line, device pointer, fill): simu.host.ast.contents
 
 
 def facts_to_json(fs: list[FunctionFacts]) -> list[dict[str, Any]]:
@@ -143,6 +144,7 @@ class FunctionReader:
         self.calls: list[CallFact] = []
         self.writes: list[tuple[str, str, Expr]] = []
         self.returns: list[Expr] = []
+        self.fills = contents.Fills()  # host arrays' element writes and their copies to the device
 
     def read(self) -> FunctionFacts:
         body = next((k for k in kids(self.fn) if k.get("kind") == "CompoundStmt"), None)
@@ -154,7 +156,7 @@ class FunctionReader:
         elif self.returns:
             returns = Choice(tuple(dict.fromkeys(self.returns)))
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
-                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn))
+                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn), self.fills.copies())
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -344,6 +346,7 @@ class FunctionReader:
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
+        self.fills.copy(name, kids(node)[1:], args, self.line(node))
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
@@ -397,9 +400,10 @@ class FunctionReader:
                 self.writes.append((record, member, value))
         elif kind == "ArraySubscriptExpr":
             base = strip(kids(target)[0])
+            index = self.expr(kids(target)[1], st)
+            self.fills.write(base, index, value, self.line(target))
             if base.get("kind") == "DeclRefExpr" and (key := referenced(base).get("id")) in st.env:
                 old = st.env[key]
-                index = self.expr(kids(target)[1], st)
                 if isinstance(old, Items) and isinstance(index, Const) and 0 <= int(index.value) < len(old.items):
                     items = list(old.items)
                     items[int(index.value)] = value

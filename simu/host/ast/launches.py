@@ -12,7 +12,7 @@ from typing import Any
 from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
-from simu.host.ast.sequence import base_of, priors
+from simu.host.ast.sequence import _identity, base_of, priors
 from simu.host.ast.values import Context, Number, Program
 from simu.launch.constraints import Prior
 
@@ -43,6 +43,8 @@ class LaunchValues:
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (sequence.priors)
     signature: str = ""  # the kernel's type as the launch instantiates it (``void(double*)``)
     later: bool = False  # on a while loop's later pass (``LaunchFact.later``)
+    # (argument, kind, value, argument the value is) for buffers the host fills before (simu.host.ast.contents)
+    contents: tuple[tuple[int, str, Number | None, int | None], ...] = ()
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -62,6 +64,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
+    filled = host_fills(fn, x)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
@@ -74,11 +77,13 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             args = [program.values(a, fn, ctx, bound) for a in x.args]
             known = [_one(a) is not None for a in args]
             rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
+            fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
+                          for i, kind, v in filled)
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed, before, x.signature, x.later)
+                                    zeroed, before, x.signature, x.later, fills)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)
@@ -99,6 +104,29 @@ def zeroed_arguments(fn: FunctionFacts, x: LaunchFact) -> tuple[int, ...]:
     cleared = {base_of(c.args[0]) for c in fn.calls
                if c.callee in _MEMSETS and c.line <= x.line and len(c.args) >= 2 and _zero(c.args[1])}
     return tuple(i for i, a in enumerate(x.args) if base_of(a) in cleared)
+
+
+def host_fills(fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
+    """``(argument, kind, value)`` for each pointer argument of ``x`` whose buffer the function copied a host array
+    it filled into (:mod:`simu.host.ast.contents`), with no launch, and no call of the program's own, passing it
+    in between: what the kernel finds there is what the host wrote."""
+    out = []
+    for i, arg in enumerate(x.args):
+        ident = _identity(arg)
+        copies = [c for c in fn.copies if c[0] < x.line and ident is not None and _identity(c[1]) == ident]
+        if not copies:
+            continue
+        line, _, kind, value = max(copies, key=lambda c: c[0])
+        between = [y.args for y in fn.launches if line < y.line < x.line] + \
+            [c.args for c in fn.calls if line < c.line < x.line and not c.callee.startswith("cu")]
+        if not any(_identity(a) == ident for args in between for a in args):
+            out.append((i, kind, value))
+    return out
+
+
+def _same_arg(x: LaunchFact, value: Expr) -> int | None:
+    """The launch argument ``value`` is (``rand() % n`` with ``n`` passed too): the fill follows that argument."""
+    return next((i for i, a in enumerate(x.args) if a == value and not isinstance(a, Const)), None)
 
 
 def _zero(e: Expr) -> bool:

@@ -67,12 +67,13 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
     arg_sym = _arg_sym(args, rel.args, x.arg_sym)
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
-    if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors) == \
-            (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires, x.zeroed, x.priors):
+    if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents) == \
+            (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires, x.zeroed, x.priors,
+             x.contents):
         return replace(x, signature=v.signature)  # clang agrees: the lexical launch as it was, its origin too
     return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
                    requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
-                   zeroed=v.zeroed, priors=v.priors, signature=v.signature)
+                   zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents)
 
 
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
@@ -115,9 +116,21 @@ def _new(v: LaunchValues) -> CudaLaunch:
                       tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
                       block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
-                      requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature)
+                      requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature,
+                      contents=v.contents)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:
     cleared = tuple(f"{v.args_text[i]} zero-filled as cudaMemset leaves it" for i in v.zeroed if i < len(v.args_text))
-    return tuple(v.trail) + tuple(v.bound) + cleared + (("on a later pass of its while loop",) if v.later else ())
+    named = [(v.args_text[i], kind, value, v.args_text[j] if j is not None and j < len(v.args_text) else None)
+             for i, kind, value, j in v.contents if i < len(v.args_text)]
+    filled = tuple(f"{text} as the host fills it ({_fill_text(kind, value, arg)})" for text, kind, value, arg in named)
+    return tuple(v.trail) + tuple(v.bound) + cleared + filled + \
+        (("on a later pass of its while loop",) if v.later else ())
+
+
+def _fill_text(kind: str, value: object, arg: str | None) -> str:
+    if kind == "below":
+        return f"random integers below {arg or value}"
+    return {"ramp": "element k holds k", "const": f"every element {value}", "unit": "random numbers in [0, 1)",
+            "random": "rand()"}.get(kind, kind)
