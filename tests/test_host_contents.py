@@ -7,8 +7,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simu.host.ast.facts import facts_from_json, facts_to_json
 from simu.host.ast.program import read_host_file
+from simu.host.ast.scope import facts_from_json, facts_to_json
 from simu.host.index import build_host_index
 from simu.launch.buffers import draw_buffer, fill_arguments
 
@@ -94,3 +94,13 @@ def test_contract_fills_draw_what_the_host_writes():
     fill, extra = fill_arguments("const:2.5", {}, 4)
     assert draw_buffer(np.dtype(np.float32), 4, fill, rng, **extra)[0].tolist() == [2.5] * 4
     assert fill_arguments("zeros", {}, 4) == ("zeros", {})
+
+
+def test_an_array_a_helper_fills(tmp_path: Path):
+    helpers = "void random_indices(int *v, int count, int bound) {\n" \
+        "    for (int i = 0; i < count; i++) v[i] = rand() % bound;\n}\n" \
+        "void ones(float *v, int count) { for (int i = 0; i < count; ++i) v[i] = 1.0f; }\n"
+    body = ALLOC + "    random_indices(a, n, 100);\n    ones(b, n);\n" + COPY + LAUNCH
+    (tmp_path / "main.cu").write_text(KERNEL + helpers + "int main(int argc, char **argv) {\n" + body + "\n}\n")
+    (x,) = build_host_index(tmp_path, [tmp_path / "main.cu"]).cuda_launches_of("k")
+    assert sorted(c[:3] for c in x.contents) == [(0, "below", 100), (1, "const", 1.0)]

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from simu.host.ast.expr import Choice, Const, Field, Items, Loop, Op, Param, from_json, to_json
-from simu.host.ast.facts import facts_from_json, facts_to_json
 from simu.host.ast.program import read_host_file
+from simu.host.ast.scope import facts_from_json, facts_to_json
 from simu.host.ast.values import Program, apply
 from simu.host.index import build_host_index
 from simu.scan import ScanOverrides, resolve_options, scan

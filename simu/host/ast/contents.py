@@ -11,13 +11,15 @@ other data, is not a fill: the search keeps choosing it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from simu.host.ast.expr import Call, Cast, Const, Expr, Loop, Op, _children
+from simu.host.ast.expr import Call, Cast, Const, Expr, Loop, Op, Param, _children
 from simu.host.ast.nodes import Node, referenced, strip
 
 # copy calls to the device: (destination, source) argument positions
 COPIES = {"cudaMemcpy": (0, 1), "cudaMemcpyAsync": (0, 1), "cuMemcpyHtoD": (0, 1), "cuMemcpyHtoDAsync": (0, 1)}
 KINDS = ("ramp", "const", "below", "unit", "random")
+HELPER = "helper"  # a copy of an array another function filled: resolved over the program (helper_fill)
 
 
 @dataclass(frozen=True)
@@ -67,24 +69,72 @@ class Fills:
 
     def __init__(self) -> None:
         self.writes: dict[str, list[HostFill | None]] = {}
+        self.passed: dict[str, list[tuple[str, int, int]]] = {}  # array -> (function, argument, line) handed to
         self.made: list[tuple[int, Expr, str, Expr]] = []
 
     def write(self, base: Node, index: Expr, value: Expr, line: int) -> None:
         if base.get("kind") == "DeclRefExpr" and (key := referenced(base).get("id")):
             self.writes.setdefault(key, []).append(element_fill(index, value, line))
 
-    def copy(self, callee: str, arg_nodes: list[Node], args: tuple[Expr, ...], line: int) -> None:
-        if callee not in COPIES or len(arg_nodes) <= max(COPIES[callee]):
+    def call(self, callee: str, arg_nodes: list[Node], args: tuple[Expr, ...], line: int) -> None:
+        """A call: a copy of a filled array to the device is recorded; an array handed to another function
+        (``init(h, n)``) may be filled there (:data:`HELPER`)."""
+        if callee not in COPIES:
+            for i, a in enumerate(arg_nodes):
+                if (key := _array(a)) and not callee.startswith("cu"):
+                    self.passed.setdefault(key, []).append((callee, i, line))
             return
         dest, source = COPIES[callee]
-        src = strip(arg_nodes[source])
-        key = referenced(src).get("id") if src.get("kind") == "DeclRefExpr" else None
-        fill = merge_fills(self.writes.get(key, [])) if key else None
-        if fill is not None:
+        key = _array(arg_nodes[source]) if len(arg_nodes) > max(dest, source) else None
+        if key is None:
+            return
+        fill = merge_fills(self.writes[key]) if key in self.writes else None
+        if fill is not None and key not in self.passed:
             self.made.append((line, args[dest], fill.kind, fill.value))
+        elif key not in self.writes and len(self.passed.get(key, ())) == 1:
+            function, arg, at = self.passed[key][0]
+            self.made.append((line, args[dest], HELPER, Call(function, (Const(arg), Const(at)))))
 
     def copies(self) -> tuple[tuple[int, Expr, str, Expr], ...]:
         return tuple(self.made)
+
+    def param_fills(self, params: dict[str, tuple[int, str]]) -> tuple[tuple[int, str, Expr], ...]:
+        """``(parameter, kind, value)`` for each pointer parameter every element of which the function fills alike."""
+        out = []
+        for key, (index, _) in params.items():
+            fill = merge_fills(self.writes.get(key, [])) if key not in self.passed else None
+            if fill is not None and (isinstance(fill.value, Param) or not _mentions_params(fill.value)):
+                out.append((index, fill.kind, fill.value))
+        return tuple(out)
+
+
+def helper_fill(functions: dict[str, list[Any]], value: Expr, calls: tuple[Any, ...]) -> tuple[str, Expr] | None:
+    """The fill a :data:`HELPER` copy's function (``Call(function, (Const(argument), Const(line)))``) writes into
+    the array: one definition of that name and one fill of that parameter; a bound that is one of the helper's
+    parameters (``rand() % n``) is what the caller passes there (``calls``: the caller's :class:`CallFact`\\ s)."""
+    if not isinstance(value, Call) or len(functions.get(value.function, ())) != 1 or len(value.args) != 2:
+        return None
+    arg, line = (a.value for a in value.args if isinstance(a, Const))
+    found = [(kind, v) for i, kind, v in functions[value.function][0].param_fills if i == arg]
+    if len(found) != 1:
+        return None
+    kind, bound = found[0]
+    if isinstance(bound, Param):
+        call = next((c for c in calls if c.line == line and c.callee == value.function), None)
+        if call is None or bound.index >= len(call.args):
+            return None
+        bound = call.args[bound.index]
+    return kind, bound
+
+
+def _array(node: Node) -> str | None:
+    node = strip(node)
+    return referenced(node).get("id") if node.get("kind") == "DeclRefExpr" else None
+
+
+def _mentions_params(e: Expr) -> bool:
+    """Whether a fill's value is computed from the function's parameters (only a parameter itself is followed)."""
+    return isinstance(e, Param) or any(_mentions_params(c) for c in _children(e))
 
 
 def _bare(e: Expr) -> Expr:

@@ -28,9 +28,7 @@ from simu.host.ast.expr import (
     Op,
     Param,
     Unknown,
-    from_json,
     functions_in,
-    to_json,
 )
 from simu.host.ast.layout import sized
 from simu.host.ast.nodes import (
@@ -99,23 +97,7 @@ class FunctionFacts:
     returns: Expr | None = None
     signature: str = ""  # its type, as calls name it (``void (int, double *)`` for ``f<double>``)
     copies: tuple[tuple[int, Expr, str, Expr], ...] = ()  # (line, device pointer, fill): simu.host.ast.contents
-
-
-def facts_to_json(fs: list[FunctionFacts]) -> list[dict[str, Any]]:
-    def row(x: Any) -> dict[str, Any]:
-        return {k: to_json(getattr(x, k)) for k in x.__dataclass_fields__}
-
-    return [{**row(f), "launches": [row(x) for x in f.launches], "calls": [row(c) for c in f.calls]} for f in fs]
-
-
-def facts_from_json(rows: list[dict[str, Any]]) -> list[FunctionFacts]:
-    out = []
-    for r in rows:
-        d = from_json(r)
-        d["launches"] = tuple(LaunchFact(**x) for x in d.get("launches", ()))
-        d["calls"] = tuple(CallFact(**x) for x in d.get("calls", ()))
-        out.append(FunctionFacts(**d))
-    return out
+    param_fills: tuple[tuple[int, str, Expr], ...] = ()  # (parameter, kind, value): what it fills a caller's array with
 
 
 @dataclass
@@ -156,7 +138,8 @@ class FunctionReader:
         elif self.returns:
             returns = Choice(tuple(dict.fromkeys(self.returns)))
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
-                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn), self.fills.copies())
+                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn), self.fills.copies(),
+                             self.fills.param_fills(self.params))
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -346,7 +329,7 @@ class FunctionReader:
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
-        self.fills.copy(name, kids(node)[1:], args, self.line(node))
+        self.fills.call(name, kids(node)[1:], args, self.line(node))
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's

@@ -9,6 +9,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from simu.host.ast.contents import HELPER, helper_fill
 from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
@@ -64,7 +65,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
-    filled = host_fills(fn, x)
+    filled = host_fills(program, fn, x)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
@@ -106,7 +107,7 @@ def zeroed_arguments(fn: FunctionFacts, x: LaunchFact) -> tuple[int, ...]:
     return tuple(i for i, a in enumerate(x.args) if base_of(a) in cleared)
 
 
-def host_fills(fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
+def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
     """``(argument, kind, value)`` for each pointer argument of ``x`` whose buffer the function copied a host array
     it filled into (:mod:`simu.host.ast.contents`), with no launch, and no call of the program's own, passing it
     in between: what the kernel finds there is what the host wrote."""
@@ -117,6 +118,11 @@ def host_fills(fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
         if not copies:
             continue
         line, _, kind, value = max(copies, key=lambda c: c[0])
+        if kind == HELPER:  # an array a helper of the program filled (``init(h, n)``)
+            found = helper_fill(program.functions, value, fn.calls)
+            if found is None:
+                continue
+            kind, value = found
         between = [y.args for y in fn.launches if line < y.line < x.line] + \
             [c.args for c in fn.calls if line < c.line < x.line and not c.callee.startswith("cu")]
         if not any(_identity(a) == ident for args in between for a in args):

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from simu.frontend.includes import HeaderIndex
-from simu.host.ast.expr import Field, _children
-from simu.host.ast.facts import FunctionFacts, facts_from_json, facts_to_json
+from simu.host.ast.expr import Field, _children, from_json, to_json
+from simu.host.ast.facts import CallFact, FunctionFacts, LaunchFact
 from simu.host.ast.opencl import CALLS as OPENCL_CALLS
 from simu.host.ast.program import read_host_file
 
@@ -124,4 +125,21 @@ def _fields_read(f: FunctionFacts) -> set[str]:
     for c in f.calls:
         for a in (*c.args, *(e for e, _ in c.conditions)):
             walk(a)
+    return out
+
+
+def facts_to_json(fs: list[FunctionFacts]) -> list[dict[str, Any]]:
+    def row(x: Any) -> dict[str, Any]:
+        return {k: to_json(getattr(x, k)) for k in x.__dataclass_fields__}
+
+    return [{**row(f), "launches": [row(x) for x in f.launches], "calls": [row(c) for c in f.calls]} for f in fs]
+
+
+def facts_from_json(rows: list[dict[str, Any]]) -> list[FunctionFacts]:
+    out = []
+    for r in rows:
+        d = from_json(r)
+        d["launches"] = tuple(LaunchFact(**x) for x in d.get("launches", ()))
+        d["calls"] = tuple(CallFact(**x) for x in d.get("calls", ()))
+        out.append(FunctionFacts(**d))
     return out
