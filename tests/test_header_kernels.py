@@ -147,6 +147,21 @@ def test_choose_instantiations_moves_only_the_blamed_lines():
     assert choose_instantiations([one], lambda lines: None) == []  # an error no line is blamed for
 
 
+def test_the_types_a_file_instantiates_its_templates_at_are_the_ones_tried(tmp_path):
+    """A class template whose launching member the file instantiates at float and double only: its template kernel
+    is compiled at those two types, not also at int (an instantiation the program never makes)."""
+    from simu.frontend.headers import explicit_types
+
+    hdr = tmp_path / "layer.cuh"
+    hdr.write_text("template <typename T>\n"
+                   "__global__ void scale(T *a, int n) { if (threadIdx.x < n) a[threadIdx.x] *= 2; }\n"
+                   "template <typename T> struct Layer { void run(T *a, int n); };\n"
+                   "template class Layer<float>;\ntemplate void Layer<double>::run(double *, int);\n")
+    assert explicit_types(hdr.read_text()) == ("float", "double")
+    assert explicit_types("template <> __global__ void k<int>(int *);\n") == ("float", "double", "int")
+    assert sorted(k.display_name for k in load_file(hdr).kernels) == ["scale<double>", "scale<float>"]
+
+
 def test_a_kernel_header_is_compiled_alone_when_every_includer_fails(tmp_path):
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "ops.cuh").write_text("#pragma once\n__global__ void op(float *a) { a[threadIdx.x] = 1; }\n")

@@ -23,6 +23,7 @@ from simu.frontend.cuda_headers import cub_block_requirements, cuda_header_argum
 from simu.frontend.headers import (
     ast_of,
     choose_instantiations,
+    explicit_types,
     header_language,
     is_header,
     kernel_namespace,
@@ -372,7 +373,7 @@ def _instantiation_unit(path: Path, options: CompileOptions, extra: tuple[str, .
         at = {int(n) for n in re.findall(rf"{re.escape(unit.name)}:(\d+):", proc.stderr)}
         return {n - 2 for n in at if 0 <= n - 2 < len(lines)} or None  # line 1 includes the file
 
-    lines = choose_instantiations(templates, failing)
+    lines = choose_instantiations(templates, failing, explicit_types(text))
     if not lines:  # nothing compiles: the file alone is what there is
         tmp.cleanup()
         return path, None

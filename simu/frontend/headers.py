@@ -8,7 +8,9 @@ small extra translation unit that includes the file: the template parameter list
 AST (``FunctionTemplateDecl`` with the ``CUDAGlobalAttr``), not from regular expressions (a regular
 expression only decides whether clang is asked).  Choices, in order (the first that compiles is kept):
 
-* one type parameter: ``float``, ``double`` and ``int`` (each that compiles is instantiated);
+* one type parameter: ``float``, ``double`` and ``int`` (each that compiles is instantiated); where the file's
+  own explicit instantiations name some of them (``template void Layer<float>::Forward_gpu(…);``), only those: the
+  program uses its templates with the types it instantiates them at (:func:`explicit_types`);
 * otherwise the first combination that compiles of types ``float, double, int``, integer values
   ``32, 64, 128, 256`` and ``true, false``, nearest the first values first (``float, 32``, ``double, 32``,
   ``float, 64``, ``int, 32``, ...; at most :data:`MAX_TRIES` combinations per kernel).
@@ -31,6 +33,8 @@ HEADER_SUFFIXES = {".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".tcc", 
 TYPE_CHOICES = ("float", "double", "int")
 INT_CHOICES = ("32", "64", "128", "256")
 BOOL_CHOICES = ("true", "false")
+# an explicit instantiation definition (not a specialisation, ``template <>``) of a template at one element type
+_EXPLICIT = re.compile(r"^[ \t]*template[ \t]+(?!<)[^;{}()]*?\w+[ \t]*<[ \t]*(float|double|int)[ \t]*>", re.M)
 MAX_TRIES = 12
 
 _OPENCL = re.compile(r"\b__kernel\b|(?<![\w.])kernel\s+void\b")
@@ -87,11 +91,11 @@ class TemplateKernel:
         """One type parameter: every element type that compiles is instantiated (else only the first)."""
         return len(self.params) == 1 and self.params[0].kind == "type"
 
-    def choices(self) -> list[tuple[str, ...]]:
-        """Argument lists to try, in order (see the module docstring)."""
+    def choices(self, types: tuple[str, ...] = TYPE_CHOICES) -> list[tuple[str, ...]]:
+        """Argument lists to try, in order (see the module docstring); ``types``: the element types to try."""
         if self.every_choice:
-            return [(t,) for t in TYPE_CHOICES]
-        pools = [TYPE_CHOICES if p.kind == "type" else BOOL_CHOICES if p.kind == "bool" else INT_CHOICES
+            return [(t,) for t in types]
+        pools = [types if p.kind == "type" else BOOL_CHOICES if p.kind == "bool" else INT_CHOICES
                  for p in self.params]
         # nearest the first choices first: (float, 32), (double, 32), (float, 64), (int, 32), ...
         order = sorted(itertools.product(*(range(len(p)) for p in pools)), key=lambda ix: (sum(ix), ix[::-1]))
@@ -232,8 +236,17 @@ def _template_kernel(node: dict, scope: tuple[str, ...], header_text: str) -> Te
     return TemplateKernel("::".join((*scope, name)), tuple(params), qual_type[open_at + 1:-1])
 
 
+def explicit_types(text: str) -> tuple[str, ...]:
+    """The element types of :data:`TYPE_CHOICES` a file's explicit instantiations name (``template class
+    Layer<double>;``, ``template void Layer<float>::Forward_gpu(…);``, ``template __global__ void k<int>(…);``), in
+    :data:`TYPE_CHOICES` order; all of them when it names none."""
+    named = {m.group(1) for m in _EXPLICIT.finditer(text)}
+    return tuple(t for t in TYPE_CHOICES if t in named) or TYPE_CHOICES
+
+
 def choose_instantiations(templates: list[TemplateKernel],
-                          failing: Callable[[list[str]], set[int] | None]) -> list[str]:
+                          failing: Callable[[list[str]], set[int] | None],
+                          types: tuple[str, ...] = TYPE_CHOICES) -> list[str]:
     """The explicit instantiations to compile: every kernel's choices tried together, round after round.
 
     ``failing(lines)`` compiles the lines and answers the indexes of those that do not compile (empty: all
@@ -243,9 +256,9 @@ def choose_instantiations(templates: list[TemplateKernel],
     slots: list[tuple[str, TemplateKernel, Iterator[tuple[str, ...]] | None]] = []
     for t in templates:
         if t.every_choice:
-            slots += [(t.instantiation(c), t, None) for c in t.choices()]
+            slots += [(t.instantiation(c), t, None) for c in t.choices(types)]
         else:
-            rest = iter(t.choices())
+            rest = iter(t.choices(types))
             slots.append((t.instantiation(next(rest)), t, rest))
     for _ in range(MAX_TRIES):
         if not slots:
@@ -271,5 +284,6 @@ def wrapper_source(header: Path, lines: list[str]) -> str:
 
 
 __all__ = ["HEADER_SUFFIXES", "TemplateKernel", "TemplateParam", "ast_of", "choose_instantiations",
-           "defines_cuda_kernels", "header_language", "is_header", "kernel_namespace", "namespace_ast",
-           "template_kernel_names", "uninstantiated_names", "uninstantiated_template_kernels", "wrapper_source"]
+           "defines_cuda_kernels", "explicit_types", "header_language", "is_header", "kernel_namespace",
+           "namespace_ast", "template_kernel_names", "uninstantiated_names", "uninstantiated_template_kernels",
+           "wrapper_source"]
