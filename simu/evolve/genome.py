@@ -27,7 +27,7 @@ from simu.evolve.distinct import distinct_launch
 from simu.evolve.floors import length_floors
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
-from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, kernel_sizes, plausible_length, size_values
+from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, drawn_part, kernel_sizes, plausible_length, size_values
 from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.blocks import with_sample
@@ -543,9 +543,10 @@ class Layout:
                 layout = self.textures.get(p.name)
                 dt, comps = element_of(p) if p.is_pointer \
                     else (layout.dtype, layout.components)
-                n = self._searched_length(p.name, length)
+                n, declared = self._searched_length(p.name, length), 0
                 if p.name in self.buffer_lengths:
-                    n = buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks)
+                    n, declared = drawn_part(buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks),
+                                             np.dtype(dt).itemsize * comps)
                 elif plausible and p.is_pointer:
                     unit = np.dtype(dt).itemsize * comps
                     n = plausible_length(length, ints, unit, self.length_factors.get(p.name, 1),
@@ -553,6 +554,7 @@ class Layout:
                 fill_name, extra = fill_arguments(self.fills.get(p.name) or plain, values, n * comps)
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T, **extra)
+                spec.update({"declared": declared * comps} if declared else {})  # drawn in part (sizes.drawn_part)
                 args[p.name], launch.buffer_specs[p.name] = seal(arr, spec), spec
             else:
                 args[p.name] = 0
@@ -569,7 +571,8 @@ class Layout:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
         if not self.shape.whole_grid:  # a host's grid past the thread budget runs a sample of its blocks
-            with_sample(launch, self.sample_threads if self.grid_given else self.max_total_threads, self.sample_threads)
+            with_sample(launch, self.sample_threads if self.grid_given else self.max_total_threads, self.sample_threads,
+                        leading=any("declared" in s for s in launch.buffer_specs.values()))
         return launch
 
     @property

@@ -13,6 +13,18 @@ import numpy as np
 # a plausible length keeps in bounds only breaks the search's guess.
 PLAUSIBLE_FACTOR = 16
 PLAUSIBLE_MAX_BYTES = 1 << 24  # per buffer: the refutation launch stays small enough to draw and run
+# A host buffer longer than this (``N = 100000000`` doubles) is drawn in part: its first DRAWN_MAX_BYTES, the rest
+# declared (simu.interp.memory.Allocation.declared), and its launch runs leading blocks only (simu.launch.blocks).
+DRAWN_MAX_BYTES = 1 << 24
+
+
+def drawn_part(length: int, unit: int) -> tuple[int, int]:
+    """``(elements drawn, elements declared beyond the drawn ones: 0 for none)`` of a host buffer of ``length``
+    elements of ``unit`` bytes: past :data:`DRAWN_MAX_BYTES` only a prefix is drawn; a run that reaches past it
+    stops as incomplete, saying so, instead of drawing hundreds of megabytes per evaluation."""
+    if length * unit <= DRAWN_MAX_BYTES:
+        return length, 0
+    return DRAWN_MAX_BYTES // max(1, unit), length
 
 
 def plausible_length(length: int, ints: list[int], element_bytes: int, host_factor: int = 1,

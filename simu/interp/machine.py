@@ -17,7 +17,7 @@ import numpy as np
 from simu.errors import LaunchError, NotLaunchableError, UnsupportedError
 from simu.interp import cuda_textures, grid_sync, members, opencl_images
 from simu.interp.compiler import compile_kernel
-from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED
+from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED, PastDrawn
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.program import Program, Wait, proto_of
 from simu.interp.state import FULL, RuntimeFault, State
@@ -138,6 +138,7 @@ class Machine:
                     else:
                         space = SPACE_CONSTANT if p.addrspace in (2, 4) else SPACE_GLOBAL
                         a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)
+                        a.declared = int(launch.buffer_specs.get(p.name, {}).get("declared", 0)) * arr.itemsize
                         st.backing.setdefault(id(arr), (arr, a, False))
                     buffers[p.name] = (a, arr.dtype, arr.shape)
                     st.r[slot] = np.full(T, a.base, np.int64)
@@ -189,6 +190,8 @@ class Machine:
                 self._execute(st, limits, t0, schedule)
         except _Stop as stop:
             outcome = Outcome("incomplete", stop.reason)
+        except PastDrawn as past:
+            outcome = Outcome("incomplete", str(past))
         except RuntimeFault as fault:
             ins = self.program.instrs.get(fault.instr) if fault.instr is not None else None
             outcome = Outcome("error", str(fault), ins.loc if ins else None)

@@ -31,11 +31,17 @@ class Allocation:
     instances: int
     data: np.ndarray  # uint8, instance_size * instances (+ slack for alignment)
     param: str | None = None
+    declared: int = 0  # bytes the program's buffer has, where only the first instance_size were drawn (else 0)
 
     @property
     def base(self) -> int:
         """Pointer value of byte 0 of the first instance."""
         return (self.id << OFFSET_BITS) + POINTER_BIAS
+
+
+class PastDrawn(Exception):
+    """An access past the drawn part of a buffer drawn in part (:attr:`Allocation.declared`): the run cannot go on
+    with data it does not have."""
 
 
 class Memory:

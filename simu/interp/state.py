@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from simu.interp.memory import OFFSET_BITS, OFFSET_MASK, POINTER_BIAS, SPACE_NAMES, SPACE_PRIVATE, SPACE_SHARED, Memory
+from simu.interp.memory import (
+    OFFSET_BITS,
+    OFFSET_MASK,
+    POINTER_BIAS,
+    SPACE_NAMES,
+    SPACE_PRIVATE,
+    SPACE_SHARED,
+    Memory,
+    PastDrawn,
+)
 from simu.interp.outcome import MemoryError_
 from simu.interp.trace import ACTION_NAMES, ATOMIC, READ, WRITE, TraceBuilder
 from simu.interp.values import to_bits
@@ -215,6 +224,8 @@ class State:
                 out.append((alloc, o, ln, m))  # all in bounds (the common case: two reductions)
                 continue
             bad = (rel < 0) | (rel + size > inst)
+            if bad.any() and alloc.declared:
+                _past_drawn(alloc, rel, size)
             if bad.any():
                 self._fault("out-of-bounds", instr, ln[bad], rel[bad], size, alloc, action)
                 good = ~bad
@@ -419,3 +430,12 @@ def _scatter(data: np.ndarray, off: np.ndarray, vals: np.ndarray, dtype: np.dtyp
         return
     raw = np.ascontiguousarray(vals, dtype).view(np.uint8).reshape(len(off), esize * count)
     data[off[:, None] + np.arange(esize * count)] = raw
+
+
+def _past_drawn(alloc, rel: np.ndarray, size: int) -> None:
+    """Stop the run where an access falls past the drawn part of a buffer drawn in part, inside the program's length:
+    the data there is the program's, not simu's (an access past the whole length is an out-of-bounds fault)."""
+    past = rel[(rel >= 0) & (rel + size > alloc.instance_size) & (rel + size <= alloc.declared)]
+    if len(past):
+        raise PastDrawn(f"the launch reaches byte {int(past.min())} of '{alloc.name}', past the first "
+                        f"{alloc.instance_size} bytes simu draws of its {alloc.declared} (a buffer drawn in part)")

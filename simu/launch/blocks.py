@@ -17,9 +17,11 @@ import math
 from simu.launch.model import Dim3, Launch
 
 
-def _axis_order(n: int, most: int) -> list[int]:
+def _axis_order(n: int, most: int, leading: bool = False) -> list[int]:
     """At most ``most`` coordinates of one grid axis of ``n`` blocks, by priority: both ends and their
-    neighbours, the middle pair, then ones spread evenly (halving steps)."""
+    neighbours, the middle pair, then ones spread evenly (halving steps); ``leading``: the first ones."""
+    if leading:
+        return list(range(min(n, most)))
     out: dict[int, None] = {}
     for c in (0, n - 1, 1, n - 2, n // 2 - 1, n // 2):
         if 0 <= c < n:
@@ -34,15 +36,17 @@ def _axis_order(n: int, most: int) -> list[int]:
     return list(out)[:most]
 
 
-def sample_blocks(grid: Dim3, block: Dim3, max_threads: int, size: int | None = None) -> tuple[int, ...] | None:
+def sample_blocks(grid: Dim3, block: Dim3, max_threads: int, size: int | None = None,
+                  leading: bool = False) -> tuple[int, ...] | None:
     """The linear ids of the blocks to run when the launch has more than ``max_threads`` threads -- about
-    ``size`` threads of them (default ``max_threads``), at least two blocks --, or None when it runs whole."""
+    ``size`` threads of them (default ``max_threads``), at least two blocks --, or None when it runs whole;
+    ``leading``: the first blocks of each axis only (buffers drawn in part: :func:`simu.evolve.sizes.drawn_part`)."""
     per_block = math.prod(block)
     total = math.prod(grid)
     if total * per_block <= max_threads or total < 2:
         return None
     room = max(2, (size or max_threads) // max(per_block, 1))
-    orders = [_axis_order(g, room) for g in grid]
+    orders = [_axis_order(g, room, leading) for g in grid]
     take = [1, 1, 1]
     while True:  # widen the axes in turn (x first) while the product of coordinates fits the room
         grown = False
@@ -61,14 +65,17 @@ def sample_blocks(grid: Dim3, block: Dim3, max_threads: int, size: int | None = 
     return tuple(sorted(ids))
 
 
-def with_sample(launch: Launch, max_threads: int, size: int | None = None) -> Launch:
+def with_sample(launch: Launch, max_threads: int, size: int | None = None, leading: bool = False) -> Launch:
     """``launch`` running a sample of about ``size`` threads of its blocks when it is larger than
-    ``max_threads``; its origin says so."""
-    blocks = sample_blocks(launch.grid, launch.block, max_threads, size)
+    ``max_threads`` (its first blocks when ``leading``); its origin says so."""
+    blocks = sample_blocks(launch.grid, launch.block, max_threads, size, leading)
     if blocks is None:
         return launch
     launch.blocks = blocks
-    launch.origin += f" ({describe(launch)})"
+    part = [f"{n} ({spec['length']:,} of {spec['declared']:,} elements)" for n, spec in launch.buffer_specs.items()
+            if "declared" in spec] if leading else []
+    why = f"; the first ones, as buffers are drawn in part: {', '.join(part)}" if part else ""
+    launch.origin += f" ({describe(launch)}{why})"
     return launch
 
 
