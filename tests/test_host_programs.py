@@ -234,3 +234,17 @@ def test_an_api_launch_with_int_sizes_is_one_dimensional(tmp_path: Path):
         "int main(int argc, char **argv) { float *o, *i; int n = atoi(argv[1]); run(o, i, n, 256); return 0; }\n")
     (x,) = build_host_index(tmp_path, [tmp_path / "main.cu"]).cuda_launches_of("reduce")
     assert (x.grid, x.block, x.grid_sym[0]) == ((None, 1, 1), (256, 1, 1), "_a2_/256")
+
+
+def test_a_stale_text_equality_between_arguments_gives_way_to_clang(tmp_path: Path):
+    """``old = off; off -= sizes[k]``: the text reader saw ``old = off``; clang reads ``off`` after its update,
+    so the launch relates neither to the other (a witness at ``old == off`` is no launch of the program)."""
+    (tmp_path / "main.cu").write_text(
+        "#include <cuda_runtime.h>\nint sizes[4];\n"
+        "__global__ void back(float *d, int off, int old) { d[off + threadIdx.x] += d[old + threadIdx.x]; }\n"
+        "int main(int argc, char **argv) {\n    float *d; cudaMalloc(&d, 4096);\n    int off = 0, old;\n"
+        "    for (int i = 0; i < 4; i++) off += sizes[i];\n"
+        "    for (int k = 3; k > 0; k--) {\n        old = off;\n        off -= sizes[k];\n"
+        "        back<<<1, sizes[k]>>>(d, off, old);\n    }\n    return 0;\n}\n")
+    launches = build_host_index(tmp_path, [tmp_path / "main.cu"]).cuda_launches_of("back")
+    assert len(launches) == 3 and not any(a for x in launches for a in x.arg_sym), [x.arg_sym for x in launches]

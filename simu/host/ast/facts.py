@@ -252,10 +252,9 @@ class FunctionReader:
 
     def forget(self, st: _State, parts: list[Node], loop: Node) -> None:
         """After a loop, what its body assigns has no one value."""
-        why = Unknown(f"changed in the loop at line {self.line(loop)}")
-        for key in assigned(parts):
+        for key, name in assigned(parts).items():  # each its own unknown: two of them are not one value
             if key in st.env or isinstance(key, tuple):
-                st.env[key] = why
+                st.env[key] = Unknown(f"'{name}' changed in the loop at line {self.line(loop)}")
 
     def switch_stmt(self, node: Node, st: _State) -> None:
         inner = kids(node)

@@ -46,6 +46,8 @@ class LaunchValues:
     later: bool = False  # on a while loop's later pass (``LaunchFact.later``)
     # (argument, kind, value, argument the value is) for buffers the host fills before (simu.host.ast.contents)
     contents: tuple[tuple[int, str, Number | None, int | None], ...] = ()
+    # pairs of arguments clang reads as one expression: a lexical "a = b" between others is stale text
+    equal: tuple[tuple[int, int], ...] = ()
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -66,6 +68,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
     filled = host_fills(program, fn, x)
+    equal = tuple((i, j) for j, b in enumerate(x.args) for i, a in enumerate(x.args[:j]) if a == b)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
@@ -84,7 +87,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed, before, x.signature, x.later, fills)
+                                    zeroed, before, x.signature, x.later, fills, equal)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)

@@ -65,7 +65,7 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     shmem = v.shmem if v.shmem is not None else x.shmem
     rel = v.relations
     grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
-    arg_sym = _arg_sym(args, rel.args, x.arg_sym)
+    arg_sym = _arg_sym(args, rel.args, _stale_equalities(x.arg_sym, v.equal))
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
     if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents) == \
             (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires, x.zeroed, x.priors,
@@ -87,6 +87,17 @@ def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | N
     if dim is not None and None in dim and any(d is not None for d in dim):
         return (None, None, None)
     return text
+
+
+def _stale_equalities(text: tuple, equal: tuple[tuple[int, int], ...]) -> tuple:
+    """The lexical reader's relations less each "argument i is argument k" whose two expressions clang reads as
+    different (``old = off; off -= SIZES[k]; k<<<…>>>(off, old)``: the text saw the assignment, not the update)."""
+    out = list(text)
+    for i, r in enumerate(text):
+        m = re.fullmatch(r"_a(\d+)_", r or "")
+        if m and (min(i, int(m.group(1))), max(i, int(m.group(1)))) not in equal:
+            out[i] = None
+    return text if out == list(text) else tuple(out) if any(out) else ()
 
 
 def _arg_sym(args: tuple, read: tuple, text: tuple) -> tuple:

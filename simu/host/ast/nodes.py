@@ -142,9 +142,9 @@ def callee_name(call: Node) -> str:
     return ""
 
 
-def assigned(parts: list[Node]) -> set[Any]:
-    """The local variables (decl ids) and local members (id, name) the statements assign."""
-    out: set[Any] = set()
+def assigned(parts: list[Node]) -> dict[Any, str]:
+    """The local variables (decl ids) and local members (id, name) the statements assign, with their C names."""
+    out: dict[Any, str] = {}
 
     def walk(n: Any) -> None:
         if not isinstance(n, dict):
@@ -163,17 +163,17 @@ def assigned(parts: list[Node]) -> set[Any]:
     return out
 
 
-def _target(lhs: Node, out: set[Any]) -> None:
+def _target(lhs: Node, out: dict[Any, str]) -> None:
     t = strip(lhs)
     if t.get("kind") == "DeclRefExpr":
-        out.add(referenced(t).get("id"))
+        out[referenced(t).get("id")] = referenced(t).get("name", "")
     elif t.get("kind") in ("MemberExpr", "ArraySubscriptExpr") and kids(t):
         base = strip(kids(t)[0])
         if base.get("kind") == "DeclRefExpr":
-            key = referenced(base).get("id")
-            out.add(key)
+            key, name = referenced(base).get("id"), referenced(base).get("name", "")
+            out[key] = name
             if t.get("kind") == "MemberExpr":
-                out.add((key, t.get("name", "")))
+                out[(key, t.get("name", ""))] = f"{name}.{t.get('name', '')}"
 
 
 def kind_of_callee(call: Node) -> str:
