@@ -237,14 +237,18 @@ def test_an_api_launch_with_int_sizes_is_one_dimensional(tmp_path: Path):
 
 
 def test_a_stale_text_equality_between_arguments_gives_way_to_clang(tmp_path: Path):
-    """``old = off; off -= sizes[k]``: the text reader saw ``old = off``; clang reads ``off`` after its update,
-    so the launch relates neither to the other (a witness at ``old == off`` is no launch of the program)."""
+    """``old = off; off -= sizes[k]``: the text reader saw ``old = off``; clang reads ``off`` after its update, as
+    ``old`` less the block size, so the search draws ``off`` from ``old`` and its block (a witness at ``old == off``
+    is no launch of the program, and makes the two blocks' ranges overlap)."""
     (tmp_path / "main.cu").write_text(
         "#include <cuda_runtime.h>\nint sizes[4];\n"
         "__global__ void back(float *d, int off, int old) { d[off + threadIdx.x] += d[old + threadIdx.x]; }\n"
         "int main(int argc, char **argv) {\n    float *d; cudaMalloc(&d, 4096);\n    int off = 0, old;\n"
         "    for (int i = 0; i < 4; i++) off += sizes[i];\n"
         "    for (int k = 3; k > 0; k--) {\n        old = off;\n        off -= sizes[k];\n"
-        "        back<<<1, sizes[k]>>>(d, off, old);\n    }\n    return 0;\n}\n")
+        "        dim3 block(sizes[k]);\n        back<<<1, block>>>(d, off, old);\n    }\n    return 0;\n}\n")
     launches = build_host_index(tmp_path, [tmp_path / "main.cu"]).cuda_launches_of("back")
-    assert len(launches) == 3 and not any(a for x in launches for a in x.arg_sym), [x.arg_sym for x in launches]
+    assert len(launches) == 3 and all(x.arg_sym == (None, "_a2_-blockDim_x", None) for x in launches), \
+        [x.arg_sym for x in launches]
+    result = _scan(tmp_path)
+    assert not [f for _, k in result.kernels() for f in k.findings if f.kind == "race"]

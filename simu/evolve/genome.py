@@ -32,7 +32,7 @@ from simu.ir import Kernel
 from simu.ir.types import FloatType, IntType, VectorType
 from simu.launch.blocks import with_sample
 from simu.launch.buffers import PLAIN_FILLS, draw_buffer, element_type, fill_arguments, seal
-from simu.launch.constraints import buffer_length, int_expression
+from simu.launch.constraints import BLOCK_DIMS, buffer_length, int_expression
 from simu.launch.graphs import GRAPH_FILLS
 from simu.launch.images import (
     DEFAULT_SAMPLER,
@@ -354,13 +354,13 @@ class Layout:
                             return trial
         return values
 
-    def _derive(self, values: dict[str, Any]) -> dict[str, Any]:
-        """``values`` with the derived arguments (host relations, in their order) filled in."""
-        out = dict(values)
+    def _derive(self, values: dict[str, Any], block: list[int] | None = None) -> dict[str, Any]:
+        """``values`` with the derived arguments (host relations, in their order, over ``block`` too) filled in."""
+        out, dims = dict(values), dict(zip(BLOCK_DIMS, block or (1, 1, 1), strict=True))
         params = {p.name: p for p in self.kernel.params}
         for name, expr in self.derived.items():
             try:
-                v = int_expression(expr, out)
+                v = int_expression(expr, {**dims, **out})
             except (ValueError, KeyError, ZeroDivisionError, OverflowError):
                 v = 0  # the host program would divide by zero too: no launch of its; a harmless value
             p = params.get(name)
@@ -370,10 +370,9 @@ class Layout:
 
     def _relate(self, grid: list[int], block: list[int], values: dict[str, Any]
                 ) -> tuple[list[int], list[int], dict[str, Any]]:
-        """Grid and block components derived from the arguments (``dims``) and derived arguments.  A launch over
-        the search's thread budget halves first the components the search chooses, then the integer arguments
-        the derived components follow from (the relation holds: a smaller launch the program can make); only
-        when that is not enough are derived components halved (:meth:`_clamp`)."""
+        """Grid and block from the arguments (``dims``) and derived arguments.  Over the thread budget, halves the
+        components the search chooses, then the integer arguments the derived components follow from (a smaller
+        launch the program can make), then derived components (:meth:`_clamp`)."""
         fixed = {"grid": self.fixed_grid is not None,
                  "block": self.fixed_block is not None or self.shape.reqd_block is not None}
         dims = {k: e for k, e in self.dims.items() if not fixed[k.split(".")[0]]}
@@ -402,10 +401,10 @@ class Layout:
                 int(np.prod(b)) > min(self.shape.max_threads, MAX_THREADS_PER_BLOCK)
             shrink = [n for n in bases if isinstance(values.get(n), int) and abs(values[n]) > 1]
             if not over or not shrink:
-                return g, b, vals
+                return g, b, self._derive(values, b)
             n = max(shrink, key=lambda n: abs(values[n]))
             values = {**values, n: int(values[n] / 2)}
-        return g, b, vals
+        return g, b, self._derive(values, b)
 
     def _bases(self, dims: dict[str, str]) -> list[str]:
         """The searched scalar arguments the derived components follow from (through derived arguments too)."""

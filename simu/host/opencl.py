@@ -32,6 +32,7 @@ from simu.host.options import (
 )
 from simu.host.relations import ARG, conditions, norm, required, symbolic
 from simu.host.state import state_source
+from simu.launch.constraints import BLOCK_DIMS
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
@@ -355,7 +356,6 @@ def arg_variable(value_text: str) -> str | None:
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
 
-BLOCK_DIMS = ("blockDim_x", "blockDim_y", "blockDim_z")  # the search's block, in a grid relation's divisor
 
 
 def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | None, loc: tuple | None,
@@ -365,7 +365,7 @@ def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | 
     ``(_a7_)/128``.  OpenCL 1.x launches only global sizes that are multiples of the local size, so the quotient
     is exact on every launch the program makes (a floor, never the extra work-items of a round-up).  A local size the
     host computes at run time (``local = {bx, by}`` from ``argv``) divides as the search's block does:
-    ``(_a2_)/blockDim_x`` (:data:`BLOCK_DIMS`, which the search evaluates with its block)."""
+    ``(_a2_)/blockDim_x`` (:data:`~simu.launch.constraints.BLOCK_DIMS`, which the search evaluates with its block)."""
     text = g_text.strip()
     parts = split_top_level(text[1:-1], ",") if text.startswith("{") and text.endswith("}") else [text]
     if loc is None:

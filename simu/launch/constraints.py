@@ -142,6 +142,9 @@ def buffer_length(expr: str, values: dict[str, Any], threads: int, blocks: int =
 
 
 DIMS = tuple(f"{part}.{axis}" for part in ("grid", "block") for axis in "xyz")
+# the search's block in a host relation: a grid's divisor (OpenCL's global size) or an argument the host computes
+# from its block size (``off - blockDim_x``)
+BLOCK_DIMS = ("blockDim_x", "blockDim_y", "blockDim_z")
 
 
 def int_expression(expr: str, values: dict[str, Any]) -> int | float:

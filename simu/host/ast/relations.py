@@ -11,15 +11,19 @@ computed in one function and passed down is the same tree as the argument that c
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from simu.host.ast.expr import Call, Cast, Const, Expr, Field, Items, Op, Param, Unknown, _children
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.values import Context, Program, lift
 from simu.host.relations import ARG, acyclic
+from simu.launch.constraints import BLOCK_DIMS
 
 _PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
 _COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
+# a variable a loop changed (simu.host.ast.facts.FunctionReader.forget): at one launch, one value however often read
+_VARIABLE = re.compile(r"'[\w.]+' changed in the loop at line \d+$")
 _VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar"}  # differ at each call
 MAX_REQUIRES = 8
 
@@ -43,9 +47,10 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
         if not known_args[i] and _comparable(a) and a not in names:
             names[a] = f"_a{i}_"
     render = _Renderer(program, fn, names)
+    with_block = _Renderer(program, fn, {**_block_names(x.block, ctx, bound), **names})
     arg_rel: list[str | None] = []
     for i, a in enumerate(args):
-        r = None if known_args[i] else render.text(a, exclude=f"_a{i}_")
+        r = None if known_args[i] else with_block.text(a, exclude=f"_a{i}_")
         arg_rel.append(r if r is not None and ARG.search(r) else None)
     conditions = [(lift(c, ctx, bound), holds) for c, holds in x.conditions] + list(ctx.conds)
     requires: list[str] = []
@@ -66,16 +71,31 @@ def _dim(render: _Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
     return tuple(out) if any(out) else None  # type: ignore[return-value]
 
 
+def _block_names(block: Expr, ctx: Context, bound: dict) -> dict[Expr, str]:
+    """The block's components that are not constant, named as the search's block (``dim3 b(sizes[k]); k<<<g, b>>>(
+    …, off - sizes[k])``: the argument is ``off - blockDim_x``, which :mod:`simu.evolve.genome` evaluates with the
+    block it draws)."""
+    comps = list(block.items) if isinstance(block, Items) else [block]
+    out: dict[Expr, str] = {}
+    for d, c in enumerate(comps[:3]):
+        lifted = lift(c, ctx, bound)
+        while isinstance(lifted, Cast):  # dim3's unsigned members: the value an argument computes with
+            lifted = lifted.arg
+        if _comparable(lifted) and lifted not in out:
+            out[lifted] = BLOCK_DIMS[d]
+    return out
+
+
 def _comparable(e: Expr) -> bool:
     """Whether two occurrences of ``e`` in one launch are one value (not an unknown of some other origin, nor a
-    call that returns something new each time)."""
-    if isinstance(e, (Unknown, Const)):
+    call that returns something new each time): a variable a loop changed is one (:data:`_VARIABLE`)."""
+    if isinstance(e, Const) or isinstance(e, Unknown) and not _VARIABLE.match(e.why):
         return False
     return _stable(e)
 
 
 def _stable(e: Expr) -> bool:
-    if isinstance(e, Unknown) or isinstance(e, Call) and e.function in _VOLATILE:
+    if isinstance(e, Unknown) and not _VARIABLE.match(e.why) or isinstance(e, Call) and e.function in _VOLATILE:
         return False
     return all(_stable(c) for c in _children(e))
 
