@@ -542,7 +542,7 @@ class Layout:
                 layout = self.textures.get(p.name)
                 dt, comps = element_of(p) if p.is_pointer \
                     else (layout.dtype, layout.components)
-                n, declared = self._searched_length(p.name, length), 0
+                n, declared = drawn_part(self._searched_length(p.name, length), np.dtype(dt).itemsize * comps)
                 if p.name in self.buffer_lengths:
                     n, declared = drawn_part(buffer_length(self.buffer_lengths[p.name], values, T, launch.num_blocks),
                                              np.dtype(dt).itemsize * comps)
