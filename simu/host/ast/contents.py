@@ -18,7 +18,6 @@ from simu.host.ast.nodes import Node, referenced, strip
 
 # copy calls to the device: (destination, source) argument positions
 COPIES = {"cudaMemcpy": (0, 1), "cudaMemcpyAsync": (0, 1), "cuMemcpyHtoD": (0, 1), "cuMemcpyHtoDAsync": (0, 1)}
-KINDS = ("ramp", "const", "below", "unit", "random")
 HELPER = "helper"  # a copy of an array another function filled: resolved over the program (helper_fill)
 
 
