@@ -106,3 +106,36 @@ void reduce(struct Grid *g, const float *in) {
     races = _findings(tmp_path, "race")
     assert races and any(f["severity"] == "error" for f in races), [f["message"] for f in races]
     assert all("program state" not in f["detail"].get("assumption", "") for f in races)
+
+
+def test_the_reruns_are_probes_whose_own_findings_are_not_kept(monkeypatch):
+    """The order re-runs come after every other refutation: run as the search's own evaluations, an access they show
+    past a length the search chose (at sizes no earlier phase judged) became a new error nothing refuted (caffe's
+    LRN kernels).  They are probes: only the witness's findings are judged, nothing is added."""
+    from types import SimpleNamespace
+
+    from simu import codes
+    from simu.evolve import refute_state
+    from simu.ir.types import IntType
+
+    scalars = [SimpleNamespace(name=n, type=IntType(32)) for n in ("a", "b")]
+    layout = SimpleNamespace(scalars=scalars, state={"a": "l->a", "b": "l->b"}, ranges={}, derived={},
+                             at=SimpleNamespace(scalar=lambda j: j), decode=lambda genes: (None, None, {}),
+                             launch=lambda genes: ("launch", tuple(genes)))
+    finding = SimpleNamespace(severity=codes.ERROR, kind="out-of-bounds", first=None, second=None)
+    witness = SimpleNamespace(genes=[1.0, 2.0], launch=SimpleNamespace(args={"a": 1, "b": 2}))
+    calls = []
+
+    def refute(genes=None, launch=None, like=None):
+        calls.append((genes, launch))
+        return SimpleNamespace(findings=[])
+
+    search = SimpleNamespace(layout=layout, found={"k": (finding, [1.0, 2.0])}, refute=refute)
+    monkeypatch.setattr(refute_state, "witnesses", lambda s, key: [(witness, finding)])
+    monkeypatch.setattr(refute_state, "most_shared", lambda s, pending: witness)
+    monkeypatch.setattr(refute_state, "lines_of", lambda f: ())
+    demoted = []
+    monkeypatch.setattr(refute_state, "_demote", lambda s, key, *rest: demoted.append(key))
+    refute_state.refute_by_state(search)
+    assert calls and all(genes is None and launch[0] == "launch" for genes, launch in calls)
+    assert list(search.found) == ["k"] and demoted == ["k"]  # lost in the re-run: judged, nothing added

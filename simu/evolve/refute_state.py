@@ -60,7 +60,9 @@ def refute_by_state(search) -> None:
                 varied[layout.at.scalar(index[n])] = float(v)
             if _degenerate(layout, varied, witness):
                 continue  # the host's own formula says this order is none of its launches
-            ev = search.refute(varied, like=witness)
+            # probed, not evaluated: what the re-run shows beyond the witness's findings (an access past a length the
+            # search chose, at sizes no phase before judged) is no finding of the search's
+            ev = search.refute(launch=layout.launch(varied), like=witness)
             if ev is None:
                 break  # no room, or the run taught nothing: what is not yet lost stands
             shown_there = {_collision(f) for f in ev.findings}
