@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simu.host.ast.expr import Call, Cast, Const, Expr, Loop, Op, Param, _children
+from simu.host.ast.expr import Call, Const, Expr, Loop, Op, Param, _children, uncast
 from simu.host.ast.nodes import Node, referenced, strip
 
 # copy calls to the device: (destination, source) argument positions
@@ -36,8 +36,8 @@ def element_fill(index: Expr, value: Expr, line: int) -> HostFill | None:
     alike for every element, or not written in a loop)."""
     if not _varies(index):
         return None
-    value = _bare(value)
-    if value == _bare(index) and _counts_from_zero(value):
+    value = uncast(value)
+    if value == uncast(index) and _counts_from_zero(value):
         return HostFill("ramp", line=line)
     if isinstance(value, Const):
         return HostFill("const", value, line)
@@ -136,14 +136,8 @@ def _mentions_params(e: Expr) -> bool:
     return isinstance(e, Param) or any(_mentions_params(c) for c in _children(e))
 
 
-def _bare(e: Expr) -> Expr:
-    while isinstance(e, Cast):
-        e = e.arg
-    return e
-
-
 def _is_rand(e: Expr) -> bool:
-    e = _bare(e)
+    e = uncast(e)
     return isinstance(e, Call) and e.function in ("rand", "random", "lrand48") and not e.args
 
 
@@ -153,4 +147,4 @@ def _varies(e: Expr) -> bool:
 
 
 def _counts_from_zero(e: Expr) -> bool:
-    return isinstance(e, Loop) and _bare(e.start) == Const(0)
+    return isinstance(e, Loop) and uncast(e.start) == Const(0)

@@ -184,6 +184,13 @@ def unknown_in(e: Expr) -> bool:
     return any(unknown_in(x) for x in _children(e))
 
 
+def uncast(e: Expr) -> Expr:
+    """``e`` without the conversions around it (``(float)rand()``, a ``dim3``'s unsigned member)."""
+    while isinstance(e, Cast):
+        e = e.arg
+    return e
+
+
 def is_expr(v: Any) -> bool:
     return isinstance(v, _EXPRS)
 

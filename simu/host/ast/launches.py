@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from simu.host.ast.contents import HELPER, helper_fill
-from simu.host.ast.expr import Cast, Choice, Const, Element, Expr, Items, Loop, _children
+from simu.host.ast.expr import Choice, Const, Element, Expr, Items, Loop, _children, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import Relations, launch_relations
 from simu.host.ast.sequence import _identity, base_of, priors
@@ -139,8 +139,7 @@ def _same_arg(x: LaunchFact, value: Expr) -> int | None:
 
 
 def _zero(e: Expr) -> bool:
-    while isinstance(e, Cast):
-        e = e.arg
+    e = uncast(e)
     return isinstance(e, Const) and e.value == 0
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from simu.host.ast.expr import Call, Cast, Const, Expr, Field, Items, Op, Param, Unknown, _children
+from simu.host.ast.expr import Call, Cast, Const, Expr, Field, Items, Op, Param, Unknown, _children, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.values import Context, Program, lift
 from simu.host.relations import ARG, acyclic
@@ -78,9 +78,7 @@ def _block_names(block: Expr, ctx: Context, bound: dict) -> dict[Expr, str]:
     comps = list(block.items) if isinstance(block, Items) else [block]
     out: dict[Expr, str] = {}
     for d, c in enumerate(comps[:3]):
-        lifted = lift(c, ctx, bound)
-        while isinstance(lifted, Cast):  # dim3's unsigned members: the value an argument computes with
-            lifted = lifted.arg
+        lifted = uncast(lift(c, ctx, bound))  # dim3's unsigned members: the value an argument computes with
         if _comparable(lifted) and lifted not in out:
             out[lifted] = BLOCK_DIMS[d]
     return out
