@@ -1,7 +1,8 @@
 """A kernel with several launch contracts: the distinct launches its host code makes (``simu.host.contracts``).
 
 Each contract gets its own search (:func:`~simu.evolve.search.run_search`) with an equal share of the
-budget.  A per-launch finding is the launch's own: it keeps the witness launch, whose origin names the host
+budget; a search's first launch may run past its share but not past the kernel's whole budget
+(``Budget.kernel_deadline``), so that n contracts of a heavy kernel cost one budget, not n.  A per-launch finding is the launch's own: it keeps the witness launch, whose origin names the host
 launch it came from ("host launch at main.cu:37").  A kernel-phase finding, judged over every launch (a
 redundant barrier: never needed by any launch), holds for the program only when every contract's search
 reports it: a barrier one host launch needs is not redundant.
@@ -13,18 +14,18 @@ import dataclasses
 
 from simu import codes
 from simu.detect.finding import deduplicate
-from simu.evolve.search import Budget, SearchResult, SearchStats, run_search
+from simu.evolve.search import Budget, SearchResult, SearchStats, deadline_after, run_search
 from simu.launch.constraints import KernelConstraints
 
 KERNEL_PHASE_KINDS = frozenset({"redundant-barrier"})  # findings of Check.on_kernel_end, over every launch
 
 
 def share(budget: Budget, n: int) -> Budget:
-    """One contract's part of ``budget`` when ``n`` contracts split it."""
+    """One contract's part of ``budget`` when ``n`` contracts split it, from now."""
     if n <= 1:
         return budget
     return dataclasses.replace(budget, evaluations=max(budget.min_evaluations, -(-budget.evaluations // n)),
-                               seconds=budget.seconds / n)
+                               seconds=budget.seconds / n, kernel_deadline=deadline_after(budget.seconds))
 
 
 def search_contracts(module, kernel, settings, contracts: list[KernelConstraints], budget: Budget,

@@ -85,6 +85,10 @@ class Budget:
     # launches the severity refutations (simu.evolve.refute) may run after the loop, whatever the clock says:
     # a finding's severity must not depend on the machine's speed
     refutations: int = 24
+    # when contracts split a kernel's budget (simu.evolve.alternatives.share): the clock reading at which the
+    # kernel's whole budget ends.  A search's first launch, which may run past its own share so that a heavy
+    # kernel is judged at all, stops there: one contract's first launch may use what the others leave, no more.
+    kernel_deadline: float | None = None
 
     def refutation_steps(self) -> int:
         """Steps of cost the severity refutations may spend in all (:data:`REFUTE_STEPS_PER_SECOND`,
@@ -178,10 +182,13 @@ class Search:
 
     # -- budget ------------------------------------------------------------------------------
     def out_of_budget(self) -> bool:
-        """Budget spent, or the kernel found unsupported (a construct the machine does not model: every
-        further launch would stop at it too)."""
+        """Budget spent (the search's share, or past the kernel's whole budget once it has run a launch), or the
+        kernel found unsupported (a construct the machine does not model: every further launch would stop at it
+        too)."""
         return (self.stats.evaluations >= self.budget.evaluations
-                or _now() - self.t0 > self.budget.seconds or self.status == codes.UNSUPPORTED)
+                or _now() - self.t0 > self.budget.seconds or self.status == codes.UNSUPPORTED
+                or (self.budget.kernel_deadline is not None and _now() > self.budget.kernel_deadline
+                    and self.stats.evaluations > 0))
 
     def out_of_time(self, factor: float = 1.6) -> bool:
         """Refuting redundant barriers and shrinking witnesses may use part of a second budget, never more
@@ -191,12 +198,16 @@ class Search:
     def timed_limits(self, limits=None):
         """The limits of a launch a timed phase starts (the loop, refuting redundant barriers, shrinking): its own
         wall-clock bound ends with the phase, ``self.until`` budgets of seconds after the start, once a launch
-        has taught something (the first valid launch keeps the full bound), so that one slow or hanging launch
-        cannot carry the search past its budget.  A launch cut there is invalid, as one past its own bound."""
+        has taught something (the first valid launch keeps the full bound, up to the end of the kernel's whole
+        budget when contracts split it), so that one slow or hanging launch cannot carry the search past its
+        budget.  A launch cut there is invalid, as one past its own bound."""
         limits = limits or self._limits
         if not self.any_valid:
-            return limits
-        left = self.until * self.budget.seconds - (_now() - self.t0)
+            if self.budget.kernel_deadline is None:
+                return limits
+            left = self.budget.kernel_deadline - _now()
+        else:
+            left = self.until * self.budget.seconds - (_now() - self.t0)
         if left >= limits.max_seconds:
             return limits
         return dataclasses.replace(limits, max_seconds=max(left, MIN_LAUNCH_SECONDS))
@@ -327,7 +338,11 @@ class Search:
             reason = result.outcome.reason
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
-            return dataclasses.replace(Evaluation.invalid(launch, str(result.outcome)), steps=result.steps,
+            said = str(result.outcome)
+            if reason.startswith("time limit") and (limits or self._limits).max_seconds < self._limits.max_seconds:
+                said = (f"{codes.INCOMPLETE}: a launch stopped after {(limits or self._limits).max_seconds:.2g} s, "
+                        "where the budget ran out (a larger --budget runs it further)")
+            return dataclasses.replace(Evaluation.invalid(launch, said), steps=result.steps,
                                        cost=launch_cost(result), cut=cut,
                                        recorded=_recorded(result) if reason.startswith("trace limit") else None)
         findings = launch_run.findings
@@ -440,6 +455,11 @@ def _recorded(result) -> int:
 def _now() -> float:
     """The search's clock (the budget's seconds and the time guards of its phases)."""
     return time.perf_counter()
+
+
+def deadline_after(seconds: float) -> float:
+    """The search clock's reading ``seconds`` from now (``Budget.kernel_deadline``)."""
+    return _now() + seconds
 
 
 def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
