@@ -78,6 +78,16 @@ __global__ void lookup(const int *idx, const float *table, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = table[idx[i] << 20];
 }
+typedef float real;  // a typedef'd element type: drawn as the float it is
+__global__ void neighbors(int *nn, int *nl, const real *x, const real *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    for (int j = i + 1; j < n; ++j) {
+      real dx = x[j] - x[i], dy = y[j] - y[i];
+      if (dx * dx + dy * dy < 3.61f) { nl[i * 4 + atomicAdd(&nn[i], 1)] = j; nl[j * 4 + atomicAdd(&nn[j], 1)] = i; }
+    }
+  }
+}
 __global__ void forged(int *unused, long long address) {
   if (threadIdx.x == 0) *(int *)address = 1;
 }
@@ -187,7 +197,7 @@ def test_contents_the_user_gives_keep_the_race_an_error():
     _evaluate(s, "random")
     races = _judged(s)
     assert races and all(f.severity == codes.ERROR for f in races), races
-    assert s.refutations == 0  # no buffer the search filled holds integers: nothing to vary
+    assert s.refutations == 1  # only the float values the search filled vary: the race stays
 
 
 def test_no_refutation_launch_left_keeps_the_error():
@@ -290,3 +300,21 @@ def test_the_contents_are_judged_before_the_lengths_when_one_refutation_is_left(
             phase(s)
     oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]
     assert oob and all(f.severity == codes.WARNING and f.detail["assumption_key"] == "buffer contents" for f in oob)
+
+
+def test_a_typedef_d_element_type_is_drawn_as_the_type_behind_it():
+    if not _MODULE:
+        _MODULE.append(load_source(KERNELS, "cuda"))
+    x = _MODULE[0].kernel("neighbors").params[2]
+    assert x.c_type == "const real*" and x.pointee == "float"
+
+
+def test_a_race_that_equal_float_coordinates_make_is_a_warning_that_names_them():
+    """Equal coordinates put every point within the cutoff of every other, more neighbours than a row's slots:
+    the slots overflow into the next point's row.  With distinct coordinates (point k at (k, k)) each point
+    has at most two neighbours: the data the host reads decides."""
+    s = _search("neighbors", KernelConstraints(fills={"nn": "zeros"}, buffer_lengths={"nl": "4*n"}))
+    _evaluate(s, "ones", block=64, n=64)
+    races = _judged(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert all("'x'" in f.detail[ASSUMPTION] and "'y'" in f.detail[ASSUMPTION] for f in races)

@@ -1,8 +1,10 @@
-"""Distinct integer contents for a launch's chosen buffers (:meth:`simu.evolve.genome.Layout.distinct`, the contents
-refutation of :mod:`simu.evolve.refute`): element k holds k, in every integer or struct buffer whose contents the
-search chose, the member buffers behind a parameter's pointers (:mod:`simu.launch.members`) too, while floats, the
-float fields of structs and the pointer slots of a holder keep what they hold (a slot is an address the machine
-writes, never an integer to vary)."""
+"""Distinct contents for a launch's chosen buffers (:meth:`simu.evolve.genome.Layout.distinct`, the contents
+refutation of :mod:`simu.evolve.refute`): element k holds k, in every integer, float or struct buffer whose contents
+the search chose, the member buffers behind a parameter's pointers (:mod:`simu.launch.members`) too, while the float
+fields of structs and the pointer slots of a holder keep what they hold (a slot is an address the machine writes,
+never an integer to vary).  Floats vary too: equal coordinates put every point within every cutoff
+(``if (dx*dx + dy*dy < r2) nl[i*MAX + atomicAdd(&n[i], 1)] = j``), and the slots then overflow into a
+neighbour's."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ def distinct_launch(params: list, chosen: set[str], launch: Launch) -> tuple[Lau
     items += [(name, f, None) for name, f in member_fields(params).items()]
     for name, what, p in items:
         arr = launch.args.get(name)
-        if name not in chosen or not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iu":
+        if name not in chosen or not isinstance(arr, np.ndarray) or arr.dtype.kind not in "iuf":
             continue
         dt, comps = element_of(p) if p is not None else element_type(what.pointee, what.pointee_size)
         if arr.dtype != dt or arr.size % comps:

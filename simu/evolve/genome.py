@@ -481,8 +481,8 @@ class Layout:
         return {n for p in self.params if holds_pointers(p) for n in member_names(p)}
 
     def distinct(self, launch: Launch) -> tuple[Launch, list[str]] | None:
-        """``launch`` with distinct integer contents (:func:`~simu.launch.buffers.distinct_contents`) in every
-        integer or struct buffer whose contents the search chose, other buffers (floats among them) and the
+        """``launch`` with distinct contents (:func:`~simu.launch.buffers.distinct_contents`) in every
+        integer, float or struct buffer whose contents the search chose, other buffers and the
         float fields of structs (``Param.pointee_floats``, from the debug information) as they were, and the
         names of the buffers that changed; None when none changes.  CSR offsets and the rows' indices drawn as the
         kernel uses them (:mod:`simu.launch.graphs`) stay: any graph is data a program can pass, shared neighbours

@@ -165,6 +165,10 @@ class DebugInfo:
     def param_type_names(self, sp_ref: str | None) -> list[str]:
         return [self.type_name(t) for t in self._param_type_refs(sp_ref)]
 
+    def param_canonical_types(self, sp_ref: str | None) -> list[str]:
+        """Per parameter, its type with typedefs written out: what a buffer's elements are drawn as."""
+        return [self.type_name(t, canonical=True) for t in self._param_type_refs(sp_ref)]
+
     def param_pointee_sizes(self, sp_ref: str | None) -> list[int | None]:
         """Per parameter, the bytes of the type a pointer parameter points to (None: not a pointer or unknown)."""
         return [self._pointee_size(t) for t in self._param_type_refs(sp_ref)]
@@ -265,7 +269,9 @@ class DebugInfo:
             depth += 1
         return n
 
-    def type_name(self, ref: str, depth: int = 0) -> str:
+    def type_name(self, ref: str, depth: int = 0, canonical: bool = False) -> str:
+        """A type's C spelling; ``canonical``: typedefs written out (``real *`` of ``typedef float real``:
+        ``float*``)."""
         n = self.node(ref)
         if n is None or depth > 16:
             return "?"
@@ -275,7 +281,7 @@ class DebugInfo:
             return _unq(f.get("name", "?"))
         if kind == "DIDerivedType":
             tag = f.get("tag", "")
-            base = self.type_name(f["baseType"], depth + 1) if "baseType" in f else "void"
+            base = self.type_name(f["baseType"], depth + 1, canonical) if "baseType" in f else "void"
             if tag == "DW_TAG_pointer_type":
                 return base + "*"
             if tag == "DW_TAG_reference_type":
@@ -285,7 +291,7 @@ class DebugInfo:
             if tag == "DW_TAG_volatile_type":
                 return "volatile " + base
             if tag == "DW_TAG_typedef":
-                return _unq(f.get("name", base))
+                return base if canonical and base != "?" else _unq(f.get("name", base))
             return base
         if kind == "DICompositeType":
             return _unq(f.get("name", "struct"))

@@ -118,6 +118,7 @@ class Param:
     # the device pointers its memory holds (a struct's pointer members, an array of pointers; debug info): the
     # launch gives each slot a buffer of its own (simu.launch.members)
     pointers: PointerLayout | None = None
+    canonical_type: str | None = None  # c_type with typedefs written out (debug info): ``float*`` for ``real*``
 
     @property
     def is_pointer(self) -> bool:
@@ -133,10 +134,12 @@ class Param:
 
     @property
     def pointee(self) -> str | None:
-        """C type of the pointed-to element ("float"), when known."""
-        if not self.c_type or not self.c_type.endswith("*"):
+        """C type of the pointed-to element ("float"; behind typedefs where the debug information says), when
+        known."""
+        c_type = self.canonical_type if self.canonical_type and self.canonical_type.endswith("*") else self.c_type
+        if not c_type or not c_type.endswith("*"):
             return None
-        return self.c_type[:-1].replace("const ", "").replace("volatile ", "").replace("restrict", "").strip()
+        return c_type[:-1].replace("const ", "").replace("volatile ", "").replace("restrict", "").strip()
 
 
 @dataclass
@@ -335,6 +338,7 @@ class _Decoder:
         sp_ref = spm.group(1) if spm else None
         names = self.dbg.param_names(sp_ref)
         ctypes = self.dbg.param_type_names(sp_ref)
+        canonical = self.dbg.param_canonical_types(sp_ref)
         sizes = self.dbg.param_pointee_sizes(sp_ref)
         floats = self.dbg.param_pointee_floats(sp_ref)
         slots = param_pointer_layouts(self.dbg, sp_ref)
@@ -352,7 +356,8 @@ class _Decoder:
             held = slots[i] if i < len(slots) and isinstance(atype, PtrType) else None
             if held is not None and held.by_value:  # the pointer the IR passes points to the struct itself
                 size, fl = held.stride, held.floats
-            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size, fl, held))
+            params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size, fl, held,
+                                canonical[i] if i < len(canonical) and canonical[i] != ctype else None))
         lang = language
         if lang == "llvm":
             lang = "opencl" if self.kernel_names.get(fn.name) == "opencl" else "cuda"
