@@ -2,10 +2,11 @@
 
 Each contract gets its own search (:func:`~simu.evolve.search.run_search`) with an equal share of the
 budget; a search's first launch may run past its share but not past the kernel's whole budget
-(``Budget.kernel_deadline``), so that n contracts of a heavy kernel cost one budget, not n.  A per-launch finding is the launch's own: it keeps the witness launch, whose origin names the host
-launch it came from ("host launch at main.cu:37").  A kernel-phase finding, judged over every launch (a
-redundant barrier: never needed by any launch), holds for the program only when every contract's search
-reports it: a barrier one host launch needs is not redundant.
+(``Budget.kernel_deadline``), so that n contracts of a heavy kernel cost one budget, not n.  A per-launch
+finding is the launch's own: it keeps the witness launch, whose origin names the host launch it came from
+("host launch at main.cu:37").  A kernel-phase finding, judged over every launch (a redundant barrier: never
+needed by any launch), holds for the program only when every contract's search reports it: a barrier one
+host launch needs is not redundant.
 """
 
 from __future__ import annotations
