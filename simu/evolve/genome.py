@@ -123,6 +123,7 @@ class Layout:
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
     state: dict[str, str] = field(default_factory=dict)  # scalar -> host text reading program state (refute_state)
+    holders: list = field(default_factory=list)  # module variables holding device pointers (members.symbol_holders)
     # the threads a launch over the thread budget (a host's grid the search cannot shrink) runs of its blocks:
     # few at first, then as many as what the sampled launches record allows (fit_sample)
     sample_threads: int = SAMPLE_START
@@ -478,7 +479,7 @@ class Layout:
     @cached_property
     def members(self) -> set[str]:
         """Every name a member buffer of this kernel's launches may take (:func:`~simu.launch.members.member_names`)."""
-        return {n for p in self.params if holds_pointers(p) for n in member_names(p)}
+        return {n for p in (*self.params, *self.holders) if holds_pointers(p) for n in member_names(p)}
 
     def distinct(self, launch: Launch) -> tuple[Launch, list[str]] | None:
         """``launch`` with distinct contents (:func:`~simu.launch.buffers.distinct_contents`) in every
@@ -560,8 +561,8 @@ class Layout:
         share_buffers(args, launch.buffer_specs, self.same)
         longest = ((lambda _, unit: plausible_length(length, ints, unit, 1, self._per_threads(launch, unit)))
                    if plausible else None)
-        launch.pointers = draw_members(self.params, args, launch.buffer_specs, plain, rng, length, seed=seed, threads=T,
-                                       length_of=longest)
+        launch.pointers = draw_members([*self.params, *self.holders], args, launch.buffer_specs, plain, rng, length,
+                                       seed=seed, threads=T, length_of=longest)
         drawn = draw_valid(self.roles, args, launch.buffer_specs, rng) if inferred else ""
         if drawn:
             launch.origin += f" (contents drawn as the kernel uses them: {drawn})"

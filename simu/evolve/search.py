@@ -44,10 +44,12 @@ from simu.evolve.modes import MODES, Mode
 from simu.evolve.roles import split
 from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
+from simu.interp.compiler import compile_kernel
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
 from simu.launch.constraints import KernelConstraints
 from simu.launch.images import is_image, is_sampler, is_texture
+from simu.launch.members import symbol_holders
 from simu.launch.model import as_dim3
 from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import KernelAnalysis, LaunchRun, beyond_contract, outcome_where, status_of
@@ -477,7 +479,18 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
                   dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
-                  requires=list(c.requires), state=dict(c.state))
+                  requires=list(c.requires), state=dict(c.state), holders=_holders(module, kernel))
+
+
+def _holders(module, kernel) -> list:
+    """The module variables the kernel reads that hold device pointers the host sets (``members.symbol_holders``)."""
+    if not any(g.pointers is not None for g in module.globals.values()):
+        return []
+    try:
+        used = {ref.name for ref in compile_kernel(module, kernel).global_refs}
+    except SimuError:
+        return []  # the search meets the same problem and reports it
+    return symbol_holders(module, used)
 
 
 def _dim(v):

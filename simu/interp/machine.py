@@ -88,6 +88,7 @@ class Machine:
         buffers: dict = {}
         # module globals: shared per block, constant/global once
         gaddr: dict[str, np.ndarray | int] = {}
+        variables = {}  # display name -> allocation of the variables a launch's pointer slots may name
         for g in self.module.globals.values():
             if g.addrspace == 3:
                 size = alloc_size(g.type) if not g.external else launch.dynamic_shared
@@ -99,6 +100,7 @@ class Machine:
                 init = flatten_constant(g.type, g.init) if g.init is not None else None
                 a = st.mem.allocate(g.display_name, space, alloc_size(g.type), 1, init=init)
                 gaddr[g.name] = a.base
+                variables[g.display_name] = a
         for g in self.module.globals.values():  # pointer tables inside initialisers
             if g.init is not None and g.addrspace != 3:
                 for off, ref in global_refs(g.type, g.init):
@@ -155,7 +157,7 @@ class Machine:
                 except (TypeError, ValueError) as exc:
                     raise LaunchError(f"bad value {v!r} for parameter '{p.name}': {exc}") from None
                 st.put(slot, FULL, c, proto_of(p.type))
-        members.place(st, launch, buffers)  # the buffers behind pointers the arguments' memory holds
+        members.place(st, launch, buffers, variables)  # the buffers behind pointers the arguments' memory holds
         cuda_textures.bind_references(st, prog, self.kernel, gaddr.__getitem__,
                                       lambda name, arr: self._texture_buffer(st, buffers, name, arr))
         return st, buffers

@@ -15,9 +15,11 @@ from simu.errors import LaunchError
 from simu.interp.memory import SPACE_GLOBAL
 
 
-def place(st, launch, buffers: dict) -> None:
+def place(st, launch, buffers: dict, variables: dict | None = None) -> None:
     """Allocate ``launch``'s member buffers (global memory, named as the launch names them) into ``buffers`` (name ->
-    (allocation, dtype, shape), the run's outputs) and write their addresses into the holders' slots."""
+    (allocation, dtype, shape), the run's outputs) and write their addresses into the holders' slots: a parameter's
+    buffer, or the memory of a module variable (``variables``: display name -> allocation, a ``__constant__`` struct
+    whose pointers the host sets)."""
     if not launch.pointers:
         return
     for runs in launch.pointers.values():
@@ -32,9 +34,9 @@ def place(st, launch, buffers: dict) -> None:
             a = st.mem.allocate(name, SPACE_GLOBAL, arr.nbytes, 1, param=name, init=arr)
             buffers[name] = (a, arr.dtype, arr.shape)
     for holder, runs in launch.pointers.items():
-        if holder not in buffers:
+        alloc = buffers[holder][0] if holder in buffers else (variables or {}).get(holder)
+        if alloc is None:
             continue  # a null pointer argument: no memory to hold slots
-        alloc = buffers[holder][0]
         size = alloc.instance_size
         for offset, count, stride, target, target_offset, target_stride in runs:
             i = np.arange(int(count), dtype=np.int64)

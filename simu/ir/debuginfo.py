@@ -297,6 +297,15 @@ class DebugInfo:
             return _unq(f.get("name", "struct"))
         return "?"
 
+    def global_var_type(self, ref: str | None) -> str | None:
+        """The type reference of the variable a ``DIGlobalVariableExpression`` describes."""
+        n = self.node(ref)
+        if n and n[0] == "DIGlobalVariableExpression":
+            v = self.node(n[1].get("var"))  # type: ignore[union-attr]
+            if v:
+                return v[1].get("type")  # type: ignore[union-attr]
+        return None
+
     def global_var_name(self, ref: str | None) -> str | None:
         n = self.node(ref)
         if n and n[0] == "DIGlobalVariableExpression":

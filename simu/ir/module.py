@@ -17,7 +17,7 @@ from simu.frontend.kernel_names import kernel_names
 from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
-from simu.ir.pointers import PointerLayout, param_pointer_layouts
+from simu.ir.pointers import PointerLayout, global_pointer_layout, param_pointer_layouts
 from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
 
 
@@ -98,6 +98,9 @@ class GlobalVar:
     is_constant: bool
     display_name: str
     external: bool
+    # the device pointers it holds (debug info): a launch gives each slot a buffer of its own, as the host's
+    # cudaMemcpyToSymbol would (simu.launch.members)
+    pointers: PointerLayout | None = None
 
     @property
     def size(self) -> int:
@@ -295,7 +298,10 @@ class _Decoder:
             init, _ = self.consts.parse_value(vtype, after)
         dm = re.search(r"!dbg !(\d+)", text)
         display = self.dbg.global_var_name(f"!{dm.group(1)}") if dm else None
-        return GlobalVar(name, vtype, space, init, km.group(1) == "constant", display or _plain_name(name), external)
+        slots = global_pointer_layout(self.dbg, self.dbg.global_var_type(f"!{dm.group(1)}")) \
+            if dm and space != 3 and not external else None
+        return GlobalVar(name, vtype, space, init, km.group(1) == "constant", display or _plain_name(name), external,
+                         slots)
 
     # -- functions ---------------------------------------------------------------------
     def function(self, f) -> tuple[Function, str]:

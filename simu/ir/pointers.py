@@ -53,6 +53,18 @@ def param_pointer_layouts(dbg: Any, sp_ref: str | None) -> list[PointerLayout | 
     return [_layout(dbg, ref) for ref in dbg._param_type_refs(sp_ref)]
 
 
+def global_pointer_layout(dbg: Any, type_ref: str | None) -> PointerLayout | None:
+    """The pointer slots of a module variable of type ``type_ref`` (``__constant__ Params P`` with ``float *data``,
+    ``__device__ int *table``): one element, the variable itself, or None when it holds no pointer."""
+    if not type_ref:
+        return None
+    found: list[PointerField] = []
+    size = dbg.type_size(type_ref)
+    if not size or not _walk(dbg, type_ref, 0, "", found) or not found:
+        return None
+    return PointerLayout(tuple(found), size, True, _floats(dbg, type_ref))
+
+
 def _layout(dbg: Any, ref: str) -> PointerLayout | None:
     n = dbg._strip(ref)
     if n is None:

@@ -269,7 +269,7 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
     ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.  A
     texture's descriptor settings (``"texture"``, see :func:`simu.launch.images.texture_mode`) are kept, and so are
     the pointer slots of a buffer that holds device pointers (``"pointers"``: ``Launch.pointers``' runs, the member
-    buffers they name among the specs).
+    buffers they name among the specs), a module variable's as ``{"symbol": true, "pointers": …}``.
     """
     out: dict[str, dict[str, Any]] = {}
     for name, v in launch.args.items():
@@ -297,6 +297,9 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
             out[name]["texture"] = spec["texture"]
         if launch.pointers.get(name):  # the member buffers its pointer slots hold (simu.launch.members)
             out[name]["pointers"] = [list(run) for run in launch.pointers[name]]
+    for name, runs in launch.pointers.items():  # a module variable's slots (members.symbol_holders)
+        if name not in launch.args and runs:
+            out[name] = {"symbol": True, "pointers": [list(run) for run in runs]}
     return out
 
 

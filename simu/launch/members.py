@@ -30,6 +30,9 @@ from typing import Any, Callable
 
 import numpy as np
 
+from simu.ir.constants import GlobalRef
+from simu.ir.module import Param
+from simu.ir.types import PtrType
 from simu.launch.buffers import draw_buffer, element_type, seal
 
 MAX_MEMBER_BUFFERS = 8  # distinct member buffers per parameter (at least one per pointer member of one element)
@@ -122,7 +125,8 @@ def draw_members(params: list, args: dict[str, Any], specs: dict[str, dict[str, 
     pointers: dict[str, list[Run]] = {}
     for p in params:
         holder = args.get(p.name)
-        if not holds_pointers(p) or not isinstance(holder, np.ndarray) or not holder.nbytes:
+        symbol = p.index < 0  # a module variable (symbol_holders): its memory is the machine's, one element
+        if not holds_pointers(p) or not symbol and (not isinstance(holder, np.ndarray) or not holder.nbytes):
             continue
         layout = p.pointers
         n = 1 if layout.by_value else holder.nbytes // layout.stride
@@ -167,3 +171,23 @@ def members_of(launch: Any) -> list[str]:
 def without_pointers(spec: dict[str, Any]) -> dict[str, Any]:
     """A buffer spec without the holder's ``"pointers"`` (what regenerates the bytes)."""
     return {k: v for k, v in spec.items() if k != "pointers"} if "pointers" in spec else spec
+
+
+def symbol_holders(module: Any, names: set[str]) -> list[Any]:
+    """The module variables among ``names`` (``__constant__``/``__device__``, by IR name) whose memory holds device
+    pointers (:attr:`~simu.ir.module.GlobalVar.pointers`), as holders of one element named as C names them: the
+    host sets such a variable (``cudaMemcpyToSymbol(P, &p, …)`` with ``p.data`` a ``cudaMalloc``'d buffer), so
+    each slot gets a member buffer (``P.data``) where the module's initialiser leaves a null pointer."""
+    out = []
+    for g in module.globals.values():
+        if g.name in names and g.pointers is not None and not g.external and g.addrspace != 3 \
+                and not _refers(g.init):  # a table the module initialises with its own addresses stays
+            out.append(Param(-1, g.display_name, PtrType(), None, 0, g.size, None, g.pointers))
+    return out
+
+
+def _refers(init: Any) -> bool:
+    """Whether a variable's initialiser holds the address of another (a pointer table the module fills in)."""
+    if isinstance(init, GlobalRef):
+        return True
+    return isinstance(init, list) and any(_refers(x) for x in init)
