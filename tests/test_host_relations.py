@@ -10,6 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from simu.cli import app
+from simu.evolve.sizes import fit_sample
 from simu.host.contracts import contracts_for
 from simu.host.index import build_host_index
 from simu.launch.constraints import int_expression
@@ -251,7 +252,7 @@ def test_a_derived_grid_over_the_thread_budget_shrinks_its_argument_first():
     assert launch.grid == (1, 40, 1) and launch.args["c"] == 40
     assert launch.blocks == (0, 39)  # the first sample: 1024 threads, the grid's two ends
     assert launch.origin == "host (2 of 40 blocks run: (0,0), (0,39))"
-    fixed.fit_sample(launch, 2 * 1024, 250_000)  # two accesses a thread: later samples fill the budget
+    fit_sample(fixed, launch, 2 * 1024, 250_000)  # two accesses a thread: later samples fill the budget
     launch = fixed.launch([0.0] * fixed.at.size)
     assert len(launch.blocks) == 8 and {0, 1, 38, 39} <= set(launch.blocks)
     fixed.shape.whole_grid = True

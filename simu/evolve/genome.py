@@ -123,9 +123,10 @@ class Layout:
     length_factors: dict[str, int] = field(default_factory=dict)  # buffer -> the host allocation's constant factor
     requires: list[str] = field(default_factory=list)  # comparisons the host asserts (launches breaking one: invalid)
     state: dict[str, str] = field(default_factory=dict)  # scalar -> host text reading program state (refute_state)
+    symbols: dict[str, tuple[int, Any]] = field(default_factory=dict)  # what the host copies into module variables
     holders: list = field(default_factory=list)  # module variables holding device pointers (members.symbol_holders)
     # the threads a launch over the thread budget (a host's grid the search cannot shrink) runs of its blocks:
-    # few at first, then as many as what the sampled launches record allows (fit_sample)
+    # few at first, then as many as what the sampled launches record allows (sizes.fit_sample)
     sample_threads: int = SAMPLE_START
     at: Genes = field(init=False)  # the named gene positions
     image_dtype: dict[str, np.dtype] = field(init=False)  # per image parameter: its default element type
@@ -567,6 +568,7 @@ class Layout:
         if drawn:
             launch.origin += f" (contents drawn as the kernel uses them: {drawn})"
         launch.args = {p.name: args[p.name] for p in self.params} | {n: args[n] for n in args if n in self.members}
+        launch.symbols = dict(self.symbols)
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
                 else 16 * launch.threads_per_block
@@ -585,16 +587,3 @@ class Layout:
         if not all(k in self.dims for k in used):
             return False
         return not set(self._bases({k: self.dims[k] for k in used})) - set(self.fixed)
-
-    def fit_sample(self, launch: Launch, accesses: int, target: int) -> bool:
-        """Size the samples of later launches of a host's grid so that they record about ``target`` accesses,
-        from what the sampled ``launch`` recorded (at least two blocks, at most the thread budget); True when the
-        sample shrank.  Counted, not timed: the same kernel samples the same blocks on any machine.  A launch of a
-        grid the search draws is never resized: what makes it heavy is the search's values, not the grid."""
-        if launch.blocks is None and not (self.grid_given and launch.run_blocks > 2):
-            return False
-        per_thread = max(accesses, 1) / launch.run_threads
-        fit = max(2 * launch.threads_per_block, min(self.max_total_threads, int(target / per_thread)))
-        shrank = fit < launch.run_threads and fit < self.sample_threads
-        self.sample_threads = fit
-        return shrank

@@ -44,6 +44,7 @@ from simu.evolve.modes import MODES, Mode
 from simu.evolve.roles import split
 from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
+from simu.evolve.sizes import fit_sample
 from simu.interp.compiler import compile_kernel
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
@@ -72,7 +73,7 @@ ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths re
 ZERO_ELEMENTS_PER_STEP = 20 * ELEMENTS_PER_STEP
 MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a launch it starts
 # what a launch of a host's grid should record: a launch recording more runs fewer of its blocks from then on
-# (Layout.fit_sample), so that a heavy kernel at the program's own launch is judged several times in its budget
+# (sizes.fit_sample), so that a heavy kernel at the program's own launch is judged several times in its budget
 SAMPLE_ACCESSES = MAX_PROBE_TRACE // 4
 
 
@@ -235,7 +236,7 @@ class Search:
         ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
             self._run(launch, limits if limits is not None else self.timed_limits())
         # every run of a sampled grid sizes the later samples; one too heavy for the trace runs again on fewer blocks
-        resized = ev.recorded is not None and self.layout.fit_sample(launch, ev.recorded, SAMPLE_ACCESSES)
+        resized = ev.recorded is not None and fit_sample(self.layout, launch, ev.recorded, SAMPLE_ACCESSES)
         if resized and built and not ev.valid:
             launch = self.layout.launch(genes)
             ev = self._run(launch, limits if limits is not None else self.timed_limits())
@@ -479,7 +480,8 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                   fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
                   dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
-                  requires=list(c.requires), state=dict(c.state), holders=_holders(module, kernel))
+                  requires=list(c.requires), state=dict(c.state), holders=_holders(module, kernel),
+                  symbols=dict(c.symbols))
 
 
 def _holders(module, kernel) -> list:

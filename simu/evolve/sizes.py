@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+
+from simu.launch.model import Launch
 
 # A buffer whose length the search chose (no host allocation, constraint or launch comment gives it) is
 # drawn as long as the thread count and every integer argument (often a size n: `i < n` guards an index
@@ -54,3 +58,17 @@ def kernel_sizes(length: int, ints: list[int], host_factor: int = 1, cap: int | 
         if v >= 2:
             tensor = tensor * v if cap is None else min(tensor * v, cap)
     return max(PLAUSIBLE_FACTOR * length, host_factor * length, tensor if tensor > 1 else 0, per_threads)
+
+
+def fit_sample(layout: Any, launch: Launch, accesses: int, target: int) -> bool:
+    """Size the samples of ``layout``'s later launches of a host's grid so that they record about ``target`` accesses,
+    from what the sampled ``launch`` recorded (at least two blocks, at most the thread budget); True when the
+    sample shrank.  Counted, not timed: the same kernel samples the same blocks on any machine.  A launch of a
+    grid the search draws is never resized: what makes it heavy is the search's values, not the grid."""
+    if launch.blocks is None and not (layout.grid_given and launch.run_blocks > 2):
+        return False
+    per_thread = max(accesses, 1) / launch.run_threads
+    fit = max(2 * launch.threads_per_block, min(layout.max_total_threads, int(target / per_thread)))
+    shrank = fit < launch.run_threads and fit < layout.sample_threads
+    layout.sample_threads = fit
+    return shrank

@@ -251,6 +251,7 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text
+    c.symbols = {name: (offset, values) for name, offset, values in x.symbols}
     return c
 
 

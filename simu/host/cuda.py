@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 from simu.host.branches import branch_taken
 from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args, unparen
@@ -70,6 +71,8 @@ class CudaLaunch:
     signature: str = ""  # the kernel's type as clang read the launch instantiate it (``void(double*)``)
     # (argument, kind, value, argument the value is): buffers the host fills (simu.host.ast.contents)
     contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
+    # (variable, byte offset, values): what cudaMemcpyToSymbol copies before the launch (simu.host.ast.launches)
+    symbols: tuple[tuple[str, int, Any], ...] = ()
 
     @property
     def where(self) -> str:
@@ -243,6 +246,7 @@ def cuda_launches_of(extra: dict, kernel: str | None) -> list[CudaLaunch]:
             d[k] = tuple(d.get(k, ()))
         d["zeroed"] = tuple(d.get("zeroed", ()))
         d["contents"] = tuple(tuple(c) for c in d.get("contents", ()))
+        d["symbols"] = tuple((n, o, _tuples(v)) for n, o, v in d.get("symbols", ()))
         d["priors"] = tuple(Prior.from_json(p) for p in d.get("priors", ()))
         out.append(CudaLaunch(**d))
     return out
@@ -442,3 +446,8 @@ def _buffer_length(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[in
         return None, None
     size, elem = alloc
     return ev.element_count(size, pos, elem)
+
+
+def _tuples(v: Any) -> Any:
+    """JSON's lists back as the tuples a launch holds (nested)."""
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v

@@ -22,7 +22,7 @@ from simu.interp.outcome import Outcome, RunResult
 from simu.interp.program import Program, Wait, proto_of
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence
-from simu.interp.values import constant, flatten_constant, global_refs
+from simu.interp.values import constant, flatten_constant, global_refs, with_copied
 from simu.ir import Kernel, Module
 from simu.ir.types import PtrType, alloc_size
 from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
@@ -98,6 +98,8 @@ class Machine:
             else:
                 space = SPACE_CONSTANT if g.addrspace in (2, 4) or g.is_constant else SPACE_GLOBAL
                 init = flatten_constant(g.type, g.init) if g.init is not None else None
+                if g.display_name in launch.symbols:  # what the host copies there (cudaMemcpyToSymbol)
+                    init = with_copied(g.type, init, *launch.symbols[g.display_name])
                 a = st.mem.allocate(g.display_name, space, alloc_size(g.type), 1, init=init)
                 gaddr[g.name] = a.base
                 variables[g.display_name] = a

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -109,6 +110,36 @@ def _write_const(out: bytearray, off: int, t: Type, v: Any) -> None:
         dt = scalar_dtype(t)
         raw = np.array(_scalar(dt, v), dtype=dt).tobytes()
         out[off:off + len(raw)] = raw
+
+
+def with_copied(t: Type, init: bytes | None, offset: int, values: Any) -> bytes:
+    """A variable's bytes (``init``, or zeros) with what the host copies into it from byte ``offset`` on
+    (``cudaMemcpyToSymbol``): ``values``' numbers, nested as the host's aggregate, fill the type's scalars in
+    memory order from there (C lays out an initialiser's leaves that way, braces elided or not); ``None`` and
+    pointer slots keep their bytes (a device pointer is a member buffer's address: :mod:`simu.interp.members`)."""
+    out = bytearray(init if init is not None else bytes(_alloc_size(t)))
+    leaves = ((o, lt) for o, lt in _leaves(t, 0) if o >= offset)  # lazily: as many as the host copies
+    for (o, lt), v in zip(leaves, _flat(values), strict=False):
+        if v is not None and not isinstance(lt, PtrType) and o + _alloc_size(lt) <= len(out):
+            _write_const(out, o, lt, v)
+    return bytes(out)
+
+
+def _leaves(t: Type, base: int) -> Iterator[tuple[int, Type]]:
+    """The scalar parts of a type in memory order: (byte offset, type)."""
+    if isinstance(t, StructType):
+        for off, f in zip(t.offsets, t.fields, strict=False):
+            yield from _leaves(f, base + off)
+    elif isinstance(t, (ArrayType, VectorType)):
+        es = _alloc_size(t.elem)
+        for i in range(t.count):
+            yield from _leaves(t.elem, base + i * es)
+    else:
+        yield base, t
+
+
+def _flat(values: Any) -> list[Any]:
+    return [x for v in values for x in _flat(v)] if isinstance(values, (tuple, list)) else [values]
 
 
 def to_bits(vals: np.ndarray) -> np.ndarray:

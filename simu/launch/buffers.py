@@ -269,7 +269,8 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
     ``"fill": "unknown"`` (not replayable exactly).  ``__local`` buffers are ``{"local_bytes": n}``.  A
     texture's descriptor settings (``"texture"``, see :func:`simu.launch.images.texture_mode`) are kept, and so are
     the pointer slots of a buffer that holds device pointers (``"pointers"``: ``Launch.pointers``' runs, the member
-    buffers they name among the specs), a module variable's as ``{"symbol": true, "pointers": …}``.
+    buffers they name among the specs), a module variable's as ``{"symbol": true, "pointers": …, "offset": …,
+    "values": …}`` (what the host copies there: ``Launch.symbols``).
     """
     out: dict[str, dict[str, Any]] = {}
     for name, v in launch.args.items():
@@ -297,10 +298,19 @@ def buffer_specs(launch: Launch, inline_limit: int = 1 << 16) -> dict[str, dict[
             out[name]["texture"] = spec["texture"]
         if launch.pointers.get(name):  # the member buffers its pointer slots hold (simu.launch.members)
             out[name]["pointers"] = [list(run) for run in launch.pointers[name]]
-    for name, runs in launch.pointers.items():  # a module variable's slots (members.symbol_holders)
-        if name not in launch.args and runs:
-            out[name] = {"symbol": True, "pointers": [list(run) for run in runs]}
+    for name in dict.fromkeys([*launch.pointers, *launch.symbols]):  # module variables: their slots, host copies
+        if name in launch.args:
+            continue
+        out[name] = {"symbol": True}
+        if launch.pointers.get(name):
+            out[name]["pointers"] = [list(run) for run in launch.pointers[name]]
+        if name in launch.symbols:
+            out[name]["offset"], out[name]["values"] = launch.symbols[name][0], _lists(launch.symbols[name][1])
     return out
+
+
+def _lists(v: Any) -> Any:
+    return [_lists(x) for x in v] if isinstance(v, (tuple, list)) else v
 
 
 def _regenerates(spec: dict[str, Any], arr: np.ndarray) -> bool:

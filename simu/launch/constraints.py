@@ -83,6 +83,9 @@ class KernelConstraints:
     # of those the search draws (simu.evolve.refute_state: derived and user-fixed ones are no genes)
     state: dict[str, str] = field(default_factory=dict)
     before: tuple[Prior, ...] = ()  # kernels the host launches first on some of the same buffers
+    # module variable -> (byte offset, values) the host copies there with cudaMemcpyToSymbol (nested as the source's
+    # aggregate, None where not known): what the kernel finds in a __constant__/__device__ variable
+    symbols: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def key(self) -> dict[str, Any]:
         """A JSON-able form, used in cache keys."""
@@ -96,7 +99,8 @@ class KernelConstraints:
                 **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {}),
                 **({"requires": list(self.requires)} if self.requires else {}),
                 **({"state": dict(sorted(self.state.items()))} if self.state else {}),
-                **({"before": [p.key() for p in self.before]} if self.before else {})}
+                **({"before": [p.key() for p in self.before]} if self.before else {}),
+                **({"symbols": {k: list(v) for k, v in sorted(self.symbols.items())}} if self.symbols else {})}
 
 
 def parse_dim(value: Any) -> tuple[int, int, int]:

@@ -63,6 +63,10 @@ class Launch:
     # target, target_offset, target_stride]; the machine writes each target buffer's address into those slots.
     # The targets (member buffers such as ``g.nindex``) are arrays in ``args`` after the parameters.
     pointers: dict[str, list[list[Any]]] = field(default_factory=dict)
+    # What the host copies into module variables before the launch (cudaMemcpyToSymbol): display name -> (byte
+    # offset, values nested as the variable's type, None where not known); the machine writes them over the
+    # variable's initialiser.
+    symbols: dict[str, tuple[int, Any]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)

@@ -46,12 +46,18 @@ def refuse_pointers(launch: Launch) -> None:
     """A launch whose buffers hold device pointers (a struct's pointer members, an array of pointers:
     :mod:`simu.launch.members`) is not replayed on a device: the runners pass each parameter as one buffer or one
     value, and would have to allocate the member buffers and write their device addresses into the holder's bytes
-    (a struct passed by value among them).  Raises a SimuError that says so."""
+    (a struct passed by value among them).  Nor is one whose module variables the host sets (``Launch.symbols``).
+    Raises a SimuError that says so."""
     if launch.pointers:
         held = ", ".join(sorted(launch.pointers))
         raise SimuError(f"cannot replay this launch on a device: {held} hold{'s' if len(launch.pointers) == 1 else ''} "
                         "device pointers to other buffers (a struct's pointer members or an array of pointers), which "
                         "the device replay does not rebuild; simu's own replay of it (simu replay --emit launch) does")
+    if launch.symbols:
+        held = ", ".join(sorted(launch.symbols))
+        raise SimuError(f"cannot replay this launch on a device: the host copies values into {held} "
+                        "(cudaMemcpyToSymbol), which the device replay does not set; simu's own replay of it "
+                        "(simu replay --emit launch) does")
 
 
 def _pad(arr: np.ndarray) -> np.ndarray:

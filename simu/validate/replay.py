@@ -57,7 +57,9 @@ def launch_from_record(record: LaunchRecord | dict[str, Any], kernel=None) -> Re
         if spec.get("pointers"):  # the member buffers its pointer slots hold (simu.launch.members)
             launch.pointers[name] = [list(run) for run in spec["pointers"]]
             spec = without_pointers(spec)
-        if spec.get("symbol"):  # a module variable's slots: its memory is the machine's, not an argument
+        if spec.get("symbol"):  # a module variable's slots and host copy: its memory is the machine's
+            if "values" in spec:
+                launch.symbols[name] = (int(spec.get("offset", 0)), spec["values"])
             continue
         fill = spec.get("fill")
         if fill and fill != "unknown":

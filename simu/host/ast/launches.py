@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from simu.host.ast.contents import HELPER, helper_fill
-from simu.host.ast.expr import Choice, Const, Element, Expr, Items, Loop, _children, uncast
+from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations
 from simu.host.ast.sequence import _identity, base_of, priors
 from simu.host.ast.values import Context, Number, Program
@@ -48,6 +49,9 @@ class LaunchValues:
     contents: tuple[tuple[int, str, Number | None, int | None], ...] = ()
     # pairs of arguments clang reads as one expression: a lexical "a = b" between others is stale text
     equal: tuple[tuple[int, int], ...] = ()
+    # (variable, byte offset, values) a cudaMemcpyToSymbol before the launch copies: nested tuples of numbers as
+    # the source's aggregate nests them, None where not known
+    symbols: tuple[tuple[str, int, Any], ...] = ()
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -68,6 +72,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
     filled = host_fills(program, fn, x)
+    copied = symbol_copies(fn, x)
     equal = tuple((i, j) for j, b in enumerate(x.args) for i, a in enumerate(x.args[:j]) if a == b)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
@@ -83,11 +88,12 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
             fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
                           for i, kind, v in filled)
+            symbols = _symbol_values(program, fn, ctx, bound, copied)
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed, before, x.signature, x.later, fills, equal)
+                                    zeroed, before, x.signature, x.later, fills, equal, symbols)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)
@@ -131,6 +137,39 @@ def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple
         if not any(_identity(a) == ident for args in between for a in args):
             out.append((i, kind, value))
     return out
+
+
+def symbol_copies(fn: FunctionFacts, x: LaunchFact) -> list[tuple[str, Expr, Expr]]:
+    """``(variable, source, offset)`` for each ``cudaMemcpyToSymbol(V, &src, bytes[, offset])`` the launching
+    function makes before the launch, the last one per variable: what the kernel finds in ``V``."""
+    out: dict[str, tuple[str, Expr, Expr]] = {}
+    for c in fn.calls:
+        if c.callee in SYMBOL_COPIES and c.line <= x.line and len(c.args) >= 2 and isinstance(c.args[0], Field) \
+                and c.args[0].record == "::":
+            out[c.args[0].name] = (c.args[0].name, c.args[1], c.args[3] if len(c.args) > 3 else Const(0))
+    return list(out.values())
+
+
+def _symbol_values(program: Program, fn: FunctionFacts, ctx: Context, bound: dict,
+                   copied: list[tuple[str, Expr, Expr]]) -> tuple[tuple[str, int, Any], ...]:
+    out = []
+    for name, source, offset in copied:
+        at = _one(program.values(offset, fn, ctx, bound))
+        values = _nested(program, source, fn, ctx, bound)
+        if at is not None and _any_known(values):
+            out.append((name, int(at), values))
+    return tuple(out)
+
+
+def _nested(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict) -> Any:
+    """An aggregate's values as nested tuples (``{d, n}`` -> ``(None, 1024)``), a scalar's as a number."""
+    if isinstance(e, Items):
+        return tuple(_nested(program, i, fn, ctx, bound) for i in e.items)
+    return _one(program.values(e, fn, ctx, bound))
+
+
+def _any_known(v: Any) -> bool:
+    return any(_any_known(x) for x in v) if isinstance(v, tuple) else v is not None
 
 
 def _same_arg(x: LaunchFact, value: Expr) -> int | None:

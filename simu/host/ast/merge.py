@@ -67,13 +67,13 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
     arg_sym = _arg_sym(args, rel.args, _stale_equalities(x.arg_sym, v.equal))
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
-    if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents) == \
-            (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires, x.zeroed, x.priors,
-             x.contents):
+    if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents,
+            v.symbols) == (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires,
+                           x.zeroed, x.priors, x.contents, x.symbols):
         return replace(x, signature=v.signature)  # clang agrees: the lexical launch as it was, its origin too
     return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
                    requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
-                   zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents)
+                   zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents, symbols=v.symbols)
 
 
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
@@ -128,7 +128,7 @@ def _new(v: LaunchValues) -> CudaLaunch:
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
                       block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
                       requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature,
-                      contents=v.contents)
+                      contents=v.contents, symbols=v.symbols)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:
@@ -136,8 +136,18 @@ def _through(v: LaunchValues) -> tuple[str, ...]:
     named = [(v.args_text[i], kind, value, v.args_text[j] if j is not None and j < len(v.args_text) else None)
              for i, kind, value, j in v.contents if i < len(v.args_text)]
     filled = tuple(f"{text} as the host fills it ({_fill_text(kind, value, arg)})" for text, kind, value, arg in named)
-    return tuple(v.trail) + tuple(v.bound) + cleared + filled + \
+    copied = tuple(f"{name} = {_values_text(values)} as cudaMemcpyToSymbol copies it" for name, _, values in v.symbols)
+    return tuple(v.trail) + tuple(v.bound) + cleared + filled + copied + \
         (("on a later pass of its while loop",) if v.later else ())
+
+
+def _values_text(values: object) -> str:
+    """``{?, 1024}`` for an aggregate, ``1000`` for a one-item copy (``&w``); ``?`` where not known."""
+    if isinstance(values, tuple) and len(values) == 1:
+        return _values_text(values[0])
+    if isinstance(values, tuple):
+        return "{" + ", ".join(_values_text(x) for x in values[:8]) + (", …" if len(values) > 8 else "") + "}"
+    return "?" if values is None else f"{values:g}" if isinstance(values, float) else str(values)
 
 
 def _fill_text(kind: str, value: object, arg: str | None) -> str:

@@ -1,4 +1,5 @@
-"""The OpenCL host API read through clang: what ``clSetKernelArg`` and ``clEnqueueNDRangeKernel`` are given.
+"""The OpenCL host API read through clang: what ``clSetKernelArg`` and ``clEnqueueNDRangeKernel`` are given (and
+what CUDA's ``cudaMemcpyToSymbol`` copies, read the same way).
 
 Both calls are ordinary :class:`~simu.host.ast.facts.CallFact`\\ s; what they pass goes behind pointers, so their
 arguments are read as what the pointers point to at the call: ``clSetKernelArg(k, 1, sizeof(int), &n)`` gives the
@@ -21,8 +22,11 @@ from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_t
 SET_ARG = "clSetKernelArg"
 ENQUEUE = "clEnqueueNDRangeKernel"
 CALLS = frozenset({SET_ARG, ENQUEUE})
-# argument positions holding a pointer whose target is the value: clSetKernelArg's value, the NDRange's sizes
-_POINTED = {SET_ARG: (3,), ENQUEUE: (4, 5)}
+# what the host copies into a __constant__/__device__ variable: (symbol, source, bytes, offset, kind)
+SYMBOL_COPIES = frozenset({"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"})
+# argument positions holding a pointer whose target is the value: clSetKernelArg's value, the NDRange's sizes,
+# what cudaMemcpyToSymbol copies
+_POINTED = {SET_ARG: (3,), ENQUEUE: (4, 5), **dict.fromkeys(SYMBOL_COPIES, (1,))}
 _CASTS = {"ImplicitCastExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr",
           "ParenExpr"}
 _CONST_POINTER = re.compile(r"const\b[^*]*\*")
