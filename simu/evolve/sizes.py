@@ -1,4 +1,5 @@
-"""Buffer lengths a kernel's own sizes allow: what a host plausibly allocates for a buffer the search sized."""
+"""Buffer lengths a kernel's own sizes allow (what a host plausibly allocates for a buffer the search sized), and
+how many blocks of a host's grid a launch runs (:func:`fit_sample`)."""
 
 from __future__ import annotations
 
