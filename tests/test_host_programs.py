@@ -3,7 +3,8 @@ them through clang — a dim3 set member by member and a literal float argument,
 constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
 local size, a loop over a table of block sizes, a template argument of the launching function, a class's
 ``constexpr`` in the caller's ``assert`` over a size read at run time, a counter ``cudaMemset`` clears before the
-launch — and reports each bug
+launch, a buffer's length a ``cudaMalloc`` in ``main`` gives through a wrapper, values ``cudaMemcpyToSymbol`` copies
+into ``__constant__`` memory (device pointers among them) — and reports each bug
 as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false
 alarms: blocks past a tile, a negative scale, octaves past a table)."""
 

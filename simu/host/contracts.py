@@ -237,6 +237,11 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
                 c.buffer_lengths[name] = length
             elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
                 c.length_factors[name] = factor
+        allocated = x.clang_lengths[i] if i < len(x.clang_lengths) else None
+        if elem is not None and name not in c.buffer_lengths and allocated is not None and \
+                (length := _allocated_length(allocated, elem, params)) is not None:
+            c.buffer_lengths[name] = length  # the bytes clang read a cudaMalloc give it, through the calls
+            c.length_factors.pop(name, None)
     _relations(x, params, c)
     for i in x.zeroed:
         if i < len(params) and params[i][1] is not None:
@@ -366,6 +371,27 @@ def length_factor(value: int | str, elem_bytes: int | None, param_elem: int) -> 
         elem_bytes = param_elem
     factor = factor * (elem_bytes or 1) // param_elem
     return factor if factor >= 2 else None
+
+
+def _allocated_length(allocated: str, param_elem: int, params: Params) -> str | None:
+    """Bytes a cudaMalloc gave (a number, or an expression over ``_aI_`` argument positions:
+    :mod:`simu.host.ast.allocations`) in the parameter's elements, the positions named as the kernel's scalars."""
+    if param_elem <= 0:
+        return None
+    if allocated.isdigit():
+        return str(max(1, int(allocated) // param_elem))
+    missing = False
+
+    def name(m: re.Match) -> str:
+        nonlocal missing
+        k = int(m.group(1))
+        if k >= len(params) or params[k][1] is not None:
+            missing = True  # a pointer's position, or none of the kernel's
+            return "0"
+        return params[k][0]
+
+    expr = re.sub(r"_a(\d+)_", name, allocated)
+    return None if missing else f"({expr})//{param_elem}"
 
 
 def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: dict[str, str],

@@ -73,6 +73,9 @@ class CudaLaunch:
     contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
     # (variable, byte offset, values): what cudaMemcpyToSymbol copies before the launch (simu.host.ast.launches)
     symbols: tuple[tuple[str, int, Any], ...] = ()
+    # per argument, the bytes clang read its cudaMalloc give (a number or an expression over ``_aI_`` argument
+    # positions, simu.host.ast.allocations): the length where the text reader's is not known
+    clang_lengths: tuple[str | None, ...] = ()
 
     @property
     def where(self) -> str:
@@ -242,7 +245,7 @@ def cuda_launches_of(extra: dict, kernel: str | None) -> list[CudaLaunch]:
         for k in ("grid_sym", "block_sym"):
             d[k] = tuple(d[k]) if d.get(k) is not None else None
         for k in ("args_text", "args", "buffer_lengths", "buffer_elem_bytes", "arg_sym", "requires", "defaults",
-                  "instance", "arg_state", "through"):
+                  "instance", "arg_state", "through", "clang_lengths"):
             d[k] = tuple(d.get(k, ()))
         d["zeroed"] = tuple(d.get("zeroed", ()))
         d["contents"] = tuple(tuple(c) for c in d.get("contents", ()))

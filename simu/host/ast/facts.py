@@ -157,6 +157,8 @@ class FunctionReader:
             self.if_stmt(node, st)
         elif kind == "ForStmt":
             self.for_stmt(node, st)
+        elif kind == "DoStmt" and len(kids(node)) == 2 and exprs.uncast(self.expr(kids(node)[1], st)) == Const(0):
+            self.stmt(kids(node)[0], st)  # do { … } while (0), a macro's statement (CHECK(cudaMalloc(&p, n))): once
         elif kind in ("WhileStmt", "DoStmt", "CXXForRangeStmt"):
             self.loop_stmt(node, st)
         elif kind == "SwitchStmt":

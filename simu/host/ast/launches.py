@@ -9,11 +9,12 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
+from simu.host.ast.allocations import allocated_bytes
 from simu.host.ast.contents import HELPER, helper_fill
 from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
-from simu.host.ast.relations import Relations, launch_relations
+from simu.host.ast.relations import Relations, launch_relations, length_relations
 from simu.host.ast.sequence import _identity, base_of, priors
 from simu.host.ast.values import Context, Number, Program
 from simu.launch.constraints import Prior
@@ -52,6 +53,9 @@ class LaunchValues:
     # (variable, byte offset, values) a cudaMemcpyToSymbol before the launch copies: nested tuples of numbers as
     # the source's aggregate nests them, None where not known
     symbols: tuple[tuple[str, int, Any], ...] = ()
+    # per argument, the bytes a cudaMalloc gave its buffer: a number or an expression of the unknown arguments
+    # (simu.host.ast.allocations); () when no argument's is known
+    lengths: tuple[str | None, ...] = ()
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -89,11 +93,13 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
                           for i, kind, v in filled)
             symbols = _symbol_values(program, fn, ctx, bound, copied)
+            lengths = length_relations(program, fn, ctx, bound, x, known,
+                                       [allocated_bytes(program, fn, ctx, bound, a) for a in x.args])
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
-                                    zeroed, before, x.signature, x.later, fills, equal, symbols)
+                                    zeroed, before, x.signature, x.later, fills, equal, symbols, lengths)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
                 if key not in seen:
                     seen.add(key)

@@ -70,10 +70,12 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents,
             v.symbols) == (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires,
                            x.zeroed, x.priors, x.contents, x.symbols):
-        return replace(x, signature=v.signature)  # clang agrees: the lexical launch as it was, its origin too
+        # clang agrees: the lexical launch as it was, its origin too
+        return replace(x, signature=v.signature, clang_lengths=v.lengths)
     return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
                    requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
-                   zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents, symbols=v.symbols)
+                   zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents, symbols=v.symbols,
+                   clang_lengths=v.lengths)
 
 
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
@@ -128,7 +130,7 @@ def _new(v: LaunchValues) -> CudaLaunch:
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
                       block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
                       requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature,
-                      contents=v.contents, symbols=v.symbols)
+                      contents=v.contents, symbols=v.symbols, clang_lengths=v.lengths)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:

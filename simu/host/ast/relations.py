@@ -42,10 +42,7 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
                      known_args: list[bool]) -> Relations:
     """The relations of one launch variant (``known_args``: which arguments have one known value)."""
     args = [lift(a, ctx, bound) for a in x.args]
-    names: dict[Expr, str] = {}
-    for i, a in enumerate(args):
-        if not known_args[i] and _comparable(a) and a not in names:
-            names[a] = f"_a{i}_"
+    names = _arg_names(args, known_args)
     render = _Renderer(program, fn, names)
     with_block = _Renderer(program, fn, {**_block_names(x.block, ctx, bound), **names})
     arg_rel: list[str | None] = []
@@ -60,6 +57,28 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
                 requires.append(r)
     return Relations(_dim(render, x.grid, ctx, bound), _dim(render, x.block, ctx, bound),
                      tuple(acyclic(arg_rel)) if any(arg_rel) else (), tuple(requires[:MAX_REQUIRES]))
+
+
+def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, x: LaunchFact,
+                     known_args: list[bool], sizes: list[Expr | None]) -> tuple[str | None, ...]:
+    """Per argument, the bytes its buffer was allocated with (``sizes``, in the outermost caller's terms:
+    :mod:`simu.host.ast.allocations`) as a number or an expression of the launch's arguments whose values are not
+    known (``4*_a4_*10``); ``()`` when none is."""
+    render = _Renderer(program, fn, _arg_names([lift(a, ctx, bound) for a in x.args], known_args))
+    out = []
+    for size in sizes:
+        t = render.text(size) if size is not None else None
+        out.append(t if t is not None and (ARG.search(t) or t.isdigit()) else None)
+    return tuple(out) if any(out) else ()
+
+
+def _arg_names(args: list[Expr], known_args: list[bool]) -> dict[Expr, str]:
+    """The launch's arguments (lifted) whose values are not known, each named by its position (``_a2_``)."""
+    names: dict[Expr, str] = {}
+    for i, a in enumerate(args):
+        if not known_args[i] and _comparable(a) and a not in names:
+            names[a] = f"_a{i}_"
+    return names
 
 
 def _dim(render: _Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
