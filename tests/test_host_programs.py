@@ -215,6 +215,16 @@ def test_a_buffer_the_host_clears_is_zero_filled_and_struct_sizes_are_values(tmp
     assert y.arg_sym[2] == "_a1_*16+1600+120000+8000000"
 
 
+def test_a_memset_in_the_other_branch_does_not_clear_the_launch_s_buffer(tmp_path: Path):
+    (tmp_path / "main.cu").write_text(
+        "__global__ void a(int *n) { atomicAdd(n, 1); }\n__global__ void b(int *n) { n[threadIdx.x] = 1; }\n"
+        "void run(int *n, bool atomic) {\n  if (atomic) {\n    cudaMemset(n, 0, 4);\n    a<<<1, 32>>>(n);\n"
+        "  } else {\n    b<<<1, 32>>>(n);\n  }\n}\n"
+        "int main() { int *n; cudaMalloc(&n, 128); run(n, true); run(n, false); return 0; }\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    assert {v.kernel: v.zeroed for v in index.cuda_read} == {"a": (0,), "b": ()}
+
+
 def test_a_launch_written_with_spaced_chevrons_is_read_through_clang(tmp_path: Path):
     (tmp_path / "main.cu").write_text(
         "__global__ void k(float *p, int n) { p[threadIdx.x] = n; }\n"

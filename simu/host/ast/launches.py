@@ -117,9 +117,14 @@ def zeroed_arguments(fn: FunctionFacts, x: LaunchFact) -> tuple[int, ...]:
     """The pointer arguments of a launch whose buffer a ``cudaMemset(p + offset, 0, …)`` of the same function
     clears before it (a counter an ``atomicAdd`` hands out slots from, an accumulator): the search fills them with
     zeros, not random bytes the program never has."""
-    cleared = {base_of(c.args[0]) for c in fn.calls
-               if c.callee in _MEMSETS and c.line <= x.line and len(c.args) >= 2 and _zero(c.args[1])}
+    cleared = {base_of(c.args[0]) for c in fn.calls if c.callee in _MEMSETS and c.line <= x.line and len(c.args) >= 2
+               and _zero(c.args[1]) and not _exclusive(c.conditions, x.conditions)}
     return tuple(i for i, a in enumerate(x.args) if base_of(a) in cleared)
+
+
+def _exclusive(a: tuple, b: tuple) -> bool:
+    """Whether two statements sit in branches that exclude each other (``if (c) … else …``)."""
+    return any((cond, not holds) in b for cond, holds in a)
 
 
 def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
