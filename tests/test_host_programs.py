@@ -225,6 +225,18 @@ def test_a_memset_in_the_other_branch_does_not_clear_the_launch_s_buffer(tmp_pat
     assert {v.kernel: v.zeroed for v in index.cuda_read} == {"a": (0,), "b": ()}
 
 
+def test_a_wrapper_called_only_down_one_branch_makes_no_launch_in_the_other(tmp_path: Path):
+    """``run(n, true)`` alone: the text reader resolves the wrapper's ``b<<<…>>>`` at that call too, clang reads
+    that the call takes the other branch: ``b`` is never launched."""
+    (tmp_path / "main.cu").write_text(
+        "__global__ void a(int *n) { atomicAdd(n, 1); }\n__global__ void b(int *n) { n[threadIdx.x] = 1; }\n"
+        "void run(int *n, bool atomic) {\n  if (atomic) {\n    a<<<1, 32>>>(n);\n"
+        "  } else {\n    b<<<1, 32>>>(n);\n  }\n}\n"
+        "int main() { int *n; cudaMalloc(&n, 128); run(n, true); return 0; }\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    assert len(index.cuda_launches_of("a")) == 1 and index.cuda_launches_of("b") == []
+
+
 def test_a_launch_written_with_spaced_chevrons_is_read_through_clang(tmp_path: Path):
     (tmp_path / "main.cu").write_text(
         "__global__ void k(float *p, int n) { p[threadIdx.x] = n; }\n"

@@ -18,7 +18,7 @@ from typing import Any
 from simu.host.ast.clang import OPENCL_HOST_INCLUDE  # noqa: F401 - simu's CL/cl.h, named here for its users
 from simu.host.ast.clsites import Frame, opencl_frames, refine_sites
 from simu.host.ast.launches import LaunchValues, launch_values
-from simu.host.ast.merge import merge_launches
+from simu.host.ast.merge import followed_calls, merge_launches
 from simu.host.ast.scope import program_facts
 from simu.host.ast.values import Program
 from simu.host.clbuffers import EXTRA_KEY as CL_BUFFERS
@@ -125,7 +125,8 @@ class HostIndex:
                if x.via or (x.file, x.line) not in self.cuda_replaced]
         text = own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
         short = kernel_name.split("::")[-1]
-        return merge_launches(text, [v for v in self.cuda_read if v.kernel == short], self.cuda_read_sites)
+        return merge_launches(text, [v for v in self.cuda_read if v.kernel == short], self.cuda_read_sites,
+                              followed_calls(self.cuda_read))
 
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]

@@ -13,10 +13,11 @@ from simu.host.cuda import CudaLaunch
 from simu.host.relations import acyclic
 
 
-def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[tuple[str, int, str]]
-                   ) -> list[CudaLaunch]:
+def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[tuple[str, int, str]],
+                   followed: frozenset[tuple[str, str]] = frozenset()) -> list[CudaLaunch]:
     """``text``: the lexical launches of one kernel; ``read``: clang's launches of it; ``sites``: every
-    ``(file, line, kernel)`` of a ``<<<>>>`` clang read (with or without a launch the program makes there)."""
+    ``(file, line, kernel)`` of a ``<<<>>>`` clang read (with or without a launch the program makes there);
+    ``followed``: ``(function, first call)`` of every launch clang read, of any kernel (:func:`followed_calls`)."""
     out: list[CudaLaunch] = []
     used: set[int] = set()
     for x in text:
@@ -24,6 +25,8 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
         if not mine:
             if not x.via and (x.file, x.line, x.kernel) in sites:
                 continue  # clang read it: no context of the program makes this launch
+            if x.via and _followed_without_it(x, followed, sites):
+                continue  # clang followed this call into the wrapper: it makes no such launch
             out.append(x)
             continue
         used.update(mine)
@@ -38,6 +41,22 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
             if made not in out:
                 out.append(made)
     return out
+
+
+def followed_calls(read: list[LaunchValues]) -> frozenset[tuple[str, str]]:
+    """``(function, the call into it)`` for every launch clang read: the calls it followed into each function."""
+    return frozenset((v.function, v.trail[0]) for v in read if v.trail)
+
+
+def _followed_without_it(x: CudaLaunch, followed: frozenset[tuple[str, str]], sites: set[tuple[str, int, str]]
+                         ) -> bool:
+    """Whether clang read the wrapper's ``<<<>>>`` of ``x``'s kernel and followed ``x``'s very call into the wrapper
+    (another launch there has it as its first call), yet made no launch of the kernel there: a branch inside the
+    wrapper that the call's arguments do not take (``if (atomic) a<<<…>>>(…); else b<<<…>>>(…);`` called with
+    ``true``)."""
+    kernel, via = x.kernel.split("::")[-1], x.via.split("::")[-1]
+    return any(k == kernel for _, _, k in sites) and any(
+        function == via and call.endswith(f" at {x.file}:{x.line}") for function, call in followed)
 
 
 def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
