@@ -100,7 +100,8 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
                                     zeroed, before, x.signature, x.later, fills, equal, symbols, lengths)
-                key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations)
+                key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations, made.symbols,
+                       made.lengths)
                 if key not in seen:
                     seen.add(key)
                     out.append(made)
