@@ -65,3 +65,21 @@ def test_the_record_carries_the_copies_and_replay_restores_them_but_no_device_re
     assert again.symbols == {"W": (0, [40])}
     with pytest.raises(SimuError, match="cudaMemcpyToSymbol"):
         refuse_pointers(again)
+
+
+def test_the_host_s_copies_are_read_in_the_launching_function_and_in_a_function_it_calls_first(tmp_path):
+    from simu.host.ast.launches import launch_values
+    from simu.host.ast.program import read_host_file
+    from simu.host.ast.values import Program
+
+    (tmp_path / "k.cu").write_text(
+        "struct Params { float *data; int n; };\n__constant__ Params P;\n__constant__ int W;\n"
+        "__global__ void k(float *out) { out[threadIdx.x] = W + P.n; }\n"
+        "static void init_constants(int w) { cudaMemcpyToSymbol(W, &w, sizeof(int)); }\n"
+        "int main() {\n  float *d, *o;\n  cudaMalloc(&d, 4096);\n  cudaMalloc(&o, 4096);\n"
+        "  Params p = {d, 1024};\n  cudaMemcpyToSymbol(P, &p, sizeof(p));\n  init_constants(1000);\n"
+        "  k<<<1, 32>>>(o);\n  return 0;\n}\n")
+    (v,) = launch_values(Program(read_host_file(tmp_path / "k.cu", tmp_path)))
+    assert dict((name, (offset, values)) for name, offset, values in v.symbols) == \
+        {"P": (0, (None, 1024)), "W": (0, (1000,))}
+    assert v.lengths == ("4096",)

@@ -76,7 +76,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     choices = _shared_choices(parts + [c for c, _ in x.conditions])
     zeroed = zeroed_arguments(fn, x)
     filled = host_fills(program, fn, x)
-    copied = symbol_copies(fn, x)
+    copied = symbol_copies(program, fn, x)
     equal = tuple((i, j) for j, b in enumerate(x.args) for i, a in enumerate(x.args[:j]) if a == b)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
@@ -151,23 +151,44 @@ def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple
     return out
 
 
-def symbol_copies(fn: FunctionFacts, x: LaunchFact) -> list[tuple[str, Expr, Expr]]:
-    """``(variable, source, offset)`` for each ``cudaMemcpyToSymbol(V, &src, bytes[, offset])`` the launching
-    function makes before the launch, the last one per variable: what the kernel finds in ``V``."""
-    out: dict[str, tuple[str, Expr, Expr]] = {}
+Copy = tuple[str, Expr, Expr, FunctionFacts]  # (variable, source, offset, the function that copies)
+
+
+def symbol_copies(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[Copy]:
+    """Each ``cudaMemcpyToSymbol(V, &src, bytes[, offset])`` made before the launch, by the launching function or
+    by a function of the program it calls first (``init_constants(); k<<<…>>>(…)``), the last one per variable:
+    what the kernel finds in ``V``."""
+    out: dict[str, Copy] = {}
     for c in fn.calls:
-        if c.callee in SYMBOL_COPIES and c.line <= x.line and len(c.args) >= 2 and isinstance(c.args[0], Field) \
-                and c.args[0].record == "::":
-            out[c.args[0].name] = (c.args[0].name, c.args[1], c.args[3] if len(c.args) > 3 else Const(0))
+        if c.line > x.line:
+            continue
+        if c.callee in SYMBOL_COPIES:
+            _copy(out, c, fn)
+        for g in program.functions.get(c.callee, ()) if c.callee not in SYMBOL_COPIES else ():
+            if g is not fn and g.file == fn.file:  # a variable is its translation unit's
+                for d in g.calls:
+                    if d.callee in SYMBOL_COPIES:
+                        _copy(out, d, g)
     return list(out.values())
 
 
+def _copy(out: dict[str, Copy], c: Any, owner: FunctionFacts) -> None:
+    if len(c.args) >= 2 and isinstance(c.args[0], Field) and c.args[0].record == "::":
+        out[c.args[0].name] = (c.args[0].name, c.args[1], c.args[3] if len(c.args) > 3 else Const(0), owner)
+
+
 def _symbol_values(program: Program, fn: FunctionFacts, ctx: Context, bound: dict,
-                   copied: list[tuple[str, Expr, Expr]]) -> tuple[tuple[str, int, Any], ...]:
+                   copied: list[Copy]) -> tuple[tuple[str, int, Any], ...]:
+    """The values each copy gives: in the launching function's context, or the one every context of the function
+    that copies agrees on."""
     out = []
-    for name, source, offset in copied:
-        at = _one(program.values(offset, fn, ctx, bound))
-        values = _nested(program, source, fn, ctx, bound)
+    for name, source, offset, owner in copied:
+        if owner is fn:
+            made = {(_one(program.values(offset, fn, ctx, bound)), _nested(program, source, fn, ctx, bound))}
+        else:
+            made = {(_one(program.values(offset, owner, c)), _nested(program, source, owner, c, {}))
+                    for c in program.contexts(owner)}
+        at, values = made.pop() if len(made) == 1 else (None, None)
         if at is not None and _any_known(values):
             out.append((name, int(at), values))
     return tuple(out)
