@@ -5,7 +5,9 @@ The host code runs ``scan`` and then ``scatter`` on the same ``d_pos`` (:mod:`si
 block and constant arguments; the buffers and values both kernels are given the same variable for shared, the
 rest drawn as the search draws), and ``scatter`` then reads the buffers ``scan`` wrote: prefix sums, not random
 offsets.  Those buffers are the program's data, so the contents refutation leaves them alone (their specs carry
-``produced``) and the launch's origin names the kernel and launch that made them.  A prior that cannot run as the
+``produced``) and the launch's origin names the kernel and launch that made them.  A prior's grid is the host's, or
+computed from the later launch's values where both launches sit in one function (``Prior.grid_sym``: ``n / 4 /
+128`` with ``n`` passed to the later kernel).  A prior that cannot run as the
 program runs it (a kernel not in this file, an argument the host computes, a launch past
 :data:`MAX_PRIOR_THREADS`, a run that does not complete) is left out and the buffers stay the search's.
 """
@@ -41,11 +43,13 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
     from simu.interp import run
 
     said = []
+    values = {k: v for k, v in launch.args.items() if not isinstance(v, (np.ndarray, LocalBuffer))}
     for prior in priors:
         k1 = _kernel(module, prior.kernel)
-        if k1 is None or int(np.prod(prior.grid)) * int(np.prod(prior.block)) > MAX_PRIOR_THREADS:
+        grid = prior.grid_at(values)  # the host's, or computed from this launch's values (Prior.grid_sym)
+        if k1 is None or grid is None or int(np.prod(grid)) * int(np.prod(prior.block)) > MAX_PRIOR_THREADS:
             continue
-        first = _launch(k1, prior, launch)
+        first = _launch(k1, prior, launch, grid)
         if first is None:
             continue
         try:
@@ -75,14 +79,14 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
     return "; ".join(said)
 
 
-def _launch(k1: Kernel, prior: Prior, later: Launch) -> Launch | None:
+def _launch(k1: Kernel, prior: Prior, later: Launch, grid: tuple[int, int, int]) -> Launch | None:
     """The earlier kernel's launch: the host's grid, block and constants, ``later``'s buffers and values where the
     two are given the same variable, other buffers drawn like the search's; None when an argument is unknown."""
     shared = dict(prior.shared)
     consts = dict(prior.args)
     rng = np.random.default_rng(later.seed)
     length = max([int(v.size) for v in later.args.values() if isinstance(v, np.ndarray)] + [1])
-    threads = int(np.prod(prior.grid)) * int(np.prod(prior.block))
+    threads = int(np.prod(grid)) * int(np.prod(prior.block))
     args: dict = {}
     for j, p in enumerate(k1.params):
         if j in shared:
@@ -99,5 +103,5 @@ def _launch(k1: Kernel, prior: Prior, later: Launch) -> Launch | None:
             args[p.name] = draw_buffer(dt, length * comps, "random", rng, threads=threads)[0]
         else:
             return None  # a value the host computes: the kernel would not run as the program runs it
-    return Launch(prior.grid, prior.block, args, later.warp_size, prior.dynamic_shared, later.seed,
+    return Launch(grid, prior.block, args, later.warp_size, prior.dynamic_shared, later.seed,
                   origin=f"host launch at {prior.site}")

@@ -19,7 +19,7 @@ from simu.host.index import HostIndex
 from simu.host.model import HostFile, LaunchSite
 from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
-from simu.launch.constraints import DIMS, KernelConstraints
+from simu.launch.constraints import DIMS, KernelConstraints, Prior
 
 MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
 Params = list[tuple[str, "int | None"]]
@@ -249,15 +249,28 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     for i, kind, value, j in x.contents:
         if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
             c.fills[params[i][0]] = fill  # what the host wrote there (simu.host.ast.contents)
-    c.before = tuple(replace(p, shared=tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int)
-                                             and i < len(params) and params[i][1] is not None))
-                     for p in x.priors)
-    c.before = tuple(p for p in c.before if p.shared)
+    c.before = tuple(p for p in (_named_prior(p, params) for p in x.priors) if p is not None)
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text
     c.symbols = {name: (offset, values) for name, offset, values in x.symbols}
     return c
+
+
+def _named_prior(p: Prior, params: Params) -> Prior | None:
+    """A prior with this kernel's parameters named (shared buffers and values, the grid's expressions); None when
+    it shares no buffer, or its grid needs a value this kernel is not given."""
+    shared = tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int) and i < len(params))
+    if not any(params[i][1] is not None for _, i in p.shared if isinstance(i, int) and i < len(params)):
+        return None
+    grid_sym = []
+    for text in p.grid_sym:
+        named = re.sub(r"_a(\d+)_", lambda m: params[int(m.group(1))][0] if int(m.group(1)) < len(params)
+                       and params[int(m.group(1))][1] is None else "\0", text) if text else text
+        if named and "\0" in named:
+            return None
+        grid_sym.append(named)
+    return replace(p, shared=shared, grid_sym=tuple(grid_sym))
 
 
 def _host_fill(kind: str, value: int | float | None, arg: int | None, params: Params) -> str | None:

@@ -31,17 +31,34 @@ class Prior:
     args: tuple[tuple[int, int | float], ...]  # (its argument index, the constant the launch passes)
     shared: tuple[tuple[int, int | str], ...]  # (its argument index, this kernel's parameter given the same variable)
     dynamic_shared: int = 0  # bytes of dynamic shared memory the launch gives
+    # per grid axis not constant, its size over this kernel's arguments (``(numElements/4)/128``: both launches
+    # in one function, the size from a value this kernel is given too); None: ``grid``'s
+    grid_sym: tuple[str | None, ...] = ()
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Prior:
         """The prior ``dataclasses.asdict`` wrote (a host file's cached launches)."""
         return cls(d["kernel"], d["site"], tuple(d["grid"]), tuple(d["block"]),  # type: ignore[arg-type]
                    tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]),  # type: ignore[misc]
-                   int(d.get("dynamic_shared", 0)))
+                   int(d.get("dynamic_shared", 0)), tuple(d.get("grid_sym", ())))
 
     def key(self) -> list:
         return [self.kernel, self.site, list(self.grid), list(self.block), [list(a) for a in self.args],
-                [list(s) for s in self.shared], self.dynamic_shared]
+                [list(s) for s in self.shared], self.dynamic_shared] + ([list(self.grid_sym)] if self.grid_sym else [])
+
+    def grid_at(self, values: dict[str, Any]) -> tuple[int, int, int] | None:
+        """The grid at the later launch's argument ``values``; None when an axis cannot be computed or is empty."""
+        out = []
+        for d in range(3):
+            text = self.grid_sym[d] if d < len(self.grid_sym) else None
+            try:
+                n = int(int_expression(text, values)) if text else int(self.grid[d])
+            except (ZeroDivisionError, KeyError, ValueError, TypeError):
+                return None
+            if n < 1:
+                return None
+            out.append(n)
+        return out[0], out[1], out[2]
 
 
 @dataclass

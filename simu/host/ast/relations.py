@@ -24,6 +24,8 @@ _PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
 _COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 # a variable a loop changed (simu.host.ast.facts.FunctionReader.forget): at one launch, one value however often read
 _VARIABLE = re.compile(r"'[\w.]+' changed in the loop at line \d+$")
+# a variable a call wrote or that was declared without a value (simu.host.ast.facts): one value where it is read
+_READ = re.compile(r"(\S+ written by \w+\(\) at \d+|'\w+' has no initial value)$")
 _VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar"}  # differ at each call
 MAX_REQUIRES = 8
 
@@ -70,6 +72,17 @@ def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
         t = render.text(size) if size is not None else None
         out.append(t if t is not None and (ARG.search(t) or t.isdigit()) else None)
     return tuple(out) if any(out) else ()
+
+
+def over_arguments(program: Program, fn: FunctionFacts, args: tuple[Expr, ...], e: Expr) -> str | None:
+    """``e`` (in ``fn``'s own terms) as a number or an expression of the launch arguments ``args`` (also in ``fn``'s
+    terms) it is computed from; None when it needs anything else."""
+    names: dict[Expr, str] = {}
+    for i, a in enumerate(args):  # a variable read at run time is one value at both launches of one function
+        if (_comparable(a) or isinstance(a, Unknown) and _READ.match(a.why)) and a not in names:
+            names[a] = f"_a{i}_"
+    text = _Renderer(program, fn, names).text(e)
+    return text if text is not None and (ARG.search(text) or text.isdigit()) else None
 
 
 def _arg_names(args: list[Expr], known_args: list[bool]) -> dict[Expr, str]:

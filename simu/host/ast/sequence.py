@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from simu.host.ast.expr import Cast, Expr, Op, Param, Unknown
+from simu.host.ast.expr import Cast, Const, Expr, Items, Op, Param, Unknown
 from simu.host.ast.facts import FunctionFacts, LaunchFact
+from simu.host.ast.relations import over_arguments
 from simu.launch.constraints import Prior
 
 
@@ -74,7 +75,7 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
     for line, g, y, shared in sorted(earlier, key=lambda e: e[0]):
         if not shared:
             continue
-        prior = _prior(g, y, shared, values)
+        prior = _prior(g, y, shared, values, grid_over(program, fn, x, y) if g is fn else None)
         for i in shared.values():
             if prior is not None:
                 found[i] = (line, prior)
@@ -87,11 +88,26 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
     return tuple(out)
 
 
-def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values) -> Prior | None:
-    made = [v for v in values(g, y) if v.grid and v.block and None not in v.grid and None not in v.block]
+def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values,
+           grid_sym: tuple[str | None, ...] | None = None) -> Prior | None:
+    """The prior ``y`` is: one constant launch; or, with ``grid_sym`` (its grid over the later launch's arguments,
+    :func:`grid_over`), a constant block and a grid the later launch's values give."""
+    made = [v for v in values(g, y) if v.block and None not in v.block and (
+        grid_sym or v.grid and None not in v.grid)]
     if not made or any((v.grid, v.block) != (made[0].grid, made[0].block) for v in made):
         return None  # no constant launch, or several: not the one the program runs
     v = made[0]
     args = tuple((j, a) for j, a in enumerate(v.args) if a is not None and j not in shared)
-    return Prior(y.kernel, f"{v.file}:{v.line}", tuple(v.grid), tuple(v.block), args,  # type: ignore[arg-type]
-                 tuple(sorted(shared.items())), v.shmem or 0)
+    grid = tuple(v.grid) if v.grid and None not in v.grid else (1, 1, 1)
+    return Prior(y.kernel, f"{v.file}:{v.line}", grid, tuple(v.block), args,  # type: ignore[arg-type]
+                 tuple(sorted(shared.items())), v.shmem or 0,
+                 grid_sym if grid_sym and not (v.grid and None not in v.grid) else ())
+
+
+def grid_over(program, fn: FunctionFacts, x: LaunchFact, y: LaunchFact) -> tuple[str | None, ...] | None:
+    """The grid of ``y``, an earlier launch of ``x``'s function, over ``x``'s arguments (``_a4_`` positions):
+    ``radixSort<<<n / 4 / 128, 128>>>(…); find<<<n / 2 / 256, 256>>>(…, n)`` gives ``(_a4_/4)/128``; None when an
+    axis is neither constant nor written over them."""
+    comps = list(y.grid.items) + [Const(1)] * 3 if isinstance(y.grid, Items) else [y.grid, Const(1), Const(1)]
+    out = [over_arguments(program, fn, x.args, c) for c in comps[:3]]
+    return tuple(out) if all(o is not None for o in out) else None

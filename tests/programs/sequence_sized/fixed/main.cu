@@ -1,0 +1,27 @@
+// Two kernels on one buffer, sized at run time: `slots` gives each element its output slot, `pack` moves the
+// elements there. Each element gets a slot of its own: no race, whatever the count read at run time.
+#include <cstdio>
+
+__global__ void slots(int *pos, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) pos[t] = t;
+}
+
+__global__ void pack(const float *in, const int *pos, float *out, int n) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) out[pos[t]] = in[t];
+}
+
+int main() {
+  int n;
+  if (scanf("%d", &n) != 1 || n < 1) return 1;
+  float *d_in, *d_out;
+  int *d_pos;
+  cudaMalloc(&d_in, n * sizeof(float));
+  cudaMalloc(&d_out, n * sizeof(float));
+  cudaMalloc(&d_pos, n * sizeof(int));
+  slots<<<(n + 127) / 128, 128>>>(d_pos, n);
+  pack<<<(n + 127) / 128, 128>>>(d_in, d_pos, d_out, n);
+  cudaDeviceSynchronize();
+  return 0;
+}
