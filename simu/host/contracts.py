@@ -16,13 +16,13 @@ from pathlib import Path
 from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
+from simu.host.lengths import Params, allocated_length, host_length, length_factor, named_positions
 from simu.host.model import HostFile, LaunchSite
 from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
 from simu.launch.constraints import DIMS, KernelConstraints, Prior
 
 MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
-Params = list[tuple[str, "int | None"]]
 
 
 @dataclass
@@ -232,14 +232,14 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
         if elem is None and x.args[i] is not None:
             c.args[name] = x.args[i]  # type: ignore[assignment]
         if elem is not None and x.buffer_lengths[i] is not None:
-            length = _length(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem, names, scalars)
+            length = host_length(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
             elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
                 c.length_factors[name] = factor
         allocated = x.clang_lengths[i] if i < len(x.clang_lengths) else None
         if elem is not None and name not in c.buffer_lengths and allocated is not None and \
-                (length := _allocated_length(allocated, elem, params)) is not None:
+                (length := allocated_length(allocated, elem, params)) is not None:
             c.buffer_lengths[name] = length  # the bytes clang read a cudaMalloc give it, through the calls
             c.length_factors.pop(name, None)
     _relations(x, params, c)
@@ -263,14 +263,10 @@ def _named_prior(p: Prior, params: Params) -> Prior | None:
     shared = tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int) and i < len(params))
     if not any(params[i][1] is not None for _, i in p.shared if isinstance(i, int) and i < len(params)):
         return None
-    grid_sym = []
-    for text in p.grid_sym:
-        named = re.sub(r"_a(\d+)_", lambda m: params[int(m.group(1))][0] if int(m.group(1)) < len(params)
-                       and params[int(m.group(1))][1] is None else "\0", text) if text else text
-        if named and "\0" in named:
-            return None
-        grid_sym.append(named)
-    return replace(p, shared=shared, grid_sym=tuple(grid_sym))
+    grid_sym = tuple(named_positions(text, params) if text else text for text in p.grid_sym)
+    if any(text and named is None for text, named in zip(p.grid_sym, grid_sym, strict=True)):
+        return None
+    return replace(p, shared=shared, grid_sym=grid_sym)
 
 
 def _host_fill(kind: str, value: int | float | None, arg: int | None, params: Params) -> str | None:
@@ -368,60 +364,6 @@ def with_header_launch(path: str | Path | None, configured: KernelConstraints | 
 def _ident(text: str) -> str | None:
     e = text.strip().strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
-
-
-def length_factor(value: int | str, elem_bytes: int | None, param_elem: int) -> int | None:
-    """The constant factor (in the parameter's elements, at least 2) of an allocated length that is not
-    constant: ``206*n`` elements of the parameter's type -> 206; ``None`` when there is none."""
-    if not isinstance(value, str) or param_elem <= 0:
-        return None
-    factor = 1
-    for f in value.split("*"):
-        f = f.strip().strip("()").strip()
-        if re.fullmatch(r"\d+", f):
-            factor *= int(f)
-    if elem_bytes == 0:
-        elem_bytes = param_elem
-    factor = factor * (elem_bytes or 1) // param_elem
-    return factor if factor >= 2 else None
-
-
-def _allocated_length(allocated: str, param_elem: int, params: Params) -> str | None:
-    """Bytes a cudaMalloc gave (a number, or an expression over ``_aI_`` argument positions:
-    :mod:`simu.host.ast.allocations`) in the parameter's elements, the positions named as the kernel's scalars."""
-    if param_elem <= 0:
-        return None
-    if allocated.isdigit():
-        return str(max(1, int(allocated) // param_elem))
-    missing = False
-
-    def name(m: re.Match) -> str:
-        nonlocal missing
-        k = int(m.group(1))
-        if k >= len(params) or params[k][1] is not None:
-            missing = True  # a pointer's position, or none of the kernel's
-            return "0"
-        return params[k][0]
-
-    expr = re.sub(r"_a(\d+)_", name, allocated)
-    return None if missing else f"({expr})//{param_elem}"
-
-
-def _length(value: int | str, elem_bytes: int | None, param_elem: int, names: dict[str, str],
-            scalars: set[str]) -> str | None:
-    """A buffer length in the kernel parameter's elements: a number, or an expression of scalar params.  An
-    element of a type the host evaluator does not know (``sizeof(T)``: ``elem_bytes`` 0) is the parameter's."""
-    if elem_bytes == 0:
-        elem_bytes = param_elem
-    if isinstance(value, int):
-        total = value * (elem_bytes or 1)
-        return str(max(1, total // param_elem)) if param_elem > 0 else None
-    expr = re.sub(r"[A-Za-z_]\w*", lambda m: names.get(m.group(0), "\0"), value)
-    if "\0" in expr or not set(re.findall(r"[A-Za-z_]\w*", expr)) <= scalars:
-        return None  # a host value the kernel does not receive
-    if elem_bytes is None or elem_bytes == param_elem:
-        return expr if elem_bytes is not None else f"({expr})//{param_elem}"
-    return f"({expr})*{elem_bytes}//{param_elem}"
 
 
 def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
@@ -600,14 +542,14 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
             continue
         local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
         if local is not None:  # a __local argument: its size per work-group
-            length = _length(local["length"], local["elem_bytes"], elem, names, scalars)
+            length = host_length(local["length"], local["elem_bytes"], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
             continue
         var = arg_variable(a.value_text)
         alloc = buffers_in(h.extra, var, a.line, site.instance) if var else None
         if alloc is not None and alloc["length"] is not None:
-            length = _length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)
+            length = host_length(alloc["length"], alloc["elem_bytes"], elem, names, scalars)
             if length is not None:
                 c.buffer_lengths[name] = length
     return tuple(sorted(used))

@@ -17,6 +17,7 @@ from simu.host.ast.facts import CallFact, FunctionFacts
 from simu.host.ast.values import Context, Program, lift
 
 ALLOCATORS = frozenset({"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "cuMemAlloc"})
+_SITE = re.compile(r" at (\S+):\d+$")  # a trail's call: "main at app/main.cpp:12"
 _WRITTEN = re.compile(r"(?P<name>.+) written by (?P<callee>\w+)\(\) at (?P<line>\d+)$")
 
 
@@ -31,8 +32,9 @@ def allocated_bytes(program: Program, fn: FunctionFacts, ctx: Context, bound: di
     own = [c for c in fn.calls if _allocates(c, callee, line)]
     if own:  # allocated where it is launched: its bytes lift as the launch's arguments do
         return lift(own[0].args[1], ctx, bound)
-    found = {c.args[1] for fs in program.functions.values() for g in fs if g is not fn for c in g.calls
-             if _allocates(c, callee, line)}
+    files = {m.group(1) for t in ctx.trail if (m := _SITE.search(t))}  # the callers on the way: whose unknown it is
+    found = {c.args[1] for fs in program.functions.values() for g in fs if g is not fn and g.file in files
+             for c in g.calls if _allocates(c, callee, line)}
     if len(found) != 1:
         return None  # none seen, or calls of that line in several files disagree
     size = found.pop()
