@@ -83,3 +83,17 @@ def test_the_host_s_copies_are_read_in_the_launching_function_and_in_a_function_
     assert dict((name, (offset, values)) for name, offset, values in v.symbols) == \
         {"P": (0, (None, 1024)), "W": (0, (1000,))}
     assert v.lengths == ("4096",)
+
+
+def test_a_copy_in_the_branch_that_excludes_the_launch_is_not_the_launch_s(tmp_path):
+    from simu.host.ast.launches import launch_values
+    from simu.host.ast.program import read_host_file
+    from simu.host.ast.values import Program
+
+    (tmp_path / "k.cu").write_text(
+        "__constant__ int W;\n__global__ void k(float *out) { out[threadIdx.x] = W; }\n"
+        "void run(float *o, bool wide) {\n  int w = 64;\n  if (wide) {\n    cudaMemcpyToSymbol(W, &w, 4);\n"
+        "  } else {\n    k<<<1, 32>>>(o);\n  }\n}\n"
+        "int main() { float *o; cudaMalloc(&o, 4096); run(o, false); return 0; }\n")
+    (v,) = launch_values(Program(read_host_file(tmp_path / "k.cu", tmp_path)))
+    assert v.symbols == ()

@@ -162,7 +162,7 @@ def symbol_copies(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[Co
     for c in fn.calls:
         if c.line > x.line:
             continue
-        if c.callee in SYMBOL_COPIES:
+        if c.callee in SYMBOL_COPIES and not _exclusive(c.conditions, x.conditions):
             _copy(out, c, fn)
         for g in program.functions.get(c.callee, ()) if c.callee not in SYMBOL_COPIES else ():
             if g is not fn and g.file == fn.file:  # a variable is its translation unit's
