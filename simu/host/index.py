@@ -78,6 +78,7 @@ class HostIndex:
     # of every <<<>>> it read, the host files it read and those it could not (the lexical reader alone serves those)
     cuda_read: list[LaunchValues] = field(default_factory=list)
     cuda_read_sites: set[tuple[str, int, str]] = field(default_factory=set)
+    cuda_followed: frozenset[tuple[str, str]] = frozenset()  # the calls clang followed into functions (merge)
     clang_read: list[str] = field(default_factory=list)
     clang_failed: list[str] = field(default_factory=list)
     # the OpenCL calls clang read, per function and frame (simu.host.ast.clsites), and the values where it and the
@@ -126,7 +127,7 @@ class HostIndex:
         text = own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
         short = kernel_name.split("::")[-1]
         return merge_launches(text, [v for v in self.cuda_read if v.kernel == short], self.cuda_read_sites,
-                              followed_calls(self.cuda_read))
+                              self.cuda_followed)
 
     def _nearest(self, host_rel: str, name: str, cl_files: list[Path]) -> Path | None:
         same = [p.resolve() for p in cl_files if p.name == name]
@@ -247,9 +248,10 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         program = Program(facts)
         index.cuda_read = launch_values(program)
         index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
+        index.cuda_followed = followed_calls(index.cuda_read)
         index.opencl_read = opencl_frames(program)
     except _CLANG_FAILURES:
-        index.cuda_read, index.cuda_read_sites = [], set()  # the lexical reader's launches stand alone
+        index.cuda_read, index.cuda_read_sites, index.cuda_followed = [], set(), frozenset()  # lexical alone
         index.opencl_read = {}
     for rel, entry in entries.items():
         if rel not in reused or "ast" in entry and rel not in clang_known:

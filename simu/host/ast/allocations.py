@@ -3,7 +3,7 @@ calls that hand the pointer down (``main`` allocates ``d_nl`` of ``sizeof(int) *
 ``timing(d_nl, …)``, which launches with it).
 
 clang's reader keeps a pointer an allocator wrote as the unknown it names ("d_nl written by cudaMalloc() at 39",
-:meth:`simu.host.ast.facts.FunctionReader.call`); lifted into the outermost caller's terms
+:func:`simu.host.ast.expr.written`); lifted into the outermost caller's terms
 (:func:`simu.host.ast.values.lift`), a launch's pointer argument is that unknown, and the allocator's call at that
 line holds the bytes.  The bytes are written like the launch's other relations (:mod:`simu.host.ast.relations`): a
 number, or an expression of the launch's arguments whose values are not known (``4*_a4_*10``)."""
@@ -12,23 +12,21 @@ from __future__ import annotations
 
 import re
 
-from simu.host.ast.expr import Expr, Param, Unknown, _children, uncast
+from simu.host.ast.expr import Expr, Param, _children, uncast, writer
 from simu.host.ast.facts import CallFact, FunctionFacts
 from simu.host.ast.values import Context, Program, lift
 
 ALLOCATORS = frozenset({"cudaMalloc", "cudaMallocManaged", "cudaMallocAsync", "cuMemAlloc"})
 _SITE = re.compile(r" at (\S+):\d+$")  # a trail's call: "main at app/main.cpp:12"
-_WRITTEN = re.compile(r"(?P<name>.+) written by (?P<callee>\w+)\(\) at (?P<line>\d+)$")
 
 
 def allocated_bytes(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, arg: Expr) -> Expr | None:
     """The bytes allocated for the buffer launch argument ``arg`` of ``fn`` points to (its start: no offset), in
     the outermost caller's terms; None when not an allocation this reader saw."""
-    ident = uncast(lift(arg, ctx, bound))
-    m = _WRITTEN.fullmatch(ident.why) if isinstance(ident, Unknown) else None
-    if m is None or m.group("callee") not in ALLOCATORS:
+    wrote = writer(uncast(lift(arg, ctx, bound)))
+    if wrote is None or wrote[0] not in ALLOCATORS:
         return None
-    line, callee = int(m.group("line")), m.group("callee")
+    callee, line = wrote
     own = [c for c in fn.calls if _allocates(c, callee, line)]
     if own:  # allocated where it is launched: its bytes lift as the launch's arguments do
         return lift(own[0].args[1], ctx, bound)

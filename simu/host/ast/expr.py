@@ -8,6 +8,7 @@ call sites and a field the values of every assignment to it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from typing import Any, Union
 
@@ -182,6 +183,49 @@ def unknown_in(e: Expr) -> bool:
     if isinstance(e, Unknown):
         return True
     return any(unknown_in(x) for x in _children(e))
+
+
+def written(source: str, callee: str, line: int) -> Unknown:
+    """What a call left in a variable it was given the address of (``cudaMalloc(&d, n)``): an unknown that names the
+    variable, so that two buffers two calls allocate are two values."""
+    return Unknown(f"{source} written by {callee}() at {line}")
+
+
+def unset(name: str) -> Unknown:
+    """A local declared without a value (``float *d;`` before ``cudaMalloc((void **)&d, n)``)."""
+    return Unknown(f"'{name}' has no initial value")
+
+
+def changed_in_loop(name: str, line: int) -> Unknown:
+    """A variable after a loop that updates it: no one value, but one value wherever a launch reads it."""
+    return Unknown(f"'{name}' changed in the loop at line {line}")
+
+
+_CHANGED = re.compile(r"'[\w.]+' changed in the loop at line \d+")
+_WRITTEN = re.compile(r"(?P<source>.+) written by (?P<callee>\w+)\(\) at (?P<line>\d+)")
+_UNSET = re.compile(r"'\w+' has no initial value")
+
+
+def writer(e: Expr) -> tuple[str, int] | None:
+    """``(callee, line)`` of the call that wrote the variable :func:`written` names, else None."""
+    m = _WRITTEN.fullmatch(e.why) if isinstance(e, Unknown) else None
+    return (m.group("callee"), int(m.group("line"))) if m else None
+
+
+def loop_variable(e: Expr) -> bool:
+    """Whether ``e`` is what :func:`changed_in_loop` made."""
+    return isinstance(e, Unknown) and _CHANGED.fullmatch(e.why) is not None
+
+
+def names_variable(e: Expr) -> bool:
+    """Whether ``e`` is an unknown that names one variable (:func:`written`, :func:`unset`): one value wherever the
+    function reads it before it changes."""
+    return isinstance(e, Unknown) and (writer(e) is not None or _UNSET.fullmatch(e.why) is not None)
+
+
+def dim_parts(e: Expr) -> list[Expr]:
+    """A grid's or block's x, y and z (``dim3(n)`` or an integer: ``n, 1, 1``)."""
+    return (list(e.items) + [Const(1)] * 3)[:3] if isinstance(e, Items) else [e, Const(1), Const(1)]
 
 
 def uncast(e: Expr) -> Expr:

@@ -189,7 +189,7 @@ class FunctionReader:
         elif qt.replace("struct ", "") in _DIM3:
             st.env[key] = Items((Const(1), Const(1), Const(1)))
         else:
-            st.env[key] = Unknown(f"'{d.get('name', '')}' has no initial value")
+            st.env[key] = exprs.unset(d.get("name", ""))
 
     def if_stmt(self, node: Node, st: _State) -> None:
         inner = node.get("inner", [])
@@ -256,7 +256,7 @@ class FunctionReader:
         """After a loop, what its body assigns has no one value."""
         for key, name in assigned(parts).items():  # each its own unknown: two of them are not one value
             if key in st.env or isinstance(key, tuple):
-                st.env[key] = Unknown(f"'{name}' changed in the loop at line {self.line(loop)}")
+                st.env[key] = exprs.changed_in_loop(name, self.line(loop))
 
     def switch_stmt(self, node: Node, st: _State) -> None:
         inner = kids(node)
@@ -329,7 +329,7 @@ class FunctionReader:
             pointer = strip(a).get("kind") == "UnaryOperator" and strip(a).get("opcode") == "&"
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
-                self.assign(target, Unknown(f"{self.source(target)} written by {name}() at {self.line(node)}"), st)
+                self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
         self.fills.call(name, kids(node)[1:], args, self.line(node))
         self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))

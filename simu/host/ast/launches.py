@@ -11,7 +11,7 @@ from typing import Any
 
 from simu.host.ast.allocations import allocated_bytes
 from simu.host.ast.contents import HELPER, helper_fill
-from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, uncast
+from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, dim_parts, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations, length_relations
@@ -77,6 +77,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     zeroed = zeroed_arguments(fn, x)
     filled = host_fills(program, fn, x)
     copied = symbol_copies(program, fn, x)
+    elsewhere: dict[str, set] = {}  # a helper's copies: the same values in every context of this launch
     equal = tuple((i, j) for j, b in enumerate(x.args) for i, a in enumerate(x.args[:j]) if a == b)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
@@ -92,7 +93,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
             fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
                           for i, kind, v in filled)
-            symbols = _symbol_values(program, fn, ctx, bound, copied)
+            symbols = _symbol_values(program, fn, ctx, bound, copied, elsewhere)
             lengths = length_relations(program, fn, ctx, bound, x, known,
                                        [allocated_bytes(program, fn, ctx, bound, a) for a in x.args])
             for g, b in itertools.product(grids, blocks):
@@ -177,17 +178,19 @@ def _copy(out: dict[str, Copy], c: Any, owner: FunctionFacts) -> None:
         out[c.args[0].name] = (c.args[0].name, c.args[1], c.args[3] if len(c.args) > 3 else Const(0), owner)
 
 
-def _symbol_values(program: Program, fn: FunctionFacts, ctx: Context, bound: dict,
-                   copied: list[Copy]) -> tuple[tuple[str, int, Any], ...]:
+def _symbol_values(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, copied: list[Copy],
+                   elsewhere: dict[str, set]) -> tuple[tuple[str, int, Any], ...]:
     """The values each copy gives: in the launching function's context, or the one every context of the function
-    that copies agrees on."""
+    that copies agrees on (``elsewhere``: those, found once per launch site)."""
     out = []
     for name, source, offset, owner in copied:
         if owner is fn:
             made = {(_one(program.values(offset, fn, ctx, bound)), _nested(program, source, fn, ctx, bound))}
         else:
-            made = {(_one(program.values(offset, owner, c)), _nested(program, source, owner, c, {}))
-                    for c in program.contexts(owner)}
+            if name not in elsewhere:
+                elsewhere[name] = {(_one(program.values(offset, owner, c)), _nested(program, source, owner, c, {}))
+                                   for c in program.contexts(owner)}
+            made = set(elsewhere[name])
         at, values = made.pop() if len(made) == 1 else (None, None)
         if at is not None and _any_known(values):
             out.append((name, int(at), values))
@@ -222,7 +225,7 @@ def _one(vals: list[Number] | None) -> Number | None:
 def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict) -> list[Dim | None]:
     """The ``dim3`` values of a grid or block expression (an integer is ``(n, 1, 1)``): each variant, or ``[None]``."""
     if isinstance(e, Items):
-        comps = [program.values(c, fn, ctx, bound) for c in (list(e.items) + [Const(1)] * 3)[:3]]
+        comps = [program.values(c, fn, ctx, bound) for c in dim_parts(e)]
         if all(c is not None and len(c) == 1 for c in comps):
             return [tuple(int(c[0]) for c in comps)]  # type: ignore[index,misc]
         return [tuple(int(c[0]) if c is not None and len(c) == 1 else None for c in comps)]  # type: ignore

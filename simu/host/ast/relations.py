@@ -11,10 +11,24 @@ computed in one function and passed down is the same tree as the argument that c
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-from simu.host.ast.expr import Call, Cast, Const, Expr, Field, Items, Op, Param, Unknown, _children, uncast
+from simu.host.ast.expr import (
+    Call,
+    Cast,
+    Const,
+    Expr,
+    Field,
+    Items,
+    Op,
+    Param,
+    Unknown,
+    _children,
+    dim_parts,
+    loop_variable,
+    names_variable,
+    uncast,
+)
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.values import Context, Program, lift
 from simu.host.relations import ARG, acyclic
@@ -22,10 +36,6 @@ from simu.launch.constraints import BLOCK_DIMS
 
 _PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
 _COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-# a variable a loop changed (simu.host.ast.facts.FunctionReader.forget): at one launch, one value however often read
-_VARIABLE = re.compile(r"'[\w.]+' changed in the loop at line \d+$")
-# a variable a call wrote or that was declared without a value (simu.host.ast.facts): one value where it is read
-_READ = re.compile(r"(\S+ written by \w+\(\) at \d+|'\w+' has no initial value)$")
 _VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar"}  # differ at each call
 MAX_REQUIRES = 8
 
@@ -77,27 +87,24 @@ def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
 def over_arguments(program: Program, fn: FunctionFacts, args: tuple[Expr, ...], e: Expr) -> str | None:
     """``e`` (in ``fn``'s own terms) as a number or an expression of the launch arguments ``args`` (also in ``fn``'s
     terms) it is computed from; None when it needs anything else."""
-    names: dict[Expr, str] = {}
-    for i, a in enumerate(args):  # a variable read at run time is one value at both launches of one function
-        if (_comparable(a) or isinstance(a, Unknown) and _READ.match(a.why)) and a not in names:
-            names[a] = f"_a{i}_"
-    text = _Renderer(program, fn, names).text(e)
+    # a variable read at run time is one value at both launches of one function
+    text = _Renderer(program, fn, _arg_names(list(args), [False] * len(args), variables=True)).text(e)
     return text if text is not None and (ARG.search(text) or text.isdigit()) else None
 
 
-def _arg_names(args: list[Expr], known_args: list[bool]) -> dict[Expr, str]:
-    """The launch's arguments (lifted) whose values are not known, each named by its position (``_a2_``)."""
+def _arg_names(args: list[Expr], known_args: list[bool], variables: bool = False) -> dict[Expr, str]:
+    """The launch's arguments (lifted) whose values are not known, each named by its position (``_a2_``);
+    ``variables``: an unknown that names a variable too (:func:`~simu.host.ast.expr.names_variable`)."""
     names: dict[Expr, str] = {}
     for i, a in enumerate(args):
-        if not known_args[i] and _comparable(a) and a not in names:
+        if not known_args[i] and (_comparable(a) or variables and names_variable(a)) and a not in names:
             names[a] = f"_a{i}_"
     return names
 
 
 def _dim(render: _Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
-    comps = list(e.items) + [Const(1)] * 3 if isinstance(e, Items) else [e, Const(1), Const(1)]
     out = []
-    for c in comps[:3]:
+    for c in dim_parts(e):
         r = render.text(lift(c, ctx, bound))
         out.append(r if r is not None and ARG.search(r) else None)
     return tuple(out) if any(out) else None  # type: ignore[return-value]
@@ -118,14 +125,15 @@ def _block_names(block: Expr, ctx: Context, bound: dict) -> dict[Expr, str]:
 
 def _comparable(e: Expr) -> bool:
     """Whether two occurrences of ``e`` in one launch are one value (not an unknown of some other origin, nor a
-    call that returns something new each time): a variable a loop changed is one (:data:`_VARIABLE`)."""
-    if isinstance(e, Const) or isinstance(e, Unknown) and not _VARIABLE.match(e.why):
+    call that returns something new each time): a variable a loop changed is one (at one launch, one value however
+    often read: :func:`~simu.host.ast.expr.loop_variable`)."""
+    if isinstance(e, Const) or isinstance(e, Unknown) and not loop_variable(e):
         return False
     return _stable(e)
 
 
 def _stable(e: Expr) -> bool:
-    if isinstance(e, Unknown) and not _VARIABLE.match(e.why) or isinstance(e, Call) and e.function in _VOLATILE:
+    if isinstance(e, Unknown) and not loop_variable(e) or isinstance(e, Call) and e.function in _VOLATILE:
         return False
     return all(_stable(c) for c in _children(e))
 

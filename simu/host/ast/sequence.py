@@ -11,9 +11,7 @@ block are constant are kept: the earlier kernel must run as the program runs it.
 
 from __future__ import annotations
 
-import re
-
-from simu.host.ast.expr import Cast, Const, Expr, Items, Op, Param, Unknown
+from simu.host.ast.expr import Cast, Expr, Op, Param, dim_parts, names_variable
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import over_arguments
 from simu.launch.constraints import Prior
@@ -35,12 +33,11 @@ def _identity(e: Expr) -> Expr | None:
     """What names one variable across a function's statements: a parameter, or a local (clang's reader keeps a
     pointer the function allocated as the unknown it wrote, "d_pos written by cudaMalloc() at 23")."""
     e = base_of(e)
-    if isinstance(e, Param) or isinstance(e, Unknown) and (" written by " in e.why or _NAMED.match(e.why)):
+    if isinstance(e, Param) or names_variable(e):
         return e
     return None
 
 
-_NAMED = re.compile(r"'\w+' has no initial value$")  # a local the reader names (``cudaMalloc((void**)&d_x, …)``)
 
 
 def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ...]:
@@ -108,6 +105,5 @@ def grid_over(program, fn: FunctionFacts, x: LaunchFact, y: LaunchFact) -> tuple
     """The grid of ``y``, an earlier launch of ``x``'s function, over ``x``'s arguments (``_a4_`` positions):
     ``radixSort<<<n / 4 / 128, 128>>>(…); find<<<n / 2 / 256, 256>>>(…, n)`` gives ``(_a4_/4)/128``; None when an
     axis is neither constant nor written over them."""
-    comps = list(y.grid.items) + [Const(1)] * 3 if isinstance(y.grid, Items) else [y.grid, Const(1), Const(1)]
-    out = [over_arguments(program, fn, x.args, c) for c in comps[:3]]
+    out = [over_arguments(program, fn, x.args, c) for c in dim_parts(y.grid)]
     return tuple(out) if all(o is not None for o in out) else None
