@@ -122,7 +122,7 @@ def test_the_reruns_are_probes_whose_own_findings_are_not_kept(monkeypatch):
     layout = SimpleNamespace(scalars=scalars, state={"a": "l->a", "b": "l->b"}, ranges={}, derived={},
                              at=SimpleNamespace(scalar=lambda j: j), decode=lambda genes: (None, None, {}),
                              launch=lambda genes: ("launch", tuple(genes)))
-    finding = SimpleNamespace(severity=codes.ERROR, kind="out-of-bounds", first=None, second=None)
+    finding = SimpleNamespace(severity=codes.ERROR, kind="out-of-bounds", first=None, second=None, detail={})
     witness = SimpleNamespace(genes=[1.0, 2.0], launch=SimpleNamespace(args={"a": 1, "b": 2}))
     calls = []
 

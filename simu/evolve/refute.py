@@ -245,7 +245,8 @@ def _memory_from_contents(search, probes: dict) -> None:
                 if probe is None and outside:  # no room to probe: the launches inside the roles never showed it
                     search.drop(key)
                     break
-                if probe is not None and not any(f.key == key and _side(f) == _side(finding) for f in probe.findings):
+                side = before_start(finding)
+                if probe is not None and not any(f.key == key and before_start(f) == side for f in probe.findings):
                     if _outside_roles(search, key):
                         search.drop(key)  # contents the kernel's own use of them rules out: no evidence
                         break
@@ -273,7 +274,7 @@ def _outside_roles(search, key) -> bool:
     return bool(search.layout.roles) and not any(_inferred(search, e) for e, _ in witnesses(search, key))
 
 
-def _side(f) -> bool:
+def before_start(f) -> bool:
     """Whether an access falls before its buffer's start: an index read from a buffer goes negative with the search's
     contents; that the probe's short buffer still overflows at its end says nothing of it."""
     return f.kind == "out-of-bounds" and (f.detail or {}).get("offset", 0) < 0
@@ -294,11 +295,11 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                 pending[key] = shown[:tries]
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
     lines = {key: lines_of(search.found[key][0]) for key in pending}
-    sites = {key: _sites_of(search.found[key][0]) for key in pending}
+    sites = {key: sites_of(search.found[key][0]) for key in pending}
     wanted = frozenset().union(*sites.values())
     while pending:
         ev = most_shared(search, pending)
-        probe, names = _variant(search, probes, ev, DISTINCT, partial(_threads_at, search, wanted))
+        probe, names = _variant(search, probes, ev, DISTINCT, partial(threads_at, search, wanted))
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
             at = [(probe.seen or {}).get(s, frozenset()) for s in sites[key]] if probe is not None else []
@@ -352,12 +353,12 @@ def most_shared(search, pending: dict[tuple, list[Witness]]):
     return min(count.values(), key=lambda c: (-c[1], tuple(c[0].genes) not in reported, c[0].cost))[0]
 
 
-def _sites_of(f) -> frozenset:
+def sites_of(f) -> frozenset:
     """The source positions (file, line, column) of a finding's two accesses."""
     return frozenset((loc.file, loc.line, loc.column) for loc in f.locations)
 
 
-def _threads_at(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
+def threads_at(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
     """Of the source positions ``wanted``, the threads (launch-wide lanes) that accessed memory there in
     ``run`` (a refutation's inspection, :meth:`~simu.evolve.search.Search.refute`)."""
     t = run.result.trace

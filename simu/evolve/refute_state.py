@@ -19,7 +19,7 @@ inputs is the larger).  One state argument alone is never re-run (it has no orde
 from __future__ import annotations
 
 from simu import codes
-from simu.evolve.refute import RACE_KINDS, int_value, lines_of, most_shared, witnesses
+from simu.evolve.refute import RACE_KINDS, before_start, int_value, lines_of, most_shared, witnesses
 from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
@@ -58,16 +58,16 @@ def refute_by_state(search) -> None:
             varied = list(witness.genes)
             for n, v in zip(names, order, strict=True):
                 varied[layout.at.scalar(index[n])] = float(v)
-            if _degenerate(layout, varied, witness):
+            if degenerate(layout, varied, witness):
                 continue  # the host's own formula says this order is none of its launches
             # probed, not evaluated: what the re-run shows beyond the witness's findings (an access past a length the
             # search chose, at sizes no phase before judged) is no finding of the search's
             ev = search.refute(launch=layout.launch(varied), like=witness)
             if ev is None:
                 break  # no room, or the run taught nothing: what is not yet lost stands
-            shown_there = {_collision(f) for f in ev.findings}
+            shown_there = {collision(f) for f in ev.findings}
             for key in judged:
-                if _collision(search.found[key][0]) not in shown_there:
+                if collision(search.found[key][0]) not in shown_there:
                     lost.setdefault(key, order)
         for key in judged:
             del pending[key]
@@ -75,10 +75,11 @@ def refute_by_state(search) -> None:
                 _demote(search, key, names, values, lost[key])
 
 
-def _collision(f) -> tuple:
+def collision(f) -> tuple:
     """What a re-run must show again: the same kind on the same lines, whatever its access class or warp (a race
-    between warps at the witness's sizes may fall within one at others: the collision is still there)."""
-    return ("race" if f.kind in RACE_KINDS else f.kind, lines_of(f))
+    between warps at the witness's sizes may fall within one at others: the collision is still there), on the same
+    side of its buffer (an access past the end of a length the search chose is not one before the start)."""
+    return ("race" if f.kind in RACE_KINDS else f.kind, lines_of(f), before_start(f))
 
 
 def _demote(search, key: tuple, names: list[str], values: list[int], lost: list[int]) -> None:
@@ -92,7 +93,7 @@ def _demote(search, key: tuple, names: list[str], values: list[int], lost: list[
         f"host state {', '.join(names)}"), genes)
 
 
-def _degenerate(layout, genes: list[float], witness) -> bool:
+def degenerate(layout, genes: list[float], witness) -> bool:
     """Whether ``genes`` make an argument the host derives from the state arguments 0 where the witness's was
     not: ``n = inputs/groups`` at inputs < groups (the host's division says which is the larger)."""
     values = layout.decode(genes)[2]

@@ -1,0 +1,149 @@
+"""``Only when`` warnings: errors that need one value of an argument the host computes from program state (issue 29).
+
+At a host launch, a scalar argument the host computes from program state simu does not read (a plugin's
+``mPostprocess.C``, a layer's ``l->n``: :mod:`simu.host.state`) stays searched, and the search's value for it is no
+launch the program is known to make.  :mod:`simu.evolve.refute_state` asks whether an error needs an *order*
+between such values; this phase asks whether it needs the *value* of one of them.  Each state argument of the
+witness is re-run alone at the other truth value of a flag, at half and at twice its value, in that order
+(:func:`schedule`), everything else kept.
+An error that a re-run does not show, while the threads that made its accesses still make them there (so no size
+merely cut them off), needs the value: it is a warning that says which values show it (``only when channel >= 4``:
+a kernel that indexes ``2 - c`` for ``c < channel`` was written for three channels), after up to
+:data:`BISECTIONS` re-runs between the two values narrow the boundary.  An error every re-run shows, or that no
+re-run could judge (the allowance spent, a run cut short), stands.  Wrapper parameters and the command line are
+input, not state: any caller may pass any value, and their errors stay errors."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from simu import codes
+from simu.evolve.refute import MEMORY_KINDS, RACE_KINDS, int_value, most_shared, sites_of, threads_at, witnesses
+from simu.evolve.refute_state import collision, degenerate
+from simu.ir.types import IntType
+from simu.pipeline import beyond_contract
+
+MAX_ARGUMENTS = 6  # state arguments probed per witness: flags first, then the others in parameter order
+BISECTIONS = 3  # re-runs that narrow the boundary between a value that shows an error and one that does not
+JUDGED_KINDS = (*RACE_KINDS, *MEMORY_KINDS)  # findings whose accesses say where to look for the threads
+
+
+def value_arguments(layout) -> list[str]:
+    """The searched integer arguments (flags included) the host computes from program state, in parameter order."""
+    return [p.name for p in layout.scalars if p.name in layout.state and p.name not in layout.ranges
+            and p.name not in layout.derived and isinstance(p.type, IntType)]
+
+
+def probes(value: int, flag: bool) -> list[int]:
+    """The values one argument is re-run at: the other truth value of a flag; else half (when that is another
+    positive value) and twice the witness's value."""
+    if flag:
+        return [0 if value else 1]
+    return ([value // 2] if value >= 2 else []) + [2 * value if value >= 1 else 1]
+
+
+def refute_by_value(search) -> None:
+    """Errors at a host launch that need one state argument's value become ``only when`` warnings (see the
+    module).  The witness that shows the most pending errors goes first; each of its re-runs judges every error
+    it shows."""
+    layout = search.layout
+    names = value_arguments(layout)
+    if not names:
+        return
+    pending = {key: shown for key, (f, _) in search.found.items()
+               if f.severity == codes.ERROR and f.kind in JUDGED_KINDS and (shown := witnesses(search, key))}
+    sites = {key: sites_of(search.found[key][0]) for key in pending}
+    wanted = frozenset().union(*sites.values()) if sites else frozenset()
+    reruns: dict[tuple, _Reruns] = {}  # per witness genes: two evaluations of one launch share their re-runs
+    while pending:
+        witness = most_shared(search, pending)
+        judged = [key for key, shown in pending.items() if any(e is witness for e, _ in shown)]
+        for key in judged:
+            del pending[key]
+        runs = reruns.setdefault(tuple(witness.genes), _Reruns(search, witness, wanted))
+        plan = schedule(runs, names)
+        for key in judged:
+            found = _needed_value(runs, plan, key, sites[key])
+            if found is not None:
+                _demote(search, key, *found)
+        if not search.may_refute(witness):
+            return  # the allowance is spent: what is not yet judged stands
+
+
+class _Reruns:
+    """The witness re-run with one argument changed, each (argument, value) run once whatever it judges."""
+
+    def __init__(self, search, witness, wanted: frozenset) -> None:
+        self.search, self.witness = search, witness
+        self.inspect = partial(threads_at, search, wanted)
+        self.index = {p.name: j for j, p in enumerate(search.layout.scalars)}
+        self.flags = {p.name for p in search.layout.scalars
+                      if isinstance(p.type, IntType) and (p.type.bits == 1 or (p.c_type or "") in ("bool", "_Bool"))}
+        self.done: dict[tuple[str, int], object] = {}
+
+    def value(self, name: str) -> int:
+        return int_value(self.witness.launch.args.get(name))
+
+    def run(self, name: str, value: int):
+        """The re-run at ``name = value``; None when it teaches nothing or is no launch of the host's formulas."""
+        if (name, value) not in self.done:
+            layout = self.search.layout
+            varied = list(self.witness.genes)
+            varied[layout.at.scalar(self.index[name])] = float(value)
+            self.done[(name, value)] = None if degenerate(layout, varied, self.witness) else \
+                self.search.refute(launch=layout.launch(varied), like=self.witness, inspect=self.inspect)
+        return self.done[(name, value)]
+
+
+def _verdict(run, finding, sites: frozenset) -> str | None:
+    """``shown``, ``lost`` (not shown while its accesses still run: two threads for a race, one for a memory
+    error), or None (nothing learnt)."""
+    if run is None:
+        return None
+    if collision(finding) in {collision(f) for f in run.findings}:
+        return "shown"
+    at = [(run.seen or {}).get(s, frozenset()) for s in sites]
+    threads = frozenset().union(*at) if at else frozenset()
+    enough = 2 if finding.kind in RACE_KINDS else 1
+    return "lost" if at and all(at) and len(threads) >= enough else None
+
+
+def schedule(runs: _Reruns, names: list[str]) -> list[tuple[str, int]]:
+    """The re-runs in the order they are tried: flags first (one run each, and a flag picks a code path), then every
+    argument at half its value, then at twice (the dearest runs last, where the allowance may not reach)."""
+    flags = [(n, probes(runs.value(n), True)[0]) for n in names if n in runs.flags][:MAX_ARGUMENTS]
+    ints = [(n, probes(runs.value(n), False)) for n in names if n not in runs.flags][:MAX_ARGUMENTS - len(flags)]
+    return flags + [(n, p[0]) for n, p in ints if len(p) == 2] + [(n, p[-1]) for n, p in ints]
+
+
+def _needed_value(runs: _Reruns, plan: list[tuple[str, int]], key: tuple, sites: frozenset) -> tuple | None:
+    """(argument, the witness's value, the nearest value tried that shows it, the nearest that does not) for the
+    first re-run of ``plan`` that loses the error; None when every re-run shows it or none could judge."""
+    finding = runs.search.found[key][0]
+    for name, other in plan:
+        if _verdict(runs.run(name, other), finding, sites) != "lost":
+            continue
+        value = runs.value(name)
+        shows, lost = value, other
+        for _ in range(BISECTIONS):
+            if abs(shows - lost) <= 1:
+                break
+            middle = (shows + lost) // 2
+            verdict = _verdict(runs.run(name, middle), finding, sites)
+            if verdict is None:
+                break
+            shows, lost = (middle, lost) if verdict == "shown" else (shows, middle)
+        return name, value, shows, lost
+    return None
+
+
+def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) -> None:
+    finding, genes = search.found[key]
+    side = ">=" if lost < shows else "<="
+    condition = f"{name} = {shows}" if {shows, lost} == {0, 1} else \
+        f"{name} {side} {shows}" if abs(shows - lost) == 1 else f"some values of {name}"
+    search.found[key] = (beyond_contract(finding, (
+        f"only when {condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
+        f"threads that made its accesses still make them; the host computes {name} from program state simu does "
+        f"not read ({search.layout.state[name]}), so the program's values decide"),
+        f"host state {name}"), genes)

@@ -1,0 +1,100 @@
+"""Errors that need one value of an argument the host computes from program state are ``only when`` warnings
+(simu/evolve/refute_values.py); the same errors at a wrapper's parameters, which any caller may pass, stay errors,
+and so does a race every value shows (tests/test_refute_state.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+from typer.testing import CliRunner
+
+from simu.cli.app import app
+from simu.evolve.refute_values import probes, schedule
+
+runner = CliRunner()
+
+PLANAR = """
+__global__ void to_planar(const float *in, float *out, int channels, int pixels) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < pixels * channels) {
+    int c = i % channels;
+    int p = i / channels;
+    out[(2 - c) * pixels + p] = in[i];  // BGR to planar RGB: written for three channels
+  }
+}
+"""
+
+GATHER = """
+__global__ void gather(const float *in, float *out, int n, int classes, bool boxes) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  int stride = -1;  // only the box layout is supported
+  if (boxes) stride = 4 + classes;
+  out[i] = in[i * stride + 1];
+}
+"""
+
+
+def _memory_findings(root: Path) -> list[dict]:
+    result = runner.invoke(app, ["scan", str(root), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    return [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "out-of-bounds"]
+
+
+def _before_start(findings: list[dict]) -> list[dict]:
+    return [f for f in findings if "byte offset -" in f["message"]]
+
+
+def test_an_index_written_for_three_channels_is_a_warning_only_when_there_are_more(tmp_path: Path):
+    (tmp_path / "planar.cu").write_text(PLANAR + """
+struct Image { int channels, pixels; float *in, *out; };
+void convert(struct Image *img) {
+  int n = img->pixels * img->channels;
+  to_planar<<<(n + 255) / 256, 256>>>(img->in, img->out, img->channels, img->pixels);
+}
+""")
+    found = _memory_findings(tmp_path)
+    early = _before_start(found)
+    assert early, [f["message"] for f in found]
+    assert all(f["severity"] == "warning" for f in found), [f["message"] for f in found]
+    assumption = early[0]["detail"]["assumption"]
+    assert assumption.startswith("only when channels >= 4"), assumption
+    assert "img->channels" in assumption and "program state" in assumption
+
+
+def test_the_same_index_through_a_wrapper_nobody_calls_stays_an_error(tmp_path: Path):
+    """A wrapper's parameters are its callers' to choose: four channels is a launch some caller can make."""
+    (tmp_path / "planar.cu").write_text(PLANAR + """
+void convert(const float *in, float *out, int channels, int pixels) {
+  int n = pixels * channels;
+  to_planar<<<(n + 255) / 256, 256>>>(in, out, channels, pixels);
+}
+""")
+    early = _before_start(_memory_findings(tmp_path))
+    assert early and any(f["severity"] == "error" for f in early), [f["message"] for f in early]
+
+
+def test_a_layout_flag_the_kernel_does_not_support_is_a_warning_naming_the_flag(tmp_path: Path):
+    (tmp_path / "gather.cu").write_text(GATHER + """
+struct Model { int anchors, classes; bool boxes; float *in, *out; };
+void decode(struct Model *m) {
+  gather<<<(m->anchors + 127) / 128, 128>>>(m->in, m->out, m->anchors, m->classes, m->boxes);
+}
+""")
+    found = _memory_findings(tmp_path)
+    early = _before_start(found)
+    assert early and all(f["severity"] == "warning" for f in early), [f["message"] for f in found]
+    assert any(f["detail"]["assumption"].startswith("only when boxes = 0") for f in early), \
+        [f["detail"]["assumption"] for f in early]
+
+
+def test_probes_flip_a_flag_and_halve_then_double_an_integer():
+    assert probes(1, True) == [0] and probes(0, True) == [1]
+    assert probes(12, False) == [6, 24] and probes(1, False) == [2] and probes(0, False) == [1]
+
+
+def test_the_schedule_tries_flags_then_every_half_then_every_double():
+    runs = SimpleNamespace(flags={"boxes"}, value={"n": 8, "k": 3, "boxes": 1}.get)
+    assert schedule(runs, ["n", "boxes", "k"]) == [("boxes", 0), ("n", 4), ("k", 1), ("n", 16), ("k", 6)]
