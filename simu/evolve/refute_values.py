@@ -140,10 +140,10 @@ def _needed_value(runs: _Reruns, plan: list[tuple[str, int]], key: tuple, sites:
 def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) -> None:
     finding, genes = search.found[key]
     side = ">=" if lost < shows else "<="
-    condition = f"{name} = {shows}" if {shows, lost} == {0, 1} else \
-        f"{name} {side} {shows}" if abs(shows - lost) == 1 else f"some values of {name}"
+    condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else \
+        f"only when {name} {side} {shows}" if abs(shows - lost) == 1 else f"only at some values of {name}"
     search.found[key] = (beyond_contract(finding, (
-        f"only when {condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
+        f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
         f"threads that made its accesses still make them; the host computes {name} from program state simu does "
         f"not read ({search.layout.state[name]}), so the program's values decide"),
         f"host state {name}"), genes)
