@@ -2,16 +2,17 @@
 
 At a host launch, a scalar argument the host computes from program state simu does not read (a plugin's
 ``mPostprocess.C``, a layer's ``l->n``: :mod:`simu.host.state`) stays searched, and the search's value for it is no
-launch the program is known to make.  :mod:`simu.evolve.refute_state` asks whether an error needs an *order*
-between such values; this phase asks whether it needs the *value* of one of them.  Each state argument of the
-witness is re-run alone at the other truth value of a flag, at half and at twice its value, in that order
-(:func:`schedule`), everything else kept.
-An error that a re-run does not show, while the threads that made its accesses still make them there (so no size
-merely cut them off), needs the value: it is a warning that says which values show it (``only when channel >= 4``:
-a kernel that indexes ``2 - c`` for ``c < channel`` was written for three channels), after up to
-:data:`BISECTIONS` re-runs between the two values narrow the boundary.  An error every re-run shows, or that no
-re-run could judge (the allowance spent, a run cut short), stands.  Wrapper parameters and the command line are
-input, not state: any caller may pass any value, and their errors stay errors."""
+launch the program is known to make. :mod:`simu.evolve.refute_state` asks whether an error needs an *order* between
+such values; this phase asks whether it needs the *value* of one of them. Each state argument of the witness is
+re-run alone at the other truth value of a flag, at half and at twice its value, in that order (:func:`schedule`),
+everything else kept. An error that a re-run does not show, while the threads that made its accesses still make them
+there (so no size merely cut them off), needs the value: it is a warning that says which values show it, after up to
+:data:`BISECTIONS` re-runs between the two values narrow the boundary (``only at some values of channel: the host
+launch shows it at channel = 4 but not at channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was
+written for three channels; ``only when boxes = 0`` for a flag). Two neighbouring values are no threshold: a race
+that needs the channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8. An
+error every re-run shows, or that no re-run could judge (the allowance spent, a run cut short), stands. Wrapper
+parameters and the command line are input, not state: any caller may pass any value, and their errors stay errors."""
 
 from __future__ import annotations
 
@@ -139,9 +140,9 @@ def _needed_value(runs: _Reruns, plan: list[tuple[str, int]], key: tuple, sites:
 
 def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) -> None:
     finding, genes = search.found[key]
-    side = ">=" if lost < shows else "<="
-    condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else \
-        f"only when {name} {side} {shows}" if abs(shows - lost) == 1 else f"only at some values of {name}"
+    # a flag's two values say when; an integer's two neighbours only that its value decides (reorg's race needs
+    # the channels not to be a multiple of stride squared: it shows at stride 6, not at 7, and again at others)
+    condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
     search.found[key] = (beyond_contract(finding, (
         f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
         f"threads that made its accesses still make them; the host computes {name} from program state simu does "
