@@ -384,3 +384,55 @@ def test_a_derived_argument_below_zero_is_no_launch_of_the_program():
     genes[handled.at.scalar(0)], genes[handled.at.scalar(1)] = 3.0, 9.0
     tall = handled.launch(genes)
     assert tall.args["out_h"] == -5 and handled.broken(tall) is None
+
+
+NAIVE_GEMM = """#include <cuda_runtime.h>
+#include <cstdio>
+#include <vector>
+#define TILE 16
+
+__global__ void gemm_nt(const float *A, int lda, const float *B, int ldb, float *C, int ldc, int k)
+{
+    int m = blockIdx.x * blockDim.x + threadIdx.x;
+    int n = blockIdx.y * blockDim.y + threadIdx.y;
+    float c = 0.0f;
+    for (int i = 0; i < k; ++i) c += A[m + i * lda] * B[n + i * ldb];
+    C[m + n * ldc] = C[m + n * ldc] * 0.5f + c;
+}
+
+void gemm(int m, int n, int k, const float *A, int lda, const float *B, int ldb, float *C, int ldc)
+{
+    dim3 grid(m / TILE, n / TILE), threads(TILE, TILE);
+    gemm_nt<<<grid, threads>>>(A, lda, B, ldb, C, ldc, k);
+}
+
+bool read_matrix(const char *path, int &rows, int &cols, std::vector<float> &v);
+
+int main(int argc, char **argv)
+{
+    int rows, inner, cols;
+    std::vector<float> a, b;
+    read_matrix(argv[1], rows, inner, a);
+    read_matrix(argv[2], cols, inner, b);
+    float *dA, *dB, *dC;
+    cudaMalloc((void **)&dA, rows * inner * sizeof(float));
+    cudaMalloc((void **)&dB, cols * inner * sizeof(float));
+    cudaMalloc((void **)&dC, rows * cols * sizeof(float));
+    gemm(rows, cols, inner, dA, rows, dB, cols, dC, rows);
+    return 0;
+}
+"""
+
+
+def test_two_arguments_passing_one_variable_are_one_value(tmp_path: Path):
+    """``gemm(rows, …, dA, rows, …, dC, rows)``: the leading dimensions of A and C are one value the program read
+    (written through reference parameters), so the output rows never overlap; at lda = 67, ldc = 2 they did."""
+    (tmp_path / "main.cu").write_text(NAIVE_GEMM)
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    params = [("A", 4), ("lda", None), ("B", 4), ("ldb", None), ("C", 4), ("ldc", None), ("k", None)]
+    (c,) = contracts_for(index, "gemm_nt", params, None).contracts
+    assert c.derived == {"ldc": "lda"} and c.dims["grid.x"] == "lda/16", (c.derived, c.dims)
+    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "1", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    errors = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["severity"] == "error"]
+    assert not errors, [f["message"] for f in errors]

@@ -54,7 +54,7 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
                      known_args: list[bool]) -> Relations:
     """The relations of one launch variant (``known_args``: which arguments have one known value)."""
     args = [lift(a, ctx, bound) for a in x.args]
-    names = _arg_names(args, known_args)
+    names = _arg_names(args, known_args, variables=True)  # two arguments passing one variable are one value
     render = _Renderer(program, fn, names)
     with_block = _Renderer(program, fn, {**_block_names(x.block, ctx, bound), **names})
     arg_rel: list[str | None] = []
@@ -76,7 +76,7 @@ def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
     """Per argument, the bytes its buffer was allocated with (``sizes``, in the outermost caller's terms:
     :mod:`simu.host.ast.allocations`) as a number or an expression of the launch's arguments whose values are not
     known (``4*_a4_*10``); ``()`` when none is."""
-    render = _Renderer(program, fn, _arg_names([lift(a, ctx, bound) for a in x.args], known_args))
+    render = _Renderer(program, fn, _arg_names([lift(a, ctx, bound) for a in x.args], known_args, variables=True))
     out = []
     for size in sizes:
         t = render.text(size) if size is not None else None
