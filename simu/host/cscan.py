@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from simu.frontend.ctext import CHAR_LITERAL, RAW_STRING, STRING_LITERAL, comment_free
+from simu.host.conditionals import defines
 
 # explicit template arguments of a call, ``LaunchScan<T, vecT, 256>(…)``: types, numbers, ``::``, ``*`` only, so
 # that a comparison ``a < b && c > (d)`` is never one
@@ -74,9 +75,12 @@ class CSource:
         self.code = comment_free(text)
         self._lines = [m.start() for m in re.finditer("\n", self.code)]
         self.macros: dict[str, str] = {}
-        for m in _DEFINE.finditer(self.code):
-            if m.group(2) is None:  # object-like macros only
-                self.macros.setdefault(m.group(1), m.group(3).replace("\\\n", " ").strip())
+        candidates: dict[str, str] = {}  # defined under a branch the build may decide (simu.host.conditionals)
+        for d in defines(self.code, _DEFINE):
+            if d.params is None:  # object-like macros only
+                (self.macros if d.certain else candidates).setdefault(d.name, d.value)
+        for name, value in candidates.items():
+            self.macros.setdefault(name, value)
         for name, value in enum_constants(self.code):
             self.macros.setdefault(name, value)  # constants as a macro would be (a #define of the name wins)
         self.header_functions: dict[str, tuple[tuple[str, ...], str]] = {}  # set from the project headers
