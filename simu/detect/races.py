@@ -245,6 +245,10 @@ def check_races(ctx: Context) -> list[Finding]:
         # equal values are not benign when the writers read the word first in the same epoch:
         # `x += 1` by two lanes in lockstep writes equal values and still loses an update
         same_val &= ~_writers_read_first(rows, a, c)
+    # a read of what the reader itself stored first, where every writer stores that same value (every thread
+    # sets a shared pointer to one address, then uses it): whichever write it sees, it reads that value
+    settled = ~ww & _read_after_equal_store(rows, a, c)
+    same_val |= settled
     order = np.lexsort((-scope, kind, hi, lo))
     key_start = segment_starts(kind[order], lo[order], hi[order])
     kid = segment_ids(key_start)
@@ -254,7 +258,7 @@ def check_races(ctx: Context) -> list[Finding]:
     any_ww = np.bincount(kid, weights=ww[order], minlength=nkeys) > 0
     # Equal values make a write-write race benign only when no read of the same data races with
     # those writes (`x += 1` by many threads writes equal values in lockstep but loses updates).
-    rw = ~ww & (kind == 0)
+    rw = ~ww & (kind == 0) & ~settled
     racy_writers = set(rows.instr[np.where(rows.action[a] != READ, a, c)[rw]].tolist())
     findings = []
     for k, pos in enumerate(np.flatnonzero(key_start)):
@@ -268,9 +272,56 @@ def check_races(ctx: Context) -> list[Finding]:
     return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
 
 
+def _read_after_equal_store(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Per read-write pair: whether the reading lane stored to the word earlier in its epoch and every store to the
+    word stores one value (in the reader's block and epoch when the writer is in the same block, in the whole
+    launch when it is in another): the read returns that value whichever store it sees.  An atomic update, or
+    any store of another value, leaves the race as it is."""
+    out = np.zeros(len(a), bool)
+    reader = np.where(rows.action[a] == READ, a, c)
+    writer = np.where(rows.action[a] == READ, c, a)
+    cand = (rows.action[reader] == READ) & (rows.action[writer] == WRITE)
+    if not cand.any():
+        return out
+    word, block, epoch, lane = rows.word, rows.block, rows.epoch.astype(np.int64), rows.lane
+    store = rows.action != READ
+    plain = rows.action == WRITE
+    value = rows.value.astype(np.int64)
+
+    def uniform(*keys: np.ndarray) -> np.ndarray:
+        """Per row: whether every store sharing its key (columns ``keys``) is a plain store of one value."""
+        order = np.lexsort(keys)
+        start = segment_starts(*(k[order] for k in keys))
+        gid = np.empty(len(order), np.int64)
+        gid[order] = segment_ids(start)
+        n = int(gid.max()) + 1
+        lo = np.full(n, np.iinfo(np.int64).max)
+        hi = np.full(n, np.iinfo(np.int64).min)
+        np.minimum.at(lo, gid[plain], value[plain])
+        np.maximum.at(hi, gid[plain], value[plain])
+        other = np.bincount(gid, weights=store & ~plain, minlength=n) > 0
+        return (lo == hi)[gid] & ~other[gid]
+
+    in_epoch = uniform(word, block, epoch)
+    in_launch = uniform(word)
+    # the reader's first plain store to the word in its epoch, by (word, block, epoch, lane)
+    order = np.lexsort((lane, epoch, block, word))
+    start = segment_starts(word[order], block[order], epoch[order], lane[order])
+    gid = np.empty(len(order), np.int64)
+    gid[order] = segment_ids(start)
+    first = np.full(int(gid.max()) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(first, gid[plain], rows.step[plain].astype(np.int64))
+    stored_first = first[gid[reader]] < rows.step[reader]
+    same_block = block[reader] == block[writer]
+    agreed = np.where(same_block, in_epoch[reader], in_launch[reader])
+    return cand & stored_first & agreed
+
+
 def _writers_read_first(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Per pair: whether either writer read the same word in the same epoch (one id per (word, epoch, lane) row,
-    found by sorting the rows, not the pairs: a launch where every thread races has far more pairs than rows)."""
+    """Per pair: whether either writer read the same word earlier in the same epoch (``x += 1``: a read, then the
+    write; one id per (word, epoch, lane) row, found by sorting the rows, not the pairs: a launch where every
+    thread races has far more pairs than rows).  A read after its own write (every thread sets a shared pointer,
+    then uses it) is no update that can be lost."""
     word, epoch, lane = rows.word, rows.epoch.astype(np.int64), rows.lane
     order = np.lexsort((lane, epoch, word))
     w, e, ln = word[order], epoch[order], lane[order]
@@ -278,9 +329,11 @@ def _writers_read_first(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray
     start[1:] = (w[1:] != w[:-1]) | (e[1:] != e[:-1]) | (ln[1:] != ln[:-1])
     ident = np.empty(len(order), np.int64)
     ident[order] = np.cumsum(start) - 1
-    has_read = np.zeros(int(ident.max()) + 1 if len(ident) else 0, bool)
-    has_read[ident[rows.action == READ]] = True
-    return has_read[ident[a]] | has_read[ident[c]]
+    first_read = np.full(int(ident.max()) + 1 if len(ident) else 0, np.iinfo(np.int64).max)
+    reads = rows.action == READ
+    np.minimum.at(first_read, ident[reads], rows.step[reads].astype(np.int64))
+    step = rows.step.astype(np.int64)
+    return (first_read[ident[a]] < step[a]) | (first_read[ident[c]] < step[c])
 
 
 def _lines(f: Finding) -> tuple:
@@ -310,6 +363,9 @@ def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, b
     elif benign and ww:
         fkind = "benign-race"
         what = "benign write-write race (all writers store the same value)"
+    elif benign:
+        fkind = "benign-race"
+        what = "benign read-write race (every writer stores the value the reader stored first)"
     else:
         fkind = "race"
         what = f"{access} race"

@@ -488,9 +488,11 @@ class Layout:
         float fields of structs (``Param.pointee_floats``, from the debug information) as they were, and the
         names of the buffers that changed; None when none changes.  CSR offsets and the rows' indices drawn as the
         kernel uses them (:mod:`simu.launch.graphs`) stay: any graph is data a program can pass, shared neighbours
-        and all; so do buffers an earlier kernel of the program left (:mod:`simu.evolve.sequence`)."""
-        chosen = self.chosen_contents() - {n for n, s in launch.buffer_specs.items()
-                                           if s.get("fill") in GRAPH_FILLS or "produced" in s}
+        and all; so do buffers an earlier kernel of the program left (:mod:`simu.evolve.sequence`), unless it made
+        them from buffers the search drew (``drawn_inputs``)."""
+        kept = {n for n, s in launch.buffer_specs.items()
+                if s.get("fill") in GRAPH_FILLS or ("produced" in s and "drawn_inputs" not in s)}
+        chosen = self.chosen_contents() - kept
         return distinct_launch(self.params, chosen, launch)  # pointer slots kept, member buffers varied too
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
@@ -499,7 +501,8 @@ class Layout:
         grid, block, values, fill, seed = self.decode(genes)
         inferred, plain = split(self.fill_choices[fill])
         launch = Launch(grid, block, {}, self.warp_size, 0, seed, origin=self.origin + self._broken_dims(grid, block,
-                                                                                                        values))
+                                                                                                        values),
+                        fill=plain)
         T = launch.total_threads
         ints = size_values(values.values())
         length = max([T] + ints)

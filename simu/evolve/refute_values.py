@@ -5,18 +5,21 @@ At a host launch, a scalar argument the host computes from program state simu do
 launch the program is known to make. :mod:`simu.evolve.refute_state` asks whether an error needs an *order* between
 such values; this phase asks whether it needs the *value* of one of them. Each state argument of the witness is
 re-run alone at the other truth value of a flag, at half and at twice its value, in that order (:func:`schedule`),
-everything else kept. An error that a re-run does not show, while the threads that made its accesses still make them
-there (so no size merely cut them off), needs the value: it is a warning that says which values show it, after up to
-:data:`BISECTIONS` re-runs between the two values narrow the boundary (``only at some values of channel: the host
-launch shows it at channel = 4 but not at channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was
-written for three channels; ``only when boxes = 0`` for a flag). Two neighbouring values are no threshold: a race
-that needs the channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8. An
-error every re-run shows, or that no re-run could judge (the allowance spent, a run cut short), stands. Wrapper
-parameters and the command line are input, not state: any caller may pass any value, and their errors stay errors."""
+everything else kept. An error that a re-run does not show while its access still runs (for a race, on the very two
+threads that showed it: a size that cuts them off proves nothing, and a race between two warps is gone when the size
+fits one warp) needs the value: it is a warning that says which values show it, after up to :data:`BISECTIONS` re-runs between the two
+values narrow the boundary (``only at some values of channel: the host launch shows it at channel = 4 but not at
+channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was written for three channels; ``only when boxes
+= 0`` for a flag). Two neighbouring values are no threshold: a race that needs the channels not to be a multiple of
+``stride * stride`` shows at stride 6, not at 7, and again at 8. An error every re-run shows, or that no re-run
+could judge (the allowance spent, a run cut short), stands. Wrapper parameters and the command line are input, not
+state: any caller may pass any value, and their errors stay errors."""
 
 from __future__ import annotations
 
 from functools import partial
+
+import numpy as np
 
 from simu import codes
 from simu.evolve.refute import MEMORY_KINDS, RACE_KINDS, int_value, most_shared, sites_of, threads_at, witnesses
@@ -76,7 +79,7 @@ class _Reruns:
 
     def __init__(self, search, witness, wanted: frozenset) -> None:
         self.search, self.witness = search, witness
-        self.inspect = partial(threads_at, search, wanted)
+        self.inspect = partial(threads_by_site, search, wanted)
         self.index = {p.name: j for j, p in enumerate(search.layout.scalars)}
         self.flags = {p.name for p in search.layout.scalars
                       if isinstance(p.type, IntType) and (p.type.bits == 1 or (p.c_type or "") in ("bool", "_Bool"))}
@@ -97,16 +100,42 @@ class _Reruns:
 
 
 def _verdict(run, finding, sites: frozenset) -> str | None:
-    """``shown``, ``lost`` (not shown while its accesses still run: two threads for a race, one for a memory
-    error), or None (nothing learnt)."""
+    """``shown``, ``lost`` or None (nothing learnt).  A race is lost when the two threads that showed it still make
+    accesses at its source positions (a size that cuts them off proves nothing: a race between two warps is gone
+    when the size fits one warp); a memory error when its access still runs, on any thread (a missing bounds check
+    overruns with other threads at other sizes, and is shown there)."""
     if run is None:
         return None
     if collision(finding) in {collision(f) for f in run.findings}:
         return "shown"
-    at = [(run.seen or {}).get(s, frozenset()) for s in sites]
-    threads = frozenset().union(*at) if at else frozenset()
-    enough = 2 if finding.kind in RACE_KINDS else 1
-    return "lost" if at and all(at) and len(threads) >= enough else None
+    reached = frozenset().union(*((run.seen or {}).get(s, frozenset()) for s in sites)) if sites else frozenset()
+    if finding.kind not in RACE_KINDS:
+        return "lost" if reached else None
+    wanted = [_position(t, run.launch) for t in finding.threads]
+    return "lost" if wanted and all(w is not None and w in reached for w in wanted) else None
+
+
+def _position(ref, launch) -> tuple[int, int] | None:
+    """A finding's thread as (linear block, linear thread) in ``launch``; None when the launch has no such thread."""
+    (gx, gy, gz), (bx, by, bz) = launch.grid, launch.block
+    (x, y, z), (tx, ty, tz) = ref.block, ref.thread
+    if not (x < gx and y < gy and z < gz and tx < bx and ty < by and tz < bz):
+        return None
+    return x + gx * (y + gy * z), tx + bx * (ty + by * tz)
+
+
+def threads_by_site(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
+    """Of the source positions ``wanted``, the threads that accessed memory there in ``run``, as (linear block,
+    linear thread) pairs (a sampled launch's lanes mapped to the blocks they run)."""
+    launch = run.launch
+    tpb = launch.threads_per_block
+    out = {}
+    for site, lanes in threads_at(search, wanted, run).items():
+        block, thread = np.divmod(np.fromiter(lanes, np.int64, len(lanes)), tpb)
+        if launch.blocks is not None:
+            block = np.asarray(launch.blocks, np.int64)[block]
+        out[site] = frozenset(zip(block.tolist(), thread.tolist(), strict=True))
+    return out
 
 
 def schedule(runs: _Reruns, names: list[str]) -> list[tuple[str, int]]:
@@ -145,6 +174,6 @@ def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) ->
     condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
     search.found[key] = (beyond_contract(finding, (
         f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
-        f"threads that made its accesses still make them; the host computes {name} from program state simu does "
+        f"threads that showed it still make those accesses; the host computes {name} from program state simu does "
         f"not read ({search.layout.state[name]}), so the program's values decide"),
         f"host state {name}"), genes)

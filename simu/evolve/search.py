@@ -321,7 +321,7 @@ class Search:
         return ev
 
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
-        if self.priors and not any("produced" in s for s in launch.buffer_specs.values()):
+        if self.priors and not launch.sequenced:
             made = run_priors(self.module, launch, self.priors, limits or self._limits)
             if made:
                 launch.origin += f" (contents: {made})"

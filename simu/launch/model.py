@@ -67,6 +67,12 @@ class Launch:
     # offset, values nested as the variable's type, None where not known); the machine writes them over the
     # variable's initialiser.
     symbols: dict[str, tuple[int, Any]] = field(default_factory=dict)
+    # Whether the kernels the host launches before it have run on its buffers (simu.evolve.sequence): a variant of
+    # it (a refutation's distinct contents) keeps what they left or what the variant put there, not a fresh run.
+    sequenced: bool = False
+    # The fill the search drew the buffers it chose with (simu.evolve.genome: "random", "zeros", ...; "" where no
+    # search drew them): an earlier kernel's own buffers are drawn alike (simu.evolve.sequence).
+    fill: str = ""
 
     def __post_init__(self) -> None:
         self.grid = as_dim3(self.grid)
