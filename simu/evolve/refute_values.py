@@ -7,13 +7,13 @@ such values; this phase asks whether it needs the *value* of one of them. Each s
 re-run alone at the other truth value of a flag, at half and at twice its value, in that order (:func:`schedule`),
 everything else kept. An error that a re-run does not show while its access still runs (for a race, on the very two
 threads that showed it: a size that cuts them off proves nothing, and a race between two warps is gone when the size
-fits one warp) needs the value: it is a warning that says which values show it, after up to :data:`BISECTIONS` re-runs between the two
-values narrow the boundary (``only at some values of channel: the host launch shows it at channel = 4 but not at
-channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was written for three channels; ``only when boxes
-= 0`` for a flag). Two neighbouring values are no threshold: a race that needs the channels not to be a multiple of
-``stride * stride`` shows at stride 6, not at 7, and again at 8. An error every re-run shows, or that no re-run
-could judge (the allowance spent, a run cut short), stands. Wrapper parameters and the command line are input, not
-state: any caller may pass any value, and their errors stay errors."""
+fits one warp) needs the value: it is a warning that says which values show it, after up to :data:`BISECTIONS`
+re-runs between the two values narrow the boundary (``only at some values of channel: the host launch shows it at
+channel = 4 but not at channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was written for three
+channels; ``only when boxes = 0`` for a flag). Two neighbouring values are no threshold: a race that needs the
+channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8. An error every
+re-run shows, or that no re-run could judge (the allowance spent, a run cut short), stands. Wrapper parameters and
+the command line are input, not state: any caller may pass any value, and their errors stay errors."""
 
 from __future__ import annotations
 
