@@ -49,3 +49,35 @@ def test_a_prior_that_cannot_run_as_the_program_runs_it_is_left_out():
     missing = Prior("nowhere", "pack.cu:1", (1, 1, 1), (32, 1, 1), (), ((0, "pos"),))
     assert run_priors(module, launch, (unknown_n, missing), Limits()) == ""
     assert list(launch.args["pos"][:2]) == [7, 7]
+
+
+SLOTS = """
+__global__ void edge_slots(const int *src, const int *row, int *cursor, int *slot, int m) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < m) slot[e] = row[src[e]] + atomicAdd(&cursor[src[e]], 1);
+}
+__global__ void scatter(const int *slot, const int *dst, int *adj, int m) {
+  int e = blockIdx.x * blockDim.x + threadIdx.x;
+  if (e < m) adj[slot[e]] = dst[e];
+}
+"""
+
+
+def test_outputs_made_from_buffers_the_search_drew_say_so_and_follow_the_launchs_fill():
+    """``edge_slots`` reads ``src`` and ``row``, which the later launch does not share: the search drew them, so the
+    slots it hands out are no data the program is known to make (``drawn_inputs``: the contents refutation varies
+    them); a zero-filled probe runs it on zeros, and a variant of a sequenced launch is not run through it again."""
+    module = load_source(SLOTS, "cuda")
+    prior = Prior("edge_slots", "main.cu:40", (1, 1, 1), (64, 1, 1), ((4, 64),), ((3, "slot"),))
+
+    def later(fill: str) -> Launch:
+        return Launch((1, 1, 1), (64, 1, 1), {"slot": np.full(64, 9, np.int32), "dst": np.zeros(64, np.int32),
+                                              "adj": np.zeros(64, np.int32), "m": 64}, seed=3, fill=fill)
+
+    drawn = later("random")
+    said = run_priors(module, drawn, (prior,), Limits())
+    assert said.endswith("from src, row the search drew") and drawn.sequenced
+    assert drawn.buffer_specs["slot"]["drawn_inputs"] == "src, row"
+    zeros = later("zeros")
+    run_priors(module, zeros, (prior,), Limits())
+    assert sorted(zeros.args["slot"].tolist()) == list(range(64))  # row 0, one cursor: slots 0..63

@@ -24,7 +24,7 @@ import base64
 import numpy as np
 
 from simu.errors import SimuError
-from simu.interp.memory import OFFSET_BITS, POINTER_BIAS, SPACE_GLOBAL
+from simu.interp.memory import OFFSET_BITS, SPACE_GLOBAL
 from simu.interp.trace import READ
 from simu.ir import Kernel, Module
 from simu.launch import Launch
@@ -98,7 +98,7 @@ def _read_of(result, names: list[str]) -> list[str]:
         return []
     ids = {a.id: a.param or a.name for a in result.allocations if a is not None and (a.param or a.name) in names}
     read = t.addr[(t.action == READ) & (t.space == SPACE_GLOBAL)].astype(np.int64)
-    touched = set(((read - POINTER_BIAS) >> OFFSET_BITS).tolist()) if len(read) else set()
+    touched = set((read >> OFFSET_BITS).tolist()) if len(read) else set()  # a trace's address: id, then offset
     return [n for n in names if any(ids.get(i) == n for i in touched)]
 
 
