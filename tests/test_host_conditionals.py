@@ -82,3 +82,14 @@ int main(void) {
     index = build_host_index(tmp_path, [tmp_path / "main.c", tmp_path / "sizes.h"])
     (c,) = contracts_for(index, "scale", [("a", 4), ("n", None)], None, cl_file="k.cl", api="opencl").contracts
     assert c.args == {"n": 512} and c.buffer_lengths == {"a": "262144"}, (c.args, c.buffer_lengths)
+
+
+def test_sizeof_a_type_a_define_names_and_a_size_held_in_a_variable():
+    from simu.host.cvalues import Evaluator
+
+    src = CSource("#define DATA_TYPE float\n#define N 1024\nunsigned int bytes;\n"
+                  "void init(void) { bytes = N * N * sizeof(DATA_TYPE); make(bytes); }\n")
+    ev = Evaluator(src)
+    pos = src.code.index("make(")
+    assert ev.int_value("sizeof(DATA_TYPE)", pos) == 4
+    assert ev.element_count("bytes", pos) == (4 * 1024 * 1024, None)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from simu.evolve.dictionary import thread_stride_bytes
+from simu.evolve.dictionary import stride_arguments, thread_stride_bytes
 from simu.evolve.distinct import distinct_launch
 from simu.evolve.floors import length_floors
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
@@ -457,17 +457,25 @@ class Layout:
         unit = np.dtype(dt).itemsize * comps
         values = size_values(launch.args.values())
         sizes = kernel_sizes(arr.size // comps, values, self.length_factors.get(name, 1),
-                             per_threads=self._per_threads(launch, unit)) * unit
+                             per_threads=self._per_threads(launch, unit, launch.args)) * unit
         return sizes if sizes > PLAUSIBLE_MAX_BYTES and offset < sizes else 0
+
+    @cached_property
+    def strides(self) -> set[str]:
+        """The integer arguments that multiply a thread index in an address (:func:`stride_arguments`)."""
+        return stride_arguments(self.kernel)
 
     @cached_property
     def thread_stride(self) -> int:
         """Bytes between consecutive threads' records in the kernel's addresses (0: none constant)."""
         return thread_stride_bytes(self.kernel)
 
-    def _per_threads(self, launch: Launch, unit: int) -> int:
-        """Elements of ``unit`` bytes one record per thread of ``launch`` takes (see :attr:`thread_stride`)."""
-        return launch.total_threads * self.thread_stride // max(1, unit)
+    def _per_threads(self, launch: Launch, unit: int, values: dict) -> int:
+        """Elements of ``unit`` bytes one record per thread of ``launch`` takes (see :attr:`thread_stride`), or a square
+        matrix with rows a stride argument long (``a[i * n + j]``: ``n * n``), whichever is more."""
+        square = max((abs(int(values[n])) ** 2 for n in self.strides & set(values)
+                      if isinstance(values[n], (int, np.integer)) and abs(int(values[n])) <= 1 << 16), default=0)
+        return max(launch.total_threads * self.thread_stride // max(1, unit), square)
 
     def chosen_contents(self) -> set[str]:
         """The buffers whose contents the search chooses (its fill gene and seed): pointer parameters, neither
@@ -554,7 +562,7 @@ class Layout:
                 elif plausible and p.is_pointer:
                     unit = np.dtype(dt).itemsize * comps
                     n = plausible_length(length, ints, unit, self.length_factors.get(p.name, 1),
-                                         self._per_threads(launch, unit))
+                                         self._per_threads(launch, unit, values))
                 fill_name, extra = fill_arguments(self.fills.get(p.name) or plain, values, n * comps)
                 # integers bounded by the thread count: values read as indices stay inside the buffers
                 arr, spec = draw_buffer(dt, n * comps, fill_name, rng, seed=seed, threads=T, **extra)
@@ -563,7 +571,7 @@ class Layout:
             else:
                 args[p.name] = 0
         share_buffers(args, launch.buffer_specs, self.same)
-        longest = ((lambda _, unit: plausible_length(length, ints, unit, 1, self._per_threads(launch, unit)))
+        longest = ((lambda _, unit: plausible_length(length, ints, unit, 1, self._per_threads(launch, unit, values)))
                    if plausible else None)
         launch.pointers = draw_members([*self.params, *self.holders], args, launch.buffer_specs, plain, rng, length,
                                        seed=seed, threads=T, length_of=longest)

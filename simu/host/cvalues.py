@@ -51,8 +51,14 @@ class Evaluator(StringValues):
         self.types: dict[str, str] = {}  # a function template's type parameters bound (T -> float)
 
     def _type(self, name: str) -> str:
-        name = " ".join(name.split())
-        return " ".join(self.types.get(name, name).split())
+        """A type name as the instantiation or a ``#define`` of it writes it (``DATA_TYPE`` -> ``float``)."""
+        name = " ".join(self.types.get(" ".join(name.split()), name).split())
+        for _ in range(4):
+            macro = self.src.macros.get(name)
+            if macro is None or not re.fullmatch(r"[A-Za-z_][\w ]*", macro.strip()):
+                break
+            name = " ".join(macro.split())
+        return name
 
     @property
     def options(self) -> dict[str, str]:
