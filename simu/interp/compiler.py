@@ -14,6 +14,7 @@ from simu.interp import ptx
 from simu.interp.builtins import BUILTIN_PATTERNS, BUILTINS, INTRINSICS, NOOPS, libm
 from simu.interp.instructions import INSTRUCTIONS, PURE_OPCODES
 from simu.interp.mangle import demangle_builtin
+from simu.interp.narrow import component_stores
 from simu.interp.opencl_builtins import OPENCL_BUILTINS, OPENCL_PATTERNS, opencl_math
 from simu.interp.opencl_images import SAMPLER_INIT
 from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, result_dtype, where
@@ -78,11 +79,15 @@ class Compiler:
         instrs: dict[int, Instr] = {}
         phis: dict[tuple[int, int], list] = {}
         self.fusible = _fusible_values(fn)
+        narrowed, dropped = component_stores(fn)  # v.x = e: the component, not the vector (simu.interp.narrow)
         for bi, b in enumerate(fn.blocks):
             ops, ids, weights = [], [], []
             carry = 0  # fused instructions not yet counted
             for ins in b.instrs[:-1]:
                 instrs[ins.id] = ins
+                if ins.id in dropped:
+                    continue
+                ins = narrowed.get(ins.id, ins)
                 if ins.opcode == "phi":
                     dst = self.slot(ins.name)
                     for val, pred in zip(ins.ops, ins.attrs["incoming"], strict=False):

@@ -313,6 +313,10 @@ def _load(c, ins, g, dst, proto):
     ptr = g[0]
     t = ins.type
     iid = ins.id
+    offset = ins.attrs.get("component_offset", 0)  # one component of a vector (simu.interp.narrow)
+    if offset:
+        base = ptr
+        ptr = lambda st, sel: np.asarray(base(st, sel), np.int64) + offset  # noqa: E731
     lay = _mem_layout(t)
     if lay is not None:
         dt, n = lay
@@ -339,6 +343,10 @@ def _store(c, ins, g, dst, proto):
     val, ptr = g[0], g[1]
     t = ins.ops[0].type
     iid = ins.id
+    offset = ins.attrs.get("component_offset", 0)  # one component of a vector (simu.interp.narrow)
+    if offset:
+        base = ptr
+        ptr = lambda st, sel: np.asarray(base(st, sel), np.int64) + offset  # noqa: E731
     lay = _mem_layout(t)
     if lay is not None:
         dt, n = lay
