@@ -78,11 +78,32 @@ def binary(op: str, bits: int):
         "lshr": lambda a, b: _lshr(a, b, bits),
     }
     f = table[op]
+    if op == "lshr" and bits not in (8, 16, 32, 64):
+        f = lambda a, b: _lshr_odd(a, b, bits)  # noqa: E731
+    if op in ("shl", "lshr", "ashr"):
+        f = _clamped(f, bits, op == "ashr")
     if bits in (8, 16, 32, 64):
         return f
-    if op == "lshr":
-        return lambda a, b: normalize(_lshr_odd(a, b, bits), bits)
     return lambda a, b: normalize(f(a, b), bits)
+
+
+def _clamped(shift, bits: int, arithmetic: bool):
+    """A shift as the GPU's ``shl``/``shr`` does it: an amount of the width or more gives 0 (``shr.s``: the sign in
+    every bit), not the amount modulo the width (LLVM leaves it undefined; NVIDIA's PTX clamps it; clang's OpenCL
+    masks amounts itself, so its shifts are always in range).  ``(i) >> LOG_NUM_BANKS + (i) >> 8``, a padding macro
+    whose precedence is off, shifts by more than 32 and is 0 on the GPU."""
+    def f(a, b):
+        r = shift(a, b)
+        if np.ndim(b) == 0 and 0 <= int(b) < bits:  # a constant amount in range: the common case
+            return r
+        over = unsigned(np.asarray(b)) >= bits
+        if not np.any(over):
+            return r
+        a = np.asarray(a)
+        fill = np.right_shift(a, bits - 1) if arithmetic else np.zeros_like(a)
+        out = np.where(over, fill, r).astype(np.asarray(r).dtype)
+        return out if out.ndim else out[()]
+    return f
 
 
 def _lshr(a, b, bits):

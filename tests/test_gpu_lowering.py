@@ -1,6 +1,7 @@
-"""``v.x = e`` on an OpenCL vector in memory stores one component, as a GPU compiler does (simu/interp/narrow.py):
-two threads setting two components of one ``__local int4`` do not race, every thread setting one component to one
-value is benign, and whole-vector stores of different values still race."""
+"""Where clang's IR leaves a choice, what the GPU's compiler and hardware do: ``v.x = e`` on an OpenCL vector in memory
+stores one component (simu/interp/narrow.py): two threads setting two components of one ``__local int4`` do not race,
+every thread setting one component to one value is benign, and whole-vector stores of different values still race;
+a shift by the width or more is clamped as PTX does (simu/interp/arith.py)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,13 @@ def test_one_component_set_alike_by_every_thread_is_benign_and_whole_stores_stil
     found = _findings(tmp_path, "same_index", "--arg", "h=0.5")
     assert found and all(f["kind"] == "benign-race" for f in found), found
     assert any(f["kind"] == "race" and f["severity"] == "error" for f in _findings(tmp_path, "whole"))
+
+
+def test_a_shift_past_the_width_is_zero_as_on_the_gpu():
+    """PTX clamps a shift amount to the register width (LLVM leaves it undefined): ``284 >> 288`` is 0, not
+    ``284 >> 0``; an arithmetic shift fills the sign."""
+    from simu.interp.arith import binary
+
+    assert binary("lshr", 32)(np.array([284, 7], np.int32), np.array([288, 1], np.int32)).tolist() == [0, 3]
+    assert binary("ashr", 32)(np.array([-5, 5], np.int32), np.array([40, 1], np.int32)).tolist() == [-1, 2]
+    assert int(binary("shl", 32)(np.int32(3), np.int32(33))) == 0 and int(binary("shl", 32)(np.int32(3), 2)) == 12
