@@ -100,10 +100,11 @@ class _Reruns:
 
 
 def _verdict(run, finding, sites: frozenset) -> str | None:
-    """``shown``, ``lost`` or None (nothing learnt).  A race is lost when the two threads that showed it still make
-    accesses at its source positions (a size that cuts them off proves nothing: a race between two warps is gone
-    when the size fits one warp); a memory error when its access still runs, on any thread (a missing bounds check
-    overruns with other threads at other sizes, and is shown there)."""
+    """``shown``, ``lost`` or None (nothing learnt).  A race is lost when threads in its scope still make accesses at
+    its source positions: the two that showed it, or two of other blocks for a race between blocks, of two warps of a
+    block between warps, of one warp within one (a size that cuts them off proves nothing: a race between two warps
+    is gone when the size fits one warp); a memory error when its access still runs, on any thread (a missing bounds
+    check overruns with other threads at other sizes, and is shown there)."""
     if run is None:
         return None
     if collision(finding) in {collision(f) for f in run.findings}:
@@ -112,7 +113,23 @@ def _verdict(run, finding, sites: frozenset) -> str | None:
     if finding.kind not in RACE_KINDS:
         return "lost" if reached else None
     wanted = [_position(t, run.launch) for t in finding.threads]
-    return "lost" if wanted and all(w is not None and w in reached for w in wanted) else None
+    if wanted and all(w is not None and w in reached for w in wanted):
+        return "lost"
+    return "lost" if _in_scope(reached, (finding.detail or {}).get("scope", ""), run.launch.warp_size) else None
+
+
+def _in_scope(reached: frozenset, scope: str, warp_size: int) -> bool:
+    """Whether the (block, thread) pairs ``reached`` hold two threads of the race's scope: two blocks, two warps of
+    one block, or two threads of one warp."""
+    if len(reached) < 2:
+        return False
+    pairs = np.array(sorted(reached), np.int64)
+    block, warp = pairs[:, 0], pairs[:, 1] // warp_size
+    if scope == "inter-block":
+        return len(np.unique(block)) >= 2
+    group, member = (block, warp) if scope == "inter-warp" else (block * (1 << 32) + warp, pairs[:, 1])
+    distinct = np.unique(np.stack([group, member], axis=1), axis=0)
+    return bool((np.unique(distinct[:, 0], return_counts=True)[1] >= 2).any())
 
 
 def _position(ref, launch) -> tuple[int, int] | None:
