@@ -190,7 +190,7 @@ def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) ->
     # the channels not to be a multiple of stride squared: it shows at stride 6, not at 7, and again at others)
     condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
     search.found[key] = (beyond_contract(finding, (
-        f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where the "
-        f"threads that showed it still make those accesses; the host computes {name} from program state simu does "
-        f"not read ({search.layout.state[name]}), so the program's values decide"),
+        f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where its accesses "
+        f"still run; the host computes {name} from program state simu does not read ({search.layout.state[name]}), "
+        "so the program's values decide"),
         f"host state {name}"), genes)
