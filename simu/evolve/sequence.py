@@ -98,7 +98,7 @@ def _read_of(result, names: list[str]) -> list[str]:
         return []
     ids = {a.id: a.param or a.name for a in result.allocations if a is not None and (a.param or a.name) in names}
     read = t.addr[(t.action == READ) & (t.space == SPACE_GLOBAL)].astype(np.int64)
-    touched = set((read >> OFFSET_BITS).tolist()) if len(read) else set()  # a trace's address: id, then offset
+    touched = set(np.unique(read >> OFFSET_BITS).tolist())  # a trace's address: the allocation id, then the offset
     return [n for n in names if any(ids.get(i) == n for i in touched)]
 
 
