@@ -241,13 +241,16 @@ def check_races(ctx: Context) -> list[Finding]:
     lo, hi = np.minimum(ia, ic), np.maximum(ia, ic)
     ww = (rows.action[a] != READ) & (rows.action[c] != READ)
     same_val = ww & (rows.value[a] == rows.value[c]) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
+    # one group per (word, epoch, lane): when each lane first read and first stored each word in an epoch
+    lane_word = _group_ids(rows.lane, rows.epoch.astype(np.int64), rows.word) if same_val.any() or not ww.all() \
+        else None
     if same_val.any():
         # equal values are not benign when the writers read the word first in the same epoch:
         # `x += 1` by two lanes in lockstep writes equal values and still loses an update
-        same_val &= ~_writers_read_first(rows, a, c)
+        same_val &= ~_writers_read_first(rows, lane_word, a, c)
     # a read of what the reader itself stored first, where every writer stores that same value (every thread
     # sets a shared pointer to one address, then uses it): whichever write it sees, it reads that value
-    settled = ~ww & _read_after_equal_store(rows, a, c)
+    settled = ~ww & _read_after_equal_store(rows, lane_word, a, c)
     same_val |= settled
     order = np.lexsort((-scope, kind, hi, lo))
     key_start = segment_starts(kind[order], lo[order], hi[order])
@@ -272,28 +275,37 @@ def check_races(ctx: Context) -> list[Finding]:
     return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
 
 
-def _read_after_equal_store(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Per read-write pair: whether the reading lane stored to the word earlier in its epoch and every store to the
-    word stores one value (in the reader's block and epoch when the writer is in the same block, in the whole
-    launch when it is in another): the read returns that value whichever store it sees.  An atomic update, or
-    any store of another value, leaves the race as it is."""
-    out = np.zeros(len(a), bool)
+def _group_ids(*keys: np.ndarray) -> np.ndarray:
+    """Per row: the id of its group of rows equal in every column of ``keys`` (found by sorting the rows)."""
+    order = np.lexsort(keys)
+    gid = np.empty(len(order), np.int64)
+    gid[order] = segment_ids(segment_starts(*(k[order] for k in keys)))
+    return gid
+
+
+def _first_step(rows: _Rows, gid: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per group of ``gid``: the earliest step of its rows in ``mask`` (the int64 maximum where none is)."""
+    first = np.full(int(gid.max()) + 1 if len(gid) else 0, np.iinfo(np.int64).max)
+    np.minimum.at(first, gid[mask], rows.step[mask].astype(np.int64))
+    return first
+
+
+def _read_after_equal_store(rows: _Rows, lane_word: np.ndarray | None, a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Per read-write pair: whether the reading lane stored to the word earlier in its epoch (``lane_word``: the
+    rows' (word, epoch, lane) groups) and every store to the word stores one value (in the reader's block and epoch
+    when the writer is in the same block, in the whole launch when it is in another): the read returns that value
+    whichever store it sees.  An atomic update, or any store of another value, leaves the race as it is."""
     reader = np.where(rows.action[a] == READ, a, c)
     writer = np.where(rows.action[a] == READ, c, a)
     cand = (rows.action[reader] == READ) & (rows.action[writer] == WRITE)
-    if not cand.any():
-        return out
-    word, block, epoch, lane = rows.word, rows.block, rows.epoch.astype(np.int64), rows.lane
+    if lane_word is None or not cand.any():
+        return cand & False
     store = rows.action != READ
     plain = rows.action == WRITE
     value = rows.value.astype(np.int64)
 
-    def uniform(*keys: np.ndarray) -> np.ndarray:
-        """Per row: whether every store sharing its key (columns ``keys``) is a plain store of one value."""
-        order = np.lexsort(keys)
-        start = segment_starts(*(k[order] for k in keys))
-        gid = np.empty(len(order), np.int64)
-        gid[order] = segment_ids(start)
+    def uniform(gid: np.ndarray) -> np.ndarray:
+        """Per row: whether every store of its group is a plain store of one value."""
         n = int(gid.max()) + 1
         lo = np.full(n, np.iinfo(np.int64).max)
         hi = np.full(n, np.iinfo(np.int64).min)
@@ -302,38 +314,22 @@ def _read_after_equal_store(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.nda
         other = np.bincount(gid, weights=store & ~plain, minlength=n) > 0
         return (lo == hi)[gid] & ~other[gid]
 
-    in_epoch = uniform(word, block, epoch)
-    in_launch = uniform(word)
-    # the reader's first plain store to the word in its epoch, by (word, block, epoch, lane)
-    order = np.lexsort((lane, epoch, block, word))
-    start = segment_starts(word[order], block[order], epoch[order], lane[order])
-    gid = np.empty(len(order), np.int64)
-    gid[order] = segment_ids(start)
-    first = np.full(int(gid.max()) + 1, np.iinfo(np.int64).max)
-    np.minimum.at(first, gid[plain], rows.step[plain].astype(np.int64))
-    stored_first = first[gid[reader]] < rows.step[reader]
-    same_block = block[reader] == block[writer]
-    agreed = np.where(same_block, in_epoch[reader], in_launch[reader])
+    block = rows.block
+    in_epoch = uniform(_group_ids(rows.epoch.astype(np.int64), block, rows.word))
+    in_launch = uniform(_group_ids(rows.word))
+    stored_first = _first_step(rows, lane_word, plain)[lane_word[reader]] < rows.step[reader]
+    agreed = np.where(block[reader] == block[writer], in_epoch[reader], in_launch[reader])
     return cand & stored_first & agreed
 
 
-def _writers_read_first(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
+def _writers_read_first(rows: _Rows, lane_word: np.ndarray, a: np.ndarray, c: np.ndarray) -> np.ndarray:
     """Per pair: whether either writer read the same word earlier in the same epoch (``x += 1``: a read, then the
-    write; one id per (word, epoch, lane) row, found by sorting the rows, not the pairs: a launch where every
-    thread races has far more pairs than rows).  A read after its own write (every thread sets a shared pointer,
-    then uses it) is no update that can be lost."""
-    word, epoch, lane = rows.word, rows.epoch.astype(np.int64), rows.lane
-    order = np.lexsort((lane, epoch, word))
-    w, e, ln = word[order], epoch[order], lane[order]
-    start = np.ones(len(order), bool)
-    start[1:] = (w[1:] != w[:-1]) | (e[1:] != e[:-1]) | (ln[1:] != ln[:-1])
-    ident = np.empty(len(order), np.int64)
-    ident[order] = np.cumsum(start) - 1
-    first_read = np.full(int(ident.max()) + 1 if len(ident) else 0, np.iinfo(np.int64).max)
-    reads = rows.action == READ
-    np.minimum.at(first_read, ident[reads], rows.step[reads].astype(np.int64))
+    write; ``lane_word``: the rows' (word, epoch, lane) groups, found by sorting the rows, not the pairs: a launch
+    where every thread races has far more pairs than rows).  A read after its own write (every thread sets a shared
+    pointer, then uses it) is no update that can be lost."""
+    first_read = _first_step(rows, lane_word, rows.action == READ)
     step = rows.step.astype(np.int64)
-    return (first_read[ident[a]] < step[a]) | (first_read[ident[c]] < step[c])
+    return (first_read[lane_word[a]] < step[a]) | (first_read[lane_word[c]] < step[c])
 
 
 def _lines(f: Finding) -> tuple:

@@ -64,7 +64,9 @@ def refute_by_value(search) -> None:
         judged = [key for key, shown in pending.items() if any(e is witness for e, _ in shown)]
         for key in judged:
             del pending[key]
-        runs = reruns.setdefault(tuple(witness.genes), _Reruns(search, witness, wanted))
+        if tuple(witness.genes) not in reruns:
+            reruns[tuple(witness.genes)] = _Reruns(search, witness, wanted)
+        runs = reruns[tuple(witness.genes)]
         plan = schedule(runs, names)
         for key in judged:
             found = _needed_value(runs, plan, key, sites[key])
@@ -123,7 +125,7 @@ def _in_scope(reached: frozenset, scope: str, warp_size: int) -> bool:
     one block, or two threads of one warp."""
     if len(reached) < 2:
         return False
-    pairs = np.array(sorted(reached), np.int64)
+    pairs = np.array(list(reached), np.int64)
     block, warp = pairs[:, 0], pairs[:, 1] // warp_size
     if scope == "inter-block":
         return len(np.unique(block)) >= 2

@@ -21,6 +21,7 @@ from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, r
 from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
 from simu.ir.constants import GlobalRef
+from simu.ir.module import register_uses
 
 
 class Compiler:
@@ -78,8 +79,9 @@ class Compiler:
         blocks: list[CBlock] = []
         instrs: dict[int, Instr] = {}
         phis: dict[tuple[int, int], list] = {}
-        self.fusible = _fusible_values(fn)
-        narrowed, dropped = component_stores(fn)  # v.x = e: the component, not the vector (simu.interp.narrow)
+        uses = register_uses(fn)
+        self.fusible = _fusible_values(fn, uses)
+        narrowed, dropped = component_stores(fn, uses)  # v.x = e: the component, not the vector (simu.interp.narrow)
         for bi, b in enumerate(fn.blocks):
             ops, ids, weights = [], [], []
             carry = 0  # fused instructions not yet counted
@@ -195,18 +197,12 @@ class Compiler:
         raise UnsupportedError(f"terminator '{op}'", where(ins))
 
 
-def _fusible_values(fn: Function) -> set[str]:
+def _fusible_values(fn: Function, uses: dict[str, int]) -> set[str]:
     """Values of pure instructions used exactly once, by a later non-phi instruction of the same block.
 
     Such a value can be computed inside its consumer instead of being stored in a register: SSA
     guarantees its operands do not change in between, so the result is the same.
     """
-    uses: dict[str, int] = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            for o in ins.ops:
-                if o.kind == "reg":
-                    uses[o.value] = uses.get(o.value, 0) + 1
     out = set()
     for b in fn.blocks:
         defined_here: set[str] = set()

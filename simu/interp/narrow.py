@@ -24,14 +24,9 @@ _WRITES = frozenset({"store", "atomicrmw", "cmpxchg", "fence"})
 _QUERY = re.compile(r"^(?:_Z\d+get_\w+j|llvm\.nvvm\.read\.ptx\.sreg\.\w+|__simu_\w+_id\w*)$")
 
 
-def component_stores(fn: Function) -> tuple[dict[int, Instr], set[int]]:
-    """(store or load id -> its access of one component, ids of the instructions those replace)."""
-    uses: dict[str, int] = {}
-    for b in fn.blocks:
-        for ins in b.instrs:
-            for o in ins.ops:
-                if o.kind == "reg":
-                    uses[o.value] = uses.get(o.value, 0) + 1
+def component_stores(fn: Function, uses: dict[str, int]) -> tuple[dict[int, Instr], set[int]]:
+    """(store or load id -> its access of one component, ids of the instructions those replace); ``uses``: how
+    many operands read each register (:func:`~simu.ir.module.register_uses`)."""
     stores: dict[int, Instr] = {}
     dropped: set[int] = set()
     for b in fn.blocks:

@@ -89,6 +89,17 @@ class Function:
         return f"Function({self.name!r}, kernel={self.is_kernel}, decoded={self.decoded})"
 
 
+def register_uses(fn: Function) -> dict[str, int]:
+    """How many operands read each register of ``fn`` (phis included)."""
+    uses: dict[str, int] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for o in ins.ops:
+                if o.kind == "reg":
+                    uses[o.value] = uses.get(o.value, 0) + 1
+    return uses
+
+
 @dataclass
 class GlobalVar:
     name: str
