@@ -330,5 +330,5 @@ def test_a_raw_ndrange_over_a_passed_value_gives_the_grid_relation(tmp_path: Pat
     index = build_host_index(tmp_path, [tmp_path / "host.c"])
     ((c, origin),) = host_constraints(index, "sum64", PARAMS, api="opencl")
     assert c.block == (128, 1, 1) and c.dims == {"grid.x": "(n)/128", "grid.y": "1", "grid.z": "1"}
-    assert origin == "host launch at host.c:8 (grid.x = (n)/128 from the host code)"
+    assert origin == "host launch at host.c:8 (grid.x = (n)/128 from the host code; requires (n)%128 == 0, n >= 128)"
     assert c.arg_ranges == {"n": (128, 4096)}  # the program launches at least one group: n >= 128

@@ -25,6 +25,7 @@ import numpy as np
 from simu.evolve.dictionary import stride_arguments, thread_stride_bytes
 from simu.evolve.distinct import distinct_launch
 from simu.evolve.floors import length_floors
+from simu.evolve.requirements import satisfied
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
 from simu.evolve.sizes import PLAUSIBLE_MAX_BYTES, drawn_part, kernel_sizes, plausible_length, size_values
@@ -329,32 +330,13 @@ class Layout:
             return False
 
     def _satisfy(self, values: dict[str, Any]) -> dict[str, Any]:
-        """``values`` changed in one or two of the searched arguments the host's assertions name (each set to
-        another one's value, 1, or a number the assertions compare with or its neighbour) so that the assertions hold,
-        if they do not (sizes a program asserts alike, ``w1/w2 == h1/h2``, are often equal; a branch's ``len > 128``
-        holds at 129); unchanged when nothing found holds (the launch is then rejected)."""
+        """``values`` with one or two of the searched arguments the host's assertions name changed so that they hold
+        (:func:`~simu.evolve.requirements.satisfied`); unchanged when nothing found holds (the launch is then
+        rejected)."""
         if self._holds(values):
             return values
         names = self._bases({str(i): r for i, r in enumerate(self.requires)})
-        names = [n for n in names if isinstance(values.get(n), int)]
-        # the numbers the requirements compare with, and their neighbours (a branch's len <= 128, len > 128)
-        bounds = [v + d for v in map(int, re.findall(r"(?<![\w.])\d+(?![\w.])", " ".join(self.requires)))
-                  for d in (0, 1, -1)]
-
-        def candidates(n: str) -> list[int]:
-            return list(dict.fromkeys([values[m] for m in names if m != n] + [1] + bounds))
-
-        for n in names:
-            for x in candidates(n):
-                if self._holds(trial := {**values, n: x}):
-                    return trial
-        for i, n in enumerate(names):
-            for m in names[i + 1:]:
-                for x in candidates(n):
-                    for y in candidates(m):
-                        if self._holds(trial := {**values, n: x, m: y}):
-                            return trial
-        return values
+        return satisfied(values, [n for n in names if isinstance(values.get(n), int)], self.requires, self._holds)
 
     def _derive(self, values: dict[str, Any], block: list[int] | None = None) -> dict[str, Any]:
         """``values`` with the derived arguments (host relations, in their order, over ``block`` too) filled in."""

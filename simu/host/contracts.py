@@ -82,6 +82,11 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
         defaults = _opencl_args(h, site, params, c)
         names = [name if elem is None else None for name, elem in params]
+        for i, e in enumerate(site.arg_sym[:len(params)]):  # one value passed as two arguments: one drawn
+            if names[i] is not None and names[i] not in c.args and e is not None \
+                    and (expr := _named(e, names)) is not None:
+                c.derived[names[i]] = expr  # type: ignore[index]
+        c.derived = _ordered(c.derived)
         c.requires = _requirements(site.requires, names)
         if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):
@@ -301,15 +306,21 @@ def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:
         if name is not None and name not in c.args and expr is not None:
             c.derived[name] = expr
     c.requires = _requirements(x.requires, names)
-    order: dict[str, str] = {}  # derived in an order where each follows what it uses
-    pending = dict(c.derived)
+    c.derived = _ordered(c.derived)
+
+
+def _ordered(derived: dict[str, str]) -> dict[str, str]:
+    """Derived arguments in an order where each follows what it uses; those in a cycle (relations.py keeps none)
+    stay searched."""
+    order: dict[str, str] = {}
+    pending = dict(derived)
     while pending:
         ready = [n for n, e in pending.items() if not set(re.findall(r"[A-Za-z_]\w*", e)) & (set(pending) - {n})]
         if not ready:
-            break  # a cycle (relations.py keeps none): the rest stays searched
+            break
         for n in ready:
             order[n] = pending.pop(n)
-    c.derived = order
+    return order
 
 
 def _requirements(requires: tuple[str, ...], names: list[str | None]) -> list[str]:

@@ -91,6 +91,9 @@ class LaunchSite:
     defaults: tuple[str, ...] = ()  # host values its NDRange took at their command-line defaults (ArgSite.defaults)
     variant: str = ""  # as ArgSite.variant: one launch of those the calls of its function make
     through: tuple[str, ...] = ()  # the calls (and loop values) clang read its values through, innermost first
+    # per argument position, its value as a simu.host.relations expression of the others' (_a1_), where clang read
+    # them passing one value (simu.host.ast.clrelations)
+    arg_sym: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -18,14 +18,16 @@ the callers pass, and each is copied per frame, so a kernel may meet another cal
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from simu.host.ast.clrelations import opencl_relations
 from simu.host.ast.expr import Expr, Items
 from simu.host.ast.facts import CallFact, FunctionFacts
 from simu.host.ast.launches import MAX_VARIANTS, _bindings, _describe, _one, _shared_choices
 from simu.host.ast.opencl import CALLS, ENQUEUE, SET_ARG
-from simu.host.ast.values import Context, Number, Program
+from simu.host.ast.values import Context, Number, Program, lift
 from simu.host.model import ArgSite, HostFile, LaunchSite
 
 Sizes = tuple[int | None, ...] | None
@@ -52,6 +54,9 @@ class Frame:
 
     values: tuple[tuple[Key, ArgValue | NDRangeValue], ...]
     through: tuple[str, ...] = field(default=(), compare=False)
+    # the lifted trees behind them (an argument's value; a global size's components), for relations between
+    # values not known (:mod:`simu.host.ast.clrelations`)
+    exprs: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)
 
     def get(self, key: Key) -> ArgValue | NDRangeValue | None:
         return next((v for k, v in self.values if k == key), None)
@@ -100,6 +105,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
     for ctx in program.contexts(fn):
         for bound in _bindings(program, fn, ctx, choices):
             made: list[tuple[Key, ArgValue | NDRangeValue]] = []
+            trees: list[tuple[Key, Any]] = []
             for key, c in calls:
                 if program.fails(c.conditions, fn, ctx, bound):
                     continue
@@ -107,11 +113,15 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
                     index = _one(program.values(c.args[1], fn, ctx, bound))
                     made.append((key, ArgValue(int(index) if index is not None else None,
                                                _one(program.values(c.args[3], fn, ctx, bound)))))
+                    trees.append((key, lift(c.args[3], ctx, bound)))
                 elif c.callee == ENQUEUE and len(c.args) >= 6:
                     dim = _int(_one(program.values(c.args[2], fn, ctx, bound)))
                     made.append((key, NDRangeValue(dim, _sizes(program, c.args[4], fn, ctx, bound, dim),
                                                    _sizes(program, c.args[5], fn, ctx, bound, dim))))
-            frame = Frame(tuple(made), tuple(ctx.trail) + _describe(bound))
+                    items = program.aggregate(c.args[4], bound)
+                    if isinstance(items, Items):
+                        trees.append((key, tuple(lift(x, ctx, bound) for x in items.items[:dim or 3])))
+            frame = Frame(tuple(made), tuple(ctx.trail) + _describe(bound), tuple(trees))
             if frame not in out:
                 out.append(frame)
             if len(out) >= MAX_VARIANTS:
@@ -152,7 +162,7 @@ def refine_sites(files: list[HostFile], program: Program, found: dict[int, list[
 
 class _Refiner:
     def __init__(self, program: Program, found: dict[int, list[Frame]]):
-        self.fns, self.found = _functions(program), found
+        self.program, self.fns, self.found = program, _functions(program), found
         self.owners: dict[Key, list[int]] = {}  # a call -> the functions holding it (template instantiations)
         for i in found:
             for key, _ in calls_of(self.fns[i]):
@@ -173,6 +183,7 @@ class _Refiner:
             new_launches: list[LaunchSite] = []
             for s in h.launches:
                 for made in self.launch(s, launches.get(id(s))):
+                    made = self.related(made, launches.get(id(s)), h.args, args)
                     # one launch per distinct set of values (a loop elsewhere in the function made more frames)
                     if not any(_same_launch(made, x, new_args) for x in new_launches):
                         new_launches.append(made)
@@ -233,6 +244,41 @@ class _Refiner:
                 out.append(replace(self.launch_with(s, v, f.through, True), variant=variant))
         return out
 
+    def related(self, s: LaunchSite, key: Key | None, sites: tuple[ArgSite, ...], keys: dict[int, Key]) -> LaunchSite:
+        """``s`` with the relations between the values it takes that are not known (:mod:`~simu.host.ast.clrelations`):
+        those every frame that makes it agrees on (of its function, of each instantiation of its function template),
+        from the arguments its kernel was last given there before it."""
+        holders = self.owners.get(key, []) if key is not None else []
+        if not holders:
+            return s
+        last: dict[int, ArgSite] = {}
+        for a in sorted(sites, key=lambda a: a.line):
+            if a.line <= s.line and _norm(a.kernel) == _norm(s.kernel) and a.instance in ("", s.instance) \
+                    and id(a) in keys:
+                last[a.index if a.index is not None else -1 - len(last)] = a
+        frames = [(self.fns[i], f) for i in holders for f in self.found[i] if f.get(key) is not None]  # type: ignore
+        if s.variant:
+            frames = [(self.fns[holders[0]], f) for n, f in self.frames_of(key, s.instance)  # type: ignore[arg-type]
+                      if n == s.variant]
+        made = set()
+        for fn, f in frames:  # each instantiation of a function template holding it, each frame
+            trees = dict(f.exprs)
+            args: dict[int, tuple[Any, bool]] = {}
+            for a in last.values():
+                v, tree = f.get(keys[id(a)]), trees.get(keys[id(a)])
+                if isinstance(v, ArgValue) and v.index is not None and tree is not None and v.index >= 0:
+                    args[v.index] = (tree, v.value is not None or a.value is not None)
+            made.add(opencl_relations(self.program, fn, args, trees.get(key), s.local_size))  # type: ignore[arg-type]
+        if len(made) != 1:
+            return s
+        rel = made.pop()
+        if not rel.args and not rel.grid:
+            return s
+        grid = tuple(mine if mine is not None else (rel.grid[d] if d < len(rel.grid) else None)
+                     for d, mine in enumerate(s.grid_sym or (None,) * len(rel.grid)))
+        taken = tuple(r for d, rs in enumerate(rel.requires) if d < len(grid) and grid[d] == rel.grid[d] for r in rs)
+        return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)))
+
     def launch_with(self, s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], report: bool) -> LaunchSite:
         where = f"{s.file}:{s.line}"
         dim = self.pick(s.work_dim, v.dim, f"{where}: work_dim", report)
@@ -287,6 +333,10 @@ def _same_launch(a: LaunchSite, b: LaunchSite, args: list[ArgSite]) -> bool:
         return False
     mine = [(x.line, x.index, x.value) for x in args if x.variant == a.variant]
     return mine == [(x.line, x.index, x.value) for x in args if x.variant == b.variant]
+
+
+def _norm(expr: str) -> str:
+    return re.sub(r"\s+", "", expr).lstrip("&*")
 
 
 def _agreed(vals: list[Any]) -> Any:

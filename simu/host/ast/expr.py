@@ -201,9 +201,17 @@ def changed_in_loop(name: str, line: int) -> Unknown:
     return Unknown(f"'{name}' changed in the loop at line {line}")
 
 
+def read_at(what: str, file: str, at: str) -> Unknown:
+    """The value one expression of the source computes where simu cannot (``op.getOptionInt("size")``, a call
+    through a pointer): unknown, but one value wherever a statement copies it (``lda = ldb = ldc = N``), so two
+    arguments that pass it are one value; another expression of the same text elsewhere is another value."""
+    return Unknown(f"{what} at {file}@{at}")
+
+
 _CHANGED = re.compile(r"'[\w.]+' changed in the loop at line \d+")
 _WRITTEN = re.compile(r"(?P<source>.+) written by (?P<callee>\w+)\(\) at (?P<line>\d+)")
 _UNSET = re.compile(r"'\w+' has no initial value")
+_READ_AT = re.compile(r".+ at [^@]*@[\d.]+")
 
 
 def writer(e: Expr) -> tuple[str, int] | None:
@@ -218,9 +226,10 @@ def loop_variable(e: Expr) -> bool:
 
 
 def names_variable(e: Expr) -> bool:
-    """Whether ``e`` is an unknown that names one variable (:func:`written`, :func:`unset`): one value wherever the
-    function reads it before it changes."""
-    return isinstance(e, Unknown) and (writer(e) is not None or _UNSET.fullmatch(e.why) is not None)
+    """Whether ``e`` is an unknown that names one variable (:func:`written`, :func:`unset`) or one expression's
+    value (:func:`read_at`): one value wherever the function reads it before it changes."""
+    return isinstance(e, Unknown) and (writer(e) is not None or _UNSET.fullmatch(e.why) is not None
+                                       or _READ_AT.fullmatch(e.why) is not None)
 
 
 def dim_parts(e: Expr) -> list[Expr]:

@@ -477,10 +477,22 @@ class FunctionReader:
                 return Op(_MATH[short], args, "f" if arithmetic_kind(qual_type(n))[0] == "f" else "i")
             if name and kind_of_callee(n) == "DeclRefExpr":
                 return Call(name, args)
-            return Unknown(f"the result of {name or 'a call'}()")
+            return self.read_at(n, f"the result of {name or 'a call'}()")
         if kind == "CXXMemberCallExpr":
-            return Unknown(f"the result of .{callee_name(n)}()")
+            return self.read_at(n, f"the result of .{callee_name(n)}()")
+        if kind == "CXXOperatorCallExpr":
+            return self.read_at(n, "an overloaded operator's result")
         return Unknown(f"a {kind}")
+
+    def read_at(self, node: Node, what: str) -> Expr:
+        """A call's result simu cannot compute: one value wherever it is copied (:func:`~simu.host.ast.expr.read_at`),
+        placed by its expansion and spelling (two calls in one macro expansion are two); without a position, only
+        unknown."""
+        o = start(node)
+        if o is None:
+            return Unknown(what)
+        spelled = ((node.get("range") or {}).get("begin") or {}).get("spellingLoc", {}).get("offset")
+        return exprs.read_at(what, self.file, f"{o}.{spelled}" if spelled is not None else str(o))
 
     def ref(self, n: Node, st: _State) -> Expr:
         ref = referenced(n)

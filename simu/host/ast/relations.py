@@ -54,9 +54,9 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
                      known_args: list[bool]) -> Relations:
     """The relations of one launch variant (``known_args``: which arguments have one known value)."""
     args = [lift(a, ctx, bound) for a in x.args]
-    names = _arg_names(args, known_args, variables=True)  # two arguments passing one variable are one value
-    render = _Renderer(program, fn, names)
-    with_block = _Renderer(program, fn, {**_block_names(x.block, ctx, bound), **names})
+    names = arg_names(args, known_args, variables=True)  # two arguments passing one variable are one value
+    render = Renderer(program, fn, names)
+    with_block = Renderer(program, fn, {**_block_names(x.block, ctx, bound), **names})
     arg_rel: list[str | None] = []
     for i, a in enumerate(args):
         r = None if known_args[i] else with_block.text(a, exclude=f"_a{i}_")
@@ -76,7 +76,7 @@ def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
     """Per argument, the bytes its buffer was allocated with (``sizes``, in the outermost caller's terms:
     :mod:`simu.host.ast.allocations`) as a number or an expression of the launch's arguments whose values are not
     known (``4*_a4_*10``); ``()`` when none is."""
-    render = _Renderer(program, fn, _arg_names([lift(a, ctx, bound) for a in x.args], known_args, variables=True))
+    render = Renderer(program, fn, arg_names([lift(a, ctx, bound) for a in x.args], known_args, variables=True))
     out = []
     for size in sizes:
         t = render.text(size) if size is not None else None
@@ -88,11 +88,11 @@ def over_arguments(program: Program, fn: FunctionFacts, args: tuple[Expr, ...], 
     """``e`` (in ``fn``'s own terms) as a number or an expression of the launch arguments ``args`` (also in ``fn``'s
     terms) it is computed from; None when it needs anything else."""
     # a variable read at run time is one value at both launches of one function
-    text = _Renderer(program, fn, _arg_names(list(args), [False] * len(args), variables=True)).text(e)
+    text = Renderer(program, fn, arg_names(list(args), [False] * len(args), variables=True)).text(e)
     return text if text is not None and (ARG.search(text) or text.isdigit()) else None
 
 
-def _arg_names(args: list[Expr], known_args: list[bool], variables: bool = False) -> dict[Expr, str]:
+def arg_names(args: list[Expr], known_args: list[bool], variables: bool = False) -> dict[Expr, str]:
     """The launch's arguments (lifted) whose values are not known, each named by its position (``_a2_``);
     ``variables``: an unknown that names a variable too (:func:`~simu.host.ast.expr.names_variable`)."""
     names: dict[Expr, str] = {}
@@ -102,7 +102,7 @@ def _arg_names(args: list[Expr], known_args: list[bool], variables: bool = False
     return names
 
 
-def _dim(render: _Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
+def _dim(render: Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
     out = []
     for c in dim_parts(e):
         r = render.text(lift(c, ctx, bound))
@@ -133,12 +133,16 @@ def _comparable(e: Expr) -> bool:
 
 
 def _stable(e: Expr) -> bool:
-    if isinstance(e, Unknown) and not loop_variable(e) or isinstance(e, Call) and e.function in _VOLATILE:
+    """Whether every read of ``e`` in one launch is one value: no call that returns something new each time, and
+    no unknown but one naming a variable or one expression's value, or the size of a template's type."""
+    if isinstance(e, Unknown):
+        return loop_variable(e) or names_variable(e) or e.why.startswith("sizeof(")
+    if isinstance(e, Call) and e.function in _VOLATILE:
         return False
     return all(_stable(c) for c in _children(e))
 
 
-class _Renderer:
+class Renderer:
     """Expressions written over argument positions; a part with no parameter in it is folded to its value."""
 
     def __init__(self, program: Program, fn: FunctionFacts, names: dict[Expr, str]):

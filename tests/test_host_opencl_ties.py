@@ -1,0 +1,55 @@
+"""OpenCL arguments that pass one host value (simu.host.ast.clrelations): ``lda = ldc = n`` with ``n`` from a method
+simu cannot evaluate is one drawn value, and the global size ``{n, n}`` over a ``{16, 16}`` local size makes the
+work-groups follow it; drawing each alone made ``ldc`` smaller than the rows the launch writes, a race no launch of
+the program shows."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from simu.host.ast.expr import Unknown, names_variable, read_at
+from simu.host.contracts import contracts_for
+from simu.host.index import build_host_index
+from simu.scan import ScanOverrides, resolve_options, scan
+
+PROGRAM = Path(__file__).resolve().parent / "programs" / "opencl_ties"
+PARAMS = [("a", 4), ("lda", None), ("c", 4), ("ldc", None), ("alpha", None)]
+
+
+def _copy(tmp_path: Path) -> Path:
+    shutil.copytree(PROGRAM, tmp_path / "p")
+    return tmp_path / "p"
+
+
+def _scan(root: Path, host: bool):
+    options, config = resolve_options([root], ScanOverrides(budget=1.0, jobs=1, no_cache=True))
+    options.host_code = host
+    return scan(options, config)
+
+
+def test_one_value_passed_twice_and_as_the_global_size_is_drawn_once(tmp_path: Path):
+    root = _copy(tmp_path)
+    index = build_host_index(root, [root / "main.cpp"])
+    (c,) = contracts_for(index, "scale", PARAMS, None, cl_file=str(root / "scale.cl")).contracts
+    assert c.args == {"alpha": 2}
+    assert c.derived == {"ldc": "lda"}, c.derived
+    assert c.block == (16, 16, 1) and c.grid is None
+    assert c.dims["grid.x"] == c.dims["grid.y"] == "(lda)/16", c.dims
+    assert set(c.requires) == {"(lda)%16 == 0", "lda >= 16"}, c.requires  # whole work-groups, at least one
+
+
+def test_the_tied_launch_shows_no_race_and_a_free_one_does(tmp_path: Path):
+    root = _copy(tmp_path)
+    (k,) = [k for _, k in _scan(root, host=True).kernels()]
+    assert k.status == "analysed" and not [f for f in k.findings if f.severity == "error"], \
+        [f.message for f in k.findings]
+    (free,) = [k for _, k in _scan(root, host=False).kernels()]
+    assert any(f.kind == "race" for f in free.findings), [f.message for f in free.findings]
+
+
+def test_a_call_result_is_one_value_where_copied_and_another_elsewhere():
+    what = "the result of .value()"
+    here, there = read_at(what, "main.cpp", "120"), read_at(what, "main.cpp", "180")
+    assert names_variable(here) and here == read_at(what, "main.cpp", "120") and here != there
+    assert not names_variable(Unknown(what))
