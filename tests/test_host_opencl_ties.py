@@ -13,7 +13,7 @@ from simu.host.contracts import contracts_for
 from simu.host.index import build_host_index
 from simu.scan import ScanOverrides, resolve_options, scan
 
-PROGRAM = Path(__file__).resolve().parent / "programs" / "opencl_ties"
+PROGRAM = Path(__file__).resolve().parent / "programs" / "opencl_ties" / "fixed"
 PARAMS = [("a", 4), ("lda", None), ("c", 4), ("ldc", None), ("alpha", None)]
 
 
@@ -53,3 +53,18 @@ def test_a_call_result_is_one_value_where_copied_and_another_elsewhere():
     here, there = read_at(what, "main.cpp", "120"), read_at(what, "main.cpp", "180")
     assert names_variable(here) and here == read_at(what, "main.cpp", "120") and here != there
     assert not names_variable(Unknown(what))
+
+
+def test_a_profiling_wrapper_renaming_the_api_is_read_as_the_api(tmp_path: Path):
+    """``#define clEnqueueNDRangeKernel pb_clEnqueueNDRangeKernel`` (a benchmark suite's timing layer): clang sees
+    the wrapper, which passes what the program gives the API."""
+    root = _copy(tmp_path)
+    text = (root / "main.cpp").read_text()
+    (root / "main.cpp").write_text(text.replace("#include <cstdlib>\n", """#include <cstdlib>
+cl_int pb_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+                                 const size_t *, cl_uint, const cl_event *, cl_event *);
+#define clEnqueueNDRangeKernel pb_clEnqueueNDRangeKernel
+""", 1))
+    index = build_host_index(root, [root / "main.cpp"])
+    (c,) = contracts_for(index, "scale", PARAMS, None, cl_file=str(root / "scale.cl")).contracts
+    assert c.derived == {"ldc": "lda"} and c.dims["grid.x"] == "(lda)/16", (c.derived, c.dims)

@@ -331,7 +331,7 @@ class FunctionReader:
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
         self.fills.call(name, kids(node)[1:], args, self.line(node))
-        self.calls.append(CallFact(self.line(node), name, args, tuple(st.conditions),
+        self.calls.append(CallFact(self.line(node), opencl.api_name(name), args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
             for kernel in exprs.functions_in(args[0]):

@@ -32,6 +32,15 @@ _CASTS = {"ImplicitCastExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinter
 _CONST_POINTER = re.compile(r"const\b[^*]*\*")
 
 
+def api_name(name: str) -> str:
+    """The OpenCL call a wrapper of the same signature stands for: a profiling layer's macro that renames the API
+    (``#define clEnqueueNDRangeKernel pb_clEnqueueNDRangeKernel``) passes what the program gives the API."""
+    for api in CALLS:
+        if name.endswith("_" + api):
+            return api
+    return name
+
+
 def call_args(reader: Any, node: Node, st: Any) -> tuple[Expr, ...] | None:
     """The arguments of a call to a named function as the callee receives them (read before the call's own side
     effects: ``f(i++)`` passes ``i``); an OpenCL API call's pointers read as what they point to.  ``None`` for a
@@ -40,7 +49,7 @@ def call_args(reader: Any, node: Node, st: Any) -> tuple[Expr, ...] | None:
     if not inner or strip(inner[0]).get("kind") not in ("DeclRefExpr", "UnresolvedLookupExpr"):
         return None
     args = [reader.expr(a, st) for a in inner[1:]]
-    name = callee_name(node)
+    name = api_name(callee_name(node))
     for i in _POINTED.get(name, ()):
         if i < len(args):
             args[i] = pointee(reader, inner[1 + i], st, scalar=name == SET_ARG)

@@ -17,6 +17,7 @@ from simu.host.ast.expr import (
     Call,
     Cast,
     Const,
+    Element,
     Expr,
     Field,
     Items,
@@ -194,7 +195,7 @@ class Renderer:
     def _constant(self, e: Expr) -> int | None:
         if isinstance(e, Const):
             return int(e.value) if float(e.value).is_integer() else None
-        if not isinstance(e, (Op, Cast, Field, Call)) or _free(e):
+        if not isinstance(e, (Op, Cast, Field, Call, Element)) or _free(e):
             return None
         vals = self.program.values(e, self.fn, Context(()))
         if vals is None or len(vals) != 1 or not float(vals[0]).is_integer():
@@ -205,7 +206,7 @@ class Renderer:
 def _free(e: Expr) -> bool:
     """Whether the value depends on what is not fixed here: a parameter (of the outermost caller), a loop or a
     branch not bound."""
-    if isinstance(e, Param) or not isinstance(e, (Op, Cast, Field, Call, Const)):
+    if isinstance(e, Param) or not isinstance(e, (Op, Cast, Field, Call, Const, Element, Items)):
         return True
     return any(_free(c) for c in _children(e))
 
