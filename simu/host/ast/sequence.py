@@ -14,6 +14,7 @@ from __future__ import annotations
 from simu.host.ast.expr import Cast, Expr, Op, Param, dim_parts, names_variable
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.relations import over_arguments
+from simu.host.ast.values import Context, lift
 from simu.launch.constraints import Prior
 
 
@@ -47,11 +48,12 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
     if not wanted:
         return ()
     found: dict[int, tuple[int, Prior]] = {}  # x's argument -> (line, the launch that last passed it)
-    earlier: list[tuple[int, FunctionFacts, LaunchFact, dict[int, int]]] = []
+    # (line, function, launch, shared arguments, what a call passes the function: None in fn itself)
+    earlier: list[tuple[int, FunctionFacts, LaunchFact, dict[int, int], tuple[Expr, ...] | None]] = []
     for y in fn.launches:
         if y.line < x.line and y.kernel != x.kernel:
             shared = {j: wanted[ident] for j, a in enumerate(y.args) if (ident := _identity(a)) in wanted}
-            earlier.append((y.line, fn, y, shared))
+            earlier.append((y.line, fn, y, shared, None))
     for c in fn.calls:
         if c.line >= x.line:
             continue
@@ -68,11 +70,11 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
                         if outer in wanted:
                             shared[j] = wanted[outer]
                 if y.kernel != x.kernel:
-                    earlier.append((c.line, g, y, shared))
-    for line, g, y, shared in sorted(earlier, key=lambda e: e[0]):
+                    earlier.append((c.line, g, y, shared, c.args))
+    for line, g, y, shared, passed in sorted(earlier, key=lambda e: e[0]):
         if not shared:
             continue
-        prior = _prior(g, y, shared, values, grid_over(program, fn, x, y) if g is fn else None)
+        prior = _prior(g, y, shared, values, grid_over(program, fn, x, y, passed))
         for i in shared.values():
             if prior is not None:
                 found[i] = (line, prior)
@@ -101,9 +103,15 @@ def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values,
                  grid_sym if grid_sym and not (v.grid and None not in v.grid) else ())
 
 
-def grid_over(program, fn: FunctionFacts, x: LaunchFact, y: LaunchFact) -> tuple[str | None, ...] | None:
-    """The grid of ``y``, an earlier launch of ``x``'s function, over ``x``'s arguments (``_a4_`` positions):
-    ``radixSort<<<n / 4 / 128, 128>>>(…); find<<<n / 2 / 256, 256>>>(…, n)`` gives ``(_a4_/4)/128``; None when an
+def grid_over(program, fn: FunctionFacts, x: LaunchFact, y: LaunchFact,
+              passed: tuple[Expr, ...] | None = None) -> tuple[str | None, ...] | None:
+    """The grid of ``y``, an earlier launch of ``x``'s function or of a function it calls with ``passed``, over
+    ``x``'s arguments (``_a4_`` positions): ``radixSort<<<n / 4 / 128, 128>>>(…); find<<<n / 2 / 256, 256>>>(…, n)``
+    gives ``(_a4_/4)/128``, and so does ``scan(d, n / 4)`` whose body launches ``<<<m / 128, 128>>>``; None when an
     axis is neither constant nor written over them."""
-    out = [over_arguments(program, fn, x.args, c) for c in dim_parts(y.grid)]
+    parts = dim_parts(y.grid)
+    if passed is not None:  # the callee's parameters as the call passes them, in fn's terms
+        ctx = Context((None,) * len(passed), exprs=passed)
+        parts = [lift(c, ctx) for c in parts]
+    out = [over_arguments(program, fn, x.args, c) for c in parts]
     return tuple(out) if all(o is not None for o in out) else None
