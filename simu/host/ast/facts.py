@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from simu.host.ast import contents, opencl
+from simu.host.ast import contents, device, opencl
 from simu.host.ast import expr as exprs
+from simu.host.ast.device import QUERIES
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -330,6 +331,12 @@ class FunctionReader:
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
+        at = QUERIES[name][0] + 1 if name in QUERIES else 0
+        query = device.query_field(name, self.source(kids(node)[at])) if 0 < at < len(kids(node)) else None
+        if query is not None:  # a device attribute the program asks for: the reference GPU's
+            out = strip(kids(node)[1 + query[0]])
+            if out.get("kind") == "UnaryOperator" and out.get("opcode") == "&":
+                self.assign(kids(out)[0], query[1], st)
         self.fills.call(name, kids(node)[1:], args, self.line(node))
         self.calls.append(CallFact(self.line(node), opencl.api_name(name), args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))

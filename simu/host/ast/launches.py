@@ -11,12 +11,13 @@ from typing import Any
 
 from simu.host.ast.allocations import allocated_bytes
 from simu.host.ast.contents import HELPER, helper_fill
+from simu.host.ast.device import device_note
 from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, dim_parts, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations, length_relations
 from simu.host.ast.sequence import _identity, base_of, priors
-from simu.host.ast.values import Context, Number, Program
+from simu.host.ast.values import Context, Number, Program, lift
 from simu.launch.constraints import Prior
 
 MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
@@ -94,12 +95,14 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
                           for i, kind, v in filled)
             symbols = _symbol_values(program, fn, ctx, bound, copied, elsewhere)
+            device = device_note([lift(p, ctx, bound) for p in parts], program.writes)
             lengths = length_relations(program, fn, ctx, bound, x, known,
                                        [allocated_bytes(program, fn, ctx, bound, a) for a in x.args])
             for g, b in itertools.product(grids, blocks):
                 made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
-                                    tuple(_one(a) for a in args), x.args_text, ctx.trail, _describe(bound), rel,
+                                    tuple(_one(a) for a in args), x.args_text, ctx.trail,
+                                    _describe(bound) + device, rel,
                                     zeroed, before, x.signature, x.later, fills, equal, symbols, lengths)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations, made.symbols,
                        made.lengths)

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from simu.host.ast.device import property_array, property_value
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -234,6 +235,8 @@ class Program:
     def aggregate(self, e: Expr, bound: dict) -> Items | None:
         if isinstance(e, Items):
             return e
+        if isinstance(e, Field) and not self.writes.get((e.record, e.name)):
+            return property_array(e)
         if bound and isinstance(e, _BOUND) and e in bound and isinstance(bound[e], tuple):
             return self.aggregate(bound[e][1], bound)
         return None
@@ -289,6 +292,8 @@ class Program:
         if ("f", key) in self.site_memo:
             return self.site_memo[("f", key)]
         writes = self.writes.get(key, [])
+        if not writes and (device := property_value(f)) is not None:
+            return device  # the GPU's own limit, which the program asks for and never writes
         if not writes or key in self._fields_busy or len(self._busy) + len(self._fields_busy) >= _NESTING:
             self._cycles += 1  # partial: whatever depends on it is not kept
             return None
