@@ -436,3 +436,31 @@ def test_two_arguments_passing_one_variable_are_one_value(tmp_path: Path):
     data = json.loads(result.stdout)
     errors = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["severity"] == "error"]
     assert not errors, [f["message"] for f in errors]
+
+
+CEIL_GRID = """#include <cstdio>
+#include <cmath>
+__global__ void fill(int *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = i;
+}
+int main() {
+  int n;
+  if (scanf("%d", &n) != 1) return 1;
+  int *d;
+  cudaMalloc(&d, n * sizeof(int));
+  fill<<<(int)ceil((double)n / (double)256), 256>>>(d, n);
+  fill<<<(int)ceilf(n / 128.0f), 128>>>(d, n);
+  fill<<<(int)floor(n / 64.0), 64>>>(d, n);
+  return 0;
+}
+"""
+
+
+def test_a_float_round_up_of_a_count_is_the_integer_round_up(tmp_path: Path):
+    """``(int)ceil((double)n / 256)``: C's float quotient of two integers, rounded, is the integer expression the
+    search evaluates (grids of counts read at run time are often written so)."""
+    (tmp_path / "main.cu").write_text(CEIL_GRID)
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    contracts = contracts_for(index, "fill", [("out", 4), ("n", None)], None).contracts
+    assert [c.dims["grid.x"] for c in contracts] == ["(n+256-1)/256", "(n+128-1)/128", "n/64"]

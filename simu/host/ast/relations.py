@@ -163,6 +163,14 @@ class Renderer:
             return (str(v), 9) if v >= 0 else (f"({v})", 9)
         if isinstance(e, Cast) and e.kind in "iu":
             return self._text(e.arg, exclude)
+        rounded = _rounded_quotient(e)
+        if rounded is not None:  # (int)ceil((double)n / b): the integer round-up, over counts and sizes
+            parts = [self._text(a, exclude) for a in rounded[1:]]
+            if any(p is None for p in parts):
+                return None
+            (a, pa), (b, pb) = parts  # type: ignore[misc]
+            b = b if pb == 9 else f"({b})"
+            return (f"({a}+{b}-1)/{b}" if rounded[0] == "ceil" else f"{a if pa >= 3 else f'({a})'}/{b}"), 3
         if not (isinstance(e, Op) and e.kind in "iu"):
             return None
         parts = [self._text(a, exclude) for a in e.args]
@@ -201,6 +209,28 @@ class Renderer:
         if vals is None or len(vals) != 1 or not float(vals[0]).is_integer():
             return None
         return int(vals[0])
+
+
+def _rounded_quotient(e: Expr) -> tuple[str, Expr, Expr] | None:
+    """``ceil((double)a / (double)b)`` or ``floor(…)`` of two integers as ``("ceil", a, b)`` (C's float quotient of
+    counts, rounded as an integer expression would be); None for anything else."""
+    if not (isinstance(e, Op) and e.op in ("ceil", "floor") and len(e.args) == 1):
+        return None
+    q = e.args[0]
+    if not (isinstance(q, Op) and q.op == "/" and q.kind == "f" and len(q.args) == 2):
+        return None
+    ints = []
+    for a in q.args:
+        inner = a
+        while isinstance(inner, Cast) and inner.kind == "f":
+            inner = inner.arg
+        if isinstance(inner, Const) and float(inner.value).is_integer():
+            ints.append(Const(int(inner.value)))
+        elif inner is not a and (not isinstance(inner, (Op, Cast, Const)) or inner.kind in "iu"):
+            ints.append(inner)
+        else:
+            return None
+    return e.op, ints[0], ints[1]
 
 
 def _free(e: Expr) -> bool:
