@@ -96,6 +96,40 @@ def test_probes_flip_a_flag_and_halve_then_double_an_integer():
     assert probes(12, False) == [6, 24] and probes(1, False) == [2] and probes(0, False) == [1]
 
 
-def test_the_schedule_tries_flags_then_every_half_then_every_double():
+def test_the_schedule_tries_flags_then_multiples_then_every_half_then_every_double():
     runs = SimpleNamespace(flags={"boxes"}, value={"n": 8, "k": 3, "boxes": 1}.get)
-    assert schedule(runs, ["n", "boxes", "k"]) == [("boxes", 0), ("n", 4), ("k", 1), ("n", 16), ("k", 6)]
+    assert schedule(runs, ["n", "boxes", "k"]) == [
+        ("boxes", 0, ""), ("n", 9, "a multiple of k = 3"), ("n", 4, ""), ("k", 1, ""), ("n", 16, ""), ("k", 6, "")]
+    runs = SimpleNamespace(flags=set(), value={"c": 11, "stride": 2, "w": 8}.get)
+    assert [(n, v, what) for n, v, what in schedule(runs, ["c"], ["w", "c", "stride"]) if what] == [
+        ("c", 12, "a multiple of stride = 2 and of stride*stride = 4"), ("c", 16, "a multiple of w = 8")]
+
+
+REORG = """
+__global__ void reorg(const float *x, int w, int h, int c, int stride, float *out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= w * h * c) return;
+  int in_w = i % w, in_h = (i / w) % h, in_c = i / (w * h);
+  int out_c = c / (stride * stride);
+  if (out_c < 1) return;
+  int c2 = in_c % out_c, offset = in_c / out_c;
+  int w2 = in_w * stride + offset % stride, h2 = in_h * stride + offset / stride;
+  out[(c2 * h * stride + h2) * w * stride + w2] = x[i];  // a permutation when stride*stride divides c
+}
+struct Layer { int c; float *x, *out; };
+void forward(struct Layer *l) {
+  int n = 8 * 8 * l->c;
+  reorg<<<(n + 255) / 256, 256>>>(l->x, 8, 8, l->c, 2, l->out);
+}
+"""
+
+
+def test_a_race_that_needs_a_size_no_multiple_of_a_stride_squared_is_a_warning_naming_the_multiple(tmp_path: Path):
+    (tmp_path / "reorg.cu").write_text(REORG)
+    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    races = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "race"]
+    assert races and all(f["severity"] == "warning" for f in races), [f["message"] for f in races]
+    assumptions = [f["detail"]["assumption"] for f in races]
+    assert any(a.startswith("only at some values of c") and "of stride*stride = 4)" in a for a in assumptions), \
+        assumptions

@@ -4,14 +4,17 @@ At a host launch, a scalar argument the host computes from program state simu do
 ``mPostprocess.C``, a layer's ``l->n``: :mod:`simu.host.state`) stays searched, and the search's value for it is no
 launch the program is known to make. :mod:`simu.evolve.refute_state` asks whether an error needs an *order* between
 such values; this phase asks whether it needs the *value* of one of them. Each state argument of the witness is
-re-run alone at the other truth value of a flag, at half and at twice its value, in that order (:func:`schedule`),
+re-run alone at the other truth value of a flag, at the nearest multiple of another integer argument or its square,
+at half and at twice its value, in that order (:func:`schedule`),
 everything else kept. An error that a re-run does not show while its access still runs (for a race, on the very two
 threads that showed it: a size that cuts them off proves nothing, and a race between two warps is gone when the size
 fits one warp) needs the value: it is a warning that says which values show it, after up to :data:`BISECTIONS`
 re-runs between the two values narrow the boundary (``only at some values of channel: the host launch shows it at
 channel = 4 but not at channel = 3``: a kernel that indexes ``2 - c`` for ``c < channel`` was written for three
 channels; ``only when boxes = 0`` for a flag). Two neighbouring values are no threshold: a race that needs the
-channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8. An error every
+channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8; a re-run with the
+channels rounded up to such a multiple (:func:`multiples`, tried after the flags) says so: ``not at c =
+12 (a multiple of stride = 2 and of stride*stride = 4)``. An error every
 re-run shows, or that no re-run could judge (the allowance spent, a run cut short), stands. Wrapper parameters and
 the command line are input, not state: any caller may pass any value, and their errors stay errors."""
 
@@ -28,6 +31,7 @@ from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
 MAX_ARGUMENTS = 6  # state arguments probed per witness: flags first, then the others in parameter order
+MAX_MULTIPLES = 4  # re-runs at a multiple of another argument's value or square, per witness
 BISECTIONS = 3  # re-runs that narrow the boundary between a value that shows an error and one that does not
 JUDGED_KINDS = (*RACE_KINDS, *MEMORY_KINDS)  # findings whose accesses say where to look for the threads
 
@@ -67,7 +71,8 @@ def refute_by_value(search) -> None:
         if tuple(witness.genes) not in reruns:
             reruns[tuple(witness.genes)] = _Reruns(search, witness, wanted)
         runs = reruns[tuple(witness.genes)]
-        plan = schedule(runs, names)
+        plan = schedule(runs, names, [p.name for p in layout.kernel.params if isinstance(p.type, IntType)
+                                      and p.type.bits > 1 and p.name not in runs.flags])
         for key in judged:
             found = _needed_value(runs, plan, key, sites[key])
             if found is not None:
@@ -157,24 +162,49 @@ def threads_by_site(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
     return out
 
 
-def schedule(runs: _Reruns, names: list[str]) -> list[tuple[str, int]]:
-    """The re-runs in the order they are tried: flags first (one run each, and a flag picks a code path), then every
-    argument at half its value, then at twice (the dearest runs last, where the allowance may not reach)."""
-    flags = [(n, probes(runs.value(n), True)[0]) for n in names if n in runs.flags][:MAX_ARGUMENTS]
+def multiples(runs: _Reruns, ints: list[str], divisors: list[str]) -> list[tuple[str, int, str]]:
+    """Each argument of ``ints`` rounded up to a multiple of a smaller integer argument's value or square (``c`` to
+    a multiple of ``stride * stride``: programs pass sizes their tiles and strides divide), the nearest first, each
+    with the divisors it is a multiple of; the largest arguments first, at most :data:`MAX_MULTIPLES`."""
+    out: list[tuple[str, int, str]] = []
+    for n in sorted(ints, key=lambda a: -runs.value(a)):
+        v = runs.value(n)
+        found: dict[int, list[tuple[int, str]]] = {}
+        for m in divisors:
+            w = runs.value(m)
+            if m == n or w < 2:
+                continue
+            for step, what in ((w, m), (w * w, f"{m}*{m}")):
+                if step < v and v % step:
+                    found.setdefault(-(-v // step) * step, []).append((step, f"{what} = {step}"))
+        for up in sorted(found):
+            out.append((n, up, "a multiple of " + " and of ".join(t for _, t in sorted(set(found[up])))))
+    return out[:MAX_MULTIPLES]
+
+
+def schedule(runs: _Reruns, names: list[str], divisors: list[str] | None = None) -> list[tuple[str, int, str]]:
+    """The re-runs in the order they are tried, each with what its value is when it is no plain number: flags first
+    (one run each, and a flag picks a code path), then every argument at half its value, then at a multiple of
+    another integer argument's value or square (``divisors``, the state arguments when not given: :func:`multiples`),
+    then at twice (the dearest runs last, where the allowance may not
+    reach)."""
+    flags = [(n, probes(runs.value(n), True)[0], "") for n in names if n in runs.flags][:MAX_ARGUMENTS]
     ints = [(n, probes(runs.value(n), False)) for n in names if n not in runs.flags][:MAX_ARGUMENTS - len(flags)]
-    return flags + [(n, p[0]) for n, p in ints if len(p) == 2] + [(n, p[-1]) for n, p in ints]
+    return flags + multiples(runs, [n for n, _ in ints], divisors or [n for n, _ in ints]) + \
+        [(n, p[0], "") for n, p in ints if len(p) == 2] + [(n, p[-1], "") for n, p in ints]
 
 
-def _needed_value(runs: _Reruns, plan: list[tuple[str, int]], key: tuple, sites: frozenset) -> tuple | None:
-    """(argument, the witness's value, the nearest value tried that shows it, the nearest that does not) for the
-    first re-run of ``plan`` that loses the error; None when every re-run shows it or none could judge."""
+def _needed_value(runs: _Reruns, plan: list[tuple[str, int, str]], key: tuple, sites: frozenset) -> tuple | None:
+    """(argument, the witness's value, the nearest value tried that shows it, the nearest that does not, what that
+    value is) for the first re-run of ``plan`` that loses the error; None when every re-run shows it or none could
+    judge.  A multiple is not bisected (the values between are no multiples)."""
     finding = runs.search.found[key][0]
-    for name, other in plan:
+    for name, other, what in plan:
         if _verdict(runs.run(name, other), finding, sites) != "lost":
             continue
         value = runs.value(name)
         shows, lost = value, other
-        for _ in range(BISECTIONS):
+        for _ in range(0 if what else BISECTIONS):
             if abs(shows - lost) <= 1:
                 break
             middle = (shows + lost) // 2
@@ -182,17 +212,18 @@ def _needed_value(runs: _Reruns, plan: list[tuple[str, int]], key: tuple, sites:
             if verdict is None:
                 break
             shows, lost = (middle, lost) if verdict == "shown" else (shows, middle)
-        return name, value, shows, lost
+        return name, value, shows, lost, what
     return None
 
 
-def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int) -> None:
+def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int, what: str) -> None:
     finding, genes = search.found[key]
     # a flag's two values say when; an integer's two neighbours only that its value decides (reorg's race needs
     # the channels not to be a multiple of stride squared: it shows at stride 6, not at 7, and again at others)
     condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
     search.found[key] = (beyond_contract(finding, (
-        f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}, where its accesses "
+        f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}"
+        f"{f' ({what})' if what else ''}, where its accesses "
         f"still run; the host computes {name} from program state simu does not read ({search.layout.state[name]}), "
         "so the program's values decide"),
         f"host state {name}"), genes)
