@@ -1,6 +1,6 @@
 """OpenCL arguments that pass one host value (simu.host.ast.clrelations): ``lda = ldc = n`` with ``n`` from a method
-simu cannot evaluate is one drawn value, and the global size ``{n, n}`` over a ``{16, 16}`` local size makes the
-work-groups follow it; drawing each alone made ``ldc`` smaller than the rows the launch writes, a race no launch of
+simu cannot evaluate is one drawn value, the global size ``{n, n}`` over a ``{16, 16}`` local size makes the
+work-groups follow it, and the buffers ``clCreateBuffer`` sized ``n * n`` floats hold that many; drawing each alone made ``ldc`` smaller than the rows the launch writes, a race no launch of
 the program shows."""
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ def test_one_value_passed_twice_and_as_the_global_size_is_drawn_once(tmp_path: P
     assert c.block == (16, 16, 1) and c.grid is None
     assert c.dims["grid.x"] == c.dims["grid.y"] == "(lda)/16", c.dims
     assert set(c.requires) == {"(lda)%16 == 0", "lda >= 16"}, c.requires  # whole work-groups, at least one
+    # clCreateBuffer(ctx, flags, n * n * sizeof(float), …) over the same drawn value
+    assert c.buffer_lengths == {"a": "(lda*lda*4)//4", "c": "(lda*lda*4)//4"}, c.buffer_lengths
 
 
 def test_the_tied_launch_shows_no_race_and_a_free_one_does(tmp_path: Path):

@@ -87,6 +87,11 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     and (expr := _named(e, names)) is not None:
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
+        for i, text in enumerate(site.length_sym[:len(params)]):  # the bytes clang read its clCreateBuffer give
+            name, elem = params[i]
+            if elem is not None and text is not None and name not in c.buffer_lengths \
+                    and (length := allocated_length(text, elem, params)) is not None:
+                c.buffer_lengths[name] = length
         c.requires = _requirements(site.requires, names)
         if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):

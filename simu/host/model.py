@@ -94,6 +94,8 @@ class LaunchSite:
     # per argument position, its value as a simu.host.relations expression of the others' (_a1_), where clang read
     # them passing one value (simu.host.ast.clrelations)
     arg_sym: tuple[str | None, ...] = ()
+    # per argument position, the bytes of the clCreateBuffer it passes, a number or over the others (_a1_*_a1_*4)
+    length_sym: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True)

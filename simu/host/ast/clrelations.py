@@ -5,7 +5,9 @@ expression of the kernel's *other* arguments, and the work-groups per axis as on
 ``lda = ldb = ldc = N; …; clSetKernelArg(k, 1, sizeof(int), &lda); … &ldb); … &ldc); size_t g[2] = {N / 4, N / 4};
 clEnqueueNDRangeKernel(q, k, 2, NULL, g, local, …)`` with ``N`` from the command line gives ``_a3_ = _a1_``,
 ``_a5_ = _a1_`` and ``_a1_/4/16`` work-groups along x: the search draws one size and the launch keeps the program's
-shape, where drawing each alone makes a launch the program cannot (``ldc = 8`` for a 64-wide tile).  The arguments
+shape, where drawing each alone makes a launch the program cannot (``ldc = 8`` for a 64-wide tile).  A
+buffer argument made by ``clCreateBuffer(ctx, flags, N * N * sizeof(float), …)`` gets its bytes over the same
+positions.  The arguments
 are the values the frame's last ``clSetKernelArg`` of each index set before the launch, compared as lifted trees
 (:func:`simu.host.ast.values.lift`)."""
 
@@ -13,8 +15,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from simu.host.ast.expr import Expr, Unknown
+from simu.host.ast.expr import Call, Expr, Unknown
 from simu.host.ast.facts import FunctionFacts
+from simu.host.ast.opencl import CREATE_BUFFER
 from simu.host.ast.relations import Renderer, arg_names
 from simu.host.ast.values import Program
 from simu.host.relations import ARG, acyclic
@@ -27,6 +30,8 @@ class CLRelations:
     # per axis with a grid relation, the global size a non-zero multiple of the local size (OpenCL 1.x rejects
     # others)
     requires: tuple[tuple[str, ...], ...] = ()
+    # per argument position, the bytes the clCreateBuffer it passes allocated, as a number or over the arguments
+    lengths: tuple[str | None, ...] = ()
 
 
 def opencl_relations(program: Program, fn: FunctionFacts, args: dict[int, tuple[Expr, bool]],
@@ -55,4 +60,10 @@ def opencl_relations(program: Program, fn: FunctionFacts, args: dict[int, tuple[
             continue
         grid.append(f"({text})/{size}")
         requires.append((f"({text})%{size} == 0", f"{text} >= {size}"))
-    return CLRelations(tuple(acyclic(rel)) if any(rel) else (), tuple(grid) if any(grid) else (), tuple(requires))
+    lengths: list[str | None] = []
+    for e in exprs:
+        size = e.args[2] if isinstance(e, Call) and e.function == CREATE_BUFFER and len(e.args) > 2 else None
+        text = render.text(size) if size is not None else None
+        lengths.append(text if text is not None and (ARG.search(text) or text.isdigit()) else None)
+    return CLRelations(tuple(acyclic(rel)) if any(rel) else (), tuple(grid) if any(grid) else (), tuple(requires),
+                       tuple(lengths) if any(lengths) else ())

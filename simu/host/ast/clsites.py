@@ -272,12 +272,13 @@ class _Refiner:
         if len(made) != 1:
             return s
         rel = made.pop()
-        if not rel.args and not rel.grid:
+        if not rel.args and not rel.grid and not rel.lengths:
             return s
         grid = tuple(mine if mine is not None else (rel.grid[d] if d < len(rel.grid) else None)
                      for d, mine in enumerate(s.grid_sym or (None,) * len(rel.grid)))
         taken = tuple(r for d, rs in enumerate(rel.requires) if d < len(grid) and grid[d] == rel.grid[d] for r in rs)
-        return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)))
+        return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)),
+                       length_sym=rel.lengths)
 
     def launch_with(self, s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], report: bool) -> LaunchSite:
         where = f"{s.file}:{s.line}"

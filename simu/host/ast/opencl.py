@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from simu.host.ast.expr import Expr, Items, Unknown
+from simu.host.ast.expr import Call, Expr, Items, Unknown
 from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_type, strip
 
 SET_ARG = "clSetKernelArg"
 ENQUEUE = "clEnqueueNDRangeKernel"
 CALLS = frozenset({SET_ARG, ENQUEUE})
+CREATE_BUFFER = "clCreateBuffer"  # (context, flags, bytes, host pointer, error)
 # what the host copies into a __constant__/__device__ variable: (symbol, source, bytes, offset, kind)
 SYMBOL_COPIES = frozenset({"cudaMemcpyToSymbol", "cudaMemcpyToSymbolAsync"})
 # argument positions holding a pointer whose target is the value: clSetKernelArg's value, the NDRange's sizes,
@@ -74,6 +75,8 @@ def pointee(reader: Any, arg: Node, st: Any, scalar: bool) -> Expr:
             return Unknown("sizes from inside an array")
         if not arithmetic_kind(qual_type(target))[0]:
             value = reader.expr(target, st)  # &a of an array: its items
+            if scalar and isinstance(value, Call) and value.function == CREATE_BUFFER:
+                return value  # a buffer: its allocation, whose size is the kernel's buffer length
             return value if isinstance(value, Items) and not scalar else Unknown("not the address of a number")
         value = reader.expr(target, st)
         return value if scalar else Items((value,))
