@@ -452,6 +452,7 @@ int main() {
   fill<<<(int)ceil((double)n / (double)256), 256>>>(d, n);
   fill<<<(int)ceilf(n / 128.0f), 128>>>(d, n);
   fill<<<(int)floor(n / 64.0), 64>>>(d, n);
+  fill<<<max(1, (int)ceil((float)n / (4.f * 32))), 32>>>(d, n);
   return 0;
 }
 """
@@ -463,4 +464,4 @@ def test_a_float_round_up_of_a_count_is_the_integer_round_up(tmp_path: Path):
     (tmp_path / "main.cu").write_text(CEIL_GRID)
     index = build_host_index(tmp_path, [tmp_path / "main.cu"])
     contracts = contracts_for(index, "fill", [("out", 4), ("n", None)], None).contracts
-    assert [c.dims["grid.x"] for c in contracts] == ["(n+256-1)/256", "(n+128-1)/128", "n/64"]
+    assert [c.dims["grid.x"] for c in contracts] == ["(n+256-1)/256", "(n+128-1)/128", "n/64", "max(1, (n+128-1)/128)"]

@@ -163,7 +163,7 @@ class Renderer:
             return (str(v), 9) if v >= 0 else (f"({v})", 9)
         if isinstance(e, Cast) and e.kind in "iu":
             return self._text(e.arg, exclude)
-        rounded = _rounded_quotient(e)
+        rounded = _rounded_quotient(e, self._constant)
         if rounded is not None:  # (int)ceil((double)n / b): the integer round-up, over counts and sizes
             parts = [self._text(a, exclude) for a in rounded[1:]]
             if any(p is None for p in parts):
@@ -211,9 +211,10 @@ class Renderer:
         return int(vals[0])
 
 
-def _rounded_quotient(e: Expr) -> tuple[str, Expr, Expr] | None:
+def _rounded_quotient(e: Expr, constant) -> tuple[str, Expr, Expr] | None:
     """``ceil((double)a / (double)b)`` or ``floor(…)`` of two integers as ``("ceil", a, b)`` (C's float quotient of
-    counts, rounded as an integer expression would be); None for anything else."""
+    counts, rounded as an integer expression would be; ``constant`` folds an operand the program fixes, ``4.f *
+    BLOCK``); None for anything else."""
     if not (isinstance(e, Op) and e.op in ("ceil", "floor") and len(e.args) == 1):
         return None
     q = e.args[0]
@@ -224,8 +225,11 @@ def _rounded_quotient(e: Expr) -> tuple[str, Expr, Expr] | None:
         inner = a
         while isinstance(inner, Cast) and inner.kind == "f":
             inner = inner.arg
+        folded = constant(inner)
         if isinstance(inner, Const) and float(inner.value).is_integer():
             ints.append(Const(int(inner.value)))
+        elif folded is not None:
+            ints.append(Const(folded))
         elif inner is not a and (not isinstance(inner, (Op, Cast, Const)) or inner.kind in "iu"):
             ints.append(inner)
         else:
