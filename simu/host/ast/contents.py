@@ -5,8 +5,9 @@
 (:class:`~simu.host.ast.facts.FunctionReader`), every element a loop writes is classified here
 (:func:`element_fill`); a copy to the device of that array records the fill against the device pointer
 (:data:`COPIES`); a launch passing that pointer, with nothing run on it in between, takes the fill as its
-contents contract (:func:`simu.host.ast.launches.host_fills`).  What the host reads from a file, or computes from
-other data, is not a fill: the search keeps choosing it."""
+contents contract (:func:`simu.host.ast.launches.host_fills`).  A ``<random>`` draw from zero
+(``std::uniform_int_distribution<int> d(0, n - 1); a[i] = d(gen)``) is ``rand() % n``'s fill.  What the host reads
+from a file, or computes from other data, is not a fill: the search keeps choosing it."""
 
 from __future__ import annotations
 
@@ -31,6 +32,35 @@ class HostFill:
     line: int = 0
 
 
+DISTRIBUTIONS = ("uniform_int_distribution", "uniform_real_distribution")  # std::…<T> d(low, high)
+DRAW = "draw"  # d(gen): Call(DRAW, (Const(the distribution's position in DISTRIBUTIONS), low, high))
+
+
+def distribution(type_name: str) -> str | None:
+    """The ``<random>`` distribution a constructed object's type names (``std::uniform_int_distribution<int>``)."""
+    base = type_name.split("<")[0].strip().removeprefix("std::").removeprefix("class ")
+    return base if base in DISTRIBUTIONS else None
+
+
+def _drawn(value: Expr, line: int) -> HostFill | None:
+    """A draw of a ``<random>`` distribution from zero: ``uniform_int_distribution(0, n - 1)`` is ``below n``,
+    ``uniform_real_distribution(0, 1)`` ``unit``; another low bound is none of the kinds (values below it are no
+    contents of the program's)."""
+    if not (isinstance(value, Call) and value.function == DRAW and len(value.args) == 3):
+        return None
+    kind, low, high = value.args
+    if uncast(low) != Const(0) and uncast(low) != Const(0.0):
+        return None
+    if kind == Const(0):  # uniform_int_distribution
+        top = uncast(high)  # d(0, n - 1): below n, the very value a launch may pass too
+        bound = top.args[0] if isinstance(top, Op) and top.op == "-" and top.args[1:] == (Const(1),) else \
+            Op("+", (high, Const(1)), "i", 64)
+        return HostFill("below", bound, line)
+    if kind == Const(1) and uncast(high) in (Const(1), Const(1.0)):  # uniform_real_distribution
+        return HostFill("unit", line=line)
+    return None
+
+
 def element_fill(index: Expr, value: Expr, line: int) -> HostFill | None:
     """The fill ``array[index] = value`` makes when a loop runs it (``None``: not one the host's loop makes
     alike for every element, or not written in a loop)."""
@@ -49,7 +79,7 @@ def element_fill(index: Expr, value: Expr, line: int) -> HostFill | None:
         return HostFill("unit", line=line)
     if _is_rand(value):
         return HostFill("random", line=line)
-    return None
+    return _drawn(value, line)
 
 
 def merge_fills(fills: list[HostFill | None]) -> HostFill | None:

@@ -459,6 +459,9 @@ class FunctionReader:
             return Element(self.expr(kids(n)[0], st), self.expr(kids(n)[1], st))
         if kind in ("CXXConstructExpr", "CXXTemporaryObjectExpr"):
             args = kids(n)
+            drawn = contents.distribution(qual_type(n, False))
+            if drawn is not None and len(args) >= 2:  # std::uniform_int_distribution<int> d(0, n - 1)
+                return Call(drawn, tuple(self.expr(a, st) for a in args[:2]))
             if record_name(qual_type(n)) in ("dim3", "uint3") or qual_type(n, False) in _DIM3:
                 if len(args) == 1 and record_name(qual_type(strip(args[0]))) in ("dim3", "uint3"):
                     return self.expr(args[0], st)
@@ -488,6 +491,10 @@ class FunctionReader:
         if kind == "CXXMemberCallExpr":
             return self.read_at(n, f"the result of .{callee_name(n)}()")
         if kind == "CXXOperatorCallExpr":
+            inner = kids(n)
+            made = self.expr(inner[1], st) if len(inner) >= 2 else None
+            if isinstance(made, Call) and made.function in contents.DISTRIBUTIONS:
+                return Call(contents.DRAW, (Const(contents.DISTRIBUTIONS.index(made.function)), *made.args))  # d(gen)
             return self.read_at(n, "an overloaded operator's result")
         return Unknown(f"a {kind}")
 
