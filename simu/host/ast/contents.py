@@ -14,11 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from simu.host.ast.expr import Call, Const, Expr, Loop, Op, Param, _children, uncast
+from simu.host.ast.expr import Call, Const, Expr, Loop, Op, Param, _children, uncast, writer
 from simu.host.ast.nodes import Node, referenced, strip
 
 # copy calls to the device: (destination, source) argument positions
 COPIES = {"cudaMemcpy": (0, 1), "cudaMemcpyAsync": (0, 1), "cuMemcpyHtoD": (0, 1), "cuMemcpyHtoDAsync": (0, 1)}
+MANAGED = ("cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc")  # memory host and device both address
 HELPER = "helper"  # a copy of an array another function filled: resolved over the program (helper_fill)
 
 
@@ -40,6 +41,13 @@ def distribution(type_name: str) -> str | None:
     """The ``<random>`` distribution a constructed object's type names (``std::uniform_int_distribution<int>``)."""
     base = type_name.split("<")[0].strip().removeprefix("std::").removeprefix("class ")
     return base if base in DISTRIBUTIONS else None
+
+
+def draw(made: Expr) -> Expr | None:
+    """``d(gen)`` of a distribution object ``made`` (:func:`distribution`'s call): one draw of it; None for others."""
+    if isinstance(made, Call) and made.function in DISTRIBUTIONS:
+        return Call(DRAW, (Const(DISTRIBUTIONS.index(made.function)), *made.args))
+    return None
 
 
 def _drawn(value: Expr, line: int) -> HostFill | None:
@@ -100,10 +108,15 @@ class Fills:
         self.writes: dict[str, list[HostFill | None]] = {}
         self.passed: dict[str, list[tuple[str, int, int]]] = {}  # array -> (function, argument, line) handed to
         self.made: list[tuple[int, Expr, str, Expr]] = []
+        self.shared: dict[str, tuple[int, Expr]] = {}  # array -> (last line, pointer) of managed memory written
 
-    def write(self, base: Node, index: Expr, value: Expr, line: int) -> None:
+    def write(self, base: Node, index: Expr, value: Expr, line: int, pointer: Expr | None = None) -> None:
+        """``base[index] = value``; ``pointer``: what ``base`` holds there (memory ``cudaMallocManaged`` gave is the
+        device's too: its fill is one the launch passing it finds, with no copy)."""
         if base.get("kind") == "DeclRefExpr" and (key := referenced(base).get("id")):
             self.writes.setdefault(key, []).append(element_fill(index, value, line))
+            if pointer is not None and writer(pointer) is not None and writer(pointer)[0] in MANAGED:
+                self.shared[key] = (line, pointer)
 
     def call(self, callee: str, arg_nodes: list[Node], args: tuple[Expr, ...], line: int) -> None:
         """A call: a copy of a filled array to the device is recorded; an array handed to another function
@@ -125,7 +138,10 @@ class Fills:
             self.made.append((line, args[dest], HELPER, Call(function, (Const(arg), Const(at)))))
 
     def copies(self) -> tuple[tuple[int, Expr, str, Expr], ...]:
-        return tuple(self.made)
+        """The copies, and managed memory the function filled as if copied where last written."""
+        shared = [(line, pointer, fill.kind, fill.value) for key, (line, pointer) in self.shared.items()
+                  if key not in self.passed and (fill := merge_fills(self.writes[key])) is not None]
+        return tuple(sorted(self.made + shared, key=lambda c: c[0]))
 
     def param_fills(self, params: dict[str, tuple[int, str]]) -> tuple[tuple[int, str, Expr], ...]:
         """``(parameter, kind, value)`` for each pointer parameter every element of which the function fills alike."""

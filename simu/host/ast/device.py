@@ -8,9 +8,10 @@ that reads one says so in its origin (:func:`device_note`); a field the program 
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Callable, Container
 
 from simu.host.ast.expr import Const, Expr, Field, Items, _children
+from simu.host.ast.nodes import Node, kids, strip
 
 RECORD = "cudaDeviceProp"
 PROPERTIES: dict[str, int] = {
@@ -56,6 +57,19 @@ def query_field(callee: str, attribute: str) -> tuple[int, Field] | None:
     if callee not in QUERIES or name is None:
         return None
     return QUERIES[callee][1], Field(RECORD, name)
+
+
+def answer(callee: str, args: list[Node], source: Callable[[Node], str]) -> tuple[Node, Field] | None:
+    """For an attribute query's argument nodes, the variable it writes (``&v``'s ``v``) and the property it gets;
+    ``source`` spells a node."""
+    at, out = QUERIES[callee]
+    if max(at, out) >= len(args):
+        return None
+    found = query_field(callee, source(args[at]))
+    target = strip(args[out])
+    if found is None or target.get("kind") != "UnaryOperator" or target.get("opcode") != "&" or not kids(target):
+        return None
+    return kids(target)[0], found[1]
 
 
 def property_value(f: Field) -> list[int] | None:

@@ -41,6 +41,8 @@ from simu.host.ast.nodes import (
     kids,
     kind_of_callee,
     offsets,
+    pointer_type,
+    position,
     qual_type,
     record_name,
     referenced,
@@ -331,12 +333,8 @@ class FunctionReader:
             if pointer and opencl.written_through(a):  # not through a pointer to const
                 target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
                 self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
-        at = QUERIES[name][0] + 1 if name in QUERIES else 0
-        query = device.query_field(name, self.source(kids(node)[at])) if 0 < at < len(kids(node)) else None
-        if query is not None:  # a device attribute the program asks for: the reference GPU's
-            out = strip(kids(node)[1 + query[0]])
-            if out.get("kind") == "UnaryOperator" and out.get("opcode") == "&":
-                self.assign(kids(out)[0], query[1], st)
+        if name in QUERIES and (answer := device.answer(name, kids(node)[1:], self.source)) is not None:
+            self.assign(answer[0], answer[1], st)  # a device attribute the program asks for: the reference GPU's
         self.fills.call(name, kids(node)[1:], args, self.line(node))
         self.calls.append(CallFact(self.line(node), opencl.api_name(name), args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))
@@ -392,14 +390,14 @@ class FunctionReader:
         elif kind == "ArraySubscriptExpr":
             base = strip(kids(target)[0])
             index = self.expr(kids(target)[1], st)
-            self.fills.write(base, index, value, self.line(target))
+            self.fills.write(base, index, value, self.line(target), st.env.get(referenced(base).get("id")))
             if base.get("kind") == "DeclRefExpr" and (key := referenced(base).get("id")) in st.env:
                 old = st.env[key]
                 if isinstance(old, Items) and isinstance(index, Const) and 0 <= int(index.value) < len(old.items):
                     items = list(old.items)
                     items[int(index.value)] = value
                     st.env[key] = Items(tuple(items))
-                else:
+                elif isinstance(old, Items) or not pointer_type(base):  # p[i] = v leaves the pointer p as it was
                     st.env[key] = Unknown("an element assigned at an index not known here")
 
     # --- values ------------------------------------------------------------------------------------------------
@@ -491,22 +489,15 @@ class FunctionReader:
         if kind == "CXXMemberCallExpr":
             return self.read_at(n, f"the result of .{callee_name(n)}()")
         if kind == "CXXOperatorCallExpr":
-            inner = kids(n)
-            made = self.expr(inner[1], st) if len(inner) >= 2 else None
-            if isinstance(made, Call) and made.function in contents.DISTRIBUTIONS:
-                return Call(contents.DRAW, (Const(contents.DISTRIBUTIONS.index(made.function)), *made.args))  # d(gen)
-            return self.read_at(n, "an overloaded operator's result")
+            drawn = contents.draw(self.expr(kids(n)[1], st)) if len(kids(n)) >= 2 else None  # d(gen)
+            return drawn if drawn is not None else self.read_at(n, "an overloaded operator's result")
         return Unknown(f"a {kind}")
 
     def read_at(self, node: Node, what: str) -> Expr:
-        """A call's result simu cannot compute: one value wherever it is copied (:func:`~simu.host.ast.expr.read_at`),
-        placed by its expansion and spelling (two calls in one macro expansion are two); without a position, only
-        unknown."""
-        o = start(node)
-        if o is None:
-            return Unknown(what)
-        spelled = ((node.get("range") or {}).get("begin") or {}).get("spellingLoc", {}).get("offset")
-        return exprs.read_at(what, self.file, f"{o}.{spelled}" if spelled is not None else str(o))
+        """A call's result simu cannot compute: one value wherever it is copied (:func:`~simu.host.ast.expr.read_at`);
+        without a position, only unknown."""
+        at = position(node)
+        return exprs.read_at(what, self.file, at) if at is not None else Unknown(what)
 
     def ref(self, n: Node, st: _State) -> Expr:
         ref = referenced(n)

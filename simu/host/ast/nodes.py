@@ -117,6 +117,15 @@ def start(node: Node) -> int | None:
     return p[0]
 
 
+def position(node: Node) -> str | None:
+    """Where a node is, by its expansion and its spelling (two calls in one macro expansion are two)."""
+    o = start(node)
+    if o is None:
+        return None
+    spelled = ((node.get("range") or {}).get("begin") or {}).get("spellingLoc", {}).get("offset")
+    return f"{o}.{spelled}" if spelled is not None else str(o)
+
+
 def signature(decl: Node) -> str:
     """A function declaration's type without spaces (``void(int,double*)``): the same for a template
     instantiation in every file, different between instantiations."""
@@ -169,6 +178,8 @@ def _target(lhs: Node, out: dict[Any, str]) -> None:
         out[referenced(t).get("id")] = referenced(t).get("name", "")
     elif t.get("kind") in ("MemberExpr", "ArraySubscriptExpr") and kids(t):
         base = strip(kids(t)[0])
+        if t.get("kind") == "ArraySubscriptExpr" and pointer_type(base):
+            return  # p[i] = v writes memory p points to: p itself keeps its value (a buffer's identity)
         if base.get("kind") == "DeclRefExpr":
             key, name = referenced(base).get("id"), referenced(base).get("name", "")
             out[key] = name
@@ -187,3 +198,9 @@ def calls_any(node: Node, names: set[str]) -> bool:
     if node.get("kind") == "CallExpr" and callee_name(node) in names:
         return True
     return any(calls_any(k, names) for k in kids(node))
+
+
+def pointer_type(node: Node) -> bool:
+    """Whether a variable reference is of pointer type (``int *``), not an array (``int[4]``)."""
+    t = qual_type(node, False)
+    return node.get("kind") == "DeclRefExpr" and t.rstrip().endswith("*")
