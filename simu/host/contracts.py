@@ -87,6 +87,9 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     and (expr := _named(e, names)) is not None:
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
+        for i, kind, value, j in site.contents:  # what the host wrote there (simu.host.ast.clcontents)
+            if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
+                c.fills[params[i][0]] = fill
         for i, text in enumerate(site.length_sym[:len(params)]):  # the bytes clang read its clCreateBuffer give
             name, elem = params[i]
             if elem is not None and text is not None and name not in c.buffer_lengths \

@@ -96,6 +96,8 @@ class LaunchSite:
     arg_sym: tuple[str | None, ...] = ()
     # per argument position, the bytes of the clCreateBuffer it passes, a number or over the others (_a1_*_a1_*4)
     length_sym: tuple[str | None, ...] = ()
+    # (argument, kind, value, argument the value is) for buffers the host filled before (simu.host.ast.clcontents)
+    contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,12 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from simu.host.ast.clcontents import opencl_fills
 from simu.host.ast.clrelations import opencl_relations
 from simu.host.ast.expr import Expr, Items
 from simu.host.ast.facts import CallFact, FunctionFacts
 from simu.host.ast.launches import MAX_VARIANTS, _bindings, _describe, _one, _shared_choices
+from simu.host.ast.merge import fill_text
 from simu.host.ast.opencl import CALLS, ENQUEUE, SET_ARG
 from simu.host.ast.values import Context, Number, Program, lift
 from simu.host.model import ArgSite, HostFile, LaunchSite
@@ -57,6 +59,7 @@ class Frame:
     # the lifted trees behind them (an argument's value; a global size's components), for relations between
     # values not known (:mod:`simu.host.ast.clrelations`)
     exprs: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)
+    raw: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)  # an argument's value in the function's terms
 
     def get(self, key: Key) -> ArgValue | NDRangeValue | None:
         return next((v for k, v in self.values if k == key), None)
@@ -106,6 +109,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
         for bound in _bindings(program, fn, ctx, choices):
             made: list[tuple[Key, ArgValue | NDRangeValue]] = []
             trees: list[tuple[Key, Any]] = []
+            raw: list[tuple[Key, Any]] = []
             for key, c in calls:
                 if program.fails(c.conditions, fn, ctx, bound):
                     continue
@@ -114,6 +118,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
                     made.append((key, ArgValue(int(index) if index is not None else None,
                                                _one(program.values(c.args[3], fn, ctx, bound)))))
                     trees.append((key, lift(c.args[3], ctx, bound)))
+                    raw.append((key, c.args[3]))
                 elif c.callee == ENQUEUE and len(c.args) >= 6:
                     dim = _int(_one(program.values(c.args[2], fn, ctx, bound)))
                     made.append((key, NDRangeValue(dim, _sizes(program, c.args[4], fn, ctx, bound, dim),
@@ -121,7 +126,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
                     items = program.aggregate(c.args[4], bound)
                     if isinstance(items, Items):
                         trees.append((key, tuple(lift(x, ctx, bound) for x in items.items[:dim or 3])))
-            frame = Frame(tuple(made), tuple(ctx.trail) + _describe(bound), tuple(trees))
+            frame = Frame(tuple(made), tuple(ctx.trail) + _describe(bound), tuple(trees), tuple(raw))
             if frame not in out:
                 out.append(frame)
             if len(out) >= MAX_VARIANTS:
@@ -260,25 +265,33 @@ class _Refiner:
         if s.variant:
             frames = [(self.fns[holders[0]], f) for n, f in self.frames_of(key, s.instance)  # type: ignore[arg-type]
                       if n == s.variant]
-        made = set()
+        made, filled = set(), set()
         for fn, f in frames:  # each instantiation of a function template holding it, each frame
-            trees = dict(f.exprs)
+            trees, raws = dict(f.exprs), dict(f.raw)
             args: dict[int, tuple[Any, bool]] = {}
+            raw: dict[int, Any] = {}
             for a in last.values():
                 v, tree = f.get(keys[id(a)]), trees.get(keys[id(a)])
                 if isinstance(v, ArgValue) and v.index is not None and tree is not None and v.index >= 0:
                     args[v.index] = (tree, v.value is not None or a.value is not None)
+                    raw[v.index] = raws.get(keys[id(a)])
             made.add(opencl_relations(self.program, fn, args, trees.get(key), s.local_size))  # type: ignore[arg-type]
+            filled.add(opencl_fills(self.program, fn, s.line, raw))
         if len(made) != 1:
             return s
         rel = made.pop()
-        if not rel.args and not rel.grid and not rel.lengths:
+        fills = filled.pop() if len(filled) == 1 else ()
+        if not rel.args and not rel.grid and not rel.lengths and not fills:
             return s
         grid = tuple(mine if mine is not None else (rel.grid[d] if d < len(rel.grid) else None)
                      for d, mine in enumerate(s.grid_sym or (None,) * len(rel.grid)))
-        taken = tuple(r for d, rs in enumerate(rel.requires) if d < len(grid) and grid[d] == rel.grid[d] for r in rs)
+        taken = tuple(r for d, rs in enumerate(rel.requires)
+                      if d < min(len(grid), len(rel.grid)) and grid[d] == rel.grid[d] for r in rs)
+        named = {a.index: re.sub(r"^\(.*?\)|[&\s]", "", a.value_text) for a in last.values() if a.index is not None}
+        said = tuple(f"{named.get(i, i)} as the host fills it ({fill_text(kind, value, named.get(j))})"
+                     for i, kind, value, j in fills)
         return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)),
-                       length_sym=rel.lengths)
+                       length_sym=rel.lengths, contents=fills, through=s.through + said)
 
     def launch_with(self, s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], report: bool) -> LaunchSite:
         where = f"{s.file}:{s.line}"

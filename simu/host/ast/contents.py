@@ -18,7 +18,9 @@ from simu.host.ast.expr import Call, Const, Expr, Loop, Op, Param, _children, un
 from simu.host.ast.nodes import Node, referenced, strip
 
 # copy calls to the device: (destination, source) argument positions
-COPIES = {"cudaMemcpy": (0, 1), "cudaMemcpyAsync": (0, 1), "cuMemcpyHtoD": (0, 1), "cuMemcpyHtoDAsync": (0, 1)}
+COPIES = {"cudaMemcpy": (0, 1), "cudaMemcpyAsync": (0, 1), "cuMemcpyHtoD": (0, 1), "cuMemcpyHtoDAsync": (0, 1),
+          "clEnqueueWriteBuffer": (1, 5), "clCreateBuffer": (-1, 3)}  # -1: the call's own result (a new buffer)
+_HOST_POINTER_FLAGS = 0x28  # CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR: a new buffer takes the host array's contents
 MANAGED = ("cudaMallocManaged", "cudaMallocHost", "cudaHostAlloc")  # memory host and device both address
 HELPER = "helper"  # a copy of an array another function filled: resolved over the program (helper_fill)
 
@@ -43,7 +45,7 @@ def distribution(type_name: str) -> str | None:
     return base if base in DISTRIBUTIONS else None
 
 
-def draw(made: Expr) -> Expr | None:
+def draw(made: Expr | None) -> Expr | None:
     """``d(gen)`` of a distribution object ``made`` (:func:`distribution`'s call): one draw of it; None for others."""
     if isinstance(made, Call) and made.function in DISTRIBUTIONS:
         return Call(DRAW, (Const(DISTRIBUTIONS.index(made.function)), *made.args))
@@ -118,9 +120,13 @@ class Fills:
             if pointer is not None and writer(pointer) is not None and writer(pointer)[0] in MANAGED:
                 self.shared[key] = (line, pointer)
 
-    def call(self, callee: str, arg_nodes: list[Node], args: tuple[Expr, ...], line: int) -> None:
-        """A call: a copy of a filled array to the device is recorded; an array handed to another function
+    def call(self, callee: str, arg_nodes: list[Node], args: tuple[Expr, ...], line: int,
+             result: Expr | None = None) -> None:
+        """A call: a copy of a filled array to the device is recorded (``result``: the buffer a creating call
+        makes, ``clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, h, &err)``); an array handed to another function
         (``init(h, n)``) may be filled there (:data:`HELPER`)."""
+        if callee == "clCreateBuffer" and not (len(args) > 3 and _folded(args[1]) & _HOST_POINTER_FLAGS):
+            return
         if callee not in COPIES:
             for i, a in enumerate(arg_nodes):
                 if (key := _array(a)) and not callee.startswith("cu"):
@@ -128,14 +134,15 @@ class Fills:
             return
         dest, source = COPIES[callee]
         key = _array(arg_nodes[source]) if len(arg_nodes) > max(dest, source) else None
-        if key is None:
+        target = result if dest < 0 else args[dest] if key is not None else None
+        if key is None or target is None:
             return
         fill = merge_fills(self.writes[key]) if key in self.writes else None
         if fill is not None and key not in self.passed:
-            self.made.append((line, args[dest], fill.kind, fill.value))
+            self.made.append((line, target, fill.kind, fill.value))
         elif key not in self.writes and len(self.passed.get(key, ())) == 1:
             function, arg, at = self.passed[key][0]
-            self.made.append((line, args[dest], HELPER, Call(function, (Const(arg), Const(at)))))
+            self.made.append((line, target, HELPER, Call(function, (Const(arg), Const(at)))))
 
     def copies(self) -> tuple[tuple[int, Expr, str, Expr], ...]:
         """The copies, and managed memory the function filled as if copied where last written."""
@@ -170,6 +177,18 @@ def helper_fill(functions: dict[str, list[Any]], value: Expr, calls: tuple[Any, 
             return None
         bound = call.args[bound.index]
     return kind, bound
+
+
+def _folded(e: Expr) -> int:
+    """An integer flags expression's value (``CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR``: ``1 << 2 | 1 << 5``); 0
+    where it is not made of integer constants."""
+    e = uncast(e)
+    if isinstance(e, Const):
+        return int(e.value) if float(e.value).is_integer() else 0
+    if isinstance(e, Op) and len(e.args) == 2 and e.op in ("|", "<<", "+"):
+        a, b = (_folded(x) for x in e.args)
+        return a | b if e.op == "|" else a << b if e.op == "<<" and 0 <= b < 64 else a + b if e.op == "+" else 0
+    return 0
 
 
 def _array(node: Node) -> str | None:

@@ -335,7 +335,8 @@ class FunctionReader:
                 self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
         if name in QUERIES and (answer := device.answer(name, kids(node)[1:], self.source)) is not None:
             self.assign(answer[0], answer[1], st)  # a device attribute the program asks for: the reference GPU's
-        self.fills.call(name, kids(node)[1:], args, self.line(node))
+        self.fills.call(name, kids(node)[1:], args, self.line(node),
+                        self.expr(node, st) if name == opencl.CREATE_BUFFER else None)
         self.calls.append(CallFact(self.line(node), opencl.api_name(name), args, tuple(st.conditions),
                                    signature(referenced(strip(kids(node)[0])))))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
@@ -483,19 +484,18 @@ class FunctionReader:
             short = name.split("::")[-1]
             if short in _MATH:
                 return Op(_MATH[short], args, "f" if arithmetic_kind(qual_type(n))[0] == "f" else "i")
-            if name and kind_of_callee(n) == "DeclRefExpr":
-                return Call(name, args)
+            if name and kind_of_callee(n) == "DeclRefExpr":  # a new buffer is its own, however alike its arguments
+                return Call(name, (*args, self.read_at(n, "a buffer")) if name == opencl.CREATE_BUFFER else args)
             return self.read_at(n, f"the result of {name or 'a call'}()")
         if kind == "CXXMemberCallExpr":
             return self.read_at(n, f"the result of .{callee_name(n)}()")
-        if kind == "CXXOperatorCallExpr":
-            drawn = contents.draw(self.expr(kids(n)[1], st)) if len(kids(n)) >= 2 else None  # d(gen)
-            return drawn if drawn is not None else self.read_at(n, "an overloaded operator's result")
+        if kind == "CXXOperatorCallExpr":  # d(gen) of a <random> distribution, or an operator's result
+            made = self.expr(kids(n)[1], st) if len(kids(n)) >= 2 else None
+            return contents.draw(made) or self.read_at(n, "an overloaded operator's result")
         return Unknown(f"a {kind}")
 
     def read_at(self, node: Node, what: str) -> Expr:
-        """A call's result simu cannot compute: one value wherever it is copied (:func:`~simu.host.ast.expr.read_at`);
-        without a position, only unknown."""
+        """A call's result simu cannot compute, one value wherever copied (:func:`~simu.host.ast.expr.read_at`)."""
         at = position(node)
         return exprs.read_at(what, self.file, at) if at is not None else Unknown(what)
 

@@ -156,7 +156,7 @@ def _through(v: LaunchValues) -> tuple[str, ...]:
     cleared = tuple(f"{v.args_text[i]} zero-filled as cudaMemset leaves it" for i in v.zeroed if i < len(v.args_text))
     named = [(v.args_text[i], kind, value, v.args_text[j] if j is not None and j < len(v.args_text) else None)
              for i, kind, value, j in v.contents if i < len(v.args_text)]
-    filled = tuple(f"{text} as the host fills it ({_fill_text(kind, value, arg)})" for text, kind, value, arg in named)
+    filled = tuple(f"{text} as the host fills it ({fill_text(kind, value, arg)})" for text, kind, value, arg in named)
     copied = tuple(f"{name} = {_values_text(values)} as cudaMemcpyToSymbol copies it" for name, _, values in v.symbols)
     return tuple(v.trail) + tuple(v.bound) + cleared + filled + copied + \
         (("on a later pass of its while loop",) if v.later else ())
@@ -171,7 +171,8 @@ def _values_text(values: object) -> str:
     return "?" if values is None else f"{values:g}" if isinstance(values, float) else str(values)
 
 
-def _fill_text(kind: str, value: object, arg: str | None) -> str:
+def fill_text(kind: str, value: object, arg: str | None) -> str:
+    """What a host fill puts in a buffer, in words (``random integers below n``)."""
     if kind == "below":
         return f"random integers below {arg or value}"
     return {"ramp": "element k holds k", "const": f"every element {value}", "unit": "random numbers in [0, 1)",
