@@ -265,8 +265,8 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         try:  # the OpenCL sites with clang's values, where the lexical reader has none
             refined = refine_sites(index.files, program, index.opencl_read)
             index.files, index.clang_conflicts = refined.files, refined.conflicts
-        except _CLANG_FAILURES:
-            pass  # the lexical reader's sites stand alone
+        except _CLANG_FAILURES as exc:  # the lexical reader's sites stand alone, and the scan's note says so
+            index.clang_conflicts = [f"clang's OpenCL values were not applied ({type(exc).__name__}: {exc})"]
     return index
 
 
