@@ -70,3 +70,19 @@ cl_int pb_clEnqueueNDRangeKernel(cl_command_queue, cl_kernel, cl_uint, const siz
     index = build_host_index(root, [root / "main.cpp"])
     (c,) = contracts_for(index, "scale", PARAMS, None, cl_file=str(root / "scale.cl")).contracts
     assert c.derived == {"ldc": "lda"} and c.dims["grid.x"] == "(lda)/16", (c.derived, c.dims)
+
+
+def test_a_failure_applying_clangs_values_is_said_not_swallowed(tmp_path: Path, monkeypatch):
+    """The lexical reader's sites stand when applying clang's OpenCL values fails inside simu, and the index says
+    so (a scan note), where it used to drop them silently."""
+    import simu.host.index as host_index
+
+    def broken(*_args, **_kwargs):
+        raise IndexError("tuple index out of range")
+
+    monkeypatch.setattr(host_index, "refine_sites", broken)
+    root = _copy(tmp_path)
+    index = build_host_index(root, [root / "main.cpp"])
+    assert index.clang_unapplied == "its OpenCL values (IndexError: tuple index out of range)"
+    (c,) = contracts_for(index, "scale", PARAMS, None, cl_file=str(root / "scale.cl")).contracts
+    assert c.block == (16, 16, 1)  # the lexical reader's launch

@@ -85,6 +85,7 @@ class HostIndex:
     # lexical reader disagree (the lexical value kept): "host.c:14: local size[0]: the host text gives 64, clang 32"
     opencl_read: dict[int, list[Frame]] = field(default_factory=dict)
     clang_conflicts: list[str] = field(default_factory=list)
+    clang_unapplied: str = ""  # what of clang's reading an internal failure left out (the lexical reader's stands)
 
     def lexical_only_launches(self) -> list[str]:
         """``file:line`` of the CUDA and OpenCL launches in host files clang could not read (the lexical reader's
@@ -250,9 +251,10 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         index.cuda_read_sites = {(f.file, x.line, x.kernel) for f in facts for x in f.launches}
         index.cuda_followed = followed_calls(index.cuda_read)
         index.opencl_read = opencl_frames(program)
-    except _CLANG_FAILURES:
-        index.cuda_read, index.cuda_read_sites, index.cuda_followed = [], set(), frozenset()  # lexical alone
+    except _CLANG_FAILURES as exc:  # the lexical reader alone, and the scan's note says so
+        index.cuda_read, index.cuda_read_sites, index.cuda_followed = [], set(), frozenset()
         index.opencl_read = {}
+        index.clang_unapplied = f"its launch values ({type(exc).__name__}: {exc})"
     for rel, entry in entries.items():
         if rel not in reused or "ast" in entry and rel not in clang_known:
             store.put(keys[rel], entry)
@@ -266,7 +268,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
             refined = refine_sites(index.files, program, index.opencl_read)
             index.files, index.clang_conflicts = refined.files, refined.conflicts
         except _CLANG_FAILURES as exc:  # the lexical reader's sites stand alone, and the scan's note says so
-            index.clang_conflicts = [f"clang's OpenCL values were not applied ({type(exc).__name__}: {exc})"]
+            index.clang_unapplied = f"its OpenCL values ({type(exc).__name__}: {exc})"
     return index
 
 

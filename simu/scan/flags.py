@@ -298,6 +298,9 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
     if host is not None and (lexical := host.lexical_only_launches()):
         flags.notes.append(f"launches read by the lexical reader alone (clang could not read their host file): "
                            f"{', '.join(lexical[:8])}{' …' if len(lexical) > 8 else ''}")
+    if host is not None and host.clang_unapplied:
+        flags.notes.append(f"clang's reading of the host code was not applied, the lexical reader's stands: "
+                           f"{host.clang_unapplied}")
     if host is not None and host.clang_conflicts:
         flags.notes.append(f"OpenCL values the host text and clang read differently (the host text's kept): "
                            f"{'; '.join(host.clang_conflicts[:4])}{' …' if len(host.clang_conflicts) > 4 else ''}")
