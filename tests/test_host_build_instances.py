@@ -92,3 +92,47 @@ def test_the_variants_are_analysed_at_their_own_launches_and_race_free(tmp_path:
     for k in kernels.values():
         assert k["status"] == "analysed" and not k["findings"], k
     assert not any("N_GP" in w for w in data["warnings"])  # nothing assumed
+
+
+OPTIONS = 'void addOptions(OptionParser &op) { op.addOption("size", OPT_INT, "1", "s"); }\n'
+WRAPPED_HOST = """#include <CL/cl.h>
+#include <string>
+
+const char *read_file(const char *path);
+
+template <class T>
+void runTest(cl_context ctx, cl_command_queue queue, OptionParser &op, const std::string &compileFlags) {
+  cl_int err;
+  const char *text = read_file("fill.cl");
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &text, NULL, &err);
+  std::string flags = compileFlags + " -cl-mad-enable";
+  clBuildProgram(prog, 0, NULL, flags.c_str(), NULL, NULL);
+  int sizes[2] = {4096, 8192};
+  int n = sizes[op.getOptionInt("size") - 1] / sizeof(T);
+  cl_kernel k = clCreateKernel(prog, "fill", &err);
+  cl_mem rf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, n * sizeof(T), NULL, &err);
+  clSetKernelArg(k, 0, sizeof(cl_mem), &rf);
+  size_t global = n, local = 128;
+  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL);
+}
+
+void RunBenchmark(OptionParser &op) {
+  cl_context ctx = 0; cl_command_queue q = 0;
+  runTest<float>(ctx, q, op, "-DSINGLE");
+  runTest<double>(ctx, q, op, "-DDOUBLE");
+}
+"""
+
+
+def test_a_build_whose_options_a_template_wrappers_caller_passes_takes_that_instantiations_launch(tmp_path: Path):
+    """``runTest<double>(…, "-DDOUBLE")`` builds the double variant, which runTest<double> launches: 512 doubles,
+    not runTest<float>'s 1,024 floats in the same bytes (an access past the buffer no launch of the program makes)."""
+    (tmp_path / "fill.cl").write_text("__kernel void fill(__global float *rf) { rf[get_global_id(0)] = 1; }\n")
+    (tmp_path / "host.cpp").write_text(WRAPPED_HOST)
+    (tmp_path / "main.cpp").write_text(OPTIONS)
+    index = build_host_index(tmp_path, [tmp_path / "host.cpp", tmp_path / "main.cpp"])
+    builds = {b.options: b.instance for b in index.builds_of(tmp_path / "fill.cl")}
+    assert builds == {"-DSINGLE -cl-mad-enable": "runTest<float>", "-DDOUBLE -cl-mad-enable": "runTest<double>"}
+    (dp,) = contracts_for(index, "fill", [("rf", 8)], None, cl_file="fill.cl", api="opencl",
+                          instance="runTest<double>").contracts
+    assert dp.grid == (4, 1, 1) and dp.buffer_lengths == {"rf": "512"}, (dp.grid, dp.buffer_lengths)

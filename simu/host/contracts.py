@@ -493,6 +493,12 @@ def kernel_params(kernel) -> Params:
 
 # -- OpenCL arguments -----------------------------------------------------------------------------------------
 
+def _unqualified(instance: str) -> str:
+    """``RunTest<double>`` for ``Bench::RunTest<double>``: a build names its wrapper's instantiation unqualified."""
+    name, _, targs = instance.partition("<")
+    return name.split("::")[-1] + "<" + re.sub(r"\s+", "", targs)
+
+
 def _norm(expr: str) -> str:
     return re.sub(r"\s+", "", expr).lstrip("&*")
 
@@ -502,7 +508,7 @@ def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile]
     """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`),
     of the function template instantiation ``instance`` where both the build and the launch name one."""
     sites = [(site, by_path[site.file]) for site in index.launches_of(kernel) if site.file in by_path
-             and not (instance and site.instance and site.instance != instance)]
+             and not (instance and site.instance and _unqualified(site.instance) != _unqualified(instance))]
     if not cl_file:
         return sites
     judged = [(site, h, _built_from(index, h, site, Path(cl_file).name)) for site, h in sites]

@@ -145,7 +145,12 @@ def wrapper_calls(src: CSource, rel: str, w: WrapperSite) -> list[BuildSite]:
     mentions = cl_mentions(src)
     out = []
     for c in template_calls(src, w.function):
-        out += _builds_per_instantiation(src, ev, c.pos, lambda c=c: _wrapper_call(src, ev, rel, w, c, mentions))
+        made = _builds_per_instantiation(src, ev, c.pos, lambda c=c: _wrapper_call(src, ev, rel, w, c, mentions))
+        m = re.match(rf"{re.escape(w.function)}\s*<([^;(){{}}]*)>\s*\(", src.code[c.pos:])
+        if m and not w.build.instance:  # runTest<double>(…, "-DK_DOUBLE_PRECISION"): the build of that instantiation
+            made = [replace(b, instance=f"{w.function}<{', '.join(a.strip() for a in m.group(1).split(','))}>")
+                    if not b.instance else b for b in made]
+        out += made
     return out
 
 
