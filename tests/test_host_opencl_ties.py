@@ -1,7 +1,7 @@
 """OpenCL arguments that pass one host value (simu.host.ast.clrelations): ``lda = ldc = n`` with ``n`` from a method
 simu cannot evaluate is one drawn value, the global size ``{n, n}`` over a ``{16, 16}`` local size makes the
-work-groups follow it, and the buffers ``clCreateBuffer`` sized ``n * n`` floats hold that many; drawing each alone made ``ldc`` smaller than the rows the launch writes, a race no launch of
-the program shows."""
+work-groups follow it, and the buffers ``clCreateBuffer`` sized ``n * n`` floats hold that many; drawing each alone
+made ``ldc`` smaller than the rows the launch writes, a race no launch of the program shows."""
 
 from __future__ import annotations
 
