@@ -250,9 +250,10 @@ class _Refiner:
         return out
 
     def related(self, s: LaunchSite, key: Key | None, sites: tuple[ArgSite, ...], keys: dict[int, Key]) -> LaunchSite:
-        """``s`` with the relations between the values it takes that are not known (:mod:`~simu.host.ast.clrelations`):
-        those every frame that makes it agrees on (of its function, of each instantiation of its function template),
-        from the arguments its kernel was last given there before it."""
+        """``s`` with the relations between the values it takes that are not known (:mod:`~simu.host.ast.clrelations`)
+        and the contents the host wrote into its buffers (:mod:`~simu.host.ast.clcontents`): those every frame that
+        makes it agrees on (of its function, of each instantiation of its function template), from the arguments its
+        kernel was last given there before it."""
         holders = self.owners.get(key, []) if key is not None else []
         if not holders:
             return s
@@ -267,20 +268,12 @@ class _Refiner:
                       if n == s.variant]
         made, filled = set(), set()
         for fn, f in frames:  # each instantiation of a function template holding it, each frame
-            trees, raws = dict(f.exprs), dict(f.raw)
-            args: dict[int, tuple[Any, bool]] = {}
-            raw: dict[int, Any] = {}
-            for a in last.values():
-                v, tree = f.get(keys[id(a)]), trees.get(keys[id(a)])
-                if isinstance(v, ArgValue) and v.index is not None and tree is not None and v.index >= 0:
-                    args[v.index] = (tree, v.value is not None or a.value is not None)
-                    raw[v.index] = raws.get(keys[id(a)])
-            made.add(opencl_relations(self.program, fn, args, trees.get(key), s.local_size))  # type: ignore[arg-type]
+            args, raw = _arguments(f, last, keys)
+            made.add(opencl_relations(self.program, fn, args, dict(f.exprs).get(key), s.local_size))  # type: ignore
             filled.add(opencl_fills(self.program, fn, s.line, raw))
         if len(made) != 1:
             return s
-        rel = made.pop()
-        fills = filled.pop() if len(filled) == 1 else ()
+        rel, fills = made.pop(), filled.pop() if len(filled) == 1 else ()
         if not rel.args and not rel.grid and not rel.lengths and not fills:
             return s
         grid = tuple(mine if mine is not None else (rel.grid[d] if d < len(rel.grid) else None)
@@ -347,6 +340,20 @@ def _same_launch(a: LaunchSite, b: LaunchSite, args: list[ArgSite]) -> bool:
         return False
     mine = [(x.line, x.index, x.value) for x in args if x.variant == a.variant]
     return mine == [(x.line, x.index, x.value) for x in args if x.variant == b.variant]
+
+
+def _arguments(f: Frame, last: dict[int, ArgSite], keys: dict[int, Key]) -> tuple[dict[int, Any], dict[int, Any]]:
+    """A frame's arguments by position, from the calls that set them last: (lifted value, whether known) and the
+    value in the function's own terms."""
+    trees, raws = dict(f.exprs), dict(f.raw)
+    args: dict[int, Any] = {}
+    raw: dict[int, Any] = {}
+    for a in last.values():
+        v, tree = f.get(keys[id(a)]), trees.get(keys[id(a)])
+        if isinstance(v, ArgValue) and v.index is not None and tree is not None and v.index >= 0:
+            args[v.index] = (tree, v.value is not None or a.value is not None)
+            raw[v.index] = raws.get(keys[id(a)])
+    return args, raw
 
 
 def _norm(expr: str) -> str:
