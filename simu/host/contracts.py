@@ -87,6 +87,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     and (expr := _named(e, names)) is not None:
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
+        c.before = tuple(p for p in (_named_prior(p, params) for p in site.priors) if p is not None)
         for i, kind, value, j in site.contents:  # what the host wrote there (simu.host.ast.clcontents)
             if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
                 c.fills[params[i][0]] = fill

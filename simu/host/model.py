@@ -98,6 +98,7 @@ class LaunchSite:
     length_sym: tuple[str | None, ...] = ()
     # (argument, kind, value, argument the value is) for buffers the host filled before (simu.host.ast.clcontents)
     contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
+    priors: tuple[Any, ...] = ()  # simu.launch.constraints.Prior: kernels launched before on its buffers (clpriors)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from simu.host.ast.clcontents import opencl_fills
+from simu.host.ast.clpriors import Earlier, opencl_priors
 from simu.host.ast.clrelations import opencl_relations
 from simu.host.ast.expr import Expr, Items
 from simu.host.ast.facts import CallFact, FunctionFacts
@@ -59,7 +60,8 @@ class Frame:
     # the lifted trees behind them (an argument's value; a global size's components), for relations between
     # values not known (:mod:`simu.host.ast.clrelations`)
     exprs: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)
-    raw: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)  # an argument's value in the function's terms
+    # an argument's value, a global size's components, in the function's own terms
+    raw: tuple[tuple[Key, Any], ...] = field(default=(), compare=False)
 
     def get(self, key: Key) -> ArgValue | NDRangeValue | None:
         return next((v for k, v in self.values if k == key), None)
@@ -126,6 +128,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
                     items = program.aggregate(c.args[4], bound)
                     if isinstance(items, Items):
                         trees.append((key, tuple(lift(x, ctx, bound) for x in items.items[:dim or 3])))
+                        raw.append((key, items.items[:dim or 3]))
             frame = Frame(tuple(made), tuple(ctx.trail) + _describe(bound), tuple(trees), tuple(raw))
             if frame not in out:
                 out.append(frame)
@@ -186,9 +189,10 @@ class _Refiner:
                 continue
             new_args = [x for a in h.args for x in self.arg(a, args.get(id(a)))]
             new_launches: list[LaunchSite] = []
+            ordered = [(s, launches[id(s)]) for s in sorted(h.launches, key=lambda s: s.line) if id(s) in launches]
             for s in h.launches:
                 for made in self.launch(s, launches.get(id(s))):
-                    made = self.related(made, launches.get(id(s)), h.args, args)
+                    made = self.related(made, launches.get(id(s)), h.args, args, ordered)
                     # one launch per distinct set of values (a loop elsewhere in the function made more frames)
                     if not any(_same_launch(made, x, new_args) for x in new_launches):
                         new_launches.append(made)
@@ -249,32 +253,32 @@ class _Refiner:
                 out.append(replace(self.launch_with(s, v, f.through, True), variant=variant))
         return out
 
-    def related(self, s: LaunchSite, key: Key | None, sites: tuple[ArgSite, ...], keys: dict[int, Key]) -> LaunchSite:
+    def related(self, s: LaunchSite, key: Key | None, sites: tuple[ArgSite, ...], keys: dict[int, Key],
+                launches: list[tuple[LaunchSite, Key]]) -> LaunchSite:
         """``s`` with the relations between the values it takes that are not known (:mod:`~simu.host.ast.clrelations`)
         and the contents the host wrote into its buffers (:mod:`~simu.host.ast.clcontents`): those every frame that
         makes it agrees on (of its function, of each instantiation of its function template), from the arguments its
-        kernel was last given there before it."""
+        kernel was last given there before it; and the kernels launched before it on the same buffers
+        (:mod:`~simu.host.ast.clpriors`)."""
         holders = self.owners.get(key, []) if key is not None else []
         if not holders:
             return s
-        last: dict[int, ArgSite] = {}
-        for a in sorted(sites, key=lambda a: a.line):
-            if a.line <= s.line and _norm(a.kernel) == _norm(s.kernel) and a.instance in ("", s.instance) \
-                    and id(a) in keys:
-                last[a.index if a.index is not None else -1 - len(last)] = a
+        last = _last_args(sites, s, keys)
         frames = [(self.fns[i], f) for i in holders for f in self.found[i] if f.get(key) is not None]  # type: ignore
         if s.variant:
             frames = [(self.fns[holders[0]], f) for n, f in self.frames_of(key, s.instance)  # type: ignore[arg-type]
                       if n == s.variant]
-        made, filled = set(), set()
+        made, filled, before = set(), set(), set()
         for fn, f in frames:  # each instantiation of a function template holding it, each frame
             args, raw = _arguments(f, last, keys)
             made.add(opencl_relations(self.program, fn, args, dict(f.exprs).get(key), s.local_size))  # type: ignore
             filled.add(opencl_fills(self.program, fn, s.line, raw))
+            before.add(opencl_priors(self.program, fn, raw, self.earlier(f, s, launches, sites, keys)))
         if len(made) != 1:
             return s
         rel, fills = made.pop(), filled.pop() if len(filled) == 1 else ()
-        if not rel.args and not rel.grid and not rel.lengths and not fills:
+        priors = before.pop() if len(before) == 1 else ()
+        if not rel.args and not rel.grid and not rel.lengths and not fills and not priors:
             return s
         grid = tuple(mine if mine is not None else (rel.grid[d] if d < len(rel.grid) else None)
                      for d, mine in enumerate(s.grid_sym or (None,) * len(rel.grid)))
@@ -284,7 +288,24 @@ class _Refiner:
         said = tuple(f"{named.get(i, i)} as the host fills it ({fill_text(kind, value, named.get(j))})"
                      for i, kind, value, j in fills)
         return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)),
-                       length_sym=rel.lengths, contents=fills, through=s.through + said)
+                       length_sym=rel.lengths, contents=fills, through=s.through + said, priors=priors)
+
+    def earlier(self, f: Frame, s: LaunchSite, launches: list[tuple[LaunchSite, Key]], sites: tuple[ArgSite, ...],
+                keys: dict[int, Key]) -> list[Earlier]:
+        """The launches of other kernels the frame's function makes before ``s``, in order."""
+        out = []
+        for t, tkey in launches:
+            v = f.get(tkey)
+            if t.line >= s.line or not isinstance(v, NDRangeValue) or not t.kernel_name \
+                    or t.kernel_name == s.kernel_name:
+                continue
+            last = _last_args(sites, t, keys)
+            _, raw = _arguments(f, last, keys)
+            known = {a.index: val.value for a in last.values() if a.index is not None
+                     and isinstance(val := f.get(keys[id(a)]), ArgValue) and val.value is not None}
+            out.append(Earlier(t.kernel_name, f"{t.file}:{t.line}", raw, known, dict(f.raw).get(tkey),
+                               v.global_size, v.local_size))
+        return out
 
     def launch_with(self, s: LaunchSite, v: NDRangeValue, through: tuple[str, ...], report: bool) -> LaunchSite:
         where = f"{s.file}:{s.line}"
@@ -340,6 +361,16 @@ def _same_launch(a: LaunchSite, b: LaunchSite, args: list[ArgSite]) -> bool:
         return False
     mine = [(x.line, x.index, x.value) for x in args if x.variant == a.variant]
     return mine == [(x.line, x.index, x.value) for x in args if x.variant == b.variant]
+
+
+def _last_args(sites: tuple[ArgSite, ...], s: LaunchSite, keys: dict[int, Key]) -> dict[int, ArgSite]:
+    """The calls that last set each argument of ``s``'s kernel before it (those clang read)."""
+    last: dict[int, ArgSite] = {}
+    for a in sorted(sites, key=lambda a: a.line):
+        if a.line <= s.line and _norm(a.kernel) == _norm(s.kernel) and a.instance in ("", s.instance) \
+                and id(a) in keys:
+            last[a.index if a.index is not None else -1 - len(last)] = a
+    return last
 
 
 def _arguments(f: Frame, last: dict[int, ArgSite], keys: dict[int, Key]) -> tuple[dict[int, Any], dict[int, Any]]:
