@@ -465,3 +465,23 @@ def test_a_float_round_up_of_a_count_is_the_integer_round_up(tmp_path: Path):
     index = build_host_index(tmp_path, [tmp_path / "main.cu"])
     contracts = contracts_for(index, "fill", [("out", 4), ("n", None)], None).contracts
     assert [c.dims["grid.x"] for c in contracts] == ["(n+256-1)/256", "(n+128-1)/128", "n/64", "max(1, (n+128-1)/128)"]
+
+
+def test_two_draws_of_one_distribution_are_two_values(tmp_path: Path):
+    """``int a = d(gen), b = d(gen);`` passed as two arguments: each call draws anew, so neither follows the other
+    (a call whose result simu cannot compute, copied to two arguments, is one value: ``x = f(); k(x, x)``)."""
+    (tmp_path / "main.cu").write_text("""#include <random>
+__global__ void k(int *out, int a, int b) { out[a] = b; }
+int main() {
+  std::mt19937 gen(1);
+  std::uniform_int_distribution<int> d(0, 99);
+  int a = d(gen), b = d(gen);
+  int *p;
+  cudaMalloc(&p, 100 * sizeof(int));
+  k<<<1, 1>>>(p, a, b);
+  return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    (c,) = contracts_for(index, "k", [("out", 4), ("a", None), ("b", None)], None).contracts
+    assert "b" not in c.derived and "a" not in c.derived, c.derived

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from simu.host.ast.contents import DRAW
 from simu.host.ast.expr import (
     Call,
     Cast,
@@ -37,7 +38,8 @@ from simu.launch.constraints import BLOCK_DIMS
 
 _PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
 _COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
-_VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar"}  # differ at each call
+# differ at each call (DRAW: a <random> distribution's d(gen))
+_VOLATILE = {"rand", "random", "lrand48", "drand48", "rand_r", "clock", "time", "getchar", DRAW}
 MAX_REQUIRES = 8
 
 Sym = tuple[str | None, str | None, str | None]
