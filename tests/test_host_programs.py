@@ -7,7 +7,7 @@ launch, a buffer's length a ``cudaMalloc`` in ``main`` gives through a wrapper, 
 into ``__constant__`` memory (device pointers among them), a kernel whose input an earlier kernel writes at a grid
 sized at run time (launched in place or by a helper it calls), tied OpenCL arguments, indices drawn with
 ``<random>``, written into managed memory or copied into OpenCL buffers, two OpenCL kernels enqueued on one
-buffer — and reports each bug
+buffer, a dynamic shared size computed at run time — and reports each bug
 as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false
 alarms: blocks past a tile, a negative scale, octaves past a table)."""
 

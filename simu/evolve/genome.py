@@ -115,6 +115,7 @@ class Layout:
     warp_size: int = 32
     max_total_threads: int = 4096
     fixed_dynamic_shared: int | None = None
+    shared_bytes: str | None = None  # the host's dynamic shared size over the scalars and the block
     dictionary: dict[str, list[int]] = field(default_factory=dict)  # constants the kernel compares arguments with
     same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     grid_relative: set[str] = field(default_factory=set)  # arguments a block id is divided by or reduced modulo
@@ -564,11 +565,23 @@ class Layout:
         launch.symbols = dict(self.symbols)
         if self.shape.dynamic_shared:
             launch.dynamic_shared = self.fixed_dynamic_shared if self.fixed_dynamic_shared is not None \
-                else 16 * launch.threads_per_block
+                else self._shared_bytes(values, launch)
         if not self.shape.whole_grid:  # a host's grid past the thread budget runs a sample of its blocks
             with_sample(launch, self.sample_threads if self.grid_given else self.max_total_threads, self.sample_threads,
                         leading=any("declared" in s for s in launch.buffer_specs.values()))
         return launch
+
+    def _shared_bytes(self, values: dict[str, Any], launch: Launch) -> int:
+        """The dynamic shared bytes: the host's formula at this launch's values, else 16 a thread (a guess)."""
+        if self.shared_bytes:
+            try:
+                v = int(int_expression(self.shared_bytes, {**dict(zip(BLOCK_DIMS, launch.block, strict=True)),
+                                                           **values}))
+                if v >= 0:
+                    return v
+            except (ValueError, KeyError, ZeroDivisionError, OverflowError, TypeError):
+                pass
+        return 16 * launch.threads_per_block
 
     @property
     def grid_given(self) -> bool:

@@ -477,7 +477,7 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     ranges.update(c.arg_ranges)  # the user's word wins
     return Layout(kernel, shape, scalars, dict(c.args), ranges, _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), dict(c.fills), c.warp_size or 32,
-                  fixed_dynamic_shared=c.dynamic_shared, same=dict(getattr(c, "same", {})),
+                  fixed_dynamic_shared=c.dynamic_shared, shared_bytes=c.shared_bytes, same=dict(getattr(c, "same", {})),
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
                   dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
                   requires=list(c.requires), state=dict(c.state), holders=_holders(module, kernel),

@@ -195,6 +195,8 @@ def _searched(c: KernelConstraints) -> str:
         parts.append(f"{', '.join(known)} from the host code{'; ' + ', '.join(free) + ' searched' if free else ''}")
     if c.derived:
         parts.append(", ".join(f"{k} = {v}" for k, v in c.derived.items()))
+    if c.shared_bytes:
+        parts.append(f"dynamic shared bytes = {c.shared_bytes}")
     if c.requires:
         parts.append("requires " + ", ".join(c.requires))
     return f" ({'; '.join(parts)})" if parts else ""
@@ -240,6 +242,8 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
         c.block = x.block  # type: ignore[assignment]
     if x.shmem is not None and x.shmem >= 0:
         c.dynamic_shared = x.shmem
+    elif x.shmem_sym:  # the bytes the host computes from the arguments and the block
+        c.shared_bytes = _named(x.shmem_sym, [name if elem is None else None for name, elem in params])
     scalars = {name for name, elem in params if elem is None}
     names = {_ident(a): name for a, (name, _) in zip(x.args_text, params, strict=False) if _ident(a)}
     for i, (name, elem) in enumerate(params[:len(x.args)]):
@@ -369,6 +373,8 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
     # what the user fixes is no longer derived from the host's relations
     out.dims = {k: e for k, e in out.dims.items() if getattr(user, k.split(".")[0]) is None}
     out.derived = {k: e for k, e in out.derived.items() if k not in user.args and k not in user.arg_ranges}
+    if user.dynamic_shared:
+        out.shared_bytes = None
     return out
 
 

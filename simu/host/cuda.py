@@ -76,6 +76,8 @@ class CudaLaunch:
     # per argument, the bytes clang read its cudaMalloc give (a number or an expression over ``_aI_`` argument
     # positions, simu.host.ast.allocations): the length where the text reader's is not known
     clang_lengths: tuple[str | None, ...] = ()
+    # the dynamic shared bytes as a simu.host.relations expression of the arguments and the block (blockDim_x*4)
+    shmem_sym: str | None = None
 
     @property
     def where(self) -> str:

@@ -87,6 +87,8 @@ class KernelConstraints:
     same: dict[str, str] = field(default_factory=dict)  # parameter -> the parameter whose buffer it shares
     warp_size: int | None = None
     dynamic_shared: int | None = None
+    # the dynamic shared bytes the host computes, over the scalars and the block (``(bins+1)*r*4``, ``blockDim_x*4``)
+    shared_bytes: str | None = None
     origin: str | None = None  # where these bounds come from when not the user ("host launch at main.cu:37")
     dims: dict[str, str] = field(default_factory=dict)  # "grid.x" .. "block.z" -> expression of scalars
     derived: dict[str, str] = field(default_factory=dict)  # scalar parameter -> expression of the others
@@ -111,6 +113,7 @@ class KernelConstraints:
                 "buffer_lengths": dict(sorted(self.buffer_lengths.items())),
                 "fills": dict(sorted(self.fills.items())), "same": dict(sorted(self.same.items())),
                 "warp_size": self.warp_size, "dynamic_shared": self.dynamic_shared, "origin": self.origin,
+                **({"shared_bytes": self.shared_bytes} if self.shared_bytes else {}),
                 **({"dims": dict(sorted(self.dims.items()))} if self.dims else {}),
                 **({"derived": dict(self.derived)} if self.derived else {}),
                 **({"length_factors": dict(sorted(self.length_factors.items()))} if self.length_factors else {}),

@@ -86,15 +86,16 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
     arg_sym = _arg_sym(args, rel.args, _stale_equalities(x.arg_sym, v.equal))
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
+    shmem_sym = rel.shmem if shmem is None else None
     if (grid, block, shmem, args, grid_sym, block_sym, arg_sym, requires, v.zeroed, v.priors, v.contents,
             v.symbols) == (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires,
                            x.zeroed, x.priors, x.contents, x.symbols):
         # clang agrees: the lexical launch as it was, its origin too
-        return replace(x, signature=v.signature, clang_lengths=v.lengths)
+        return replace(x, signature=v.signature, clang_lengths=v.lengths, shmem_sym=shmem_sym)
     return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
                    requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
                    zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents, symbols=v.symbols,
-                   clang_lengths=v.lengths)
+                   clang_lengths=v.lengths, shmem_sym=shmem_sym)
 
 
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
@@ -149,7 +150,8 @@ def _new(v: LaunchValues) -> CudaLaunch:
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),
                       block_sym=_sym(v.block, v.relations.block, None), arg_sym=v.relations.args,
                       requires=v.relations.requires, zeroed=v.zeroed, priors=v.priors, signature=v.signature,
-                      contents=v.contents, symbols=v.symbols, clang_lengths=v.lengths)
+                      contents=v.contents, symbols=v.symbols, clang_lengths=v.lengths,
+                      shmem_sym=v.relations.shmem if v.shmem is None else None)
 
 
 def _through(v: LaunchValues) -> tuple[str, ...]:

@@ -51,6 +51,7 @@ class Relations:
     block: Sym | None = None
     args: tuple[str | None, ...] = ()
     requires: tuple[str, ...] = ()
+    shmem: str | None = None  # the dynamic shared bytes over the arguments and the block (``blockDim_x*4``)
 
 
 def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, x: LaunchFact,
@@ -70,8 +71,10 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
         for r in render.requirement(c, holds):
             if ARG.search(r) and r not in requires:
                 requires.append(r)
+    shmem = with_block.text(lift(x.shmem, ctx, bound))
     return Relations(_dim(render, x.grid, ctx, bound), _dim(render, x.block, ctx, bound),
-                     tuple(acyclic(arg_rel)) if any(arg_rel) else (), tuple(requires[:MAX_REQUIRES]))
+                     tuple(acyclic(arg_rel)) if any(arg_rel) else (), tuple(requires[:MAX_REQUIRES]),
+                     shmem if shmem is not None and not shmem.lstrip("(-").rstrip(")").isdigit() else None)
 
 
 def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, x: LaunchFact,
