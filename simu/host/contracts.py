@@ -17,7 +17,7 @@ from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.lengths import Params, allocated_length, host_length, length_factor, named_positions
-from simu.host.model import HostFile, LaunchSite
+from simu.host.model import HostFile, LaunchSite, variable_text
 from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
 from simu.launch.constraints import DIMS, KernelConstraints, Prior
@@ -87,15 +87,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     and (expr := _named(e, names)) is not None:
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
-        c.before = tuple(p for p in (_named_prior(p, params) for p in site.priors) if p is not None)
-        for i, kind, value, j in site.contents:  # what the host wrote there (simu.host.ast.clcontents)
-            if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
-                c.fills[params[i][0]] = fill
-        for i, text in enumerate(site.length_sym[:len(params)]):  # the bytes clang read its clCreateBuffer give
-            name, elem = params[i]
-            if elem is not None and text is not None and name not in c.buffer_lengths \
-                    and (length := allocated_length(text, elem, params)) is not None:
-                c.buffer_lengths[name] = length
+        _buffer_facts(c, params, site.length_sym, site.contents, site.priors)  # simu.host.ast.clcontents, clpriors
         c.requires = _requirements(site.requires, names)
         if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):
@@ -255,24 +247,32 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
                 c.buffer_lengths[name] = length
             elif (factor := length_factor(x.buffer_lengths[i], x.buffer_elem_bytes[i], elem)) is not None:
                 c.length_factors[name] = factor
-        allocated = x.clang_lengths[i] if i < len(x.clang_lengths) else None
-        if elem is not None and name not in c.buffer_lengths and allocated is not None and \
-                (length := allocated_length(allocated, elem, params)) is not None:
-            c.buffer_lengths[name] = length  # the bytes clang read a cudaMalloc give it, through the calls
-            c.length_factors.pop(name, None)
     _relations(x, params, c)
     for i in x.zeroed:
         if i < len(params) and params[i][1] is not None:
             c.fills[params[i][0]] = "zeros"  # the host clears it before launching (cudaMemset)
-    for i, kind, value, j in x.contents:
-        if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
-            c.fills[params[i][0]] = fill  # what the host wrote there (simu.host.ast.contents)
-    c.before = tuple(p for p in (_named_prior(p, params) for p in x.priors) if p is not None)
+    _buffer_facts(c, params, x.clang_lengths, x.contents, x.priors)  # simu.host.ast.allocations, contents, sequence
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text
     c.symbols = {name: (offset, values) for name, offset, values in x.symbols}
     return c
+
+
+def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | None, ...],
+                  contents: tuple[tuple[int, str, int | float | None, int | None], ...], priors: tuple) -> None:
+    """What clang read of a launch's buffers, for either API: per argument the bytes its allocation gave
+    (``cudaMalloc``, ``clCreateBuffer``: where the text reader gave no length), the contents the host wrote there,
+    and the kernels launched before on some of them."""
+    for (name, elem), text in zip(params, allocated, strict=False):
+        if elem is not None and name not in c.buffer_lengths and text is not None \
+                and (length := allocated_length(text, elem, params)) is not None:
+            c.buffer_lengths[name] = length
+            c.length_factors.pop(name, None)
+    for i, kind, value, j in contents:
+        if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
+            c.fills[params[i][0]] = fill
+    c.before = tuple(p for p in (_named_prior(p, params) for p in priors) if p is not None)
 
 
 def _named_prior(p: Prior, params: Params) -> Prior | None:
@@ -506,9 +506,6 @@ def _unqualified(instance: str) -> str:
     return name.split("::")[-1] + "<" + re.sub(r"\s+", "", targs)
 
 
-def _norm(expr: str) -> str:
-    return re.sub(r"\s+", "", expr).lstrip("&*")
-
 
 def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None,
                      instance: str = "") -> list[tuple[LaunchSite, HostFile]]:
@@ -532,13 +529,14 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -
     """Whether the launched kernel's program is built from ``cl_name`` (``None``: not known)."""
     from simu.host.options import names_source
 
-    made = [k for k in h.kernels if k.var and _norm(k.var) == _norm(site.kernel) and k.line <= site.line]
+    made = [k for k in h.kernels
+            if k.var and variable_text(k.var) == variable_text(site.kernel) and k.line <= site.line]
     if not made:
         return None
     if made[-1].sources:  # a kernel-creating helper's call names it
         return cl_name in made[-1].sources
-    program = _norm(made[-1].program)
-    builds = [b for b in index.builds if b.file == site.file and _norm(b.program) == program]
+    program = variable_text(made[-1].program)
+    builds = [b for b in index.builds if b.file == site.file and variable_text(b.program) == program]
     stem = Path(cl_name).stem
     if any(cl_name in b.sources or any(names_source(v, stem) for v in b.source_vars) for b in builds):
         return True
@@ -553,7 +551,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
     last = {}
     for a in sorted(h.args, key=lambda a: (a.line, bool(a.variant))):  # a launch's own variant wins at a line
         if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
-                and _norm(a.kernel) == _norm(site.kernel) and a.instance in ("", site.instance) \
+                and variable_text(a.kernel) == variable_text(site.kernel) and a.instance in ("", site.instance) \
                 and a.variant in ("", site.variant):
             last[a.index] = a
     scalars = {name for name, elem in params if elem is None}
@@ -572,7 +570,7 @@ def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstra
             elif a.state:
                 c.state[name] = a.state
             continue
-        local = local_size_at(h.extra, _norm(a.kernel), i, a.line)
+        local = local_size_at(h.extra, variable_text(a.kernel), i, a.line)
         if local is not None:  # a __local argument: its size per work-group
             length = host_length(local["length"], local["elem_bytes"], elem, names, scalars)
             if length is not None:

@@ -8,6 +8,7 @@ launch-contract stage's work.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -145,3 +146,9 @@ def host_file_from_dict(d: dict[str, Any]) -> HostFile:
     return HostFile(d["path"], tuple(d.get("cl_files", ())),
                     **{k: tuple(site(cls, r) for r in d.get(k, ())) for k, cls in _SITES.items()},
                     wrappers=wrappers, define_hints=tuple(d.get("define_hints", ())), extra=dict(d.get("extra", {})))
+
+
+def variable_text(expr: str) -> str:
+    """The variable an argument expression names, as written (``&k``, ``* k`` and ``k`` are ``k``): how a
+    ``clSetKernelArg`` and a ``clEnqueueNDRangeKernel`` are matched to one kernel variable."""
+    return re.sub(r"\s+", "", expr).lstrip("&*")

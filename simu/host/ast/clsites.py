@@ -31,7 +31,7 @@ from simu.host.ast.launches import MAX_VARIANTS, _bindings, _describe, _one, _sh
 from simu.host.ast.merge import fill_text
 from simu.host.ast.opencl import CALLS, ENQUEUE, SET_ARG
 from simu.host.ast.values import Context, Number, Program, lift
-from simu.host.model import ArgSite, HostFile, LaunchSite
+from simu.host.model import ArgSite, HostFile, LaunchSite, variable_text
 
 Sizes = tuple[int | None, ...] | None
 Key = tuple[str, int, str, int]  # (file, line, callee, its order among that callee's calls on the line)
@@ -171,6 +171,7 @@ def refine_sites(files: list[HostFile], program: Program, found: dict[int, list[
 class _Refiner:
     def __init__(self, program: Program, found: dict[int, list[Frame]]):
         self.program, self.fns, self.found = program, _functions(program), found
+        self.lasts: dict[tuple, dict[int, ArgSite]] = {}  # (sites, launch) -> the calls that set its arguments last
         self.owners: dict[Key, list[int]] = {}  # a call -> the functions holding it (template instantiations)
         for i in found:
             for key, _ in calls_of(self.fns[i]):
@@ -263,7 +264,7 @@ class _Refiner:
         holders = self.owners.get(key, []) if key is not None else []
         if not holders:
             return s
-        last = _last_args(sites, s, keys)
+        last = self.last_args(sites, s, keys)
         frames = [(self.fns[i], f) for i in holders for f in self.found[i] if f.get(key) is not None]  # type: ignore
         if s.variant:
             frames = [(self.fns[holders[0]], f) for n, f in self.frames_of(key, s.instance)  # type: ignore[arg-type]
@@ -290,6 +291,13 @@ class _Refiner:
         return replace(s, arg_sym=rel.args, grid_sym=grid, requires=tuple(dict.fromkeys(s.requires + taken)),
                        length_sym=rel.lengths, contents=fills, through=s.through + said, priors=priors)
 
+    def last_args(self, sites: tuple[ArgSite, ...], s: LaunchSite, keys: dict[int, Key]) -> dict[int, ArgSite]:
+        """:func:`_last_args`, once per launch site (every later launch of the file, in every frame, asks again)."""
+        at = (id(sites), s.file, s.line, s.kernel, s.instance)
+        if at not in self.lasts:
+            self.lasts[at] = _last_args(sites, s, keys)
+        return self.lasts[at]
+
     def earlier(self, f: Frame, s: LaunchSite, launches: list[tuple[LaunchSite, Key]], sites: tuple[ArgSite, ...],
                 keys: dict[int, Key]) -> list[Earlier]:
         """The launches of other kernels the frame's function makes before ``s``, in order."""
@@ -299,7 +307,7 @@ class _Refiner:
             if t.line >= s.line or not isinstance(v, NDRangeValue) or not t.kernel_name \
                     or t.kernel_name == s.kernel_name:
                 continue
-            last = _last_args(sites, t, keys)
+            last = self.last_args(sites, t, keys)
             _, raw = _arguments(f, last, keys)
             known = {a.index: val.value for a in last.values() if a.index is not None
                      and isinstance(val := f.get(keys[id(a)]), ArgValue) and val.value is not None}
@@ -367,8 +375,8 @@ def _last_args(sites: tuple[ArgSite, ...], s: LaunchSite, keys: dict[int, Key]) 
     """The calls that last set each argument of ``s``'s kernel before it (those clang read)."""
     last: dict[int, ArgSite] = {}
     for a in sorted(sites, key=lambda a: a.line):
-        if a.line <= s.line and _norm(a.kernel) == _norm(s.kernel) and a.instance in ("", s.instance) \
-                and id(a) in keys:
+        if a.line <= s.line and variable_text(a.kernel) == variable_text(s.kernel) \
+                and a.instance in ("", s.instance) and id(a) in keys:
             last[a.index if a.index is not None else -1 - len(last)] = a
     return last
 
@@ -386,9 +394,6 @@ def _arguments(f: Frame, last: dict[int, ArgSite], keys: dict[int, Key]) -> tupl
             raw[v.index] = raws.get(keys[id(a)])
     return args, raw
 
-
-def _norm(expr: str) -> str:
-    return re.sub(r"\s+", "", expr).lstrip("&*")
 
 
 def _agreed(vals: list[Any]) -> Any:
