@@ -116,7 +116,8 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     for note in flags.notes:
         err_console.print(f"note: {note}", highlight=False)
     module = load_module(file, compile_opts, debug,
-                         notes=lambda exc: _compile_notes(exc, file, info, index, options.include))
+                         notes=lambda exc: _compile_notes(exc, file, info, index, options.include),
+                         cache_dir=options.cache_dir)
     if not module.kernels:
         fail(f"no kernels in {file}")
     if kernel:

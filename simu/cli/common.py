@@ -95,13 +95,14 @@ def plural(n: int, many: str = "s", one: str = "") -> str:
 
 
 def load_module(file: Path, options: CompileOptions, debug: bool = False,
-                notes: Callable[[CompileError], list[str]] | None = None):
-    """Compile and decode a file, or print clang's diagnostics (and ``notes(exc)``) and exit 2."""
-    from simu.frontend import compile_file
+                notes: Callable[[CompileError], list[str]] | None = None, cache_dir: Path | None = None):
+    """Compile (through the compiled-file cache in ``cache_dir``, when given) and decode a file, or print clang's
+    diagnostics (and ``notes(exc)``) and exit 2."""
+    from simu.frontend.compilecache import compile_cached
     from simu.ir import load_module as decode
 
     try:
-        compiled = compile_file(file, options)
+        compiled = compile_cached(file, options, _compile_cache(cache_dir))
         for note in compiled.notes:
             err_console.print(f"note: {file}: {note}", highlight=False, soft_wrap=True)
         return decode(compiled.ir, str(file), compiled.language, compiled.param_names)
@@ -112,6 +113,20 @@ def load_module(file: Path, options: CompileOptions, debug: bool = False,
         raise typer.Exit(2) from None
     except UnicodeDecodeError:
         fail(f"{file}: not a text file (a .cu, .cl or .ll source is expected)")
+
+
+def _compile_cache(directory: Path | None):
+    if directory is None:
+        return None
+    import sqlite3
+
+    from simu.frontend.compilecache import CompileCache
+    from simu.scan.cache import code_fingerprint
+
+    try:
+        return CompileCache(directory, code_fingerprint())
+    except (sqlite3.Error, OSError):
+        return None  # compiled: a cache that cannot be opened only costs time
 
 
 def load_kernel(file: Path, kernel: str | None, options: CompileOptions):

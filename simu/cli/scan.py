@@ -97,6 +97,9 @@ def scan_cmd(paths: Annotated[Optional[list[Path]], typer.Argument(
 
     Exit codes: 0 no finding at or above --fail-on, 1 such findings, 2 usage error or nothing could be
     analysed, 130 interrupted."""
+    from simu.scan.pool import start_early
+
+    start_early()  # the workers' imports overlap the command's own and the reading of the project
     from simu.config import ConfigError
     from simu.report.formats import FORMATS
     from simu.report.scanterm import ProgressEvents, closing_line

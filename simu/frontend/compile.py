@@ -87,6 +87,7 @@ class CompiledModule:
     notes: list[str] = field(default_factory=list)  # what simu chose to make the file compile
     # kernel -> [(parameter name, C type)], from a -O0 compile when optimisation dropped them
     param_names: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)
+    deps: tuple[str, ...] = ()  # the files clang read (its -MD list): what a cached compile is checked against
 
     @property
     def digest(self) -> str:
@@ -397,11 +398,28 @@ def kernel_param_names(ir: str) -> dict[str, list[tuple[str, str | None]]]:
 
 
 def _run_clang(argv: list[str], path: str, language: str, options: CompileOptions) -> CompiledModule:
-    proc = subprocess.run(argv, capture_output=True, text=True)
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="simu-deps-") as tmp:
+        deps_file = Path(tmp) / "deps.d"
+        proc = subprocess.run([*argv, "-MD", "-MF", str(deps_file)], capture_output=True, text=True)
+        deps = _read_deps(deps_file)
     if proc.returncode != 0 or not proc.stdout.strip():
         raise CompileError(path, proc.stderr or "clang produced no output")
     ir = postprocess(proc.stdout, options, path)
-    return CompiledModule(path, language, ir, options, warnings=proc.stderr)
+    return CompiledModule(path, language, ir, options, warnings=proc.stderr, deps=deps)
+
+
+def _read_deps(deps_file: Path) -> tuple[str, ...]:
+    """The prerequisites of a make rule clang wrote with ``-MD`` (escaped spaces kept)."""
+    try:
+        text = deps_file.read_text(errors="replace")
+    except OSError:
+        return ()
+    text = text.replace("\\\n", " ")
+    _, _, prerequisites = text.partition(": ")
+    words = re.split(r"(?<!\\)\s+", prerequisites.strip())
+    return tuple(w.replace("\\ ", " ") for w in words if w)
 
 
 _ATTR_GROUP = re.compile(r"^(attributes #\d+ = \{)(.*)(\})$", re.M)

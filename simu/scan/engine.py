@@ -147,6 +147,8 @@ class Scheduler:
         from simu.check import CheckSettings
         from simu.detect import DetectOptions
         self.options, self.config, self.result, self.events, self.cache = options, config, result, events, cache
+        # where workers keep compiled files (simu.frontend.compilecache): beside the results, off with the cache
+        self.compile_cache = str(options.cache_dir) if cache is not None else None
         self.settings = CheckSettings(tuple(options.checks),
                                       DetectOptions(warp_model=options.warp_model, strict_warp=options.strict_warp),
                                       options.limits(max_seconds=options.budget))
@@ -186,7 +188,8 @@ class Scheduler:
         fr.compile_options = variants[0][1]
         self.variants_left[id(fr)] = len(variants)
         for label, copts in variants:  # a .cl built with several option sets: compiled once per set
-            task = self._new_task(LIST, (str(fr.path), copts), COMPILE_LIMIT + o.budget, fr, copts=copts,
+            task = self._new_task(LIST, (str(fr.path), copts, self.compile_cache), COMPILE_LIMIT + o.budget, fr,
+                                  copts=copts,
                                   variant=label)
             self.compiles.append(task.id)
 
@@ -356,7 +359,8 @@ class Scheduler:
         if note and note not in self.result.warnings:
             self.result.warnings.append(note)
         for label, typed, copts in variants:
-            new = self._new_task(LIST, (str(fr.path), copts), COMPILE_LIMIT + self.options.budget, fr, copts=copts,
+            new = self._new_task(LIST, (str(fr.path), copts, self.compile_cache), COMPILE_LIMIT + self.options.budget,
+                                 fr, copts=copts,
                                  variant=label, typed=typed, rounds=task.rounds + 1)
             self.compiles.append(new.id)
         return len(variants)

@@ -13,9 +13,15 @@ import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from queue import Empty
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from simu.report.results import FileResult, KernelResult
+if TYPE_CHECKING:
+    from simu.report.results import FileResult, KernelResult
+
+# the modules a worker needs before its first task (here, so that starting the fork server early imports
+# nothing heavy); numpy.ma: np.unique imports it on first use, a quarter second the
+# first kernel's CPU limit would pay
+PRELOAD = ("simu.scan.worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir", "numpy.ma")
 
 LIST, ANALYSE = "list", "analyse"  # the two kinds of task
 
@@ -42,18 +48,35 @@ class Task:
         return "compilation" if self.kind == LIST else "analysis"
 
 
+def _context():
+    """The start method of the workers: a fork server that has already imported the analysis code (no
+    fork of a process holding threads and open SQLite handles), else spawn."""
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(list(PRELOAD))
+    return ctx
+
+
+def start_early() -> None:
+    """Start the fork server now, so that it imports the analysis code while the command imports and reads
+    the project (about a second each on a small repository: on two cores they overlap)."""
+    ctx = _context()
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        try:
+            forkserver.ensure_running()
+        except OSError:  # the pool starts it when it needs it, or reports why it cannot
+            pass
+
+
 class WorkerPool:
     """Worker processes running :mod:`simu.scan.worker` tasks; ``starts`` maps a started task to
     ``(pid, time)``."""
 
     def __init__(self, jobs: int):
-        methods = mp.get_all_start_methods()
-        self.ctx = mp.get_context("forkserver" if "forkserver" in methods and sys.platform != "darwin" else "spawn")
-        if self.ctx.get_start_method() == "forkserver":
-            # workers fork from a server that has already imported the analysis code
-            from simu.scan.worker import PRELOAD
-
-            self.ctx.set_forkserver_preload(list(PRELOAD))
+        self.ctx = _context()
         self.jobs = jobs
         self.events = self.ctx.Queue()
         self.pids: set[int] = set()
@@ -64,7 +87,7 @@ class WorkerPool:
         from simu.scan.worker import init_worker
 
         self.ex = ProcessPoolExecutor(max_workers=self.jobs, mp_context=self.ctx, initializer=init_worker,
-                                      initargs=(self.events, os.getpid()))
+                                      initargs=(self.events, os.getpid(), PRELOAD))
 
     def submit(self, task: Task) -> Future:
         """Raises BrokenProcessPool when the pool has died."""

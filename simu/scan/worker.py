@@ -12,6 +12,7 @@ import signal
 import time
 import traceback
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
@@ -19,6 +20,7 @@ from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerd
 
 _EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
 _MODULES: dict[str, Any] = {}  # IR digest -> decoded module
+_COMPILE_CACHE: tuple[str, Any] | None = None  # (folder, CompileCache) of this worker
 
 
 PREPARE_CPU_LIMIT = 60.0  # CPU seconds for reading a file's IR and compiling one kernel, before its budget
@@ -28,11 +30,7 @@ class KernelTimeout(BaseException):
     """Raised by the alarm inside a worker when one kernel's analysis runs past its hard limit."""
 
 
-# numpy.ma: np.unique imports it on first use, a quarter second the first kernel's CPU limit would pay
-PRELOAD = ("simu.scan.worker", "simu.check", "simu.evolve", "simu.frontend", "simu.ir", "numpy.ma")
-
-
-def init_worker(events, parent_pid: int | None = None) -> None:
+def init_worker(events, parent_pid: int | None = None, preload: tuple[str, ...] = ()) -> None:
     import importlib
 
     global _EVENTS
@@ -40,7 +38,7 @@ def init_worker(events, parent_pid: int | None = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent_pid is not None:
         _watch_parent(parent_pid)
-    for name in PRELOAD:  # imported before any task is timed (a no-op after a forkserver preload)
+    for name in preload:  # imported before any task is timed (a no-op after a forkserver preload)
         importlib.import_module(name)
     if events is not None:
         events.put(("hello", os.getpid()))
@@ -99,16 +97,36 @@ def _module_from_ir(src: ModuleIR, path: str) -> Any:
     return hit
 
 
-def list_kernels(task_id: int, path: str, options) -> FileListing | FileFailure:
-    """Compile one file; its kernels and IR, or why it failed."""
+def _compile_cache(directory: str | None):
+    """This worker's handle on the compiled-file cache in ``directory`` (None: no cache, or one that cannot
+    be opened: files are compiled)."""
+    global _COMPILE_CACHE
+    if directory is None:
+        return None
+    if _COMPILE_CACHE is None or _COMPILE_CACHE[0] != directory:
+        import sqlite3
+
+        from simu.frontend.compilecache import CompileCache
+        from simu.scan.cache import code_fingerprint
+
+        try:
+            _COMPILE_CACHE = (directory, CompileCache(Path(directory), code_fingerprint()))
+        except (sqlite3.Error, OSError):
+            return None
+    return _COMPILE_CACHE[1]
+
+
+def list_kernels(task_id: int, path: str, options, cache_dir: str | None = None) -> FileListing | FileFailure:
+    """Compile one file (through the compiled-file cache in ``cache_dir``); its kernels and IR, or why it
+    failed."""
     from simu.errors import CompileError
-    from simu.frontend import compile_file
+    from simu.frontend.compilecache import compile_cached
     from simu.host.contracts import kernel_params
 
     _started(task_id)
     t0 = time.perf_counter()
     try:
-        compiled = compile_file(path, options)
+        compiled = compile_cached(path, options, _compile_cache(cache_dir))
         src = ModuleIR(compiled.digest, compiled.ir, compiled.language, compiled.param_names)
         module = _module_from_ir(src, path)
     except CompileError as exc:
