@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.table import Table
 
 from simu import __version__
 from simu.cli.common import console, fail
@@ -18,8 +17,9 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
               repeat: Annotated[int, typer.Option(metavar="N", help="Timed runs per kernel (fastest kept).")] = 5,
               scale: Annotated[int, typer.Option(metavar="N", help="Multiply launch sizes (1 = 4096 threads).")] = 1,
               suite: Annotated[str, typer.Option(
-                  metavar="SUITE", help="machine (interpreter speed), detect (10M-access trace) or "
-                       "search (random vs Simulee vs simu search on the corpus).")] = "machine",
+                  metavar="SUITE", help="machine (interpreter speed), detect (10M-access trace), "
+                       "search (random vs Simulee vs simu search on the corpus) or oclgrind (one launch as a whole "
+                       "`simu check` process beside oclgrind-kernel, when installed).")] = "machine",
               evaluations: Annotated[int, typer.Option(
                   metavar="N", help="Evaluations per kernel for --suite search.")] = 40,
               jobs: Annotated[int, typer.Option("-j", "--jobs", metavar="N", help="Processes for --suite search.")] = 2,
@@ -28,6 +28,8 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
                   metavar="PATH", help="Corpus folders or files for --suite search (default: corpus/).")] = None,
               seed: Annotated[int, typer.Option(metavar="N", help="Search seed for --suite search.")] = 0) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
+    from rich.table import Table
+
     from simu.bench import median_rate, run_benchmarks
 
     if suite == "search":
@@ -69,6 +71,9 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
                           f"detector peak memory {b.peak_bytes / 2**20:.0f} MiB, {b.findings} findings")
         return
 
+    if suite == "oclgrind":
+        _oclgrind(fmt, repeat)
+        return
     results = run_benchmarks(repeat, scale)
     med = median_rate(results)
     if fmt == "json":
@@ -88,3 +93,30 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
     console.print(f"median: {med / 1e6:.1f} million thread-instructions/s")
 
 
+
+
+def _oclgrind(fmt: str, repeat: int) -> None:
+    from rich.table import Table
+
+    from simu.bench.oclgrind import ORACLE, measure, median_ratios
+
+    timings = measure(repeat)
+    ratios = median_ratios(timings)
+    if fmt == "json":
+        rows = [{"kernel": t.case.kernel, "work_items": t.case.work_items, "simu_seconds": t.simu_seconds,
+                 "simu_status": t.simu_status, "simu_findings": t.simu_findings,
+                 "oclgrind_seconds": t.oracle_seconds, "ratio": t.ratio} for t in timings]
+        sys.stdout.write(json.dumps({"version": __version__, "launches": rows,
+                                     "median_ratio": {str(k): v for k, v in ratios.items()}}, indent=2) + "\n")
+        return
+    table = Table(title=f"one launch as a whole process, median of {repeat} (simu check vs {ORACLE} --data-races)")
+    for col in ("kernel", "work-items", "simu s", "simu status", "findings", "oclgrind s", "ratio"):
+        table.add_column(col, justify="right")
+    for t in timings:
+        table.add_row(t.case.kernel, f"{t.case.work_items:,}", f"{t.simu_seconds:.2f}", t.simu_status,
+                      str(t.simu_findings), f"{t.oracle_seconds:.2f}" if t.oracle_seconds else "-",
+                      f"{t.ratio:.2f}" if t.ratio else "-")
+    console.print(table)
+    for size, ratio in ratios.items():
+        console.print(f"{size:,} work-items: median simu/Oclgrind " +
+                      (f"{ratio:.2f}" if ratio is not None else f"not measured ({ORACLE} is not on the PATH)"))
