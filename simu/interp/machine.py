@@ -191,7 +191,9 @@ class Machine:
         outcome = Outcome("completed")
         try:
             with np.errstate(all="ignore"):
-                self._execute(st, limits, t0, schedule)
+                # the time limit counts this process's CPU time: a loaded machine does not stop a launch that
+                # has done less work
+                self._execute(st, limits, time.process_time(), schedule)
         except _Stop as stop:
             outcome = Outcome("incomplete", stop.reason)
         except PastDrawn as past:
@@ -322,7 +324,7 @@ class Machine:
                 raise _Stop(f"step limit of {max_steps} reached (possible infinite loop)")
             if st.trace.count > limits.max_trace:
                 raise _Stop(f"trace limit of {limits.max_trace} accesses reached")
-            if (st.step & (check_every - 1)) < len(ops) + 1 and time.perf_counter() > deadline:
+            if (st.step & (check_every - 1)) < len(ops) + 1 and time.process_time() > deadline:
                 raise _Stop(f"time limit of {limits.max_seconds:g} s reached (possible infinite loop)")
             if stopped:
                 continue
