@@ -4,7 +4,8 @@ pointer members or an array of pointers are allocated, and each one's address is
 A pointer the machine holds is the 64-bit value ``(allocation id << 40) + 2**39 + byte offset``
 (:mod:`simu.interp.memory`); one stored in memory is those 8 bytes, little-endian, and a load of a pointer reads
 them back as that value, which the next access resolves to its allocation.  So a slot holds exactly what a kernel
-would store there from one of its pointer arguments.
+would store there from one of its pointer arguments.  A tensor accessor's slot also gets the shape of its buffer:
+``sizes_`` as even as the buffer's elements allow, ``strides_`` contiguous (:func:`tensor_shape`).
 """
 
 from __future__ import annotations
@@ -38,10 +39,36 @@ def place(st, launch, buffers: dict, variables: dict | None = None) -> None:
         if alloc is None:
             continue  # a null pointer argument: no memory to hold slots
         size = alloc.instance_size
-        for offset, count, stride, target, target_offset, target_stride in runs:
+        for run in runs:
+            offset, count, stride, target, target_offset, target_stride = run[:6]
             i = np.arange(int(count), dtype=np.int64)
             slots = int(offset) + i * int(stride)
             keep = (slots >= 0) & (slots + 8 <= size)
             values = buffers[target][0].base + int(target_offset) + i[keep] * int(target_stride)
             at = slots[keep][:, None] + np.arange(8)
             alloc.data[at] = values.astype("<i8").view(np.uint8).reshape(-1, 8)
+            if len(run) > 6 and run[6]:
+                _write_shape(alloc, size, run[6], int(np.prod(buffers[target][2])))
+
+
+def tensor_shape(elements: int, dims: int) -> list[int]:
+    """A shape of ``dims`` dimensions over at most ``elements`` elements, as even as it can be (4,096 elements in
+    three dimensions: 16 x 16 x 16), the last dimension taking what the others leave."""
+    if dims <= 1:
+        return [max(int(elements), 1)]
+    side = max(1, int(round(max(elements, 1) ** (1.0 / dims))))
+    while side > 1 and side ** (dims - 1) > elements:
+        side -= 1
+    return [side] * (dims - 1) + [max(1, int(elements) // side ** (dims - 1))]
+
+
+def _write_shape(alloc, size: int, shape: list, elements: int) -> None:
+    """Write a contiguous shape of ``elements`` elements into a tensor accessor's ``sizes_`` and ``strides_``."""
+    sizes_at, strides_at, dims, item = (int(x) for x in shape)
+    if max(sizes_at, strides_at) + dims * item > size:
+        return
+    sizes = tensor_shape(elements, dims)
+    strides = [int(np.prod(sizes[d + 1:])) for d in range(dims)]
+    dtype = "<i8" if item == 8 else "<i4"
+    alloc.data[sizes_at:sizes_at + dims * item] = np.array(sizes, dtype).view(np.uint8)
+    alloc.data[strides_at:strides_at + dims * item] = np.array(strides, dtype).view(np.uint8)

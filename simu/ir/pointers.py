@@ -10,7 +10,7 @@ pointers (the member buffers' own pointer members: one level).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 MAX_FIELDS = 64  # pointer slots one element may list (an array of pointers inside a struct is written out)
@@ -29,6 +29,9 @@ class PointerField:
     pointee: str | None
     pointee_size: int | None = None
     pointee_floats: tuple[tuple[int, int], ...] | None = None
+    # a tensor accessor's data pointer (a record with ``sizes_[N]`` and ``strides_[N]`` beside it, PyTorch's packed
+    # accessor): (byte offset of sizes_ in the element, of strides_, N, bytes of one size)
+    shape: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,10 +123,46 @@ def _walk(dbg: Any, ref: str | None, base: int, path: str, found: list[PointerFi
         elements = dbg.node(f.get("elements")) if f.get("elements") else None
         if elements is None or elements[0] != "tuple":
             return True
-        return all(_walk(dbg, m, base, path, found, depth + 1) for m in elements[1])
+        first = len(found)
+        if not all(_walk(dbg, m, base, path, found, depth + 1) for m in elements[1]):
+            return False
+        shape = _tensor_shape(dbg, elements[1], base)
+        if shape is not None and len(found) == first + 1:  # one data pointer beside the sizes and strides
+            found[first] = replace(found[first], shape=shape)
+        return True
     if f.get("tag") == "DW_TAG_array_type":
         return _array(dbg, f, base, path, found, depth)
     return True  # unions and enumerations hold no slot simu fills
+
+
+def _tensor_shape(dbg: Any, members: list, base: int) -> tuple[int, int, int, int] | None:
+    """A record's ``sizes_[N]`` and ``strides_[N]`` members of one integer type (a tensor accessor): (their byte
+    offsets placed at ``base``, N, the integer's bytes), or None."""
+    arrays: dict[str, tuple[int, int, int]] = {}
+    for ref in members:
+        n = dbg.node(ref)
+        if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_member":
+            continue
+        name = n[1].get("name", "").strip('"')
+        if name not in ("sizes_", "strides_"):
+            continue
+        arr = dbg._strip(n[1].get("baseType", ""))
+        if arr is None or arr[0] != "DICompositeType" or arr[1].get("tag") != "DW_TAG_array_type":
+            return None
+        subs = dbg.node(arr[1].get("elements"))
+        sr = dbg.node(subs[1][0]) if subs is not None and subs[0] == "tuple" and len(subs[1]) == 1 else None
+        item = dbg.type_size(arr[1].get("baseType"))
+        try:
+            count = int(sr[1].get("count", "")) if sr and sr[0] == "DISubrange" else 0
+        except ValueError:
+            return None
+        if count < 1 or item not in (4, 8):
+            return None
+        arrays[name] = (base + int(n[1].get("offset", "0")) // 8, count, item)
+    sizes, strides = arrays.get("sizes_"), arrays.get("strides_")
+    if sizes is None or strides is None or sizes[1:] != strides[1:]:
+        return None
+    return sizes[0], strides[0], sizes[1], sizes[2]
 
 
 def _array(dbg: Any, f: dict, base: int, path: str, found: list[PointerField], depth: int) -> bool:

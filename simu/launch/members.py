@@ -20,8 +20,12 @@ them in turn.  An access past a tail region's end lands in the next region (no o
 A launch's :attr:`~simu.launch.model.Launch.pointers` says where each slot points: per holder, *runs*
 ``[offset, count, stride, target, target_offset, target_stride]`` -- for i < count, the 8 bytes at byte
 ``offset + i * stride`` of the holder hold the address of byte ``target_offset + i * target_stride`` of buffer
-``target``.  The launch record carries them in the holder's buffer spec (``"pointers"``), so a replay rebuilds
-the same launch.  One level only: the member buffers' own pointer members are not followed.
+``target``.  A run may carry a seventh item, ``[sizes, strides, N, bytes]``, for a tensor accessor passed by value
+(PyTorch's packed accessor: the data pointer beside ``sizes_[N]`` and ``strides_[N]``, :mod:`simu.ir.pointers`):
+the machine then writes a contiguous shape of the target buffer's elements there (:mod:`simu.interp.members`), so
+every launch of the kernel -- the search's, a refutation's refill, a replay -- indexes its tensor inside the buffer.
+The launch record carries them in the holder's buffer spec (``"pointers"``), so a replay rebuilds the same launch.
+One level only: the member buffers' own pointer members are not followed.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from simu.launch.buffers import draw_buffer, element_type, seal
 MAX_MEMBER_BUFFERS = 8  # distinct member buffers per parameter (at least one per pointer member of one element)
 TAIL_ELEMENTS = 1 << 20  # elements of one tail buffer (every element past the distinct ones, one pointer member)
 
-Run = list  # [offset, count, stride, target, target_offset, target_stride]
+Run = list  # [offset, count, stride, target, target_offset, target_stride(, [sizes, strides, N, bytes])]
 
 
 def holds_pointers(p: Any) -> bool:
@@ -136,7 +140,11 @@ def draw_members(params: list, args: dict[str, Any], specs: dict[str, dict[str, 
             for f in layout.fields:
                 name = _element(p, k) + f.path
                 _draw(name, f, 1, args, specs, fill, rng, length, seed, threads, length_of)
-                runs.append([k * layout.stride + f.offset, 1, layout.stride, name, 0, 0])
+                run = [k * layout.stride + f.offset, 1, layout.stride, name, 0, 0]
+                if f.shape is not None and layout.by_value:  # a tensor accessor: the machine writes its shape
+                    sizes, strides, dims, item = f.shape
+                    run.append([sizes, strides, dims, item])
+                runs.append(run)
         if n > e:
             for f in layout.fields:
                 name = _element(p, f"{e}:") + f.path

@@ -1,0 +1,19 @@
+// simu's stand-in for <ATen/ATen.h>, device side only (see ATen/core/TensorAccessor.h): the tensor accessors and
+// the number types kernels of PyTorch extensions take.  Host code that uses at::Tensor does not compile against
+// it and is left out (simu analyses the kernels from the file's device-only slice).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "ATen/core/TensorAccessor.h"
+
+namespace c10 {
+typedef __half Half;
+typedef __nv_bfloat16 BFloat16;
+}  // namespace c10
+
+namespace at {
+using c10::BFloat16;
+using c10::Half;
+}  // namespace at

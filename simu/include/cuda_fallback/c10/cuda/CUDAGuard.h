@@ -1,0 +1,4 @@
+// simu stand-in (device side only): see ATen/ATen.h
+#pragma once
+
+#include "ATen/ATen.h"

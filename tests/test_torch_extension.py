@@ -1,0 +1,102 @@
+"""Kernels of PyTorch C++ extensions: simu's stand-in ATen headers (device side) and packed tensor accessors
+passed by value, whose shape the machine writes from the buffer behind ``data_`` (issue 28: real projects with a
+third-party host dependency)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simu.api import load_file
+from simu.interp.members import tensor_shape
+from simu.scan import ScanOverrides, resolve_options, scan
+
+HEADERS = """#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <torch/extension.h>
+"""
+
+ROW_SUM = HEADERS + """
+template <typename scalar_t>
+__global__ void RowSumKernel(const at::PackedTensorAccessor64<scalar_t, 2, at::RestrictPtrTraits> x,
+                             at::PackedTensorAccessor64<scalar_t, 2, at::RestrictPtrTraits> out) {
+  const int64_t n = blockIdx.y;
+  if (n >= x.size(0)) return;
+  scalar_t s = 0;
+  for (int64_t j = blockIdx.x * blockDim.x + threadIdx.x; j < x.size(1); j += blockDim.x * gridDim.x) s += x[n][j];
+  if (threadIdx.x == 0) ADD(&out[n][0], s);
+}
+
+at::Tensor RowSum(const at::Tensor& x) {
+  auto out = at::zeros({x.size(0), 1}, x.options());
+  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "row_sum", ([&] {
+    RowSumKernel<scalar_t><<<dim3(8, x.size(0)), 128, 0, at::cuda::getCurrentCUDAStream()>>>(
+        x.packed_accessor64<scalar_t, 2, at::RestrictPtrTraits>(),
+        out.packed_accessor64<scalar_t, 2, at::RestrictPtrTraits>());
+  }));
+  return out;
+}
+"""
+
+PLAIN_ADD = "#define ADD(p, v) (*(p) += (v))\n"
+ATOMIC_ADD = "#define ADD(p, v) atomicAdd((p), (v))\n"
+
+SQUARED_NORM = HEADERS + """
+__global__ void SquaredNormKernel(const at::PackedTensorAccessor32<float, 3, at::RestrictPtrTraits> points,
+                                  at::PackedTensorAccessor32<float, 2, at::RestrictPtrTraits> norms) {
+  const int N = points.size(0), P = points.size(1);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N * P; i += blockDim.x * gridDim.x) {
+    const int n = i / P, p = i % P;
+    float s = 0;
+    for (int d = 0; d < points.size(2); ++d) s += points[n][p][d] * points[n][p][d];
+    norms[n][p] = s;
+  }
+}
+"""
+
+
+def _scan(tmp_path: Path, name: str, text: str):
+    (tmp_path / name).write_text(text)
+    options, config = resolve_options([tmp_path], ScanOverrides(budget=1, jobs=1, no_cache=True))
+    result = scan(options, config)
+    return {k.name: k for f in result.files for k in f.kernels}
+
+
+def test_the_stand_in_headers_compile_a_packed_accessor_and_its_shape_is_read(tmp_path):
+    src = tmp_path / "norm.cu"
+    src.write_text(SQUARED_NORM)
+    kernel = load_file(src).kernel("SquaredNormKernel")
+    points, norms = (p.pointers for p in kernel.params)
+    assert points.by_value and norms.by_value
+    data = points.fields[0]
+    assert data.path == ".data_" and data.pointee == "float"
+    assert data.shape == (8, 20, 3, 4)  # sizes_ after the pointer, strides_ after three 4-byte sizes
+    assert norms.fields[0].shape == (8, 16, 2, 4)
+
+
+@pytest.mark.parametrize(("elements", "dims", "shape"), [(4096, 3, [16, 16, 16]), (4096, 1, [4096]),
+                                                         (1000, 2, [32, 31]), (5, 3, [2, 2, 1]), (0, 2, [1, 1])])
+def test_tensor_shape_is_even_and_fits(elements, dims, shape):
+    assert tensor_shape(elements, dims) == shape
+    assert int(np.prod(shape)) <= max(elements, 1)
+
+
+def test_a_race_between_blocks_on_a_tensor_element_is_an_error(tmp_path):
+    kernels = _scan(tmp_path, "row_sum.cu", PLAIN_ADD + ROW_SUM)
+    found = kernels["RowSumKernel<float>"]
+    assert found.status == "analysed"
+    races = [f for f in found.findings if f.kind == "race"]
+    assert races and all(f.severity == "error" for f in races)
+    assert races[0].variable.startswith("out.data_")
+
+
+def test_the_atomic_twin_and_an_in_bounds_kernel_are_silent(tmp_path):
+    kernels = _scan(tmp_path, "row_sum.cu", ATOMIC_ADD + ROW_SUM)
+    assert kernels["RowSumKernel<float>"].status == "analysed"
+    assert kernels["RowSumKernel<float>"].findings == []
+    kernels = _scan(tmp_path, "row_sum.cu", SQUARED_NORM)
+    norm = kernels["SquaredNormKernel"]
+    assert norm.status == "analysed" and norm.findings == []
