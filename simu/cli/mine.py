@@ -165,8 +165,10 @@ def report_cmd(db: DbOpt) -> None:
     from simu.mine.queries import fixing_commits, report
     from simu.mine.render import render_report
 
+    from rich.console import Console
+
     conn = _open(db)
-    try:
-        render_report(report(conn), fixing_commits(conn), console)
+    try:  # piped: wide enough that the table's columns keep their names
+        render_report(report(conn), fixing_commits(conn), console if console.is_terminal else Console(width=160))
     finally:
         conn.close()

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
+from simu.codes import SEVERITIES
 from simu.mine.run import MineEvents, MineSummary
 
 
@@ -110,30 +111,40 @@ def render_status(st: dict[str, Any], console: Console) -> None:
 
 
 def render_report(repos: list[dict[str, Any]], fixes: list[dict[str, Any]], console: Console) -> None:
+    """One row per repository (kernels, findings by severity, history changes), then findings by kind, failures
+    and the commits that fixed findings."""
     history = any(r["changes"] for r in repos)
-    table = Table(title="simu mine report", show_lines=False)
-    for col in ("repository", "status", "kernels", "analysed", "findings", "by kind", "seconds"):
-        table.add_column(col, justify="right" if col in ("kernels", "analysed", "seconds") else "left")
-    if history:
-        for col in ("fixed", "introduced", "unchanged"):
-            table.add_column(col, justify="right")
+    table = Table(title="simu mine report", title_justify="left")
+    table.add_column("repository", no_wrap=True)
+    table.add_column("status")
+    for col in ("kernels", "analysed", *SEVERITIES, "seconds", *(("fixed", "introduced", "unchanged") if history
+                                                                  else ())):
+        table.add_column(col, justify="right")
+    kinds: dict[str, int] = {}
     for r in repos:
         kernels = sum(r["kernels"].values())
         analysed = r["kernels"].get("analysed", 0) + r["kernels"].get("incomplete", 0)
         stars = json.loads(r["metadata"]).get("stars") if r["metadata"] else None
-        name = r["repository"] + (f" ★{stars}" if stars is not None else "")
-        cells = [escape(name), r["status"] + (f" ({escape(r['reason'][:40])})" if r["reason"] else ""), str(kernels),
-                 str(analysed), escape(_join(r["findings"])), escape(_join(r["kinds"])), f"{r['seconds']:.1f}"]
+        name = r["repository"] + (f" ({stars} stars)" if stars is not None else "")
+        cells = [escape(name), r["status"], str(kernels), str(analysed),
+                 *(str(r["findings"].get(s, 0)) for s in SEVERITIES), f"{r['seconds']:.1f}"]
         if history:
             cells += [str(r["changes"].get(c, 0)) for c in ("fixed", "introduced", "unchanged")]
         table.add_row(*cells)
+        for k, n in r["kinds"].items():
+            kinds[k] = kinds.get(k, 0) + n
     console.print(table)
+    console.print(f"findings by kind: {_join(dict(sorted(kinds.items(), key=lambda kv: -kv[1])))}",
+                  highlight=False, markup=False)
+    for r in repos:
+        if r["reason"]:
+            console.print(f"{r['status']}: {r['source']}: {r['reason']}", highlight=False, markup=False)
     if fixes:
         console.print("fixed by a commit:", highlight=False)
         for f in fixes:
-            console.print(f"  {escape(f['repository'])} {f['sha'][:10]} {escape(f['subject'][:60])}: {f['kind']} on "
-                          f"{escape(f['variable'] or '?')} in {escape(f['kernel'])} ({escape(f['file'] or '')}:"
-                          f"{f['parent_line']})", highlight=False)
+            console.print(f"  {f['repository']} {f['sha'][:10]} \"{f['subject'][:60]}\": {f['kind']} on "
+                          f"{f['variable'] or '?'} in {f['kernel']} ({f['file'] or ''}:{f['parent_line']} before)",
+                          highlight=False, markup=False)
 
 
 __all__ = ["LineEvents", "ProgressEvents", "render_report", "render_status", "summary_line"]

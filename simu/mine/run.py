@@ -109,6 +109,7 @@ class _Run:
         self.pending: dict[int, int] = {}  # repository id -> snapshots not finished
         self.problems: dict[int, str] = {}  # repository id -> first failure
         self.names: dict[int, str] = {}
+        self.specs: dict[int, str] = {}
         self.current = 0  # the repository being planned or analysed locally
         self.backend = None
         if settings.scheduler is not None:
@@ -119,7 +120,7 @@ class _Run:
     # -- one source ---------------------------------------------------------------------------------------
 
     def mine_source(self, source: Source, rid: int) -> None:
-        self.names[rid] = source.name
+        self.names[rid], self.specs[rid] = source.name, source.spec
         self.current = rid
         self.events.source_started(source.name)
         self.pending[rid] = 1  # planning: the repository is not settled before all its jobs are known
@@ -131,7 +132,7 @@ class _Run:
             self.pending.pop(rid, None)
             self.store.set_repository(rid, FAILED, str(exc))
             self.summary.failed.append((source.spec, str(exc)))
-            self.events.source_done(source.name, FAILED, str(exc))
+            self.events.source_done(source.spec, FAILED, str(exc))
             return
         if not jobs:
             self.summary.skipped += 1
@@ -274,10 +275,10 @@ class _Run:
         status = FAILED if problem else DONE
         self.store.set_repository(rid, status, problem)
         if problem:
-            self.summary.failed.append((self.names.get(rid, str(rid)), problem))
+            self.summary.failed.append((self.specs.get(rid, str(rid)), problem))
         else:
             self.summary.done += 1
-        self.events.source_done(self.names.get(rid, ""), status, problem)
+        self.events.source_done(self.specs[rid] if problem else self.names.get(rid, ""), status, problem)
 
     def classify(self, rid: int) -> None:
         for c in self.store.pending_commits(rid):

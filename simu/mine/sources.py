@@ -8,7 +8,7 @@ file, one a line::
     # columns: source stars language      <- optional: names the bare columns after the source
     https://github.com/owner/name 1200 cuda
     ../local/checkout  stars=3  topic=graphs
-    # comments and blank lines are skipped
+    # comments, blank lines and inline ' # comments' are skipped
 
 Columns after the source are ``key=value`` pairs or bare values named by the ``# columns:`` line (else
 ``col1``, ``col2`` …); numbers are stored as numbers.  Relative paths are relative to the list file.
@@ -83,7 +83,7 @@ def parse_list(path: Path) -> list[Source]:
             continue
         if not line or line.startswith("#"):
             continue
-        tokens = line.split()
+        tokens = re.split(r"\s+#", line, maxsplit=1)[0].split()  # ' #' starts an inline comment
         meta: dict[str, Any] = {}
         bare = 0
         for tok in tokens[1:]:
