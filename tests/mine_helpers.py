@@ -50,12 +50,12 @@ def racy_repo(path: Path) -> Path:
 
 def history_repo(path: Path) -> tuple[Path, dict[str, str]]:
     """The racy kernels, an unrelated commit that touches no GPU code, the fix of `shift` adding a barrier, and a
-    later commit whose message matches but whose diff changes a comment only."""
+    later matching commit that adds a line above both kernels."""
     racy_repo(path)
     shas = {"unrelated": commit(path, {"host.c": "int helper(void) { return 1; }\n"}, "fix a typo in the helper"),
             "fix": commit(path, {"kernels.cu": FIXED}, "fix race in shift: missing barrier")}
-    shas["comment"] = commit(path, {"kernels.cu": "// kernels of the example\n" + FIXED},
-                             "fix the comment above the __global__ kernels")
+    shas["comment"] = commit(path, {"kernels.cu": "__device__ int unused_flag;\n" + FIXED},
+                             "fix: a device flag above the kernels")
     return path, shas
 
 

@@ -163,6 +163,7 @@ class _Run:
         except GitError as exc:
             raise SourceError(str(exc)) from None
         jobs: list[dict[str, Any]] = []
+        planned: set[int] = set()  # a commit's tree is often the next kept commit's parent tree
         for c in commits:
             cid, cstatus = self.store.commit(rid, c.as_row())
             if not c.paths:
@@ -173,7 +174,8 @@ class _Run:
             for sha in (c.parent, c.sha):
                 sid, status = self.store.snapshot(rid, sha, scope, self.ohash, self.version)
                 sides.append(sid)
-                if status != DONE:
+                if status != DONE and sid not in planned:
+                    planned.add(sid)
                     job = self.history_job(source, co, sid, sha, c.paths)
                     jobs += [job] if job else []
             if cstatus != DONE or self.store.commit_snapshots(cid) != tuple(sides):
