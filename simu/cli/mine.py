@@ -162,10 +162,10 @@ def export_cmd(db: DbOpt,
 
 def report_cmd(db: DbOpt) -> None:
     """Per repository: kernels analysed, findings by severity and kind, history changes (fixed, introduced)."""
+    from rich.console import Console
+
     from simu.mine.queries import fixing_commits, report
     from simu.mine.render import render_report
-
-    from rich.console import Console
 
     conn = _open(db)
     try:  # piped: wide enough that the table's columns keep their names

@@ -23,22 +23,24 @@ from simu.mine.analyse import run_job
 CONNECT_TIMEOUT = "20s"
 
 
+class SchedulerError(Exception):
+    """No cluster to run on: distributed is not installed, or the scheduler cannot be reached."""
+
+
 class DaskBackend:
     """Submit jobs to a cluster; finished ones are handed to ``on_result(job, answer)`` in the coordinator."""
 
     def __init__(self, scheduler: Any, on_result: Callable[[dict[str, Any], dict[str, Any]], None]):
-        from simu.mine.run import MineError
-
         try:
             from distributed import Client
         except ImportError:
-            raise MineError("--scheduler needs the 'distributed' package (pip install distributed)") from None
+            raise SchedulerError("--scheduler needs the 'distributed' package (pip install distributed)") from None
         self.on_result = on_result
         self.own = not isinstance(scheduler, Client)
         try:
             self.client = Client(scheduler, timeout=CONNECT_TIMEOUT) if self.own else scheduler
         except (OSError, TimeoutError, ValueError) as exc:
-            raise MineError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
+            raise SchedulerError(f"cannot reach the Dask scheduler {scheduler}: {exc}") from None
         self.futures: dict[Any, dict[str, Any]] = {}
 
     def submit(self, job: dict[str, Any]) -> None:
@@ -74,4 +76,4 @@ class DaskBackend:
             self.client.close()
 
 
-__all__ = ["DaskBackend"]
+__all__ = ["DaskBackend", "SchedulerError"]

@@ -72,8 +72,10 @@ class LineEvents(MineEvents):
         self.kernels = self.findings = 0
 
     def source_done(self, name: str, status: str, reason: str = "") -> None:
-        tail = f": {reason}" if reason else ""
-        self.console.print(f"{status}: {name}{tail} ({self.kernels} kernels, {self.findings} findings so far, "
+        if status == "failed":
+            self.console.print(f"failed: {name}: {reason}", highlight=False, markup=False)
+            return
+        self.console.print(f"{status}: {name} ({self.kernels} kernels, {self.findings} findings so far, "
                            f"{time.perf_counter() - self.started:.1f} s)", highlight=False, markup=False)
 
     def kernel_done(self, findings: int) -> None:

@@ -113,9 +113,16 @@ class _Run:
         self.current = 0  # the repository being planned or analysed locally
         self.backend = None
         if settings.scheduler is not None:
-            from simu.mine.dask_backend import DaskBackend
+            from simu.mine.dask_backend import DaskBackend, SchedulerError
 
-            self.backend = DaskBackend(settings.scheduler, self.finish_job)
+            try:
+                self.backend = DaskBackend(settings.scheduler, self.finish_job)
+            except SchedulerError as exc:
+                self.store.close()
+                raise MineError(str(exc)) from None
+            except BaseException:
+                self.store.close()
+                raise
 
     # -- one source ---------------------------------------------------------------------------------------
 
