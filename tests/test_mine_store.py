@@ -108,7 +108,7 @@ def test_list_file_with_metadata(tmp_path):
     sources = parse_list(listing)
     assert [s.spec for s in sources] == ["https://example.org/owner/name.git", str(tmp_path / "local" / "folder"),
                                          "git@example.org:group/tool.git"]
-    assert [s.name for s in sources] == ["owner/name", "folder", "group/tool"]
+    assert [s.name for s in sources] == ["owner/name", "local/folder", "group/tool"]
     assert sources[0].metadata == {"stars": 1200, "language": "cuda"}
     assert sources[1].metadata == {"stars": 3, "topic": "graphs"}
     assert sources[2].metadata == {}

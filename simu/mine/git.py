@@ -56,12 +56,11 @@ def git_dir_kind(path: Path) -> str:
     """``"worktree"`` when ``path`` is the top of a git work tree, ``"bare"`` for a bare repository, else ``""``
     (a plain folder, or a folder inside a repository: mined as a folder)."""
     try:
-        out = git(["rev-parse", "--is-bare-repository", "--show-toplevel"], cwd=path, timeout=60).split("\n")
+        if git(["rev-parse", "--is-bare-repository"], cwd=path, timeout=60).strip() == "true":
+            return "bare"
+        top = git(["rev-parse", "--show-toplevel"], cwd=path, timeout=60).strip()
     except GitError:
         return ""
-    if out and out[0].strip() == "true":
-        return "bare"
-    top = out[1].strip() if len(out) > 1 else ""
     return "worktree" if top and Path(top).resolve() == path.resolve() else ""
 
 

@@ -119,7 +119,8 @@ def make_source(text: str, base: Path) -> Source:
         name = "/".join(x for x in tail[-2:] if x) or spec
         return Source(spec, name)
     path = _path(text, base).resolve()
-    return Source(str(path), path.name or str(path))
+    name = "/".join(re.sub(r"\.git$", "", x) for x in path.parts[-2:] if x != "/")  # like a URL's owner/name
+    return Source(str(path), name or str(path))
 
 
 def slug(source: Source) -> str:
