@@ -108,26 +108,27 @@ def worker_work(job: dict[str, Any]) -> Path:
     return Path(job.get("work") or os.environ.get("SIMU_MINE_WORK") or Path(tempfile.gettempdir()) / "simu-mine")
 
 
-def _materialise(job: dict[str, Any], work: Path) -> tuple[Path, Path | None]:
-    """(the tree to analyse, a folder to delete afterwards)."""
+def _materialise(job: dict[str, Any], work: Path) -> tuple[Path, Path | None, list[str]]:
+    """(the tree to analyse, a folder to delete afterwards, the paths to analyse in it)."""
     tag = hashlib.sha1(repr(job.get("identity")).encode()).hexdigest()[:16]
+    paths = list(job.get("paths", []))
     if job.get("files") is not None:
         dest = work / "trees" / tag
         unpack_tree(job["files"], dest)
-        return dest, dest
+        return dest, dest, paths
     if job.get("clone"):
         c = job["clone"]
         repo = work / "repos" / c["slug"]
         try:
             clone(c["url"], repo, bool(c.get("full")), c.get("commit", ""))
-            if not job.get("paths"):
-                return repo, None
+            if not paths:
+                return repo, None, paths
             dest = work / "trees" / tag
             extract_tree(repo, c["commit"], dest)
-            return dest, dest
+            return dest, dest, [p for p in paths if (dest / p).is_file()]
         except GitError as exc:
             raise AnalysisError(str(exc)) from None
-    return Path(job["root"]), None
+    return Path(job["root"]), None, paths
 
 
 def run_job(job: dict[str, Any]) -> dict[str, Any]:
@@ -140,10 +141,14 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
                            "status": "done", "reason": "", "files": [], "kernels": [], "stats": {}}
     cleanup = None
     try:
-        root, cleanup = _materialise(job, work)
+        root, cleanup, paths = _materialise(job, work)
+        if job.get("paths") and not paths:
+            out["reason"] = "none of the commit's kernel files exists here"
+            out["stats"] = {"files": 0, "kernels": 0, "analysed": 0, "reused": 0}
+            return out
         overrides = ScanOverrides(**{**job.get("overrides", {}), "jobs": int(job.get("jobs", 1)),
                                      "cache_dir": str(work / "scan"), "no_cache": False})
-        result = scan_tree(root, list(job.get("paths", [])), overrides, empty_config=empty_config_file(work))
+        result = scan_tree(root, paths, overrides, empty_config=empty_config_file(work))
         root = root.resolve()
         out["files"] = [file_row(fr, root) for fr in result.files if fr.status != "pending"]
         out["kernels"] = [kernel_row(fr, k, root) for fr, k in result.kernels()

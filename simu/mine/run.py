@@ -183,52 +183,64 @@ class _Run:
                 sides.append(sid)
                 if status != DONE and sid not in planned:
                     planned.add(sid)
-                    job = self.history_job(source, co, sid, sha, c.paths)
-                    jobs += [job] if job else []
+                    jobs.append(self.history_job(source, co, sid, sha, c.paths))
             if cstatus != DONE or self.store.commit_snapshots(cid) != tuple(sides):
                 self.store.set_commit(cid, PENDING, parent_snapshot=sides[0], commit_snapshot=sides[1])
         return jobs
 
-    def history_job(self, source: Source, co: Checkout, sid: int, sha: str, paths: list[str]
-                    ) -> dict[str, Any] | None:
-        """The job analysing ``paths`` at ``sha``; None when none of them exists there (the snapshot is done:
-        nothing to analyse)."""
+    def history_job(self, source: Source, co: Checkout, sid: int, sha: str, paths: list[str]) -> dict[str, Any]:
+        """The job analysing ``paths`` at ``sha``: its tree is written out of the clone when the job runs."""
         assert co.repo is not None
         tag = hashlib.sha1(json.dumps(paths).encode()).hexdigest()[:8]
         tree = self.work / "trees" / slug(source) / f"{sha[:12]}-{tag}"
-        try:
-            extract_tree(co.repo, sha, tree)
-        except GitError as exc:
-            raise SourceError(str(exc)) from None
-        present = [p for p in paths if (tree / p).is_file()]
-        if not present:
-            shutil.rmtree(tree, ignore_errors=True)
-            self.store.finish_snapshot(sid, DONE, "none of the commit's kernel files exists here",
-                                       {"files": 0, "kernels": 0, "analysed": 0, "reused": 0, "seconds": 0.0})
-            return None
-        return self.job(source, co, sid, sha, tree, present, cleanup=tree)
+        job = self.job(source, co, sid, sha, tree, paths, cleanup=tree)
+        job["extract"] = str(co.repo)
+        return job
 
     def job(self, source: Source, co: Checkout, sid: int, commit: str, root: Path, paths: list[str],
             cleanup: Path | None = None) -> dict[str, Any]:
         ov = self.settings.overrides
         overrides = {k: getattr(ov, k) for k in ScanOverrides.__dataclass_fields__ if k not in ("jobs", "cache_dir",
                                                                                                  "no_cache")}
-        job: dict[str, Any] = {"snapshot_id": sid, "repo_id": self.current, "name": source.name,
+        job: dict[str, Any] = {"snapshot_id": sid, "repo_id": self.current, "name": source.name, "commit": commit,
                                "identity": [source.spec, commit, paths], "paths": paths, "overrides": overrides,
                                "root": str(root), "cleanup": str(cleanup) if cleanup else "",
                                "jobs": ov.jobs or 1, "work": self.settings.worker_work}
-        if self.backend is not None:  # how the tree reaches the worker
-            if self.settings.ship == "clone" and co.kind != "folder":
-                url = source.spec if co.kind == "url" else Path(source.spec).as_uri()
-                job["clone"] = {"url": url, "commit": commit, "full": bool(paths), "slug": slug(source)}
-            else:
-                job["files"] = pack_tree(root)
+        if self.backend is not None and self.settings.ship == "clone" and co.kind != "folder":
+            url = source.spec if co.kind == "url" else Path(source.spec).as_uri()
+            job["clone"] = {"url": url, "commit": commit, "full": bool(paths), "slug": slug(source)}
         return job
+
+    def prepare_tree(self, job: dict[str, Any]) -> bool:
+        """Write a history job's tree (only the paths that exist at its commit are kept) and, for Dask workers
+        that are sent sources, pack it.  False when there is nothing to analyse (the job is finished)."""
+        if job.get("clone"):
+            return True  # the worker clones and writes the tree itself
+        if job.get("extract"):
+            tree = Path(job["root"])
+            try:
+                extract_tree(Path(job["extract"]), job["commit"], tree)
+            except GitError as exc:
+                self.finish_job(job, {"status": FAILED, "reason": str(exc), "stats": {}}, written=True)
+                return False
+            job["paths"] = [p for p in job["paths"] if (tree / p).is_file()]
+            if not job["paths"]:
+                self.finish_job(job, {"status": DONE, "reason": "none of the commit's kernel files exists here",
+                                      "stats": {"files": 0, "kernels": 0, "analysed": 0, "reused": 0,
+                                                "seconds": 0.0}}, written=True)
+                return False
+        if self.backend is not None:
+            job["files"] = pack_tree(Path(job["root"]))
+            if job.get("cleanup"):
+                shutil.rmtree(job["cleanup"], ignore_errors=True)
+        return True
 
     # -- running and storing a job ------------------------------------------------------------------------
 
     def run_job(self, job: dict[str, Any]) -> None:
         self.store.begin_snapshot(job["snapshot_id"])
+        if not self.prepare_tree(job):
+            return
         self.summary.snapshots += 1
         if self.backend is not None:
             self.backend.submit(job)
