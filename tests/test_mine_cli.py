@@ -125,3 +125,23 @@ def test_an_unreachable_scheduler_is_one_line(tmp_path, monkeypatch):
                               "tcp://127.0.0.1:9"])
     _no_traceback(res)
     assert res.exit_code == 2 and "cannot reach the Dask scheduler" in res.stderr
+
+
+def test_progress_display_counts_what_it_is_told():
+    from rich.console import Console
+
+    from simu.mine.render import ProgressEvents
+
+    out = io.StringIO()
+    with ProgressEvents(Console(file=out, force_terminal=True, width=120)) as events:
+        events.sources_found(2)
+        events.source_started("owner/name")
+        events.kernels_found(2)
+        events.kernel_done(3)
+        events.kernel_done(0)
+        events.kernel_done(1)  # a Dask answer's kernel nobody announced
+        events.source_done("/missing", "failed", "no such file or directory")
+        kernels = events.progress.tasks[events.kernels]
+        assert (kernels.completed, kernels.total, events.findings) == (3, 3, 4)
+        assert events.progress.tasks[events.repos].completed == 1
+    assert "failed:" in out.getvalue() and "/missing: no such file or directory" in out.getvalue()

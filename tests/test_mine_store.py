@@ -159,3 +159,21 @@ def test_a_foreign_or_newer_database_is_refused(tmp_path):
     conn.close()
     with pytest.raises(SchemaError, match="newer|knows up to"):
         connect(newer)
+
+
+def test_hostile_contents_neither_crash_nor_escape(tmp_path):
+    from mine_helpers import commit, git
+
+    repo = tmp_path / "hostile"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "bin.cu").write_bytes(bytes(range(256)) * 64)  # a binary file named .cu
+    (repo / "escape.cu").symlink_to("/etc/passwd")  # a symlink out of the tree
+    commit(repo, {"ok.cu": "__global__ void w(int *o) { o[threadIdx.x] = 1; }\n"}, "add files")
+    db = tmp_path / "h.db"
+    summary = run_mine(db, [str(repo)])
+    assert not summary.failed and summary.kernels == 1
+    files = dict(query(db, "SELECT f.path, s.text FROM files f JOIN sources s ON f.sha256 = s.sha256"))
+    assert files["escape.cu"] == "/etc/passwd"  # checked out as a file holding the link's target, never followed
+    assert set(files) == {"bin.cu", "escape.cu", "ok.cu"}
+    assert query(db, "SELECT status FROM files WHERE path = 'bin.cu'")[0][0] != "ok"
