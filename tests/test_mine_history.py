@@ -32,7 +32,8 @@ def test_walk_keeps_matching_commits_that_touch_gpu_code(history):
 def test_gpu_code_patterns():
     for line in ("+    __syncthreads();", "-__global__ void k()", "+ k<<<g, b>>>(x);",
                  "+  barrier(CLK_LOCAL_MEM_FENCE);", "+ cudaMemcpy(d, h, n, cudaMemcpyHostToDevice);",
-                 "+__device__ int f();"):
+                 "+__device__ int f();", "+ v = __shfl_down_sync(FULL, v, 1);", "-  atomicAdd(&c[i], 1);",
+                 "+  atomic_inc(&count);"):
         assert GPU_CODE.search(line), line
     for line in ("+ int x = 1;", "+ // nothing here", "+ my_barrier_count++;"):
         assert not GPU_CODE.search(line), line

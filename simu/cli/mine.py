@@ -167,8 +167,9 @@ def report_cmd(db: DbOpt) -> None:
     from simu.mine.queries import fixing_commits, report
     from simu.mine.render import render_report
 
+    out = console if console.is_terminal else Console(width=160, soft_wrap=True)  # piped: columns keep their names
     conn = _open(db)
-    try:  # piped: wide enough that the table's columns keep their names
-        render_report(report(conn), fixing_commits(conn), console if console.is_terminal else Console(width=160))
+    try:
+        render_report(report(conn), fixing_commits(conn), out)
     finally:
         conn.close()

@@ -23,7 +23,8 @@ from typing import Any, Iterable, Mapping
 from simu.mine.git import git
 
 DEFAULT_KEYWORDS = r"fix|error|sync|race|barrier|deadlock"
-GPU_CODE = re.compile(r"__global__|__device__|__shared__|__syncthreads|__syncwarp|__kernel\b|\bbarrier\s*\("
+GPU_CODE = re.compile(r"__global__|__device__|__shared__|__syncthreads|__syncwarp|__threadfence|__kernel\b"
+                      r"|\b__\w+_sync\s*\(|\batomic(?:[A-Z]|_)\w*\s*\(|\b(?:barrier|mem_fence)\s*\("
                       r"|\bcuda\w+\s*\(|<<<|>>>")
 KERNEL_SUFFIXES = {".cu", ".cuh", ".cl"}
 HEADER_SUFFIXES = {".h", ".hh", ".hpp", ".hxx", ".inl", ".inc", ".clh"}
