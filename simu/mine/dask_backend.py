@@ -11,7 +11,8 @@ How a tree reaches a worker (``ship``):
   to the repository (a local path must be visible to them); nothing large travels through the scheduler.
 
 Workers must run the same simu (``pip install simu`` in their environment); each answer carries the worker's
-code fingerprint, which the snapshot records.
+code fingerprint, which its analyses record (the snapshot's identity stays the coordinator's, so that re-running
+the command skips it).
 """
 
 from __future__ import annotations

@@ -269,7 +269,7 @@ class _Run:
             for row in result.get("kernels", []):
                 self.store_kernel(sid, row, version)
         status = result["status"] if result["status"] in (DONE, FAILED) else PARTIAL
-        self.store.finish_snapshot(sid, status, result.get("reason", ""), result.get("stats"), version)
+        self.store.finish_snapshot(sid, status, result.get("reason", ""), result.get("stats"))
         self.summary.analysed += int(result.get("stats", {}).get("analysed") or 0)
         if status != DONE:
             self.problems.setdefault(rid, result.get("reason", "") or status)

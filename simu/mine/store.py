@@ -103,8 +103,8 @@ class Store:
             self.conn.execute("UPDATE snapshots SET status=?, run_id=?, started=? WHERE id=?",
                               (PARTIAL, self.run_id, time.time(), snapshot_id))
 
-    def finish_snapshot(self, snapshot_id: int, status: str, reason: str = "", stats: dict[str, Any] | None = None,
-                        simu_version: str | None = None) -> None:
+    def finish_snapshot(self, snapshot_id: int, status: str, reason: str = "", stats: dict[str, Any] | None = None
+                        ) -> None:
         s = stats or {}
         with self.conn:
             self.conn.execute(
@@ -112,9 +112,6 @@ class Store:
                 "reused=?, warnings=? WHERE id=?",
                 (status, reason, time.time(), s.get("seconds"), s.get("files"), s.get("kernels"), s.get("analysed"),
                  s.get("reused"), json.dumps(s.get("warnings", [])), snapshot_id))
-            if simu_version:  # a Dask worker's simu: the identity its results really have
-                self.conn.execute("UPDATE OR IGNORE snapshots SET simu_version=? WHERE id=?", (simu_version,
-                                                                                             snapshot_id))
 
     # -- files, kernels, analyses, findings -----------------------------------------------------------------
 
