@@ -117,6 +117,7 @@ def test_configuration_imports_no_analysis_code():
     ("simu.frontend", "simu.scan"), ("simu.report", "simu.cli"),
     ("simu.frontend", "simu.host"), ("simu.host", "simu.ir"), ("simu.host", "simu.interp"),
     ("simu.host", "simu.evolve"), ("simu.host", "simu.check"), ("simu.host", "simu.scan"),
+    ("simu.scan", "simu.mine"), ("simu.report", "simu.mine"), ("simu.mine", "simu.cli"),
 ])
 def test_data_flows_one_way(lower, upper):
     """A lower stage never imports a later one."""

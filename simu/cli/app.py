@@ -8,7 +8,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from simu import __version__
-from simu.cli import bench, check, hook, kernels, run, scan, validate
+from simu.cli import bench, check, hook, kernels, mine, run, scan, validate
 from simu.cli import compile as compile_
 from simu.cli.common import console
 
@@ -59,3 +59,11 @@ hook_app = typer.Typer(help="Install or remove the git pre-commit hook that runs
 hook_app.command("install", cls=_Command)(hook.install_cmd)
 hook_app.command("uninstall", cls=_Command)(hook.uninstall_cmd)
 app.add_typer(hook_app, name="hook")
+
+mine_app = typer.Typer(help="Mine many repositories and their fix history into an SQLite database.",
+                       cls=_Group, no_args_is_help=True)
+mine_app.command("run", cls=_Command)(mine.run_cmd)
+mine_app.command("status", cls=_Command)(mine.status_cmd)
+mine_app.command("export", cls=_Command)(mine.export_cmd)
+mine_app.command("report", cls=_Command)(mine.report_cmd)
+app.add_typer(mine_app, name="mine")
