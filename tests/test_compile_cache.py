@@ -96,3 +96,22 @@ def test_scan_sees_a_header_edit_through_the_cache(tmp_path):
     racy = scan(options, config)
     kinds = {f.kind for f in racy.files[0].kernels[0].findings}
     assert "race" in kinds, kinds
+
+
+def test_a_header_added_to_a_folder_on_the_search_path_compiles_again(tmp_path, monkeypatch):
+    """A header that would now shadow the one clang found later on the search path is noticed by its folder."""
+    src = _project(tmp_path, "__syncthreads();")
+    (tmp_path / "sizes.h").unlink()
+    later = tmp_path / "later"
+    later.mkdir()
+    (later / "sizes.h").write_text("#define SYNC __syncthreads();\n")
+    earlier = tmp_path / "earlier"
+    earlier.mkdir()
+    os.utime(earlier, (0, 0))  # a time the new entry will change, however coarse the file system's clock
+    options = CompileOptions(include_dirs=(str(earlier), str(later)))
+    compiled = _counting(monkeypatch)
+    cache = CompileCache(tmp_path / "cache", "salt")
+    assert "barrier" in compile_cached(src, options, cache).ir
+    (earlier / "sizes.h").write_text("#define SYNC\n")
+    assert "barrier" not in compile_cached(src, options, cache).ir
+    assert len(compiled) == 2

@@ -5,8 +5,9 @@ slice, instantiated template kernels); a rescan of an unchanged project, or `sim
 it again.  An entry is keyed by the file's path and text, every compile option and the running simu's code
 fingerprint (the caller's ``salt``); it records the files clang read (its ``-MD`` dependency list) with their
 sizes, modification times and hashes, and is used only while each of them is unchanged (a changed time with the
-same bytes still counts as unchanged).  As with any such cache, a new header that would now shadow one clang
-found in a later include folder is not noticed: ``--no-cache`` compiles everything.
+same bytes still counts as unchanged).  The folders those files lie in and the include folders are recorded with
+their modification times too: a file added to one (a header that would now shadow one clang found later on the
+search path, a missing header a device-only slice stood in for) compiles the file again.
 
 SQLite (WAL) in the scan's cache folder, shared by the worker processes; the IR is stored zlib-compressed, and
 the least recently used entries go beyond :data:`MAX_BYTES`.
@@ -27,6 +28,7 @@ from simu.frontend.compile import CompiledModule, CompileOptions, compile_file
 
 MAX_BYTES = 256 * 1024 * 1024  # compressed IR kept at most, over every entry
 FILE_NAME = "compiled.sqlite3"
+FOLDER = "folder"  # the digest of a folder's entry: its modification time alone is compared
 
 
 def _digest(data: bytes) -> str:
@@ -83,16 +85,20 @@ class CompileCache:
             self.conn.execute("UPDATE compiled SET used=? WHERE key=?", (time.time(), key))
         return module
 
-    def put(self, key: str, module: CompiledModule) -> None:
+    def put(self, key: str, module: CompiledModule, folders: tuple[str, ...] = ()) -> None:
+        """Keep ``module``, checked later against its files and ``folders`` (the include folders it was compiled
+        with) as they are now."""
         deps = []
-        for dep in dict.fromkeys(module.deps):
-            stamp = _stamp(dep)
-            if stamp is None:  # a temporary translation unit simu wrote: its text is the compiled file's
-                continue
+        files = [d for d in dict.fromkeys(module.deps) if _stamp(d) is not None]  # not simu's temporary units
+        for dep in files:
             try:
-                deps.append([dep, *stamp, _digest(Path(dep).read_bytes())])
-            except OSError:
+                deps.append([dep, *_stamp(dep), _digest(Path(dep).read_bytes())])
+            except (OSError, TypeError):
                 return
+        for folder in dict.fromkeys([*folders, *(str(Path(d).parent) for d in files)]):
+            stamp = _stamp(folder)
+            if stamp is not None:
+                deps.append([folder, 0, stamp[1], FOLDER])
         blob = zlib.compress(json.dumps(asdict(module)).encode(), 3)
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO compiled VALUES (?, ?, ?, ?, ?, ?)",
@@ -116,7 +122,13 @@ class CompileCache:
 def _unchanged(deps: list[list]) -> bool:
     for path, size, mtime, digest in deps:
         stamp = _stamp(path)
-        if stamp is None or stamp[0] != size:
+        if stamp is None:
+            return False
+        if digest == FOLDER:  # an entry added or removed changes a folder's time
+            if stamp[1] != mtime:
+                return False
+            continue
+        if stamp[0] != size:
             return False
         if stamp[1] != mtime:
             try:
@@ -138,7 +150,7 @@ def compile_cached(path: str | Path, options: CompileOptions, cache: CompileCach
     module = compile_file(path, options)
     if key is not None:
         try:
-            cache.put(key, module)
+            cache.put(key, module, (*options.include_dirs, *options.after_dirs))
         except sqlite3.Error:
             pass  # a cache that cannot be written costs a compile next time, nothing else
     return module
