@@ -21,18 +21,19 @@ struct RestrictPtrTraits {
   typedef T *__restrict__ PtrType;
 };
 
-// a view into a packed accessor: the sizes and strides are the accessor's, from dimension N on
-template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
-class TensorAccessor {
+template <typename T, size_t N, template <typename U> class PtrTraits, typename index_t>
+class TensorAccessor;
+
+// what both accessors do: Shape is where the sizes and strides live (`const index_t *` into a packed accessor, or
+// the packed accessor's own `index_t[N]`); indexing dimension 0 gives a TensorAccessor of the rest
+template <typename T, size_t N, template <typename U> class PtrTraits, typename index_t, typename Shape>
+class __simu_accessor {
  public:
   typedef typename PtrTraits<T>::PtrType PtrType;
-  __host__ __device__ TensorAccessor(PtrType data, const index_t *sizes, const index_t *strides)
-      : data_(data), sizes_(sizes), strides_(strides) {}
-  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) {
-    return TensorAccessor<T, N - 1, PtrTraits, index_t>(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
-  }
-  __host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const {
-    return TensorAccessor<T, N - 1, PtrTraits, index_t>(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
+  typedef TensorAccessor<T, N - 1, PtrTraits, index_t> Row;
+  __host__ __device__ Row operator[](index_t i) { return Row(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1); }
+  __host__ __device__ const Row operator[](index_t i) const {
+    return Row(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
   }
   __host__ __device__ index_t size(index_t d) const { return sizes_[d]; }
   __host__ __device__ index_t stride(index_t d) const { return strides_[d]; }
@@ -41,16 +42,14 @@ class TensorAccessor {
 
  protected:
   PtrType data_;
-  const index_t *sizes_;
-  const index_t *strides_;
+  Shape sizes_;
+  Shape strides_;
 };
 
-template <typename T, template <typename U> class PtrTraits, typename index_t>
-class TensorAccessor<T, 1, PtrTraits, index_t> {
+template <typename T, template <typename U> class PtrTraits, typename index_t, typename Shape>
+class __simu_accessor<T, 1, PtrTraits, index_t, Shape> {
  public:
   typedef typename PtrTraits<T>::PtrType PtrType;
-  __host__ __device__ TensorAccessor(PtrType data, const index_t *sizes, const index_t *strides)
-      : data_(data), sizes_(sizes), strides_(strides) {}
   __host__ __device__ T &operator[](index_t i) { return data_[strides_[0] * i]; }
   __host__ __device__ const T &operator[](index_t i) const { return data_[strides_[0] * i]; }
   __host__ __device__ index_t size(index_t d) const { return sizes_[d]; }
@@ -60,48 +59,25 @@ class TensorAccessor<T, 1, PtrTraits, index_t> {
 
  protected:
   PtrType data_;
-  const index_t *sizes_;
-  const index_t *strides_;
+  Shape sizes_;
+  Shape strides_;
+};
+
+// a view into a packed accessor, from one of its dimensions on
+template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
+class TensorAccessor : public __simu_accessor<T, N, PtrTraits, index_t, const index_t *> {
+ public:
+  __host__ __device__ TensorAccessor(typename PtrTraits<T>::PtrType data, const index_t *sizes,
+                                     const index_t *strides) {
+    this->data_ = data;
+    this->sizes_ = sizes;
+    this->strides_ = strides;
+  }
 };
 
 // the accessor a kernel takes by value: the data pointer, then the N sizes, then the N strides
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits, typename index_t = int64_t>
-class GenericPackedTensorAccessor {
- public:
-  typedef typename PtrTraits<T>::PtrType PtrType;
-  __host__ __device__ TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) {
-    return TensorAccessor<T, N - 1, PtrTraits, index_t>(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
-  }
-  __host__ __device__ const TensorAccessor<T, N - 1, PtrTraits, index_t> operator[](index_t i) const {
-    return TensorAccessor<T, N - 1, PtrTraits, index_t>(data_ + strides_[0] * i, sizes_ + 1, strides_ + 1);
-  }
-  __host__ __device__ index_t size(index_t d) const { return sizes_[d]; }
-  __host__ __device__ index_t stride(index_t d) const { return strides_[d]; }
-  __host__ __device__ PtrType data() { return data_; }
-  __host__ __device__ const T *data() const { return data_; }
-
- protected:
-  PtrType data_;
-  index_t sizes_[N];
-  index_t strides_[N];
-};
-
-template <typename T, template <typename U> class PtrTraits, typename index_t>
-class GenericPackedTensorAccessor<T, 1, PtrTraits, index_t> {
- public:
-  typedef typename PtrTraits<T>::PtrType PtrType;
-  __host__ __device__ T &operator[](index_t i) { return data_[strides_[0] * i]; }
-  __host__ __device__ const T &operator[](index_t i) const { return data_[strides_[0] * i]; }
-  __host__ __device__ index_t size(index_t d) const { return sizes_[d]; }
-  __host__ __device__ index_t stride(index_t d) const { return strides_[d]; }
-  __host__ __device__ PtrType data() { return data_; }
-  __host__ __device__ const T *data() const { return data_; }
-
- protected:
-  PtrType data_;
-  index_t sizes_[1];
-  index_t strides_[1];
-};
+class GenericPackedTensorAccessor : public __simu_accessor<T, N, PtrTraits, index_t, index_t[N]> {};
 
 template <typename T, size_t N, template <typename U> class PtrTraits = DefaultPtrTraits>
 using PackedTensorAccessor32 = GenericPackedTensorAccessor<T, N, PtrTraits, int32_t>;
