@@ -35,11 +35,12 @@ from simu.scan.cache import ResultCache, kernel_key
 from simu.scan.flags import FileFlags, build_file_flags
 from simu.scan.options import COMPILE_LIMIT, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
-from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool
+from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool, cpu_seconds
 from simu.scan.sources import select_sources
 from simu.scan.worker import KernelTimeout
 
 MAX_BARREN_RESTARTS = 3  # pool restarts in a row with no task finished before the scan gives up
+STUCK_FACTOR = 4.0  # an analysis's wall time, in its (CPU) limits, past which its worker is stopped anyway
 MAX_TYPE_ROUNDS = 3  # compiles of one variant that may each add unknown type names (clang's error limit)
 
 
@@ -91,6 +92,18 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
         _warn_unmatched_constraints(result, config)
     result.stats.seconds = time.perf_counter() - t_start
     return result
+
+
+def _overdue(task: Task, started_at: tuple, now: float) -> bool:
+    """Whether ``task``, started at ``started_at`` (pid, time, CPU seconds), is past its limit (see
+    :meth:`Scheduler.stop_overdue`)."""
+    pid, t0, cpu0 = started_at
+    wall = now - t0
+    if task.kind != ANALYSE or cpu0 is None:
+        return wall > task.limit
+    cpu = cpu_seconds(pid)
+    return wall > STUCK_FACTOR * task.limit if cpu is None else (cpu - cpu0 > task.limit or
+                                                                 wall > STUCK_FACTOR * task.limit)
 
 
 def _open_cache(options: ScanOptions, result: ScanResult) -> ResultCache | None:
@@ -471,13 +484,17 @@ class Scheduler:
             self._queue(task.id).appendleft(task.id)
 
     def stop_overdue(self) -> bool:
-        """Kill the worker of every task past its wall-time limit (a timeout); True if one was killed."""
+        """Kill the worker of every task past its limit (a timeout); True if one was killed.  An analysis's limit
+        counts its worker's CPU time where the system tells it, so that a loaded machine (more workers than
+        cores, other jobs) does not stop an analysis that is only waiting for a core; its wall time may reach
+        :data:`STUCK_FACTOR` times the limit (a worker blocked without using CPU).  A compile's limit is wall
+        time (clang runs in a child process)."""
         killed = False
         now = time.time()
         for fut, tid in list(self.inflight.items()):
             task = self.tasks[tid]
             started_at = self.pool.starts.get(tid)
-            if started_at is not None and now - started_at[1] > task.limit:
+            if started_at is not None and _overdue(task, started_at, now):
                 self.pool.kill(started_at[0])
                 self.inflight.pop(fut)
                 self.fail_task(task, TIMEOUT, f"{task.what} ran past {task.limit:g} s; worker stopped")

@@ -71,9 +71,22 @@ def start_early() -> None:
             pass
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time process ``pid`` has used so far (Linux ``/proc``), None where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+
+
 class WorkerPool:
     """Worker processes running :mod:`simu.scan.worker` tasks; ``starts`` maps a started task to
-    ``(pid, time)``."""
+    ``(pid, time, the worker's CPU seconds then or None)``."""
 
     def __init__(self, jobs: int):
         self.ctx = _context()
@@ -106,7 +119,7 @@ class WorkerPool:
             if ev[0] == "hello":
                 self.pids.add(ev[1])
             elif ev[0] == "start":
-                self.starts[ev[1]] = (ev[2], ev[3])
+                self.starts[ev[1]] = (ev[2], ev[3], cpu_seconds(ev[2]))
                 self.pids.add(ev[2])
 
     def kill(self, pid: int) -> None:
