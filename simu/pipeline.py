@@ -81,6 +81,11 @@ class KernelAnalysis:
         self.launches += 1
         if not result.outcome.completed and not judge_incomplete:
             return LaunchRun(launch, result, [], [None] * len(self.checks))
+        return self.judge(launch, result)
+
+    def judge(self, launch: Launch, result: RunResult) -> LaunchRun:
+        """The checks' findings and observations of one run of ``launch`` (a :class:`~simu.interp.RunResult`,
+        which may have stopped early: its trace is what ran)."""
         ctx = Context(self.kernel, launch, result, self.settings.detect)
         findings: list[Finding] = []
         for check in self.checks:

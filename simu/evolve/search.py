@@ -59,6 +59,9 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
+# what the part that ran of a launch stopped at the trace limit shows for sure (a barrier's findings need the rest)
+PREFIX_KINDS = ("race", "benign-race", "out-of-bounds", "uninitialized")
+PREFIX_JUDGED = 2  # trace-limited launches judged per search
 # what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
 # steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
 # and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
@@ -165,6 +168,8 @@ class Search:
         self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
                                            max_seconds=min(settings.limits.max_seconds, self.budget.probe_seconds))
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
+        self.prefix: dict[tuple, Finding] = {}  # what the part that ran of a trace-limited launch showed
+        self.prefix_judged = 0
         self.dropped: set[tuple] = set()  # findings a refutation ruled out: a later re-run does not bring them back
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
@@ -339,6 +344,8 @@ class Search:
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
             reason = result.outcome.reason
+            if reason.startswith("trace limit"):
+                self._judge_prefix(launch, result)
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
             said = str(result.outcome)
@@ -365,6 +372,17 @@ class Search:
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
                           steps=result.steps, cost=launch_cost(result), recorded=_recorded(result),
                           seen=inspect(launch_run) if inspect is not None else None)
+
+    def _judge_prefix(self, launch: Launch, result) -> None:
+        """Keep what the part of a launch that ran before the trace limit shows (:func:`prefix_finding`): its
+        accesses happened, so a race, an access out of bounds or a read of memory nobody wrote among them is one
+        of that launch.  At most :data:`PREFIX_JUDGED` such launches per search (judging a full trace costs)."""
+        if self.prefix_judged >= PREFIX_JUDGED:
+            return
+        self.prefix_judged += 1
+        for f in self.analysis.judge(launch, result).findings:
+            if f.kind in PREFIX_KINDS and f.key not in self.prefix:
+                self.prefix[f.key] = prefix_finding(f, result.outcome.reason, len(result.trace))
 
     # -- phases ----------------------------------------------------------------------------------
     def toolbox(self) -> Toolbox:
@@ -397,6 +415,7 @@ class Search:
 
     def result(self) -> SearchResult:
         findings = [f for f, _ in self.found.values()]
+        findings += [f for k, f in self.prefix.items() if k not in self.found and k not in self.dropped]
         # equal values in one launch do not make benign what another launch shows racing
         racing = {_pair(f) for f in findings if f.kind == "race"}
         findings = [f for f in findings if not (f.kind == "benign-race" and _pair(f) in racing)]
@@ -442,6 +461,18 @@ def run_search(module, kernel, settings, constraints: KernelConstraints | None =
     for phase in s.mode.phases:
         phase(s)
     return s.result()
+
+
+def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
+    """A finding of the part of a launch that ran before it stopped, at most a warning: no refutation can re-run
+    such a launch to say whether the program's own values and contents show it.  The message says which part
+    ran."""
+    severity = codes.WARNING if codes.SEVERITY_RANK.get(f.severity, 0) > codes.SEVERITY_RANK[codes.WARNING] \
+        else f.severity
+    part = (f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped "
+            f"({reason}); a larger --budget or a smaller launch decides")
+    return dataclasses.replace(f, severity=severity, message=f"{f.message} (a warning, not an error: {part})",
+                               detail={**f.detail, "partial": part})
 
 
 def launch_cost(result) -> int:
