@@ -160,16 +160,30 @@ def export_cmd(db: DbOpt,
         conn.close()
 
 
-def report_cmd(db: DbOpt) -> None:
-    """Per repository: kernels analysed, findings by severity and kind, history changes (fixed, introduced)."""
+def report_cmd(db: DbOpt,
+               output: Annotated[Optional[Path], typer.Option(
+                   "--output", "-o", metavar="FILE", help="Write a self-contained HTML page (charts, tables, links) "
+                                                          "\\[default: a text summary on stdout].")] = None) -> None:
+    """Per repository: kernels analysed, findings by severity and kind, history changes (fixed, introduced); with
+    -o, an HTML page with charts and every finding linked to its file:line."""
     from rich.console import Console
 
     from simu.mine.queries import fixing_commits, report
     from simu.mine.render import render_report
 
-    out = console if console.is_terminal else Console(width=160, soft_wrap=True)  # piped: columns keep their names
     conn = _open(db)
     try:
+        if output is not None:
+            from simu.mine.html import render_html
+
+            page = render_html(conn, f"simu mine report: {db.name}")
+            try:
+                output.write_text(page, encoding="utf-8")
+            except OSError as exc:
+                fail(f"cannot write {output}: {exc.strerror or exc}")
+            err_console.print(f"wrote the report to {output}", highlight=False, markup=False)
+            return
+        out = console if console.is_terminal else Console(width=160, soft_wrap=True)  # piped: columns keep names
         render_report(report(conn), fixing_commits(conn), out)
     finally:
         conn.close()
