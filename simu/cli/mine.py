@@ -129,13 +129,15 @@ def status_cmd(db: DbOpt) -> None:
 def export_cmd(db: DbOpt,
                what: Annotated[str, typer.Option(
                    "--what", metavar="TABLE", help="findings, kernels or changes (history mode).")] = "findings",
-               fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="jsonl or csv.")] = "jsonl",
+               fmt: Annotated[str, typer.Option(
+                   "--format", metavar="FORMAT", help="jsonl (an object a line), json (one document) or csv.")
+               ] = "jsonl",
                output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
                                                               help="Write to a file \\[default: stdout].")] = None,
                with_source: Annotated[bool, typer.Option(
                    "--with-source", metavar="", help="Kernels: add their file's source text (the corpus).")] = False
                ) -> None:
-    """Findings, kernels or history changes as JSON lines or CSV."""
+    """Findings, kernels or history changes as JSON lines, one JSON document (its schema ships with simu) or CSV."""
     import sys
 
     from simu.mine.export import FORMATS, export
