@@ -48,16 +48,27 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
             ] = "sources",
             worker_cache: Annotated[Optional[str], typer.Option(
                 "--worker-cache", metavar="DIR", help="Dask workers' folder \\[default: $SIMU_MINE_WORK or the "
-                                                      "temporary folder].")] = None) -> None:
+                                                      "temporary folder].")] = None,
+            max_repo_mb: Annotated[float, typer.Option(
+                "--max-repo-mb", metavar="MB", help="Per repository: leave one whose clone or folder is larger "
+                                                    "on disk.")] = 2000.0,
+            max_kernel_files: Annotated[int, typer.Option(
+                "--max-kernel-files", metavar="N", help="Per repository: leave one with more .cu/.cuh/.cl files.")
+            ] = 5000,
+            max_repo_seconds: Annotated[Optional[float], typer.Option(
+                "--max-repo-seconds", metavar="SECONDS", help="Per repository: wall time; kernels not analysed by "
+                                                              "then are left \\[default: no limit].")] = None
+            ) -> None:
     """Analyse every kernel of the sources (or of their fixing commits) into the database; resumable.
 
-    Exit codes: 0 every source done, 1 some sources failed, 2 usage error, 130 interrupted (run the same
-    command again to continue)."""
+    Exit codes: 0 every source done (or left at a per-repository limit), 1 some sources failed, 2 usage error,
+    130 interrupted (run the same command again to continue)."""
     import sys
 
     from simu.cli.scan import split_checks
     from simu.mine import MineError, MineSettings, SourceError, mine, parse_sources
     from simu.mine.history import DEFAULT_KEYWORDS
+    from simu.mine.limits import Limits
     from simu.mine.render import LineEvents, ProgressEvents, summary_line
     from simu.scan import ScanOverrides
 
@@ -67,6 +78,12 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
         fail(f"--budget must be positive, not {budget:g}")
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
+    if max_repo_mb <= 0:
+        fail(f"--max-repo-mb must be positive, not {max_repo_mb:g}")
+    if max_kernel_files < 0:
+        fail(f"--max-kernel-files must be 0 or more, not {max_kernel_files}")
+    if max_repo_seconds is not None and max_repo_seconds <= 0:
+        fail(f"--max-repo-seconds must be positive, not {max_repo_seconds:g}")
     if max_commits is not None and max_commits < 1:
         fail(f"--max-commits must be at least 1, not {max_commits}")
     try:
@@ -85,7 +102,8 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
                               exclude=list(exclude or ()), warp_model=warp_model, checks=split_checks(checks),
                               budget=budget, jobs=jobs)
     settings = MineSettings(db, cache, overrides, history, since, max_commits, keywords or DEFAULT_KEYWORDS,
-                            scheduler, ship, worker_cache, argv=sys.argv[1:])
+                            scheduler, ship, worker_cache, argv=sys.argv[1:],
+                            limits=Limits(max_repo_mb, max_kernel_files, max_repo_seconds))
     try:
         if err_console.is_terminal:
             with ProgressEvents(err_console) as events:
