@@ -48,16 +48,27 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
             ] = "sources",
             worker_cache: Annotated[Optional[str], typer.Option(
                 "--worker-cache", metavar="DIR", help="Dask workers' folder \\[default: $SIMU_MINE_WORK or the "
-                                                      "temporary folder].")] = None) -> None:
+                                                      "temporary folder].")] = None,
+            max_repo_mb: Annotated[float, typer.Option(
+                "--max-repo-mb", metavar="MB", help="Per repository: leave one whose clone or folder is larger "
+                                                    "on disk.")] = 2000.0,
+            max_kernel_files: Annotated[int, typer.Option(
+                "--max-kernel-files", metavar="N", help="Per repository: leave one with more .cu/.cuh/.cl files.")
+            ] = 5000,
+            max_repo_seconds: Annotated[Optional[float], typer.Option(
+                "--max-repo-seconds", metavar="SECONDS", help="Per repository: wall time; kernels not analysed by "
+                                                              "then are left \\[default: no limit].")] = None
+            ) -> None:
     """Analyse every kernel of the sources (or of their fixing commits) into the database; resumable.
 
-    Exit codes: 0 every source done, 1 some sources failed, 2 usage error, 130 interrupted (run the same
-    command again to continue)."""
+    Exit codes: 0 every source done (or left at a per-repository limit), 1 some sources failed, 2 usage error,
+    130 interrupted (run the same command again to continue)."""
     import sys
 
     from simu.cli.scan import split_checks
     from simu.mine import MineError, MineSettings, SourceError, mine, parse_sources
     from simu.mine.history import DEFAULT_KEYWORDS
+    from simu.mine.limits import Limits
     from simu.mine.render import LineEvents, ProgressEvents, summary_line
     from simu.scan import ScanOverrides
 
@@ -67,6 +78,12 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
         fail(f"--budget must be positive, not {budget:g}")
     if jobs is not None and jobs < 1:
         fail(f"--jobs must be at least 1, not {jobs}")
+    if max_repo_mb <= 0:
+        fail(f"--max-repo-mb must be positive, not {max_repo_mb:g}")
+    if max_kernel_files < 0:
+        fail(f"--max-kernel-files must be 0 or more, not {max_kernel_files}")
+    if max_repo_seconds is not None and max_repo_seconds <= 0:
+        fail(f"--max-repo-seconds must be positive, not {max_repo_seconds:g}")
     if max_commits is not None and max_commits < 1:
         fail(f"--max-commits must be at least 1, not {max_commits}")
     try:
@@ -85,7 +102,8 @@ def run_cmd(sources: Annotated[list[str], typer.Argument(
                               exclude=list(exclude or ()), warp_model=warp_model, checks=split_checks(checks),
                               budget=budget, jobs=jobs)
     settings = MineSettings(db, cache, overrides, history, since, max_commits, keywords or DEFAULT_KEYWORDS,
-                            scheduler, ship, worker_cache, argv=sys.argv[1:])
+                            scheduler, ship, worker_cache, argv=sys.argv[1:],
+                            limits=Limits(max_repo_mb, max_kernel_files, max_repo_seconds))
     try:
         if err_console.is_terminal:
             with ProgressEvents(err_console) as events:
@@ -129,13 +147,15 @@ def status_cmd(db: DbOpt) -> None:
 def export_cmd(db: DbOpt,
                what: Annotated[str, typer.Option(
                    "--what", metavar="TABLE", help="findings, kernels or changes (history mode).")] = "findings",
-               fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", help="jsonl or csv.")] = "jsonl",
+               fmt: Annotated[str, typer.Option(
+                   "--format", metavar="FORMAT", help="jsonl (an object a line), json (one document) or csv.")
+               ] = "jsonl",
                output: Annotated[Optional[Path], typer.Option("--output", "-o", metavar="FILE",
                                                               help="Write to a file \\[default: stdout].")] = None,
                with_source: Annotated[bool, typer.Option(
                    "--with-source", metavar="", help="Kernels: add their file's source text (the corpus).")] = False
                ) -> None:
-    """Findings, kernels or history changes as JSON lines or CSV."""
+    """Findings, kernels or history changes as JSON lines, one JSON document (its schema ships with simu) or CSV."""
     import sys
 
     from simu.mine.export import FORMATS, export
@@ -160,16 +180,30 @@ def export_cmd(db: DbOpt,
         conn.close()
 
 
-def report_cmd(db: DbOpt) -> None:
-    """Per repository: kernels analysed, findings by severity and kind, history changes (fixed, introduced)."""
+def report_cmd(db: DbOpt,
+               output: Annotated[Optional[Path], typer.Option(
+                   "--output", "-o", metavar="FILE", help="Write a self-contained HTML page (charts, tables, links) "
+                                                          "\\[default: a text summary on stdout].")] = None) -> None:
+    """Per repository: kernels analysed, findings by severity and kind, history changes (fixed, introduced); with
+    -o, an HTML page with charts and every finding linked to its file:line."""
     from rich.console import Console
 
     from simu.mine.queries import fixing_commits, report
     from simu.mine.render import render_report
 
-    out = console if console.is_terminal else Console(width=160, soft_wrap=True)  # piped: columns keep their names
     conn = _open(db)
     try:
+        if output is not None:
+            from simu.mine.html import render_html
+
+            page = render_html(conn, f"simu mine report: {db.name}")
+            try:
+                output.write_text(page, encoding="utf-8")
+            except OSError as exc:
+                fail(f"cannot write {output}: {exc.strerror or exc}")
+            err_console.print(f"wrote the report to {output}", highlight=False, markup=False)
+            return
+        out = console if console.is_terminal else Console(width=160, soft_wrap=True)  # piped: columns keep names
         render_report(report(conn), fixing_commits(conn), out)
     finally:
         conn.close()

@@ -4,7 +4,9 @@ Modules: :mod:`~simu.mine.sources` (what to mine: URLs, paths, list files; clone
 git command line, run safely), :mod:`~simu.mine.analyse` (one tree through `simu scan`'s machinery; the Dask
 task), :mod:`~simu.mine.rows` (results as plain rows), :mod:`~simu.mine.schema` and :mod:`~simu.mine.store`
 (the database), :mod:`~simu.mine.history` (commit filtering, finding matching), :mod:`~simu.mine.run` (the
-orchestration), :mod:`~simu.mine.dask_backend`, :mod:`~simu.mine.queries` (status, export, report).
+orchestration), :mod:`~simu.mine.limits` (per-repository limits), :mod:`~simu.mine.dask_backend`,
+:mod:`~simu.mine.queries` (status, export, report), :mod:`~simu.mine.export`, :mod:`~simu.mine.html` and
+:mod:`~simu.mine.charts` (the HTML report).
 
 A study in a notebook::
 

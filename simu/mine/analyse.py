@@ -20,6 +20,7 @@ from typing import Any
 
 from simu.config import ConfigError, find_config
 from simu.mine.git import GitError, clone, extract_tree
+from simu.mine.limits import LIMITED, Deadline, TimeLimit
 from simu.mine.rows import file_row, kernel_row
 from simu.report.results import ScanResult
 from simu.scan import ScanError, ScanEvents, ScanOverrides, resolve_options, scan
@@ -103,6 +104,25 @@ def unpack_tree(files: dict[str, bytes], dest: Path) -> None:
 
 # -- the worker side ----------------------------------------------------------------------------------------
 
+class _Clock(ScanEvents):
+    """A Dask task's share of its repository's time limit: the scan stops when it is spent."""
+
+    def __init__(self, seconds: float | None):
+        self.deadline = Deadline(seconds)
+        self.out_of_time = False
+
+    def file_done(self, f) -> None:
+        self.check()
+
+    def kernel_done(self, f, k) -> None:
+        self.check()
+
+    def check(self) -> None:
+        if self.deadline.passed():
+            self.out_of_time = True
+            raise TimeLimit
+
+
 def worker_work(job: dict[str, Any]) -> Path:
     """The worker's folder: the job's ``work``, else $SIMU_MINE_WORK, else one in the temporary folder."""
     return Path(job.get("work") or os.environ.get("SIMU_MINE_WORK") or Path(tempfile.gettempdir()) / "simu-mine")
@@ -148,13 +168,20 @@ def run_job(job: dict[str, Any]) -> dict[str, Any]:
             return out
         overrides = ScanOverrides(**{**job.get("overrides", {}), "jobs": int(job.get("jobs", 1)),
                                      "cache_dir": str(work / "scan"), "no_cache": False})
-        result = scan_tree(root, paths, overrides, empty_config=empty_config_file(work))
+        clock = _Clock(job.get("seconds_left"))
+        try:
+            result = scan_tree(root, paths, overrides, clock, empty_config=empty_config_file(work))
+        except TimeLimit:
+            out["status"], out["reason"] = LIMITED, job.get("time_reason", "")
+            return out
         root = root.resolve()
         out["files"] = [file_row(fr, root) for fr in result.files if fr.status != "pending"]
         out["kernels"] = [kernel_row(fr, k, root) for fr, k in result.kernels()
                           if k.status not in ("pending", "interrupted")]
         out["stats"] = stats_of(result)
-        if result.interrupted:
+        if clock.out_of_time:
+            out["status"], out["reason"] = LIMITED, job.get("time_reason", "")
+        elif result.interrupted:
             out["status"], out["reason"] = "partial", "interrupted on the worker"
     except AnalysisError as exc:
         out["status"], out["reason"] = "failed", str(exc)

@@ -103,4 +103,57 @@ def fixing_commits(conn: sqlite3.Connection, limit: int = 20) -> list[dict[str, 
         "WHERE ch.class = 'fixed' ORDER BY r.name, c.authored DESC, ch.id LIMIT ?", (limit,))]
 
 
-__all__ = ["EXPORTS", "fixing_commits", "report", "rows", "status"]
+def analysis_statuses(conn: sqlite3.Connection) -> dict[str, int]:
+    """Kernels by analysis status (analysed, incomplete, timeout, …), most first."""
+    return _counts(conn, "SELECT status, COUNT(*) FROM analyses GROUP BY status ORDER BY 2 DESC, 1")
+
+
+def snapshot_statuses(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Snapshots not done (failed, partial, limited), with their repository and reason."""
+    return [dict(r) for r in conn.execute(
+        "SELECT r.name AS repository, s.commit_sha, s.status, s.reason FROM snapshots s JOIN repositories r ON "
+        "s.repository_id = r.id WHERE s.status != 'done' ORDER BY r.name, s.id")]
+
+
+def kernel_seconds(conn: sqlite3.Connection) -> list[float]:
+    """The seconds of every stored analysis that ran (cached answers excluded: they took no time here)."""
+    return [float(r[0]) for r in conn.execute(
+        "SELECT seconds FROM analyses WHERE seconds IS NOT NULL AND NOT COALESCE(cached, 0) ORDER BY seconds")]
+
+
+def history_table(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """History mode, per repository: commits kept, analysed, fixing; findings fixed, introduced, unchanged,
+    unknown (the tables of the original CUDA synchronization-bug study)."""
+    out = []
+    for r in conn.execute(
+            "SELECT r.name, r.source, COUNT(c.id) AS kept, SUM(c.status = 'done') AS analysed, "
+            "SUM(c.status = 'skipped') AS skipped, "
+            "SUM(EXISTS (SELECT 1 FROM changes ch WHERE ch.commit_id = c.id AND ch.class = 'fixed')) AS fixing "
+            "FROM commits c JOIN repositories r ON c.repository_id = r.id GROUP BY r.id ORDER BY r.name, r.id"):
+        d = dict(r)
+        d.update(_counts(conn, "SELECT ch.class, COUNT(*) FROM changes ch JOIN commits c ON ch.commit_id = c.id "
+                               "JOIN repositories r ON c.repository_id = r.id WHERE r.source = ? GROUP BY ch.class",
+                         d["source"]))
+        out.append(d)
+    return out
+
+
+def finding_list(conn: sqlite3.Connection, limit: int = 5000) -> list[dict[str, Any]]:
+    """Findings with what a link needs (repository source and kind, commit, file, line), errors first."""
+    order = " ".join(f"WHEN '{s}' THEN {i}" for i, s in enumerate(SEVERITIES))
+    return [dict(r) for r in conn.execute(
+        "SELECT r.name AS repository, r.source, r.kind AS source_kind, s.commit_sha, "
+        "CASE WHEN s.scope = '' THEN 'head' ELSE 'history' END AS mode, fi.severity, fi.kind, fi.kernel, "
+        "fi.variable, fi.message, fi.first_file, fi.first_line FROM findings fi "
+        "JOIN analyses a ON fi.analysis_id = a.id JOIN kernels k ON a.kernel_id = k.id "
+        "JOIN snapshots s ON k.snapshot_id = s.id JOIN repositories r ON s.repository_id = r.id "
+        f"ORDER BY CASE fi.severity {order} ELSE 99 END, r.name, s.id, fi.first_file, fi.first_line, fi.ord "
+        "LIMIT ?", (limit,))]
+
+
+def finding_total(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT COUNT(*) FROM findings").fetchone()[0])
+
+
+__all__ = ["EXPORTS", "analysis_statuses", "finding_list", "finding_total", "fixing_commits", "history_table",
+           "kernel_seconds", "report", "rows", "snapshot_statuses", "status"]

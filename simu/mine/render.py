@@ -48,8 +48,9 @@ class ProgressEvents(MineEvents):
 
     def source_done(self, name: str, status: str, reason: str = "") -> None:
         self.progress.advance(self.repos)
-        if status == "failed":
-            self.console.print(f"[bold red]failed:[/] {escape(name)}: {escape(reason)}", highlight=False)
+        if status in ("failed", "limited"):
+            colour = "bold red" if status == "failed" else "yellow"
+            self.console.print(f"[{colour}]{status}:[/] {escape(name)}: {escape(reason)}", highlight=False)
 
     def kernels_found(self, n: int) -> None:
         task = self.progress.tasks[self.kernels]
@@ -72,8 +73,8 @@ class LineEvents(MineEvents):
         self.kernels = self.findings = 0
 
     def source_done(self, name: str, status: str, reason: str = "") -> None:
-        if status == "failed":
-            self.console.print(f"failed: {name}: {reason}", highlight=False, markup=False)
+        if status in ("failed", "limited"):
+            self.console.print(f"{status}: {name}: {reason}", highlight=False, markup=False)
             return
         self.console.print(f"{status}: {name} ({self.kernels} kernels, {self.findings} findings so far, "
                            f"{time.perf_counter() - self.started:.1f} s)", highlight=False, markup=False)
@@ -84,7 +85,9 @@ class LineEvents(MineEvents):
 
 
 def summary_line(s: MineSummary) -> str:
-    parts = [f"{s.repositories} repositories ({s.done} done, {s.skipped} already stored, {len(s.failed)} failed)",
+    limited = f", {len(s.limited)} limited" if s.limited else ""
+    parts = [f"{s.repositories} repositories ({s.done} done, {s.skipped} already stored, {len(s.failed)} failed"
+             f"{limited})",
              f"{s.kernels} kernels stored ({s.analysed} analysed now)", f"{s.findings} findings"]
     if s.commits:
         parts.append(f"{s.commits} commits: {s.fixed} fixed, {s.introduced} introduced, {s.unchanged} unchanged")

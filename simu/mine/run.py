@@ -25,6 +25,7 @@ from typing import Any
 from simu.mine import history as hist
 from simu.mine.analyse import AnalysisError, empty_config_file, pack_tree, scan_tree, stats_of
 from simu.mine.git import GitError, extract_tree
+from simu.mine.limits import LIMITED, Deadline, Limits, TimeLimit, check_tree, raised, stored, time_reason
 from simu.mine.rows import file_row, kernel_row, options_hash, options_json
 from simu.mine.sources import Checkout, Source, SourceError, checkout, current_commit, kind_of, slug
 from simu.mine.store import DONE, FAILED, PARTIAL, PENDING, Store
@@ -49,6 +50,7 @@ class MineSettings:
     ship: str = "sources"  # how trees reach Dask workers: sources (shipped by the coordinator) | clone
     worker_work: str | None = None  # the workers' folder [default: $SIMU_MINE_WORK, else the temporary folder]
     argv: list[str] = field(default_factory=list)
+    limits: Limits = field(default_factory=Limits)  # per repository: size, kernel files, wall time
 
     def work_dir(self) -> Path:
         return Path(self.work) if self.work else self.db.parent / (self.db.name + ".work")
@@ -60,6 +62,7 @@ class MineSummary:
     done: int = 0
     skipped: int = 0  # repositories whose analyses were all stored already
     failed: list[tuple[str, str]] = field(default_factory=list)  # (source, reason)
+    limited: list[tuple[str, str]] = field(default_factory=list)  # (source, reason): past a per-repository limit
     snapshots: int = 0  # analysed in this run
     kernels: int = 0  # kernels stored in this run
     analysed: int = 0  # of which analysed now (the rest came from the result cache)
@@ -87,15 +90,24 @@ class _Writer(ScanEvents):
 
     def __init__(self, run: _Run, snapshot_id: int, root: Path):
         self.run, self.sid, self.root = run, snapshot_id, root.resolve()
+        self.out_of_time = False
 
     def kernels_found(self, n: int) -> None:
         self.run.events.kernels_found(n)
 
     def file_done(self, f) -> None:
         self.run.store.write_file(self.sid, file_row(f, self.root))
+        self.check_time()
 
     def kernel_done(self, f, k) -> None:
         self.run.store_kernel(self.sid, kernel_row(f, k, self.root), self.run.version)
+        self.check_time()
+
+    def check_time(self) -> None:
+        """The repository's time is up: stop the scan (it keeps what finished, as on Ctrl-C)."""
+        if self.run.deadline.passed():
+            self.out_of_time = True
+            raise TimeLimit
 
 
 class _Run:
@@ -111,6 +123,8 @@ class _Run:
         self.names: dict[int, str] = {}
         self.specs: dict[int, str] = {}
         self.current = 0  # the repository being planned or analysed locally
+        self.deadline = Deadline(None)  # the current repository's wall-time limit
+        self.limited: dict[int, str] = {}  # repository id -> the limit it hit
         self.backend = None
         if settings.scheduler is not None:
             from simu.mine.dask_backend import DaskBackend, SchedulerError
@@ -129,6 +143,7 @@ class _Run:
     def mine_source(self, source: Source, rid: int) -> None:
         self.names[rid], self.specs[rid] = source.name, source.spec
         self.current = rid
+        self.deadline = Deadline(self.settings.limits.max_repo_seconds)
         self.events.source_started(source.name)
         self.pending[rid] = 1  # planning: the repository is not settled before all its jobs are known
         try:
@@ -141,7 +156,7 @@ class _Run:
             self.summary.failed.append((source.spec, str(exc)))
             self.events.source_done(source.spec, FAILED, str(exc))
             return
-        if not jobs:
+        if not jobs and rid not in self.limited:
             self.summary.skipped += 1
         for job in jobs:
             self.pending[rid] += 1
@@ -149,14 +164,36 @@ class _Run:
         self.pending[rid] -= 1
         self.settle(rid)
 
+    def stored_already(self, rid: int, sid: int, status: str) -> bool:
+        """Whether a snapshot needs no work: done, or limited by a limit not raised since (that is noted)."""
+        if status == LIMITED:
+            reason, record = self.store.snapshot_limits(sid)
+            if not raised(record, self.settings.limits):
+                self.limited.setdefault(rid, reason)
+                return True
+        return status == DONE
+
+    def past_size_limits(self, co: Checkout, rid: int, sid: int | None) -> bool:
+        """Whether the checkout is past the size or kernel-file limit: stored as limited (a clone is deleted)."""
+        hit = check_tree(co.root if co.repo is None else co.repo, self.settings.limits)
+        if hit is None:
+            return False
+        reason, name, value = hit
+        if sid is not None:
+            self.store.finish_snapshot(sid, LIMITED, reason, limits=stored(name, value))
+        self.limited.setdefault(rid, reason)
+        if co.repo is not None:  # a clone of ours, not the user's folder
+            shutil.rmtree(co.repo, ignore_errors=True)
+        return True
+
     def plan_head(self, source: Source, rid: int, kind: str) -> list[dict[str, Any]]:
         sid, status = self.store.snapshot(rid, current_commit(source, kind), "", self.ohash, self.version)
-        if status == DONE:
+        if self.stored_already(rid, sid, status):
             return []
         co = checkout(source, self.work)
         self.store.set_repository(rid, PENDING, head=co.commit)
         sid, status = self.store.snapshot(rid, co.commit, "", self.ohash, self.version)  # HEAD may have moved
-        if status == DONE:
+        if self.stored_already(rid, sid, status) or self.past_size_limits(co, rid, sid):
             return []
         return [self.job(source, co, sid, co.commit, co.root, [])]
 
@@ -165,6 +202,8 @@ class _Run:
         co = checkout(source, self.work, full=True)
         self.store.set_repository(rid, PENDING, head=co.commit)
         assert co.repo is not None
+        if self.past_size_limits(co, rid, None):
+            return []
         try:
             commits = hist.walk(co.repo, s.keywords, s.since, s.max_commits)
         except GitError as exc:
@@ -181,7 +220,7 @@ class _Run:
             for sha in (c.parent, c.sha):
                 sid, status = self.store.snapshot(rid, sha, scope, self.ohash, self.version)
                 sides.append(sid)
-                if status != DONE and sid not in planned:
+                if not self.stored_already(rid, sid, status) and sid not in planned:
                     planned.add(sid)
                     jobs.append(self.history_job(source, co, sid, sha, c.paths))
             if cstatus != DONE or self.store.commit_snapshots(cid) != tuple(sides):
@@ -205,7 +244,9 @@ class _Run:
         job: dict[str, Any] = {"snapshot_id": sid, "repo_id": self.current, "name": source.name, "commit": commit,
                                "identity": [source.spec, commit, paths], "paths": paths, "overrides": overrides,
                                "root": str(root), "cleanup": str(cleanup) if cleanup else "",
-                               "jobs": ov.jobs or 1, "work": self.settings.worker_work}
+                               "jobs": ov.jobs or 1, "work": self.settings.worker_work,
+                               "time_reason": time_reason(self.settings.limits)
+                               if self.settings.limits.max_repo_seconds is not None else ""}
         if self.backend is not None and self.settings.ship == "clone" and co.kind != "folder":
             url = source.spec if co.kind == "url" else Path(source.spec).as_uri()
             job["clone"] = {"url": url, "commit": commit, "full": bool(paths), "slug": slug(source)}
@@ -239,20 +280,33 @@ class _Run:
 
     def run_job(self, job: dict[str, Any]) -> None:
         self.store.begin_snapshot(job["snapshot_id"])
+        if self.deadline.passed():  # the repository's earlier snapshots took its time
+            self.finish_job(job, {"status": LIMITED, "reason": time_reason(self.settings.limits), "stats": {}},
+                            written=True)
+            return
         if not self.prepare_tree(job):
             return
         self.summary.snapshots += 1
         if self.backend is not None:
+            job["seconds_left"] = self.deadline.left()
             self.backend.submit(job)
             return
         o = self.settings.overrides
         overrides = ScanOverrides(**{**job["overrides"], "jobs": o.jobs, "cache_dir": str(self.work / "scan")})
+        writer = _Writer(self, job["snapshot_id"], Path(job["root"]))
         try:
-            result = scan_tree(Path(job["root"]), job["paths"], overrides, _Writer(self, job["snapshot_id"],
-                                                                                   Path(job["root"])),
+            result = scan_tree(Path(job["root"]), job["paths"], overrides, writer,
                                empty_config=empty_config_file(self.work))
         except AnalysisError as exc:
             self.finish_job(job, {"status": FAILED, "reason": str(exc), "stats": {}})
+            return
+        except TimeLimit:  # raised where the scan does not catch it (before its workers started)
+            self.finish_job(job, {"status": LIMITED, "reason": time_reason(self.settings.limits), "stats": {}},
+                            written=True)
+            return
+        if writer.out_of_time:
+            self.finish_job(job, {"status": LIMITED, "reason": time_reason(self.settings.limits),
+                                  "stats": stats_of(result)}, written=True)
             return
         if result.interrupted:
             self.store.finish_snapshot(job["snapshot_id"], PARTIAL, "interrupted", stats_of(result))
@@ -268,10 +322,14 @@ class _Run:
                 self.store.write_file(sid, row)
             for row in result.get("kernels", []):
                 self.store_kernel(sid, row, version)
-        status = result["status"] if result["status"] in (DONE, FAILED) else PARTIAL
-        self.store.finish_snapshot(sid, status, result.get("reason", ""), result.get("stats"))
+        status = result["status"] if result["status"] in (DONE, FAILED, LIMITED) else PARTIAL
+        self.store.finish_snapshot(sid, status, result.get("reason", ""), result.get("stats"),
+                                   stored("max_repo_seconds", self.settings.limits.max_repo_seconds)
+                                   if status == LIMITED else "")
         self.summary.analysed += int(result.get("stats", {}).get("analysed") or 0)
-        if status != DONE:
+        if status == LIMITED:
+            self.limited.setdefault(rid, result.get("reason", "") or status)
+        elif status != DONE:
             self.problems.setdefault(rid, result.get("reason", "") or status)
         if job.get("cleanup"):
             shutil.rmtree(job["cleanup"], ignore_errors=True)
@@ -293,13 +351,17 @@ class _Run:
         if self.settings.history:
             self.classify(rid)
         problem = self.problems.pop(rid, "")
-        status = FAILED if problem else DONE
-        self.store.set_repository(rid, status, problem)
+        limit = self.limited.pop(rid, "")
+        status = FAILED if problem else LIMITED if limit else DONE
+        self.store.set_repository(rid, status, problem or limit)
         if problem:
             self.summary.failed.append((self.specs.get(rid, str(rid)), problem))
+        elif limit:
+            self.summary.limited.append((self.specs.get(rid, str(rid)), limit))
         else:
             self.summary.done += 1
-        self.events.source_done(self.specs[rid] if problem else self.names.get(rid, ""), status, problem)
+        self.events.source_done(self.specs[rid] if problem or limit else self.names.get(rid, ""), status,
+                                problem or limit)
 
     def classify(self, rid: int) -> None:
         for c in self.store.pending_commits(rid):

@@ -1,14 +1,15 @@
 """The mining database's schema (SQLite), versioned with ``PRAGMA user_version`` and the ``meta`` table.
 
 docs/mining.md describes every table.  A database written by a newer schema is refused; an older one is
-migrated by the steps in :data:`MIGRATIONS` (none yet: version 1 is the first).
+migrated by the steps in :data:`MIGRATIONS` (1 -> 2: ``snapshots.limits``, the per-repository limit that
+stopped a ``limited`` snapshot).
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
@@ -24,6 +25,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
     commit_sha TEXT NOT NULL, scope TEXT NOT NULL, options_hash TEXT NOT NULL, simu_version TEXT NOT NULL,
     status TEXT DEFAULT 'pending', reason TEXT DEFAULT '', run_id INTEGER, started REAL, finished REAL,
     seconds REAL, files INTEGER, kernels INTEGER, analysed INTEGER, reused INTEGER, warnings TEXT,
+    limits TEXT DEFAULT '',
     UNIQUE (repository_id, commit_sha, scope, options_hash, simu_version));
 CREATE TABLE IF NOT EXISTS sources (sha256 TEXT PRIMARY KEY, bytes INTEGER, text TEXT);
 CREATE TABLE IF NOT EXISTS files (
@@ -60,7 +62,9 @@ CREATE INDEX IF NOT EXISTS findings_analysis ON findings(analysis_id);
 CREATE INDEX IF NOT EXISTS changes_commit ON changes(commit_id);
 """
 
-MIGRATIONS: dict[int, str] = {}  # from version N to N+1: the SQL to run
+MIGRATIONS: dict[int, str] = {  # from version N to N+1: the SQL to run
+    1: "ALTER TABLE snapshots ADD COLUMN limits TEXT DEFAULT '';",
+}
 
 
 class SchemaError(Exception):

@@ -103,15 +103,21 @@ class Store:
             self.conn.execute("UPDATE snapshots SET status=?, run_id=?, started=? WHERE id=?",
                               (PARTIAL, self.run_id, time.time(), snapshot_id))
 
-    def finish_snapshot(self, snapshot_id: int, status: str, reason: str = "", stats: dict[str, Any] | None = None
-                        ) -> None:
+    def finish_snapshot(self, snapshot_id: int, status: str, reason: str = "", stats: dict[str, Any] | None = None,
+                        limits: str = "") -> None:
+        """``limits``: for a ``limited`` snapshot, the limit that stopped it (:func:`simu.mine.limits.stored`)."""
         s = stats or {}
         with self.conn:
             self.conn.execute(
                 "UPDATE snapshots SET status=?, reason=?, finished=?, seconds=?, files=?, kernels=?, analysed=?, "
-                "reused=?, warnings=? WHERE id=?",
+                "reused=?, warnings=?, limits=? WHERE id=?",
                 (status, reason, time.time(), s.get("seconds"), s.get("files"), s.get("kernels"), s.get("analysed"),
-                 s.get("reused"), json.dumps(s.get("warnings", [])), snapshot_id))
+                 s.get("reused"), json.dumps(s.get("warnings", [])), limits, snapshot_id))
+
+    def snapshot_limits(self, snapshot_id: int) -> tuple[str, str]:
+        """(reason, limit record) of a limited snapshot."""
+        row = self.conn.execute("SELECT reason, limits FROM snapshots WHERE id=?", (snapshot_id,)).fetchone()
+        return (str(row[0] or ""), str(row[1] or "")) if row else ("", "")
 
     # -- files, kernels, analyses, findings -----------------------------------------------------------------
 
