@@ -21,6 +21,8 @@ class DetectOptions:
     warp_model: str = "lockstep"  # lockstep | independent
     strict_warp: bool = False  # independent model: report warp-synchronous races as errors
     pair_cap: int = 256  # accesses per (word, block, epoch) examined pair by pair
+    # accesses a check judges at once: a larger trace is judged in batches that share no word (batches.py)
+    batch_rows: int = 1 << 22
 
 
 @dataclass
@@ -81,6 +83,14 @@ class Context:
             off -= int(lane) * a.instance_size
         elem = off // max(int(size), 1)
         return SPACE_NAMES[a.space], a.name, elem
+
+    @cached_property
+    def batches(self) -> list[np.ndarray]:
+        """Trace rows of the global and shared accesses in batches that share no word, each in trace order
+        (computed once per run; see :func:`simu.detect.batches.word_batches`)."""
+        from simu.detect.batches import word_batches
+
+        return word_batches(self.trace, self.launch.threads_per_block, self.options.batch_rows)
 
     @cached_property
     def record(self) -> LaunchRecord:

@@ -34,9 +34,29 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
     """Shared reads of words that no thread of the block had written before (in trace order).
 
     Shared addresses already differ per block (one instance each), so a word identifies the
-    block too; the trace is chronological, so the first write of a word is its first index."""
+    block too; the trace is chronological, so the first write of a word is its first index.
+    Judged batch by batch (batches.py: a batch holds every access of its words)."""
     t = ctx.trace
-    keep = np.flatnonzero(t.space == SPACE_SHARED)
+    found: dict[int, list[int]] = {}  # instruction -> [first bad row, bad reads]
+    for batch in ctx.batches:
+        for iid, first, count in _unwritten_reads(t, batch):
+            seen = found.setdefault(iid, [first, 0])
+            seen[0] = min(seen[0], first)
+            seen[1] += count
+    out = []
+    for iid, (r, count) in sorted(found.items()):
+        space, var, elem = ctx.variable(int(t.addr[r]), int(t.size[r]), int(t.lane[r]))
+        th = ctx.thread(int(t.lane[r]), "read")
+        msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
+        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None, "shared", var, elem, (th,), {}, ctx.record, count))
+    return out
+
+
+def _unwritten_reads(t, batch: np.ndarray) -> list[tuple[int, int, int]]:
+    """Per instruction of one batch's shared reads of words not written before: (instruction, its first such
+    row, how many such word reads)."""
+    keep = batch[t.space[batch] == SPACE_SHARED]
     if len(keep) == 0:
         return []
     rid, word, _ = expand_words(t.addr[keep], t.size[keep])
@@ -53,17 +73,9 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
     bad_rows = row[r_pos[before]]
     if len(bad_rows) == 0:
         return []
-    out = []
     instrs = t.instr[bad_rows]
-    for iid in np.unique(instrs):
-        r = bad_rows[instrs == iid][0]
-        space, var, elem = ctx.variable(int(t.addr[r]), int(t.size[r]), int(t.lane[r]))
-        th = ctx.thread(int(t.lane[r]), "read")
-        count = int((instrs == iid).sum())
-        msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
-        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg,
-                           ctx.location(iid), None, "shared", var, elem, (th,), {}, ctx.record, count))
-    return out
+    iids, first_at, counts = np.unique(instrs, return_index=True, return_counts=True)
+    return list(zip(iids.tolist(), bad_rows[first_at].tolist(), counts.tolist(), strict=True))
 
 
 class MemoryCheck(Check):

@@ -70,3 +70,55 @@ def pairs_within_segments(seg: np.ndarray, limit: int = 20_000_000) -> tuple[np.
     offs = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     right = left + 1 + offs
     return left, right
+
+
+def dense_ids(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row: the rank of its ``key`` among the distinct keys (ascending), and how many there are.  Without a
+    sort when the keys' range is small (a table over the range), else by sorting."""
+    n = len(key)
+    if n == 0:
+        return np.zeros(0, np.int64), 0
+    lo, hi = int(key.min()), int(key.max())
+    if hi - lo < 4 * n + (1 << 20):
+        present = np.zeros(hi - lo + 1, bool)
+        present[key - lo] = True
+        rank = np.cumsum(present) - 1
+        return rank[key - lo], int(rank[-1]) + 1
+    uniq, ids = np.unique(key, return_inverse=True)
+    return ids.reshape(-1), len(uniq)
+
+
+def first_of(ids: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Per id: the value of its first row (rows in order); ids with no row get -1."""
+    out = np.full(n, -1, values.dtype)
+    out[ids[::-1]] = values[::-1]  # the last assignment wins: the first row's value
+    return out
+
+
+def group_ranks(*cols: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row: the rank of its tuple of column values among the distinct tuples (ordered as the columns are,
+    the first most significant), and how many there are; column by column, each a table when ranges allow."""
+    ids, n = dense_ids(cols[0])
+    for c in cols[1:]:
+        lo = int(c.min()) if len(c) else 0
+        span = int(c.max()) - lo + 1 if len(c) else 1
+        if n * span >= 1 << 62:
+            order = np.lexsort(tuple(reversed(cols)))
+            ids = np.empty(len(order), np.int64)
+            ids[order] = segment_ids(segment_starts(*(k[order] for k in cols)))
+            return ids, int(ids.max()) + 1 if len(ids) else 0
+        ids, n = dense_ids(ids * span + (c.astype(np.int64) - lo))
+    return ids, n
+
+
+def dense_words(word: np.ndarray, allocations) -> np.ndarray | None:
+    """Word addresses numbered densely from the allocation table (in address order), or None when the table is
+    far larger than the rows (a sort is then cheaper)."""
+    from simu.interp.memory import OFFSET_BITS
+
+    sizes = np.array([0 if a is None else (len(a.data) + 3) // 4 for a in allocations], np.int64)
+    if sizes.sum() > max(4 * len(word), 1 << 20):
+        return None
+    base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    aid = word >> (OFFSET_BITS - 2)
+    return base[aid] + (word & ((1 << (OFFSET_BITS - 2)) - 1))
