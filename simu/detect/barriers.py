@@ -11,6 +11,7 @@ from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
 from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
+from simu.interp.memory import SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
 
@@ -124,19 +125,20 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     del rid
     lane = t.lane[row].astype(np.int64)
     block = lane // ctx.launch.threads_per_block
-    warp = ctx.warp_of(lane)
     epoch = t.epoch[row].astype(np.int64)
     action = t.action[row]
-    # summary per (word, block, epoch), numbered in that order: kinds of access, whether one lane (one warp) made
-    # them all and which
+    # summary per (word, block, epoch), numbered in that order: kinds of access, lane range, warp range
     dense = dense_words(word, ctx.result.allocations)
-    sid, n = group_ranks(word if dense is None else dense, block, epoch)
-    has_w = np.bincount(sid, weights=(action == WRITE), minlength=n) > 0
-    has_r = np.bincount(sid, weights=(action == READ), minlength=n) > 0
-    has_a = np.bincount(sid, weights=(action == ATOMIC), minlength=n) > 0
-    l_first, w_first = first_of(sid, lane, n), first_of(sid, warp, n)
-    one_lane = np.bincount(sid, weights=(lane != l_first[sid]), minlength=n) == 0
-    one_warp = np.bincount(sid, weights=(warp != w_first[sid]), minlength=n) == 0
+    words = word if dense is None else dense
+    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+    shared_only = bool((t.space[keep] == SPACE_SHARED).all())
+    sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, block, epoch)
+    counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)
+    has_r, has_w, has_a = counts[:, READ] > 0, counts[:, WRITE] > 0, counts[:, ATOMIC] > 0
+    lmin, lmax = np.full(n, np.iinfo(np.int64).max), np.full(n, -1)
+    np.minimum.at(lmin, sid, lane)
+    np.maximum.at(lmax, sid, lane)
+    wmin, wmax = ctx.warp_of(lmin), ctx.warp_of(lmax)  # a lane's warp grows with the lane
     sw, sb, se = first_of(sid, word, n), first_of(sid, block, n), first_of(sid, epoch, n)
     sspace = first_of(sid, t.space[row].astype(np.int64), n)
     # neighbouring summaries of the same (word, block): the accesses of epoch e and the next epoch
@@ -148,12 +150,12 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     mod_p, mod_q = has_w[p] | has_a[p], has_w[q] | has_a[q]
     conflict = (mod_p & (has_r[q] | has_w[q])) | (has_r[p] & mod_q) | (has_w[p] & has_a[q])
     # different threads on the two sides (a thread ordering its own accesses needs no barrier)
-    distinct = ~(one_lane[p] & one_lane[q] & (l_first[p] == l_first[q]))
+    distinct = ~((lmin[p] == lmax[p]) & (lmin[q] == lmax[q]) & (lmin[p] == lmin[q]))
     hit = np.flatnonzero(conflict & distinct)
     if len(hit) == 0:
         return None
     p, q = p[hit], q[hit]
-    inter_warp = ~(one_warp[p] & one_warp[q] & (w_first[p] == w_first[q]))
+    inter_warp = ~((wmin[p] == wmax[p]) & (wmin[q] == wmax[q]) & (wmin[p] == wmin[q]))
     return sb[q], sspace[q], se[p], se[q], inter_warp, sw[q], sb[q], se[q]
 
 

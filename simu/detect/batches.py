@@ -23,12 +23,13 @@ def word_batches(trace: Trace, threads_per_block: int, batch_rows: int) -> list[
     if total <= batch_rows:
         return [np.flatnonzero(both)] if total else []
     del both
+    index = np.int32 if len(trace) < 1 << 31 else np.int64  # row numbers: half the bytes on any real trace
     out = []
-    glob = np.flatnonzero(space == SPACE_GLOBAL)
+    glob = np.flatnonzero(space == SPACE_GLOBAL).astype(index)
     if len(glob):
         out.append(glob)
     del glob
-    shared = np.flatnonzero(space == SPACE_SHARED)
+    shared = np.flatnonzero(space == SPACE_SHARED).astype(index)
     block = trace.lane[shared] // threads_per_block
     per_block = np.bincount(block)
     # greedy ranges of consecutive blocks, each closed before it would pass batch_rows
@@ -39,11 +40,7 @@ def word_batches(trace: Trace, threads_per_block: int, batch_rows: int) -> list[
             b, filled = b + 1, 0
         batch_of[k] = b
         filled += c
-    ids = batch_of[block].astype(np.uint16 if b < 1 << 16 else np.int64)
+    ids = batch_of.astype(np.uint16 if b < 1 << 16 else np.int64)[block]
     del block
-    order = np.argsort(ids, kind="stable")  # radix sort on 16 bits: rows grouped by batch, in trace order
-    sizes = np.bincount(ids, minlength=b + 1)
-    grouped = shared[order]
-    del order, shared
-    out += np.split(grouped, np.cumsum(sizes)[:-1].tolist())
+    out += [shared[ids == k] for k in range(b + 1)]
     return [r for r in out if len(r)]

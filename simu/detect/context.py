@@ -56,11 +56,13 @@ class Context:
     def warp_of(self, lane: np.ndarray) -> np.ndarray:
         """Launch-wide warp index of each lane (a block's last warp may be partial)."""
         tpb, ws = self.launch.threads_per_block, self.launch.warp_size
+        if tpb % ws == 0:
+            return lane // ws  # whole warps: the launch-wide warp is the lane's
         return (lane // tpb) * (-(-tpb // ws)) + (lane % tpb) // ws
 
     def lane_in_warp(self, lane: np.ndarray) -> np.ndarray:
         tpb, ws = self.launch.threads_per_block, self.launch.warp_size
-        return (lane % tpb) % ws
+        return lane % ws if tpb % ws == 0 else (lane % tpb) % ws
 
     def thread(self, lane: int, action: str = "") -> ThreadRef:
         tpb = self.launch.threads_per_block

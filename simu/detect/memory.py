@@ -8,7 +8,7 @@ from simu.codes import MEMORY, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import expand_words
+from simu.detect.pairs import dense_ids, dense_words, expand_words
 from simu.interp.memory import SPACE_SHARED
 from simu.interp.trace import READ
 
@@ -39,7 +39,7 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
     t = ctx.trace
     found: dict[int, list[int]] = {}  # instruction -> [first bad row, bad reads]
     for batch in ctx.batches:
-        for iid, first, count in _unwritten_reads(t, batch):
+        for iid, first, count in _unwritten_reads(t, batch, ctx.result.allocations):
             seen = found.setdefault(iid, [first, 0])
             seen[0] = min(seen[0], first)
             seen[1] += count
@@ -53,7 +53,7 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
     return out
 
 
-def _unwritten_reads(t, batch: np.ndarray) -> list[tuple[int, int, int]]:
+def _unwritten_reads(t, batch: np.ndarray, allocations) -> list[tuple[int, int, int]]:
     """Per instruction of one batch's shared reads of words not written before: (instruction, its first such
     row, how many such word reads)."""
     keep = batch[t.space[batch] == SPACE_SHARED]
@@ -62,14 +62,15 @@ def _unwritten_reads(t, batch: np.ndarray) -> list[tuple[int, int, int]]:
     rid, word, _ = expand_words(t.addr[keep], t.size[keep])
     row = keep[rid]
     is_w = t.action[row] != READ
+    ids = dense_words(word, allocations)
+    n = int(ids.max()) + 1 if ids is not None else 0
+    if ids is None:
+        ids, n = dense_ids(word)
     w_pos = np.flatnonzero(is_w)
-    uw, first = np.unique(word[w_pos], return_index=True)
-    first_write = w_pos[first]
+    first_write = np.full(n, np.iinfo(np.int64).max)
+    first_write[ids[w_pos[::-1]]] = w_pos[::-1]  # the last assignment wins: each word's first write
     r_pos = np.flatnonzero(~is_w)
-    k = np.searchsorted(uw, word[r_pos])
-    k_ok = np.minimum(k, max(len(uw) - 1, 0))
-    written = (k < len(uw)) & (uw[k_ok] == word[r_pos]) if len(uw) else np.zeros(len(r_pos), bool)
-    before = np.where(written, r_pos < first_write[k_ok] if len(uw) else True, True)
+    before = r_pos < first_write[ids[r_pos]]
     bad_rows = row[r_pos[before]]
     if len(bad_rows) == 0:
         return []

@@ -8,6 +8,8 @@ import numpy as np
 def expand_words(addr: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split accesses into 4-byte words: (row index, word address, byte mask within the word)."""
     addr = addr.astype(np.int64, copy=False)
+    if len(size) and int(size.min()) == 4 == int(size.max()) and not np.bitwise_or.reduce(addr & 3):
+        return np.arange(len(addr), dtype=np.int64), addr >> 2, np.full(len(addr), 15, np.uint8)  # whole words
     size = size.astype(np.int64, copy=False)
     first = addr >> 2
     last = (addr + size - 1) >> 2
@@ -80,10 +82,11 @@ def dense_ids(key: np.ndarray) -> tuple[np.ndarray, int]:
         return np.zeros(0, np.int64), 0
     lo, hi = int(key.min()), int(key.max())
     if hi - lo < 4 * n + (1 << 20):
+        at = key - lo if lo else key
         present = np.zeros(hi - lo + 1, bool)
-        present[key - lo] = True
-        rank = np.cumsum(present) - 1
-        return rank[key - lo], int(rank[-1]) + 1
+        present[at] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[at], int(rank[-1]) + 1
     uniq, ids = np.unique(key, return_inverse=True)
     return ids.reshape(-1), len(uniq)
 

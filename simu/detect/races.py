@@ -28,7 +28,7 @@ from simu.detect.pairs import (
     segment_starts,
 )
 from simu.interp.grid_sync import grid_epochs
-from simu.interp.memory import SPACE_GLOBAL
+from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 
 ACTIONS = ("read", "write", "atomic")
@@ -116,6 +116,27 @@ class _Rows:
         return grid_epochs(t.grid_releases, self.block, self.step) if len(t.grid_releases) else None
 
 
+def _racy_rows(ctx: Context, keep: np.ndarray) -> np.ndarray:
+    """Of a batch of shared accesses: those touching a (word, epoch) that a write, or an atomic and a read, of two
+    lanes or more touches.  Only such segments hold pairs that can race, and no rule about a shared pair looks past
+    its segment (a shared word is one block's), so the batch is judged on these rows alone."""
+    t = ctx.trace
+    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
+    rows = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
+    dense = dense_words(word, ctx.result.allocations)
+    seg, nseg = group_ranks(word if dense is None else dense, t.epoch[rows])
+    del word, dense
+    counts = np.bincount(seg * 3 + t.action[rows], minlength=3 * nseg).reshape(nseg, 3)
+    lane = t.lane[rows]
+    lo, hi = np.full(nseg, np.iinfo(lane.dtype).max, lane.dtype), np.full(nseg, -1, lane.dtype)
+    np.minimum.at(lo, seg, lane)
+    np.maximum.at(hi, seg, lane)
+    several = lo != hi
+    interesting = ((counts[:, WRITE] > 0) | ((counts[:, ATOMIC] > 0) & (counts[:, READ] > 0))) & several
+    hit = rid[interesting[seg]]
+    return keep[hit[np.r_[True, hit[1:] != hit[:-1]]]] if len(hit) else keep[:0]
+
+
 def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
     """Indices of accesses to words that are modified and touched by at least two lanes.
 
@@ -171,7 +192,10 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     # segments (word, block, epoch), numbered in that order (without a sort where the ranges allow): only those
     # with a write (or an atomic and a read) by two lanes or more can hold a race
     dense = dense_words(rows.word, ctx.result.allocations)
-    key, nseg = group_ranks(rows.word if dense is None else dense, rows.block, rows.epoch)
+    words = rows.word if dense is None else dense
+    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+    key, nseg = group_ranks(words, rows.epoch) if (rows.space == SPACE_SHARED).all() else \
+        group_ranks(words, rows.block, rows.epoch)
     act = rows.action
     writes = np.bincount(key, weights=(act == WRITE), minlength=nseg)
     atom = np.bincount(key, weights=(act == ATOMIC), minlength=nseg)
@@ -300,6 +324,10 @@ def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
     """One batch's races per (kind, instruction pair): its representative pair (widest scope, then first in
     word order) and that pair's word, how many pairs, whether all of them are benign or any is write-write,
     and the instructions whose writes race with reads (``racy_writers``)."""
+    if (ctx.trace.space[keep] == SPACE_SHARED).all():
+        keep = _racy_rows(ctx, keep)
+        if len(keep) == 0:
+            return None
     rows = _Rows(ctx, keep)
     parts = [_intra_block_pairs(ctx, rows), _inter_block_pairs(ctx, rows)]
     a = np.concatenate([p[0] for p in parts])
