@@ -132,3 +132,17 @@ def test_every_rule_gives_the_same_findings_batch_by_batch(kernel: str):
     assert batched == whole and whole
     if kernel == "early":  # the race of block 2's first epoch, judged in a batch of its own
         assert any(f[0] == "race" and "block (2,0,0)" in f[2] for f in whole), whole
+
+
+def test_bank_degrees_by_table_match_counting_words_bank_by_bank():
+    from simu.detect.perf import BANKS, _degrees
+
+    rng = np.random.default_rng(3)
+    sizes = rng.integers(1, 33, 200)
+    starts = np.r_[0, np.cumsum(sizes)[:-1]]
+    word = rng.integers(0, 300, int(sizes.sum())) + 1000
+    for width, sz, st in ((32, sizes, starts), (32, np.full(50, 32), np.arange(50) * 32)):
+        w = word[:int(sz.sum())]
+        got = _degrees(w, int(w.max() - w.min() + 1), st, sz, width)
+        want = [max(np.bincount(np.unique(w[a:a + n]) % BANKS)) for a, n in zip(st, sz, strict=True)]
+        assert got.tolist() == want

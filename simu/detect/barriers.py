@@ -120,27 +120,30 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     """One batch's conflicts across epochs of one (word, block): per conflict (block, space, earlier epoch, later
     epoch, inter-warp) and where it sits (word, block, epoch of the later access); None when there is none."""
     t = ctx.trace
+    tpb = ctx.launch.threads_per_block
     rid, word, _ = expand_words(t.addr[keep], t.size[keep])
-    row = keep[rid]
+    row = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
     del rid
     lane = t.lane[row].astype(np.int64)
-    block = lane // ctx.launch.threads_per_block
-    epoch = t.epoch[row].astype(np.int64)
+    epoch = t.epoch[row]
     action = t.action[row]
     # summary per (word, block, epoch), numbered in that order: kinds of access, lane range, warp range
     dense = dense_words(word, ctx.result.allocations)
     words = word if dense is None else dense
+    del dense
     # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
     shared_only = bool((t.space[keep] == SPACE_SHARED).all())
-    sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, block, epoch)
+    sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, lane // tpb, epoch)
+    del words
     counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)
     has_r, has_w, has_a = counts[:, READ] > 0, counts[:, WRITE] > 0, counts[:, ATOMIC] > 0
     lmin, lmax = np.full(n, np.iinfo(np.int64).max), np.full(n, -1)
     np.minimum.at(lmin, sid, lane)
     np.maximum.at(lmax, sid, lane)
     wmin, wmax = ctx.warp_of(lmin), ctx.warp_of(lmax)  # a lane's warp grows with the lane
-    sw, sb, se = first_of(sid, word, n), first_of(sid, block, n), first_of(sid, epoch, n)
-    sspace = first_of(sid, t.space[row].astype(np.int64), n)
+    sw, se = first_of(sid, word, n), first_of(sid, epoch, n).astype(np.int64)
+    sb = lmin // tpb  # a segment's lanes are one block's
+    sspace = np.full(n, SPACE_SHARED) if shared_only else first_of(sid, t.space[row].astype(np.int64), n)
     # neighbouring summaries of the same (word, block): the accesses of epoch e and the next epoch
     # that touches the word; the last barrier before the later access is the one that orders them
     # (with two barriers in a row, the second is needed and the first reported redundant)
@@ -156,7 +159,14 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
         return None
     p, q = p[hit], q[hit]
     inter_warp = ~((wmin[p] == wmax[p]) & (wmin[q] == wmax[q]) & (wmin[p] == wmin[q]))
-    return sb[q], sspace[q], se[p], se[q], inter_warp, sw[q], sb[q], se[q]
+    # each span once: where it first occurs (hits are in (word, block, epoch) order), inter-warp if any is
+    span, nspan = group_ranks(sb[q], sspace[q], se[p], se[q])
+    at = np.full(nspan, len(q))
+    np.minimum.at(at, span, np.arange(len(q)))
+    any_iw = np.zeros(nspan, bool)
+    any_iw[span[inter_warp]] = True
+    p, q = p[at], q[at]
+    return sb[q], sspace[q], se[p], se[q], any_iw, sw[q], sb[q], se[q]
 
 
 @dataclass(frozen=True)

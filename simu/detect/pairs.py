@@ -93,7 +93,7 @@ def dense_ids(key: np.ndarray) -> tuple[np.ndarray, int]:
 
 def first_of(ids: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
     """Per id: the value of its first row (rows in order); ids with no row get -1."""
-    out = np.full(n, -1, values.dtype)
+    out = np.full(n, -1, np.int64 if values.dtype.kind in "ub" else values.dtype)
     out[ids[::-1]] = values[::-1]  # the last assignment wins: the first row's value
     return out
 

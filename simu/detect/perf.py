@@ -52,8 +52,8 @@ def check_bank_conflicts(ctx: Context) -> list[Finding]:
 
 def _warp_degrees(ctx: Context, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per warp access (one step of one warp) among ``rows``: its instruction and its degree (distinct words in
-    its busiest bank; the same word is a broadcast).  One sort of a packed (access, bank, word) key where the
-    rows of each access are already together (the trace's order), else a sort by the four columns."""
+    its busiest bank; the same word is a broadcast).  A table of one row per access where the rows of each access
+    are already together (the trace's order), else a sort by the four columns."""
     t = ctx.trace
     if len(rows) == 0:
         e = np.zeros(0, np.int64)
@@ -68,16 +68,11 @@ def _warp_degrees(ctx: Context, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     together = bool((acc_key[1:] >= acc_key[:-1]).all())
     if together:
         acc_start = segment_starts(acc_key)
-        acc = segment_ids(acc_start)
-        nacc = int(acc[-1]) + 1
-        if nacc * BANKS * span < 1 << 62:
-            key = (acc * BANKS + word % BANKS) * span + (word - int(word.min()))
-            key.sort()
-            bank_start = segment_starts(key // span)
-            distinct = np.bincount(segment_ids(bank_start), weights=segment_starts(key)).astype(np.int64)
-            bank_acc = key[bank_start] // (span * BANKS)
-            degree = np.maximum.reduceat(distinct, np.flatnonzero(segment_starts(bank_acc)))
-            return t.instr[rows[acc_start]].astype(np.int64), degree
+        starts = np.flatnonzero(acc_start)
+        sizes = np.diff(np.r_[starts, len(rows)])
+        width = int(sizes.max())
+        if width <= 64 and BANKS * span < 1 << 62:
+            return t.instr[rows[starts]].astype(np.int64), _degrees(word, span, starts, sizes, width)
     bank = word % BANKS
     order = np.lexsort((word, bank, warp, step))
     s_step, s_warp, s_bank, s_word = step[order], warp[order], bank[order], word[order]
@@ -90,6 +85,29 @@ def _warp_degrees(ctx: Context, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     np.maximum.at(degree, access_seg, distinct)
     instr_of_access = t.instr[rows][order][segment_starts(s_step, s_warp)]
     return instr_of_access.astype(np.int64), degree
+
+
+def _degrees(word: np.ndarray, span: int, starts: np.ndarray, sizes: np.ndarray, width: int) -> np.ndarray:
+    """Degree of each access whose rows are ``word[starts[k]:starts[k] + sizes[k]]``: one row of a table per
+    access (padded), each sorted by (bank, word); distinct words counted along each bank's run."""
+    nacc = len(starts)
+    value = (word % BANKS) * span + (word - int(word.min()))
+    if (sizes == width).all():
+        table = value.reshape(nacc, width)
+    else:
+        table = np.full((nacc, width), np.iinfo(np.int64).max)
+        acc = np.repeat(np.arange(nacc), sizes)
+        table[acc, np.arange(len(word)) - np.repeat(starts, sizes)] = value
+    table = np.sort(table, axis=1)
+    valid = table != np.iinfo(np.int64).max
+    new_word = valid.copy()
+    new_word[:, 1:] &= table[:, 1:] != table[:, :-1]
+    bank = table // span
+    new_bank = np.ones_like(valid)
+    new_bank[:, 1:] = bank[:, 1:] != bank[:, :-1]
+    seen = np.cumsum(new_word, axis=1)
+    before = np.maximum.accumulate(np.where(new_bank, seen - new_word, 0), axis=1)  # words seen before the run
+    return (seen - before).max(axis=1).astype(np.int64)
 
 
 def check_uncoalesced(ctx: Context) -> list[Finding]:
