@@ -146,3 +146,17 @@ def test_bank_degrees_by_table_match_counting_words_bank_by_bank():
         got = _degrees(w, int(w.max() - w.min() + 1), st, sz, width)
         want = [max(np.bincount(np.unique(w[a:a + n]) % BANKS)) for a, n in zip(st, sz, strict=True)]
         assert got.tolist() == want
+
+
+def test_pairs_with_a_modifying_row_are_all_pairs_less_the_read_read_ones_in_order():
+    from simu.detect.pairs import modifying_pairs_within_segments, pairs_within_segments
+
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        n = int(rng.integers(0, 60))
+        seg = np.sort(rng.integers(0, n // 4 + 1, n))
+        modifies = rng.random(n) < rng.random()
+        i, j = pairs_within_segments(seg)
+        kept = modifies[i] | modifies[j]
+        a, b = modifying_pairs_within_segments(seg, modifies)
+        assert np.array_equal(a, i[kept]) and np.array_equal(b, j[kept])

@@ -125,3 +125,41 @@ def dense_words(word: np.ndarray, allocations) -> np.ndarray | None:
     base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     aid = word >> (OFFSET_BITS - 2)
     return base[aid] + (word & ((1 << (OFFSET_BITS - 2)) - 1))
+
+
+def modifying_pairs_within_segments(seg: np.ndarray, modifies: np.ndarray,
+                                    limit: int = 20_000_000) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of :func:`pairs_within_segments` of which at least one row ``modifies`` (two reads never
+    conflict), in the same (i, j) order: a word a whole block reads and one thread writes gives a pair per
+    reader, not one per two readers.  Past ``limit`` each row keeps its earliest pairs, as there."""
+    n = len(seg)
+    e = np.zeros(0, np.int64)
+    if n < 2:
+        return e, e
+    start = segment_starts(seg)
+    sid = segment_ids(start)
+    sizes = np.bincount(sid)
+    pos = rank_in_segment(start)
+    # a modifying row with every later row of its segment
+    later = np.where(modifies, sizes[sid] - pos - 1, 0)
+    # a reading row with every later modifying row of its segment: those are consecutive among the modifying rows
+    mods = np.flatnonzero(modifies)
+    seen = np.cumsum(modifies)  # modifying rows up to and including each row
+    seg_end = np.flatnonzero(np.r_[start[1:], True])  # each segment's last row
+    mods_to_end = seen[seg_end][sid]
+    later_mods = np.where(modifies, 0, mods_to_end - seen)
+    counts = later + later_mods
+    total = int(counts.sum())
+    if total > limit:
+        scale = limit / total
+        keep = np.minimum(counts, np.maximum((counts * scale).astype(np.int64), 1))
+        later, later_mods = np.where(modifies, keep, 0), np.where(modifies, 0, keep)
+    rows = np.arange(n, dtype=np.int64)
+    left_a = np.repeat(rows, later)
+    right_a = left_a + 1 + (np.arange(len(left_a)) - np.repeat(np.cumsum(later) - later, later))
+    left_b = np.repeat(rows, later_mods)
+    first_mod = np.repeat(seen, later_mods)  # index in ``mods`` of the first modifying row after the reader
+    right_b = mods[first_mod + (np.arange(len(left_b)) - np.repeat(np.cumsum(later_mods) - later_mods, later_mods))]
+    left, right = np.concatenate([left_a, left_b]), np.concatenate([right_a, right_b])
+    order = np.argsort(left * n + right) if n < 1 << 31 else np.lexsort((right, left))
+    return left[order], right[order]

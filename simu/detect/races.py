@@ -22,6 +22,7 @@ from simu.detect.pairs import (
     expand_words,
     first_of,
     group_ranks,
+    modifying_pairs_within_segments,
     pairs_within_segments,
     rank_in_segment,
     segment_ids,
@@ -211,7 +212,7 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     # back to chronological order inside each segment so that pair (i, j) has i before j
     idx = idx[np.argsort(key[idx] * n + idx)] if n < (1 << 62) // max(nseg, 1) else idx[np.lexsort((idx, key[idx]))]
     seg = segment_ids(segment_starts(key[idx]))
-    i, j = pairs_within_segments(seg)
+    i, j = modifying_pairs_within_segments(seg, rows.action[idx] != READ)
     a, c = idx[i], idx[j]
     ok = _conflicts(rows, a, c)
     a, c = a[ok], c[ok]

@@ -110,11 +110,7 @@ class TraceBuilder:
         self.groups: list[np.ndarray] = []
         self._group_ids: dict[int, int] = {}
         self.count = 0
-        self.stored = 0  # accesses that store a value
-
-    @property
-    def nbytes(self) -> int:
-        return self.count * ACCESS_BYTES + self.stored * VALUE_BYTES
+        self.nbytes = 0  # what the finished trace holds at most: ACCESS_BYTES per access, VALUE_BYTES per value
 
     def group_id(self, lanes: np.ndarray) -> int:
         key = id(lanes)
@@ -130,9 +126,9 @@ class TraceBuilder:
             conv_step: np.ndarray | int = 0) -> None:
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
                             self.group_id(lanes), value, conv_step))
-        self.count += len(lanes)
-        if value is not None:
-            self.stored += len(lanes)
+        n = len(lanes)
+        self.count += n
+        self.nbytes += n * (ACCESS_BYTES if value is None else ACCESS_BYTES + VALUE_BYTES)
 
     def finish(self) -> Trace:
         """The trace's columns; the chunks are released column by column, so the peak stays near the result."""
