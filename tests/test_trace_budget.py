@@ -9,7 +9,7 @@ import pytest
 from simu.api import load_source
 from simu.detect import Context, DetectOptions, detect
 from simu.interp import Limits, run
-from simu.interp.trace import ACCESS_BYTES, WRITE
+from simu.interp.trace import ACCESS_BYTES, VALUE_BYTES, WRITE
 from simu.launch.model import Launch
 
 TILED = """
@@ -103,7 +103,8 @@ def test_the_compact_trace_keeps_values_of_stores_only_and_constant_columns_cost
     assert (t.values_at(writes) == t.value[writes]).all() and not t.value[t.action == 0].any()
     assert t.size.strides == (0,) and t.warp_epoch.strides == (0,)  # one value: a broadcast view
     assert t.epoch.dtype == np.uint8
-    assert t.nbytes <= len(t) * ACCESS_BYTES
+    assert t.nbytes <= len(t) * ACCESS_BYTES + len(t.written) * VALUE_BYTES  # what the budget counts
+    assert t.step.itemsize <= 2 and t.conv_step.itemsize <= 2  # counters narrowed to their range
     stored = t.action == WRITE
     assert np.array_equal(t.values_at(np.flatnonzero(stored)).view(np.uint32)[::2],
                           t.value[stored].view(np.uint32)[::2])

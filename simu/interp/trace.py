@@ -43,9 +43,9 @@ class Trace:
     warp_epoch: np.ndarray  # uint count of __syncwarp the lane executed
     action: np.ndarray  # uint8 READ/WRITE/ATOMIC
     instr: np.ndarray  # int static instruction id
-    step: np.ndarray  # int32 machine step
+    step: np.ndarray  # uint machine step
     group: np.ndarray  # int index into ``groups`` (lanes executing together at that step)
-    conv_step: np.ndarray  # int32 last step (<= step) at which the lane ran with its whole live warp
+    conv_step: np.ndarray  # int last step (<= step) at which the lane ran with its whole live warp (-1: never)
     value_rows: np.ndarray  # int64 ascending rows of the accesses that store a value (writes, atomics)
     written: np.ndarray  # uint64 raw bits of the value each of those rows stores
     groups: list[np.ndarray] = field(default_factory=list)
@@ -131,49 +131,55 @@ class TraceBuilder:
         self.nbytes += n * (ACCESS_BYTES if value is None else ACCESS_BYTES + VALUE_BYTES)
 
     def finish(self) -> Trace:
-        """The trace's columns; the chunks are released column by column, so the peak stays near the result."""
+        """The trace's columns; each column's chunk parts are released once it is built, so the peak stays near
+        the result."""
         n = self.count
-        chunks, self.chunks = self.chunks, []
-        lens = np.fromiter((len(c[0]) for c in chunks), np.int64, len(chunks))
-        ends = np.cumsum(lens)
-        with_value = [i for i, c in enumerate(chunks) if c[10] is not None]
-        value_rows = np.concatenate([np.arange(ends[i] - lens[i], ends[i], dtype=np.int64) for i in with_value]) \
-            if with_value else np.zeros(0, np.int64)
-        written = np.concatenate([np.broadcast_to(np.asarray(chunks[i][10]).astype(np.uint64, copy=False), (lens[i],))
-                                  for i in with_value]) if with_value else np.zeros(0, np.uint64)
+        parts = list(zip(*self.chunks, strict=True)) if self.chunks else [()] * 12
+        self.chunks = []
+        lens = np.fromiter((len(p) for p in parts[0]), np.int64, len(parts[0]))
+        stored = np.fromiter((v is not None for v in parts[10]), bool, len(lens))
+        value_rows = np.flatnonzero(np.repeat(stored, lens)) if stored.any() else np.zeros(0, np.int64)
+        written = np.concatenate([np.broadcast_to(np.asarray(v).astype(np.uint64, copy=False), (ln,))
+                                  for v, ln in zip(parts[10], lens.tolist(), strict=True) if v is not None]) \
+            if stored.any() else np.zeros(0, np.uint64)
+        parts[10] = None
         cols = {}
         for name, k, dtype in (("addr", 1, np.int64), ("lane", 0, np.int32), ("conv_step", 11, None),
                                ("epoch", 4, None), ("warp_epoch", 5, None), ("size", 2, np.uint8),
                                ("space", 3, np.uint8), ("action", 6, np.uint8), ("instr", 7, None),
-                               ("step", 8, np.int32), ("group", 9, None)):
-            cols[name] = _column([c[k] for c in chunks], lens, n, dtype)
-            if k in (0, 1, 4, 5, 11):  # drop the per-lane arrays of that column as soon as they are copied
-                chunks = [c[:k] + (None,) + c[k + 1:] for c in chunks]
+                               ("step", 8, None), ("group", 9, None)):
+            cols[name] = _column(parts[k], lens, n, dtype)
+            parts[k] = None  # drop the per-lane arrays of that column as soon as they are copied
         trace = Trace(**cols, value_rows=value_rows, written=written, groups=self.groups)
         assert len(trace) == n
         return trace
 
 
-def _column(parts: list, lens: np.ndarray, n: int, dtype) -> np.ndarray:
+def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
     """One column from its chunks' parts (an array per lane, or one scalar for all the chunk's lanes): a
     broadcast view when it holds one value, else an array of ``dtype`` (None: the narrowest its range allows)."""
-    scalar = [np.ndim(p) == 0 for p in parts]
     if not parts:
         return np.zeros(0, dtype or np.uint8)
-    if dtype is None:
-        lo = min((int(p) if s else int(p.min()) for p, s in zip(parts, scalar, strict=True) if s or len(p)), default=0)
-        hi = max((int(p) if s else int(p.max()) for p, s in zip(parts, scalar, strict=True) if s or len(p)), default=0)
-        dtype = column_dtype(lo, hi)
+    scalar = [np.ndim(p) == 0 for p in parts]
     if all(scalar):
-        per_chunk = np.array(parts, dtype)
+        per_chunk = np.array(parts, np.int64)
         if (per_chunk == per_chunk[0]).all():
-            return np.broadcast_to(per_chunk[:1], (n,))
-        return np.repeat(per_chunk, lens)
+            per_chunk = per_chunk[:1]
+        if dtype is None:
+            dtype = column_dtype(int(per_chunk.min()), int(per_chunk.max()))
+        per_chunk = per_chunk.astype(dtype)
+        return np.broadcast_to(per_chunk, (n,)) if len(per_chunk) == 1 else np.repeat(per_chunk, lens)
+    wide = dtype or np.int32  # counters fit 32 bits; narrowed below once their range is known
     if not any(scalar):
-        return np.concatenate(parts, dtype=dtype, casting="unsafe")
-    out = np.empty(n, dtype)
-    start = 0
-    for p, ln in zip(parts, lens.tolist(), strict=True):
-        out[start:start + ln] = p
-        start += ln
+        out = np.concatenate(parts, dtype=wide, casting="unsafe")
+    else:
+        out = np.empty(n, wide)
+        start = 0
+        for p, ln in zip(parts, lens.tolist(), strict=True):
+            out[start:start + ln] = p
+            start += ln
+    if dtype is None and n:
+        narrow = column_dtype(int(out.min()), int(out.max()))
+        if narrow.itemsize < out.itemsize:
+            out = out.astype(narrow)
     return out
