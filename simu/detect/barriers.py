@@ -10,8 +10,8 @@ from simu.codes import BARRIERS, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
-from simu.detect.pairs import expand_words, segment_ids, segment_starts
-from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
+from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
+from simu.interp.memory import SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
 
@@ -79,32 +79,71 @@ def barrier_use(ctx: Context) -> BarrierUse:
     rel = t.releases
     if len(rel) == 0 or len(t) == 0:
         return use
-    keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
-    rid, word, mask = expand_words(t.addr[keep], t.size[keep])
-    row = keep[rid]
+    parts = [p for p in (_conflict_spans(ctx, rows) for rows in ctx.batches) if p is not None]
+    if not parts:
+        return use
+    blk, sp, e0, e1, iw, w, b, e = (np.concatenate([p[k] for p in parts]) for k in range(8))
+    # the spans in the order one judgment of the whole trace meets them: by (word, block, epoch) of the later
+    # access; each span once, inter-warp when any of its conflicts is
+    at = np.lexsort((e, b, w))
+    blk, sp, e0, e1, iw = blk[at], sp[at], e0[at], e1[at], iw[at]
+    order = np.lexsort((e1, e0, sp, blk))
+    first = segment_starts(blk[order], sp[order], e0[order], e1[order])
+    sid = segment_ids(first)
+    any_iw = np.bincount(sid, weights=iw[order]) > 0
+    heads = np.sort(order[first])  # each span's first occurrence, in the order met
+    head_sid = np.empty(len(order), np.int64)
+    head_sid[order] = sid
+    spans = {(int(blk[h]), int(sp[h]), int(e0[h]), int(e1[h])): bool(any_iw[head_sid[h]]) for h in heads.tolist()}
+    # barrier that made each epoch of a (block, space)
+    made = {(int(b_), int(sp_), int(e_)): int(iid) for b_, sp_, e_, iid in rel}
+    # a conflict between epochs e and e' needs one of the barriers that made e+1..e'; adjacent
+    # epochs name it exactly; for longer spans prefer a barrier already needed, else the last
+    how_of = lambda iw: "inter-warp" if iw or ctx.options.warp_model == "independent" else "intra-warp"
+    for (blk_, sp_, e0_, e1_), iw_ in sorted(spans.items(), key=lambda kv: kv[0][3] - kv[0][2]):
+        between = [made.get((blk_, sp_, e_)) for e_ in range(e0_ + 1, e1_ + 1)]
+        between = [b_ for b_ in between if b_ is not None]
+        if not between:
+            continue
+        if len(between) > 1 and any(use.needed.get(b_) == "inter-warp" or (use.needed.get(b_) and not iw_)
+                                    for b_ in between):
+            continue
+        bid = between[-1]
+        if how_of(iw_) == "inter-warp":
+            use.needed[bid] = "inter-warp"
+        elif bid not in use.needed:
+            use.needed[bid] = "intra-warp"
+    return use
+
+
+def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """One batch's conflicts across epochs of one (word, block): per conflict (block, space, earlier epoch, later
+    epoch, inter-warp) and where it sits (word, block, epoch of the later access); None when there is none."""
+    t = ctx.trace
+    tpb = ctx.launch.threads_per_block
+    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
+    row = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
+    del rid
     lane = t.lane[row].astype(np.int64)
-    block = lane // ctx.launch.threads_per_block
-    warp = ctx.warp_of(lane)
-    space = t.space[row].astype(np.int64)
-    epoch = t.epoch[row].astype(np.int64)
+    epoch = t.epoch[row]
     action = t.action[row]
-    # summary per (word, block, epoch): kinds of access, lane range, warp range
-    order = np.lexsort((epoch, block, word))
-    w, b, e = word[order], block[order], epoch[order]
-    start = segment_starts(w, b, e)
-    sid = segment_ids(start)
-    n = int(sid[-1]) + 1
-    act = action[order]
-    has_w = np.bincount(sid, weights=(act == WRITE), minlength=n) > 0
-    has_r = np.bincount(sid, weights=(act == READ), minlength=n) > 0
-    has_a = np.bincount(sid, weights=(act == ATOMIC), minlength=n) > 0
-    ln = lane[order]
-    wp = warp[order]
-    starts = np.flatnonzero(start)  # rows are sorted by segment: reduce each run
-    lmin, lmax = np.minimum.reduceat(ln, starts), np.maximum.reduceat(ln, starts)
-    wmin, wmax = np.minimum.reduceat(wp, starts), np.maximum.reduceat(wp, starts)
-    sw, sb, se = w[start], b[start], e[start]
-    sspace = space[order][start]
+    # summary per (word, block, epoch), numbered in that order: kinds of access, lane range, warp range
+    dense = dense_words(word, ctx.result.allocations)
+    words = word if dense is None else dense
+    del dense
+    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+    shared_only = bool((t.space[keep] == SPACE_SHARED).all())
+    sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, lane // tpb, epoch)
+    del words
+    counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)
+    has_r, has_w, has_a = counts[:, READ] > 0, counts[:, WRITE] > 0, counts[:, ATOMIC] > 0
+    lmin, lmax = np.full(n, np.iinfo(np.int64).max), np.full(n, -1)
+    np.minimum.at(lmin, sid, lane)
+    np.maximum.at(lmax, sid, lane)
+    wmin, wmax = ctx.warp_of(lmin), ctx.warp_of(lmax)  # a lane's warp grows with the lane
+    sw, se = first_of(sid, word, n), first_of(sid, epoch, n).astype(np.int64)
+    sb = lmin // tpb  # a segment's lanes are one block's
+    sspace = np.full(n, SPACE_SHARED) if shared_only else first_of(sid, t.space[row].astype(np.int64), n)
     # neighbouring summaries of the same (word, block): the accesses of epoch e and the next epoch
     # that touches the word; the last barrier before the later access is the one that orders them
     # (with two barriers in a row, the second is needed and the first reported redundant)
@@ -117,33 +156,17 @@ def barrier_use(ctx: Context) -> BarrierUse:
     distinct = ~((lmin[p] == lmax[p]) & (lmin[q] == lmax[q]) & (lmin[p] == lmin[q]))
     hit = np.flatnonzero(conflict & distinct)
     if len(hit) == 0:
-        return use
+        return None
     p, q = p[hit], q[hit]
     inter_warp = ~((wmin[p] == wmax[p]) & (wmin[q] == wmax[q]) & (wmin[p] == wmin[q]))
-    # barrier that made each epoch of a (block, space)
-    made = {(int(b_), int(sp), int(e_)): int(iid) for b_, sp, e_, iid in rel}
-    # a conflict between epochs e and e' needs one of the barriers that made e+1..e'; adjacent
-    # epochs name it exactly; for longer spans prefer a barrier already needed, else the last
-    spans = {}
-    for blk, sp, e0, e1, iw in zip(sb[q].tolist(), sspace[q].tolist(), se[p].tolist(), se[q].tolist(),
-                                   inter_warp.tolist(), strict=False):
-        key = (blk, sp, e0, e1)
-        spans[key] = spans.get(key, False) or iw
-    how_of = lambda iw: "inter-warp" if iw or ctx.options.warp_model == "independent" else "intra-warp"
-    for (blk, sp, e0, e1), iw in sorted(spans.items(), key=lambda kv: kv[0][3] - kv[0][2]):
-        between = [made.get((blk, sp, e)) for e in range(e0 + 1, e1 + 1)]
-        between = [b for b in between if b is not None]
-        if not between:
-            continue
-        if len(between) > 1 and any(use.needed.get(b) == "inter-warp" or (use.needed.get(b) and not iw)
-                                    for b in between):
-            continue
-        bid = between[-1]
-        if how_of(iw) == "inter-warp":
-            use.needed[bid] = "inter-warp"
-        elif bid not in use.needed:
-            use.needed[bid] = "intra-warp"
-    return use
+    # each span once: where it first occurs (hits are in (word, block, epoch) order), inter-warp if any is
+    span, nspan = group_ranks(sb[q], sspace[q], se[p], se[q])
+    at = np.full(nspan, len(q))
+    np.minimum.at(at, span, np.arange(len(q)))
+    any_iw = np.zeros(nspan, bool)
+    any_iw[span[inter_warp]] = True
+    p, q = p[at], q[at]
+    return sb[q], sspace[q], se[p], se[q], any_iw, sw[q], sb[q], se[q]
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,8 @@ class DetectOptions:
     warp_model: str = "lockstep"  # lockstep | independent
     strict_warp: bool = False  # independent model: report warp-synchronous races as errors
     pair_cap: int = 256  # accesses per (word, block, epoch) examined pair by pair
+    # accesses a check judges at once: a larger trace is judged in batches that share no word (batches.py)
+    batch_rows: int = 1 << 22
 
 
 @dataclass
@@ -54,11 +56,13 @@ class Context:
     def warp_of(self, lane: np.ndarray) -> np.ndarray:
         """Launch-wide warp index of each lane (a block's last warp may be partial)."""
         tpb, ws = self.launch.threads_per_block, self.launch.warp_size
+        if tpb % ws == 0:
+            return lane // ws  # whole warps: the launch-wide warp is the lane's
         return (lane // tpb) * (-(-tpb // ws)) + (lane % tpb) // ws
 
     def lane_in_warp(self, lane: np.ndarray) -> np.ndarray:
         tpb, ws = self.launch.threads_per_block, self.launch.warp_size
-        return (lane % tpb) % ws
+        return lane % ws if tpb % ws == 0 else (lane % tpb) % ws
 
     def thread(self, lane: int, action: str = "") -> ThreadRef:
         tpb = self.launch.threads_per_block
@@ -81,6 +85,14 @@ class Context:
             off -= int(lane) * a.instance_size
         elem = off // max(int(size), 1)
         return SPACE_NAMES[a.space], a.name, elem
+
+    @cached_property
+    def batches(self) -> list[np.ndarray]:
+        """Trace rows of the global and shared accesses in batches that share no word, each in trace order
+        (computed once per run; see :func:`simu.detect.batches.word_batches`)."""
+        from simu.detect.batches import word_batches
+
+        return word_batches(self.trace, self.launch.threads_per_block, self.options.batch_rows)
 
     @cached_property
     def record(self) -> LaunchRecord:

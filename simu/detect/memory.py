@@ -8,7 +8,7 @@ from simu.codes import MEMORY, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import expand_words
+from simu.detect.pairs import dense_ids, dense_words, expand_words
 from simu.interp.memory import SPACE_SHARED
 from simu.interp.trace import READ
 
@@ -34,36 +34,49 @@ def _uninitialised_shared(ctx: Context) -> list[Finding]:
     """Shared reads of words that no thread of the block had written before (in trace order).
 
     Shared addresses already differ per block (one instance each), so a word identifies the
-    block too; the trace is chronological, so the first write of a word is its first index."""
+    block too; the trace is chronological, so the first write of a word is its first index.
+    Judged batch by batch (batches.py: a batch holds every access of its words)."""
     t = ctx.trace
-    keep = np.flatnonzero(t.space == SPACE_SHARED)
+    found: dict[int, list[int]] = {}  # instruction -> [first bad row, bad reads]
+    for batch in ctx.batches:
+        for iid, first, count in _unwritten_reads(t, batch, ctx.result.allocations):
+            seen = found.setdefault(iid, [first, 0])
+            seen[0] = min(seen[0], first)
+            seen[1] += count
+    out = []
+    for iid, (r, count) in sorted(found.items()):
+        space, var, elem = ctx.variable(int(t.addr[r]), int(t.size[r]), int(t.lane[r]))
+        th = ctx.thread(int(t.lane[r]), "read")
+        msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
+        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None, "shared", var, elem, (th,), {}, ctx.record, count))
+    return out
+
+
+def _unwritten_reads(t, batch: np.ndarray, allocations) -> list[tuple[int, int, int]]:
+    """Per instruction of one batch's shared reads of words not written before: (instruction, its first such
+    row, how many such word reads)."""
+    keep = batch[t.space[batch] == SPACE_SHARED]
     if len(keep) == 0:
         return []
     rid, word, _ = expand_words(t.addr[keep], t.size[keep])
     row = keep[rid]
     is_w = t.action[row] != READ
+    ids = dense_words(word, allocations)
+    n = int(ids.max()) + 1 if ids is not None else 0
+    if ids is None:
+        ids, n = dense_ids(word)
     w_pos = np.flatnonzero(is_w)
-    uw, first = np.unique(word[w_pos], return_index=True)
-    first_write = w_pos[first]
+    first_write = np.full(n, np.iinfo(np.int64).max)
+    first_write[ids[w_pos[::-1]]] = w_pos[::-1]  # the last assignment wins: each word's first write
     r_pos = np.flatnonzero(~is_w)
-    k = np.searchsorted(uw, word[r_pos])
-    k_ok = np.minimum(k, max(len(uw) - 1, 0))
-    written = (k < len(uw)) & (uw[k_ok] == word[r_pos]) if len(uw) else np.zeros(len(r_pos), bool)
-    before = np.where(written, r_pos < first_write[k_ok] if len(uw) else True, True)
+    before = r_pos < first_write[ids[r_pos]]
     bad_rows = row[r_pos[before]]
     if len(bad_rows) == 0:
         return []
-    out = []
     instrs = t.instr[bad_rows]
-    for iid in np.unique(instrs):
-        r = bad_rows[instrs == iid][0]
-        space, var, elem = ctx.variable(int(t.addr[r]), int(t.size[r]), int(t.lane[r]))
-        th = ctx.thread(int(t.lane[r]), "read")
-        count = int((instrs == iid).sum())
-        msg = f"read of shared {var}[{elem}] that no thread of the block wrote before, by {th}"
-        out.append(Finding("uninitialized", severity_of("uninitialized"), ctx.kernel.display_name, msg,
-                           ctx.location(iid), None, "shared", var, elem, (th,), {}, ctx.record, count))
-    return out
+    iids, first_at, counts = np.unique(instrs, return_index=True, return_counts=True)
+    return list(zip(iids.tolist(), bad_rows[first_at].tolist(), counts.tolist(), strict=True))
 
 
 class MemoryCheck(Check):

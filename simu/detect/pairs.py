@@ -8,6 +8,8 @@ import numpy as np
 def expand_words(addr: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split accesses into 4-byte words: (row index, word address, byte mask within the word)."""
     addr = addr.astype(np.int64, copy=False)
+    if len(size) and int(size.min()) == 4 == int(size.max()) and not np.bitwise_or.reduce(addr & 3):
+        return np.arange(len(addr), dtype=np.int64), addr >> 2, np.full(len(addr), 15, np.uint8)  # whole words
     size = size.astype(np.int64, copy=False)
     first = addr >> 2
     last = (addr + size - 1) >> 2
@@ -70,3 +72,94 @@ def pairs_within_segments(seg: np.ndarray, limit: int = 20_000_000) -> tuple[np.
     offs = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
     right = left + 1 + offs
     return left, right
+
+
+def dense_ids(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row: the rank of its ``key`` among the distinct keys (ascending), and how many there are.  Without a
+    sort when the keys' range is small (a table over the range), else by sorting."""
+    n = len(key)
+    if n == 0:
+        return np.zeros(0, np.int64), 0
+    lo, hi = int(key.min()), int(key.max())
+    if hi - lo < 4 * n + (1 << 20):
+        at = key - lo if lo else key
+        present = np.zeros(hi - lo + 1, bool)
+        present[at] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[at], int(rank[-1]) + 1
+    uniq, ids = np.unique(key, return_inverse=True)
+    return ids.reshape(-1), len(uniq)
+
+
+def first_of(ids: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
+    """Per id: the value of its first row (rows in order); ids with no row get -1."""
+    out = np.full(n, -1, np.int64 if values.dtype.kind in "ub" else values.dtype)
+    out[ids[::-1]] = values[::-1]  # the last assignment wins: the first row's value
+    return out
+
+
+def group_ranks(*cols: np.ndarray) -> tuple[np.ndarray, int]:
+    """Per row: the rank of its tuple of column values among the distinct tuples (ordered as the columns are,
+    the first most significant), and how many there are; column by column, each a table when ranges allow."""
+    ids, n = dense_ids(cols[0])
+    for c in cols[1:]:
+        lo = int(c.min()) if len(c) else 0
+        span = int(c.max()) - lo + 1 if len(c) else 1
+        if n * span >= 1 << 62:
+            order = np.lexsort(tuple(reversed(cols)))
+            ids = np.empty(len(order), np.int64)
+            ids[order] = segment_ids(segment_starts(*(k[order] for k in cols)))
+            return ids, int(ids.max()) + 1 if len(ids) else 0
+        ids, n = dense_ids(ids * span + (c.astype(np.int64) - lo))
+    return ids, n
+
+
+def dense_words(word: np.ndarray, allocations) -> np.ndarray | None:
+    """Word addresses numbered densely from the allocation table (in address order), or None when the table is
+    far larger than the rows (a sort is then cheaper)."""
+    from simu.interp.memory import OFFSET_BITS
+
+    sizes = np.array([0 if a is None else (len(a.data) + 3) // 4 for a in allocations], np.int64)
+    if sizes.sum() > max(4 * len(word), 1 << 20):
+        return None
+    base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    aid = word >> (OFFSET_BITS - 2)
+    return base[aid] + (word & ((1 << (OFFSET_BITS - 2)) - 1))
+
+
+def modifying_pairs_within_segments(seg: np.ndarray, modifies: np.ndarray,
+                                    limit: int = 20_000_000) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs of :func:`pairs_within_segments` of which at least one row ``modifies`` (two reads never
+    conflict), in the same (i, j) order: a word a whole block reads and one thread writes gives a pair per
+    reader, not one per two readers.  Past ``limit`` each row keeps its earliest pairs, as there."""
+    n = len(seg)
+    e = np.zeros(0, np.int64)
+    if n < 2:
+        return e, e
+    start = segment_starts(seg)
+    sid = segment_ids(start)
+    sizes = np.bincount(sid)
+    pos = rank_in_segment(start)
+    # a modifying row with every later row of its segment
+    later = np.where(modifies, sizes[sid] - pos - 1, 0)
+    # a reading row with every later modifying row of its segment: those are consecutive among the modifying rows
+    mods = np.flatnonzero(modifies)
+    seen = np.cumsum(modifies)  # modifying rows up to and including each row
+    seg_end = np.flatnonzero(np.r_[start[1:], True])  # each segment's last row
+    mods_to_end = seen[seg_end][sid]
+    later_mods = np.where(modifies, 0, mods_to_end - seen)
+    counts = later + later_mods
+    total = int(counts.sum())
+    if total > limit:
+        scale = limit / total
+        keep = np.minimum(counts, np.maximum((counts * scale).astype(np.int64), 1))
+        later, later_mods = np.where(modifies, keep, 0), np.where(modifies, 0, keep)
+    rows = np.arange(n, dtype=np.int64)
+    left_a = np.repeat(rows, later)
+    right_a = left_a + 1 + (np.arange(len(left_a)) - np.repeat(np.cumsum(later) - later, later))
+    left_b = np.repeat(rows, later_mods)
+    first_mod = np.repeat(seen, later_mods)  # index in ``mods`` of the first modifying row after the reader
+    right_b = mods[first_mod + (np.arange(len(left_b)) - np.repeat(np.cumsum(later_mods) - later_mods, later_mods))]
+    left, right = np.concatenate([left_a, left_b]), np.concatenate([right_a, right_b])
+    order = np.argsort(left * n + right) if n < 1 << 31 else np.lexsort((right, left))
+    return left[order], right[order]

@@ -18,16 +18,62 @@ UNCOALESCED_RATIO = 2.0  # report when warps touch more than twice the minimum n
 
 
 def check_bank_conflicts(ctx: Context) -> list[Finding]:
+    """Per instruction: the degree of each warp access to shared memory (distinct words in its busiest bank).
+    Judged batch by batch (a warp's accesses are its block's, so a batch holds them whole), then merged."""
     t = ctx.trace
-    rows = np.flatnonzero(t.space == SPACE_SHARED)
+    stats: dict[int, list[int]] = {}  # instruction -> [worst degree, conflicting, accesses, sum of degrees]
+    for batch in ctx.batches:
+        instr, degree = _warp_degrees(ctx, batch[t.space[batch] == SPACE_SHARED])
+        if len(instr) == 0:
+            continue
+        order = np.argsort(instr, kind="stable")
+        si, sd = instr[order], degree[order]
+        starts = np.flatnonzero(segment_starts(si))
+        worst = np.maximum.reduceat(sd, starts)
+        conflicting = np.add.reduceat((sd > 1).astype(np.int64), starts)
+        total = np.add.reduceat(sd, starts)
+        sizes = np.diff(np.r_[starts, len(si)])
+        for iid, w, c, n, s in zip(si[starts].tolist(), worst.tolist(), conflicting.tolist(), sizes.tolist(),
+                                   total.tolist(), strict=True):
+            acc = stats.setdefault(iid, [0, 0, 0, 0])
+            acc[0], acc[1], acc[2], acc[3] = max(acc[0], w), acc[1] + c, acc[2] + n, acc[3] + s
+    out = []
+    for iid, (worst, n, accesses, total) in sorted(stats.items()):
+        if worst <= 1:
+            continue
+        msg = (f"{worst}-way shared-memory bank conflict ({n} of {accesses} warp accesses conflict, "
+               f"mean degree {total / accesses:.1f})")
+        out.append(Finding("bank-conflict", severity_of("bank-conflict"), ctx.kernel.display_name, msg,
+                           ctx.location(iid), None,
+                           "shared", "", None, (), {"degree": worst, "conflicting": n, "accesses": accesses},
+                           ctx.record, n))
+    return out
+
+
+def _warp_degrees(ctx: Context, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per warp access (one step of one warp) among ``rows``: its instruction and its degree (distinct words in
+    its busiest bank; the same word is a broadcast).  A table of one row per access where the rows of each access
+    are already together (the trace's order), else a sort by the four columns."""
+    t = ctx.trace
     if len(rows) == 0:
-        return []
+        e = np.zeros(0, np.int64)
+        return e, e
     lane = t.lane[rows].astype(np.int64)
     warp = ctx.warp_of(lane)
     word = (t.addr[rows] & OFFSET_MASK) >> 2
-    bank = word % BANKS
     step = t.step[rows]
-    # distinct words per (step, warp, bank); the same word is a broadcast
+    acc_key = step.astype(np.int64) * (int(warp.max()) + 1) + warp
+    del lane
+    span = int(word.max()) - int(word.min()) + 1 if len(word) else 1
+    together = bool((acc_key[1:] >= acc_key[:-1]).all())
+    if together:
+        acc_start = segment_starts(acc_key)
+        starts = np.flatnonzero(acc_start)
+        sizes = np.diff(np.r_[starts, len(rows)])
+        width = int(sizes.max())
+        if width <= 64 and BANKS * span < 1 << 62:
+            return t.instr[rows[starts]].astype(np.int64), _degrees(word, span, starts, sizes, width)
+    bank = word % BANKS
     order = np.lexsort((word, bank, warp, step))
     s_step, s_warp, s_bank, s_word = step[order], warp[order], bank[order], word[order]
     new_word = segment_starts(s_step, s_warp, s_bank, s_word)
@@ -38,18 +84,30 @@ def check_bank_conflicts(ctx: Context) -> list[Finding]:
     degree = np.zeros(int(access_seg[-1]) + 1, np.int64)
     np.maximum.at(degree, access_seg, distinct)
     instr_of_access = t.instr[rows][order][segment_starts(s_step, s_warp)]
-    out = []
-    for iid in np.unique(instr_of_access[degree > 1]):
-        d = degree[instr_of_access == iid]
-        worst = int(d.max())
-        n = int((d > 1).sum())
-        msg = (f"{worst}-way shared-memory bank conflict ({n} of {len(d)} warp accesses conflict, "
-               f"mean degree {d.mean():.1f})")
-        out.append(Finding("bank-conflict", severity_of("bank-conflict"), ctx.kernel.display_name, msg,
-                           ctx.location(iid), None,
-                           "shared", "", None, (), {"degree": worst, "conflicting": n, "accesses": len(d)},
-                           ctx.record, n))
-    return out
+    return instr_of_access.astype(np.int64), degree
+
+
+def _degrees(word: np.ndarray, span: int, starts: np.ndarray, sizes: np.ndarray, width: int) -> np.ndarray:
+    """Degree of each access whose rows are ``word[starts[k]:starts[k] + sizes[k]]``: one row of a table per
+    access (padded), each sorted by (bank, word); distinct words counted along each bank's run."""
+    nacc = len(starts)
+    value = (word % BANKS) * span + (word - int(word.min()))
+    if (sizes == width).all():
+        table = value.reshape(nacc, width)
+    else:
+        table = np.full((nacc, width), np.iinfo(np.int64).max)
+        acc = np.repeat(np.arange(nacc), sizes)
+        table[acc, np.arange(len(word)) - np.repeat(starts, sizes)] = value
+    table = np.sort(table, axis=1)
+    valid = table != np.iinfo(np.int64).max
+    new_word = valid.copy()
+    new_word[:, 1:] &= table[:, 1:] != table[:, :-1]
+    bank = table // span
+    new_bank = np.ones_like(valid)
+    new_bank[:, 1:] = bank[:, 1:] != bank[:, :-1]
+    seen = np.cumsum(new_word, axis=1)
+    before = np.maximum.accumulate(np.where(new_bank, seen - new_word, 0), axis=1)  # words seen before the run
+    return (seen - before).max(axis=1).astype(np.int64)
 
 
 def check_uncoalesced(ctx: Context) -> list[Finding]:

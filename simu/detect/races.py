@@ -9,13 +9,25 @@ barrier between the accesses (cooperative groups' grid sync: different grid epoc
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from simu.codes import RACES, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
-from simu.detect.pairs import expand_words, pairs_within_segments, rank_in_segment, segment_ids, segment_starts
+from simu.detect.pairs import (
+    dense_words,
+    expand_words,
+    first_of,
+    group_ranks,
+    modifying_pairs_within_segments,
+    pairs_within_segments,
+    rank_in_segment,
+    segment_ids,
+    segment_starts,
+)
 from simu.interp.grid_sync import grid_epochs
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
@@ -24,15 +36,16 @@ ACTIONS = ("read", "write", "atomic")
 
 
 class _Rows:
-    """Columns of the candidate accesses (shared/global, expanded to 4-byte words).
+    """Columns of the candidate accesses of one batch (shared/global, expanded to 4-byte words).
 
     Only words that some thread writes (or updates atomically) and that two different threads
-    touch can race; the trace is reduced to those words first, so that later passes work on a
-    small subset and memory stays bounded on traces of tens of millions of accesses."""
+    touch can race; the batch is reduced to those words first, and a column is gathered only when a
+    rule reads it, so that memory stays bounded on traces of tens of millions of accesses."""
 
-    def __init__(self, ctx: Context):
+    def __init__(self, ctx: Context, keep: np.ndarray):
         t = ctx.trace
-        keep = np.flatnonzero((t.space == SPACE_GLOBAL) | (t.space == SPACE_SHARED))
+        self._t = t
+        self._ctx = ctx
         rid, word, mask = expand_words(t.addr[keep], t.size[keep])
         row = keep[rid]
         del keep, rid
@@ -40,24 +53,89 @@ class _Rows:
         self.row = row[sub]
         self.word = word[sub]
         self.mask = mask[sub]
-        del row, word, mask, sub
-        lane = t.lane[self.row].astype(np.int64)
-        self.lane = lane
-        self.block = lane // ctx.launch.threads_per_block
-        self.warp = ctx.warp_of(lane)
-        self.lane_in_warp = ctx.lane_in_warp(lane)
-        self.action = t.action[self.row]
-        self.space = t.space[self.row]
-        self.epoch = t.epoch[self.row]
-        self.step = t.step[self.row]
-        self.instr = t.instr[self.row]
-        self.value = t.value[self.row]
-        self.conv = t.conv_step[self.row]
-        self.wepoch = t.warp_epoch[self.row]
-        self.group = t.group[self.row]
-        # grid-wide barriers (grid_sync.py) passed by the access's block: orders different blocks
-        # None without a grid barrier: every access is in grid epoch 0 (no column, no sort key)
-        self.gepoch = grid_epochs(t.grid_releases, self.block, self.step) if len(t.grid_releases) else None
+
+    def _col(self, name: str) -> np.ndarray:
+        return getattr(self._t, name)[self.row]
+
+    @cached_property
+    def lane(self) -> np.ndarray:
+        return self._col("lane").astype(np.int64)
+
+    @cached_property
+    def block(self) -> np.ndarray:
+        return self.lane // self._ctx.launch.threads_per_block
+
+    @cached_property
+    def warp(self) -> np.ndarray:
+        return self._ctx.warp_of(self.lane)
+
+    @cached_property
+    def lane_in_warp(self) -> np.ndarray:
+        return self._ctx.lane_in_warp(self.lane)
+
+    @cached_property
+    def action(self) -> np.ndarray:
+        return self._col("action")
+
+    @cached_property
+    def space(self) -> np.ndarray:
+        return self._col("space")
+
+    @cached_property
+    def epoch(self) -> np.ndarray:
+        return self._col("epoch")
+
+    @cached_property
+    def step(self) -> np.ndarray:
+        return self._col("step")
+
+    @cached_property
+    def instr(self) -> np.ndarray:
+        return self._col("instr")
+
+    @cached_property
+    def value(self) -> np.ndarray:
+        return self._t.values_at(self.row)
+
+    @cached_property
+    def conv(self) -> np.ndarray:
+        return self._col("conv_step")
+
+    @cached_property
+    def wepoch(self) -> np.ndarray:
+        return self._col("warp_epoch")
+
+    @cached_property
+    def group(self) -> np.ndarray:
+        return self._col("group")
+
+    @cached_property
+    def gepoch(self) -> np.ndarray | None:
+        """Grid-wide barriers (grid_sync.py) passed by the access's block: they order different blocks.  None
+        without a grid barrier: every access is in grid epoch 0 (no column, no sort key)."""
+        t = self._t
+        return grid_epochs(t.grid_releases, self.block, self.step) if len(t.grid_releases) else None
+
+
+def _racy_rows(ctx: Context, keep: np.ndarray) -> np.ndarray:
+    """Of a batch of shared accesses: those touching a (word, epoch) that a write, or an atomic and a read, of two
+    lanes or more touches.  Only such segments hold pairs that can race, and no rule about a shared pair looks past
+    its segment (a shared word is one block's), so the batch is judged on these rows alone."""
+    t = ctx.trace
+    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
+    rows = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
+    dense = dense_words(word, ctx.result.allocations)
+    seg, nseg = group_ranks(word if dense is None else dense, t.epoch[rows])
+    del word, dense
+    counts = np.bincount(seg * 3 + t.action[rows], minlength=3 * nseg).reshape(nseg, 3)
+    lane = t.lane[rows]
+    lo, hi = np.full(nseg, np.iinfo(lane.dtype).max, lane.dtype), np.full(nseg, -1, lane.dtype)
+    np.minimum.at(lo, seg, lane)
+    np.maximum.at(hi, seg, lane)
+    several = lo != hi
+    interesting = ((counts[:, WRITE] > 0) | ((counts[:, ATOMIC] > 0) & (counts[:, READ] > 0))) & several
+    hit = rid[interesting[seg]]
+    return keep[hit[np.r_[True, hit[1:] != hit[:-1]]]] if len(hit) else keep[:0]
 
 
 def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
@@ -65,7 +143,7 @@ def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, all
 
     Words are numbered densely from the allocation table, so this is a few linear scatters and
     gathers instead of a sort (it runs on the whole trace)."""
-    widx = _dense_words(word, allocations, len(word))
+    widx = dense_words(word, allocations)
     if widx is None:  # address space too sparse for a dense table: sort instead
         _, widx = np.unique(word, return_inverse=True)
     nw = int(widx.max()) + 1 if len(widx) else 0
@@ -76,17 +154,6 @@ def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, all
     modified = np.bincount(widx, weights=action != READ, minlength=nw) > 0
     good = multi & modified
     return np.flatnonzero(good[widx])
-
-
-def _dense_words(word: np.ndarray, allocations, n: int) -> np.ndarray | None:
-    from simu.interp.memory import OFFSET_BITS
-
-    sizes = np.array([0 if a is None else (len(a.data) + 3) // 4 for a in allocations], np.int64)
-    if sizes.sum() > max(4 * n, 1 << 20):
-        return None
-    base = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    aid = word >> (OFFSET_BITS - 2)
-    return base[aid] + (word & ((1 << (OFFSET_BITS - 2)) - 1))
 
 
 def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
@@ -123,33 +190,29 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     if n == 0:
         e = np.zeros(0, np.int64)
         return e, e, e.astype(np.int8), e
-    # one int64 key per access: (word rank, block, epoch), then writes first within a segment
-    _, wrank = np.unique(rows.word, return_inverse=True)
-    nb = int(rows.block.max()) + 1
-    ne = int(rows.epoch.max()) + 1
-    key = (wrank.astype(np.int64) * nb + rows.block) * ne + rows.epoch
-    prio = (rows.action != WRITE).astype(np.int64)
-    order = np.argsort(key * 2 + prio, kind="stable")
-    skey = key[order]
-    start = segment_starts(skey)
-    sid = segment_ids(start)
-    nseg = int(sid[-1]) + 1
-    act = rows.action[order]
-    writes = np.bincount(sid, weights=(act == WRITE), minlength=nseg)
-    atom = np.bincount(sid, weights=(act == ATOMIC), minlength=nseg)
-    reads = np.bincount(sid, weights=(act == READ), minlength=nseg)
-    starts = np.flatnonzero(start)
-    lane = rows.lane[order]
-    lo = np.minimum.reduceat(lane, starts)
-    hi = np.maximum.reduceat(lane, starts)
-    interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & (lo != hi)
-    keep = interesting[sid] & (rank_in_segment(start) < cap)
-    idx = order[keep]
+    # segments (word, block, epoch), numbered in that order (without a sort where the ranges allow): only those
+    # with a write (or an atomic and a read) by two lanes or more can hold a race
+    dense = dense_words(rows.word, ctx.result.allocations)
+    words = rows.word if dense is None else dense
+    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+    key, nseg = group_ranks(words, rows.epoch) if (rows.space == SPACE_SHARED).all() else \
+        group_ranks(words, rows.block, rows.epoch)
+    act = rows.action
+    writes = np.bincount(key, weights=(act == WRITE), minlength=nseg)
+    atom = np.bincount(key, weights=(act == ATOMIC), minlength=nseg)
+    reads = np.bincount(key, weights=(act == READ), minlength=nseg)
+    lane = rows.lane
+    several = np.bincount(key, weights=(lane != first_of(key, lane, nseg)[key]), minlength=nseg) > 0
+    interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & several
+    cand = np.flatnonzero(interesting[key])
+    # within a segment writes first, then in trace order: the first pair_cap rows of each are examined
+    prio = (act[cand] != WRITE).astype(np.int64)
+    order = cand[np.argsort(key[cand] * 2 + prio, kind="stable")]
+    idx = order[rank_in_segment(segment_starts(key[order])) < cap]
     # back to chronological order inside each segment so that pair (i, j) has i before j
-    idx = idx[np.argsort(key[idx] * n + idx, kind="stable")] if n < (1 << 62) // max(int(key.max()) + 1, 1) \
-        else idx[np.lexsort((idx, key[idx]))]
+    idx = idx[np.argsort(key[idx] * n + idx)] if n < (1 << 62) // max(nseg, 1) else idx[np.lexsort((idx, key[idx]))]
     seg = segment_ids(segment_starts(key[idx]))
-    i, j = pairs_within_segments(seg)
+    i, j = modifying_pairs_within_segments(seg, rows.action[idx] != READ)
     a, c = idx[i], idx[j]
     ok = _conflicts(rows, a, c)
     a, c = a[ok], c[ok]
@@ -226,17 +289,54 @@ SCOPES = {1: "intra-warp", 2: "inter-warp", 3: "inter-block"}
 
 
 def check_races(ctx: Context) -> list[Finding]:
-    t = ctx.trace
-    if len(t) == 0:
+    """Races of every batch of the trace (batches.py: they share no word), merged as one judgment of the whole
+    trace would give them: per (kind, instruction pair) the counts add up, the representative is the widest
+    scope's first pair in word order, and equal values are benign only where no batch has the writers race."""
+    if len(ctx.trace) == 0:
         return []
-    rows = _Rows(ctx)
+    parts = [p for p in (_judge(ctx, rows) for rows in ctx.batches) if p is not None]
+    if not parts:
+        return []
+    racy_writers = set().union(*(p.pop("racy_writers") for p in parts))
+    m = {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+    kind, lo, hi, scope = m["kind"], m["lo"], m["hi"], m["scope"]
+    order = np.lexsort((m["word"], -scope, kind, hi, lo))
+    key_start = segment_starts(kind[order], lo[order], hi[order])
+    kid = segment_ids(key_start)
+    nkeys = int(kid[-1]) + 1
+    counts = np.bincount(kid, weights=m["count"][order], minlength=nkeys).astype(np.int64)
+    all_benign = np.bincount(kid, weights=~m["all_benign"][order], minlength=nkeys) == 0
+    any_ww = np.bincount(kid, weights=m["any_ww"][order], minlength=nkeys) > 0
+    findings = []
+    for k, pos in enumerate(np.flatnonzero(key_start)):
+        p = int(order[pos])  # representative: widest scope first, then the first word
+        benign = bool(all_benign[k]) and not ({int(lo[p]), int(hi[p])} & racy_writers)
+        rep = {name: int(m[name][p]) for name in _REP}
+        findings.append(_finding(ctx, rep, int(kind[p]), int(scope[p]), benign, bool(any_ww[k]), int(counts[k])))
+    # a warp-synchronous race adds nothing where the same two lines already race outright
+    racing = {_lines(f) for f in findings if f.kind == "race"}
+    return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
+
+
+_REP = ("row_x", "lane_x", "instr_x", "action_x", "lane_y", "instr_y", "action_y")
+
+
+def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
+    """One batch's races per (kind, instruction pair): its representative pair (widest scope, then first in
+    word order) and that pair's word, how many pairs, whether all of them are benign or any is write-write,
+    and the instructions whose writes race with reads (``racy_writers``)."""
+    if (ctx.trace.space[keep] == SPACE_SHARED).all():
+        keep = _racy_rows(ctx, keep)
+        if len(keep) == 0:
+            return None
+    rows = _Rows(ctx, keep)
     parts = [_intra_block_pairs(ctx, rows), _inter_block_pairs(ctx, rows)]
     a = np.concatenate([p[0] for p in parts])
     c = np.concatenate([p[1] for p in parts])
     kind = np.concatenate([p[2] for p in parts])
     scope = np.concatenate([p[3] for p in parts])
     if len(a) == 0:
-        return []
+        return None
     ia, ic = rows.instr[a], rows.instr[c]
     lo, hi = np.minimum(ia, ic), np.maximum(ia, ic)
     ww = (rows.action[a] != READ) & (rows.action[c] != READ)
@@ -256,23 +356,18 @@ def check_races(ctx: Context) -> list[Finding]:
     key_start = segment_starts(kind[order], lo[order], hi[order])
     kid = segment_ids(key_start)
     nkeys = int(kid[-1]) + 1
-    counts = np.bincount(kid, minlength=nkeys)
-    all_benign = np.bincount(kid, weights=~same_val[order], minlength=nkeys) == 0
-    any_ww = np.bincount(kid, weights=ww[order], minlength=nkeys) > 0
     # Equal values make a write-write race benign only when no read of the same data races with
     # those writes (`x += 1` by many threads writes equal values in lockstep but loses updates).
     rw = ~ww & (kind == 0) & ~settled
-    racy_writers = set(rows.instr[np.where(rows.action[a] != READ, a, c)[rw]].tolist())
-    findings = []
-    for k, pos in enumerate(np.flatnonzero(key_start)):
-        p = order[pos]  # representative: widest scope first
-        x, y = int(a[p]), int(c[p])
-        benign = bool(all_benign[k]) and not ({int(ia[p]), int(ic[p])} & racy_writers)
-        findings.append(_finding(ctx, rows, x, y, int(kind[p]), int(scope[p]), benign,
-                                 bool(any_ww[k]), int(counts[k])))
-    # a warp-synchronous race adds nothing where the same two lines already race outright
-    racing = {_lines(f) for f in findings if f.kind == "race"}
-    return [f for f in findings if not (f.kind == "warp-race" and _lines(f) in racing)]
+    p = order[np.flatnonzero(key_start)]
+    x, y = a[p], c[p]
+    return {"kind": kind[p], "lo": lo[p], "hi": hi[p], "scope": scope[p], "word": rows.word[x],
+            "count": np.bincount(kid, minlength=nkeys),
+            "all_benign": np.bincount(kid, weights=~same_val[order], minlength=nkeys) == 0,
+            "any_ww": np.bincount(kid, weights=ww[order], minlength=nkeys) > 0,
+            "row_x": rows.row[x], "lane_x": rows.lane[x], "instr_x": rows.instr[x], "action_x": rows.action[x],
+            "lane_y": rows.lane[y], "instr_y": rows.instr[y], "action_y": rows.action[y],
+            "racy_writers": set(rows.instr[np.where(rows.action[a] != READ, a, c)[rw]].tolist())}
 
 
 def _group_ids(*keys: np.ndarray) -> np.ndarray:
@@ -336,22 +431,21 @@ def _lines(f: Finding) -> tuple:
     return tuple(sorted((l.file, l.line) for l in (f.first, f.second) if l is not None))
 
 
-def _action(t, rows: _Rows, i: int) -> str:
+def _action(t, instr: int, action: int) -> str:
     """What an access did; an async copy's part is named as such (the machine records its writes as atomics)."""
-    if int(rows.instr[i]) in t.asynchronous:
-        return "async copy " + ("read" if rows.action[i] == READ else "write")
-    return ACTIONS[rows.action[i]]
+    if instr in t.asynchronous:
+        return "async copy " + ("read" if action == READ else "write")
+    return ACTIONS[action]
 
 
-def _finding(ctx: Context, rows: _Rows, x: int, y: int, kind: int, scope: int, benign: bool, ww: bool,
-             count: int) -> Finding:
+def _finding(ctx: Context, rep: dict, kind: int, scope: int, benign: bool, ww: bool, count: int) -> Finding:
     t = ctx.trace
-    row_x = rows.row[x]
+    row_x = rep["row_x"]
     space, var, elem = ctx.variable(int(t.addr[row_x]), int(t.size[row_x]), int(t.lane[row_x]))
     access = "write-write" if ww else "read-write"
-    first, second = ctx.location(rows.instr[x]), ctx.location(rows.instr[y])
-    tx = ctx.thread(rows.lane[x], _action(t, rows, x))
-    ty = ctx.thread(rows.lane[y], _action(t, rows, y))
+    first, second = ctx.location(rep["instr_x"]), ctx.location(rep["instr_y"])
+    tx = ctx.thread(rep["lane_x"], _action(t, rep["instr_x"], rep["action_x"]))
+    ty = ctx.thread(rep["lane_y"], _action(t, rep["instr_y"], rep["action_y"]))
     scope_name = SCOPES[scope]
     if kind == 1:
         fkind = "warp-race"

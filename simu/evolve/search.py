@@ -46,6 +46,7 @@ from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
 from simu.evolve.sizes import fit_sample
 from simu.interp.compiler import compile_kernel
+from simu.interp.trace import ACCESS_BYTES
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
 from simu.launch.constraints import KernelConstraints
@@ -56,7 +57,7 @@ from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import KernelAnalysis, LaunchRun, beyond_contract, outcome_where, status_of
 
 CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
-MAX_PROBE_TRACE = 1_000_000  # accesses per searched launch
+MAX_PROBE_TRACE_BYTES = 24_000_000  # trace bytes per searched launch: a million accesses (trace.ACCESS_BYTES each)
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
 # what the part that ran of a launch stopped at the trace limit shows for sure (a barrier's findings need the rest)
@@ -77,7 +78,7 @@ ZERO_ELEMENTS_PER_STEP = 20 * ELEMENTS_PER_STEP
 MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a launch it starts
 # what a launch of a host's grid should record: a launch recording more runs fewer of its blocks from then on
 # (sizes.fit_sample), so that a heavy kernel at the program's own launch is judged several times in its budget
-SAMPLE_ACCESSES = MAX_PROBE_TRACE // 4
+SAMPLE_ACCESSES = MAX_PROBE_TRACE_BYTES // ACCESS_BYTES // 4
 
 
 @dataclass
@@ -165,7 +166,8 @@ class Search:
         self.cache: dict[tuple, Evaluation] = {}
         self.witness_index: tuple[int, dict] = (-1, {})  # refute's finding -> witnesses index, by cache size
         # a probe launch larger than this many accesses costs more to judge than it can teach
-        self._limits = dataclasses.replace(settings.limits, max_trace=min(settings.limits.max_trace, MAX_PROBE_TRACE),
+        self._limits = dataclasses.replace(settings.limits,
+                                           max_trace_bytes=min(settings.limits.max_trace_bytes, MAX_PROBE_TRACE_BYTES),
                                            max_seconds=min(settings.limits.max_seconds, self.budget.probe_seconds))
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.prefix: dict[tuple, Finding] = {}  # what the part that ran of a trace-limited launch showed
@@ -299,7 +301,8 @@ class Search:
         # the allowance bounds what the run records too (a step per ACCESSES_PER_STEP accesses): a re-run at larger
         # sizes than its witness stops at the trace it can pay for, not at the search's trace limit
         limits = dataclasses.replace(self._limits, max_steps=min(self._limits.max_steps, left),
-                                     max_trace=min(self._limits.max_trace, left * ACCESSES_PER_STEP))
+                                     max_trace_bytes=min(self._limits.max_trace_bytes,
+                                                         left * ACCESSES_PER_STEP * ACCESS_BYTES))
         ev = self._probe(launch, limits, inspect) if genes is None else \
             self.evaluate(genes, launch=launch, limits=limits)
         self.refuted_steps += ev.cost + drawn

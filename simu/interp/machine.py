@@ -34,7 +34,7 @@ class Limits:
     max_steps: int = 2_000_000  # group-instruction steps
     max_seconds: float = 5.0
     max_threads: int = 1 << 20
-    max_trace: int = 20_000_000  # recorded accesses
+    max_trace_bytes: int = 3 << 29  # bytes the trace may hold (1.5 GiB: trace.ACCESS_BYTES per access)
     max_memory_bytes: int = 1 << 30
     max_static_shared: int = MAX_STATIC_SHARED  # bytes of __shared__ arrays per block (a real GPU's default limit)
     max_dynamic_shared: int = MAX_DYNAMIC_SHARED  # bytes of extern __shared__ / __local arguments per block
@@ -322,8 +322,8 @@ class Machine:
                     break
             if st.step > max_steps:
                 raise _Stop(f"step limit of {max_steps} reached (possible infinite loop)")
-            if st.trace.count > limits.max_trace:
-                raise _Stop(f"trace limit of {limits.max_trace} accesses reached")
+            if st.trace.nbytes > limits.max_trace_bytes:
+                raise _Stop(f"trace limit of {limits.max_trace_bytes} bytes reached ({st.trace.count} accesses)")
             if (st.step & (check_every - 1)) < len(ops) + 1 and time.process_time() > deadline:
                 raise _Stop(f"time limit of {limits.max_seconds:g} s reached (possible infinite loop)")
             if stopped:

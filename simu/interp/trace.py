@@ -1,4 +1,9 @@
-"""The record of a run: every memory access as columns of numpy arrays, plus barrier events."""
+"""The record of a run: every memory access as columns of numpy arrays, plus barrier events.
+
+The columns are compact (issue 31): a column that is one value over the whole trace is a broadcast view
+(no memory), counters take the narrowest integer type their range allows, and values are kept only for the
+accesses that store one (``value_rows``/``written``).  The machine bounds a trace by the bytes it will hold
+(:data:`ACCESS_BYTES` per access, :data:`VALUE_BYTES` per stored value), not by an access count."""
 
 from __future__ import annotations
 
@@ -8,6 +13,9 @@ import numpy as np
 
 READ, WRITE, ATOMIC = 0, 1, 2
 ACTION_NAMES = ("read", "write", "atomic")
+ACCESS_BYTES = 24  # what the compact trace holds per access, at most (address, lane, step, convergence, epochs)
+VALUE_BYTES = 16  # per access that stores a value: the value and its row
+COLUMNS = ("addr", "size", "space", "lane", "epoch", "warp_epoch", "action", "instr", "step", "group", "conv_step")
 
 
 @dataclass
@@ -24,20 +32,22 @@ class BarrierDivergence:
 
 @dataclass
 class Trace:
-    """Columns, one entry per (lane, memory access).  Thread/block ids derive from ``lane``."""
+    """Columns, one entry per (lane, memory access).  Thread/block ids derive from ``lane``.  Integer columns
+    may be narrower than the types named here, and read-only (a constant column is a broadcast view)."""
 
     addr: np.ndarray  # int64 byte address (allocation id << 40 | offset)
     size: np.ndarray  # uint8 bytes accessed
     space: np.ndarray  # uint8 SPACE_*
     lane: np.ndarray  # int32 linear lane id in the launch
-    epoch: np.ndarray  # int32 barrier epoch of the lane's block for that space
-    warp_epoch: np.ndarray  # int32 count of __syncwarp the lane executed
+    epoch: np.ndarray  # uint barrier epoch of the lane's block for that space
+    warp_epoch: np.ndarray  # uint count of __syncwarp the lane executed
     action: np.ndarray  # uint8 READ/WRITE/ATOMIC
-    instr: np.ndarray  # int32 static instruction id
-    step: np.ndarray  # int32 machine step
-    group: np.ndarray  # int32 index into ``groups`` (lanes executing together at that step)
-    conv_step: np.ndarray  # int32 last step (<= step) at which the lane ran with its whole live warp
-    value: np.ndarray  # uint64 raw bits of the value written (0 for reads)
+    instr: np.ndarray  # int static instruction id
+    step: np.ndarray  # uint machine step
+    group: np.ndarray  # int index into ``groups`` (lanes executing together at that step)
+    conv_step: np.ndarray  # int last step (<= step) at which the lane ran with its whole live warp (-1: never)
+    value_rows: np.ndarray  # int64 ascending rows of the accesses that store a value (writes, atomics)
+    written: np.ndarray  # uint64 raw bits of the value each of those rows stores
     groups: list[np.ndarray] = field(default_factory=list)
     divergences: list[BarrierDivergence] = field(default_factory=list)
     barriers_reached: dict[int, int] = field(default_factory=dict)  # instr id -> times released
@@ -57,20 +67,50 @@ class Trace:
     def __len__(self) -> int:
         return int(self.addr.shape[0])
 
+    def values_at(self, rows: np.ndarray) -> np.ndarray:
+        """uint64 value bits stored by each of ``rows`` (0 for a read)."""
+        rows = np.asarray(rows, np.int64)
+        out = np.zeros(len(rows), np.uint64)
+        if len(self.value_rows) and len(rows):
+            k = np.minimum(np.searchsorted(self.value_rows, rows), len(self.value_rows) - 1)
+            hit = self.value_rows[k] == rows
+            out[hit] = self.written[k[hit]]
+        return out
+
+    @property
+    def value(self) -> np.ndarray:
+        """Every row's value bits (0 for reads), built on demand: the trace keeps only the stored ones."""
+        out = np.zeros(len(self), np.uint64)
+        out[self.value_rows] = self.written
+        return out
+
     @property
     def nbytes(self) -> int:
-        return sum(getattr(self, f).nbytes for f in ("addr", "size", "space", "lane", "epoch", "warp_epoch",
-                                                    "action", "instr", "step", "group", "value", "conv_step"))
+        """Bytes the trace's columns hold (a broadcast column holds one value)."""
+        cols = [getattr(self, f) for f in COLUMNS] + [self.value_rows, self.written]
+        return sum(c.itemsize if c.ndim and c.strides[0] == 0 else c.nbytes for c in cols)
+
+
+def column_dtype(lo: int, hi: int) -> np.dtype:
+    """The narrowest integer type holding [lo, hi] (unsigned when lo >= 0)."""
+    kinds = (np.uint8, np.uint16, np.uint32) if lo >= 0 else (np.int8, np.int16, np.int32)
+    for t in kinds:
+        info = np.iinfo(t)
+        if info.min <= lo and hi <= info.max:
+            return np.dtype(t)
+    return np.dtype(np.int64)
 
 
 class TraceBuilder:
-    """Collects one chunk per memory step; :meth:`finish` concatenates them once."""
+    """Collects one chunk per memory step; :meth:`finish` concatenates them once.  ``nbytes`` is what the
+    finished trace will hold at most (the machine's trace budget counts it)."""
 
     def __init__(self) -> None:
         self.chunks: list[tuple] = []
         self.groups: list[np.ndarray] = []
         self._group_ids: dict[int, int] = {}
         self.count = 0
+        self.nbytes = 0  # what the finished trace holds at most: ACCESS_BYTES per access, VALUE_BYTES per value
 
     def group_id(self, lanes: np.ndarray) -> int:
         key = id(lanes)
@@ -86,48 +126,60 @@ class TraceBuilder:
             conv_step: np.ndarray | int = 0) -> None:
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
                             self.group_id(lanes), value, conv_step))
-        self.count += len(lanes)
+        n = len(lanes)
+        self.count += n
+        self.nbytes += n * (ACCESS_BYTES if value is None else ACCESS_BYTES + VALUE_BYTES)
 
     def finish(self) -> Trace:
+        """The trace's columns; each column's chunk parts are released once it is built, so the peak stays near
+        the result."""
         n = self.count
-        if not self.chunks:
-            e = np.zeros(0, np.int64)
-            return Trace(e, e.astype(np.uint8), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
-                         e.astype(np.int32), e.astype(np.uint8), e.astype(np.int32), e.astype(np.int32),
-                         e.astype(np.int32), e.astype(np.uint64), e.astype(np.int32), self.groups)
-        chunks = self.chunks
-        lens = np.fromiter((len(c[0]) for c in chunks), np.int64, len(chunks))
-
-        def rep(k: int, dtype) -> np.ndarray:
-            per_chunk = np.fromiter((c[k] for c in chunks), dtype, len(chunks))
-            if (per_chunk == per_chunk[0]).all():
-                return np.full(n, per_chunk[0], dtype)
-            return np.repeat(per_chunk, lens)
-
-        def cat(k: int, dtype) -> np.ndarray:
-            """Concatenate column ``k``; a chunk may give one scalar for all its lanes."""
-            parts = [c[k] for c in chunks]
-            scalar = [np.ndim(p) == 0 for p in parts]
-            if all(scalar):
-                return rep(k, dtype)
-            if not any(scalar):
-                return np.concatenate(parts, dtype=dtype, casting="unsafe")
-            out = np.empty(n, dtype)
-            start = 0
-            for p, ln in zip(parts, lens.tolist(), strict=False):
-                out[start:start + ln] = p
-                start += ln
-            return out
-
-        values = np.zeros(n, np.uint64)  # reads leave 0
-        ends = np.cumsum(lens)
-        for c, end in zip(chunks, ends.tolist(), strict=False):
-            if c[10] is not None:
-                values[end - len(c[0]):end] = c[10]
-        trace = Trace(
-            addr=cat(1, np.int64), size=rep(2, np.uint8), space=rep(3, np.uint8), lane=cat(0, np.int32),
-            epoch=cat(4, np.int32), warp_epoch=cat(5, np.int32), action=rep(6, np.uint8), instr=rep(7, np.int32),
-            step=rep(8, np.int32), group=rep(9, np.int32), value=values, conv_step=cat(11, np.int32),
-            groups=self.groups)
+        parts = list(zip(*self.chunks, strict=True)) if self.chunks else [()] * 12
+        self.chunks = []
+        lens = np.fromiter((len(p) for p in parts[0]), np.int64, len(parts[0]))
+        stored = np.fromiter((v is not None for v in parts[10]), bool, len(lens))
+        value_rows = np.flatnonzero(np.repeat(stored, lens)) if stored.any() else np.zeros(0, np.int64)
+        written = np.concatenate([np.broadcast_to(np.asarray(v).astype(np.uint64, copy=False), (ln,))
+                                  for v, ln in zip(parts[10], lens.tolist(), strict=True) if v is not None]) \
+            if stored.any() else np.zeros(0, np.uint64)
+        parts[10] = None
+        cols = {}
+        for name, k, dtype in (("addr", 1, np.int64), ("lane", 0, np.int32), ("conv_step", 11, None),
+                               ("epoch", 4, None), ("warp_epoch", 5, None), ("size", 2, np.uint8),
+                               ("space", 3, np.uint8), ("action", 6, np.uint8), ("instr", 7, None),
+                               ("step", 8, None), ("group", 9, None)):
+            cols[name] = _column(parts[k], lens, n, dtype)
+            parts[k] = None  # drop the per-lane arrays of that column as soon as they are copied
+        trace = Trace(**cols, value_rows=value_rows, written=written, groups=self.groups)
         assert len(trace) == n
         return trace
+
+
+def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
+    """One column from its chunks' parts (an array per lane, or one scalar for all the chunk's lanes): a
+    broadcast view when it holds one value, else an array of ``dtype`` (None: the narrowest its range allows)."""
+    if not parts:
+        return np.zeros(0, dtype or np.uint8)
+    scalar = [np.ndim(p) == 0 for p in parts]
+    if all(scalar):
+        per_chunk = np.array(parts, np.int64)
+        if (per_chunk == per_chunk[0]).all():
+            per_chunk = per_chunk[:1]
+        if dtype is None:
+            dtype = column_dtype(int(per_chunk.min()), int(per_chunk.max()))
+        per_chunk = per_chunk.astype(dtype)
+        return np.broadcast_to(per_chunk, (n,)) if len(per_chunk) == 1 else np.repeat(per_chunk, lens)
+    wide = dtype or np.int32  # counters fit 32 bits; narrowed below once their range is known
+    if not any(scalar):
+        out = np.concatenate(parts, dtype=wide, casting="unsafe")
+    else:
+        out = np.empty(n, wide)
+        start = 0
+        for p, ln in zip(parts, lens.tolist(), strict=True):
+            out[start:start + ln] = p
+            start += ln
+    if dtype is None and n:
+        narrow = column_dtype(int(out.min()), int(out.max()))
+        if narrow.itemsize < out.itemsize:
+            out = out.astype(narrow)
+    return out
