@@ -41,6 +41,7 @@ from simu.evolve.dictionary import argument_constants, grid_relative_arguments, 
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
+from simu.evolve.prefix import judge_prefix
 from simu.evolve.roles import split
 from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
@@ -60,9 +61,10 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_TRACE_BYTES = 24_000_000  # trace bytes per searched launch: a million accesses (trace.ACCESS_BYTES each)
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
-# what the part that ran of a launch stopped at the trace limit shows for sure (a barrier's findings need the rest)
-PREFIX_KINDS = ("race", "benign-race", "out-of-bounds", "uninitialized")
-PREFIX_JUDGED = 2  # trace-limited launches judged per search
+# the last resort of the refutations' allowance, in budgets of CPU time: on a machine so loaded that their steps
+# cost more CPU than `simu scan`'s limit of three budgets leaves, they stop here (what is not judged stands, as when
+# the allowance is spent) rather than lose the kernel to a timeout
+REFUTE_CPU_GUARD = 2.5
 # what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
 # steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
 # and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
@@ -313,7 +315,8 @@ class Search:
         (:attr:`Evaluation.cost`)
         (plus ``extra`` steps: drawing its buffers)."""
         left = self.budget.refutation_steps() - self.refuted_steps - extra
-        return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left
+        return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left \
+            and not self.out_of_time(REFUTE_CPU_GUARD)
 
     def probe(self, launch: Launch, limits=None) -> Evaluation | None:
         """Run a launch the genes alone do not describe (a refutation's variant) and return what it
@@ -348,7 +351,7 @@ class Search:
                 self.where = outcome_where(result.outcome)
             reason = result.outcome.reason
             if reason.startswith("trace limit"):
-                self._judge_prefix(launch, result)
+                judge_prefix(self, launch, result)
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
             said = str(result.outcome)
@@ -375,17 +378,6 @@ class Search:
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
                           steps=result.steps, cost=launch_cost(result), recorded=_recorded(result),
                           seen=inspect(launch_run) if inspect is not None else None)
-
-    def _judge_prefix(self, launch: Launch, result) -> None:
-        """Keep what the part of a launch that ran before the trace limit shows (:func:`prefix_finding`): its
-        accesses happened, so a race, an access out of bounds or a read of memory nobody wrote among them is one
-        of that launch.  At most :data:`PREFIX_JUDGED` such launches per search (judging a full trace costs)."""
-        if self.prefix_judged >= PREFIX_JUDGED:
-            return
-        self.prefix_judged += 1
-        for f in self.analysis.judge(launch, result).findings:
-            if f.kind in PREFIX_KINDS and f.key not in self.prefix:
-                self.prefix[f.key] = prefix_finding(f, result.outcome.reason, len(result.trace))
 
     # -- phases ----------------------------------------------------------------------------------
     def toolbox(self) -> Toolbox:
@@ -464,18 +456,6 @@ def run_search(module, kernel, settings, constraints: KernelConstraints | None =
     for phase in s.mode.phases:
         phase(s)
     return s.result()
-
-
-def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
-    """A finding of the part of a launch that ran before it stopped, at most a warning: no refutation can re-run
-    such a launch to say whether the program's own values and contents show it.  The message says which part
-    ran."""
-    severity = codes.WARNING if codes.SEVERITY_RANK.get(f.severity, 0) > codes.SEVERITY_RANK[codes.WARNING] \
-        else f.severity
-    part = (f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped "
-            f"({reason}); a larger --budget or a smaller launch decides")
-    return dataclasses.replace(f, severity=severity, message=f"{f.message} (a warning, not an error: {part})",
-                               detail={**f.detail, "partial": part})
 
 
 def launch_cost(result) -> int:

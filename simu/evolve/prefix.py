@@ -1,0 +1,40 @@
+"""What the part that ran of a launch stopped at the trace limit shows (issue 31: long-running threads).
+
+Its accesses happened, so a race, an access out of bounds or a read of memory nobody wrote among them is one of
+that launch; a barrier's findings need the rest of it.  Such findings are at most warnings: no refutation can
+re-run the launch to say whether the program's own values and contents show them.  The message says which part
+ran; the kernel stays ``incomplete``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from simu import codes
+from simu.detect.finding import Finding
+
+PREFIX_KINDS = ("race", "benign-race", "out-of-bounds", "uninitialized")
+PREFIX_JUDGED = 2  # trace-limited launches judged per search (judging a full trace costs)
+
+
+def judge_prefix(search: Any, launch: Any, result: Any) -> None:
+    """Keep in ``search.prefix`` what the part of ``launch`` that ran (``result``, stopped at the trace limit)
+    shows, for at most :data:`PREFIX_JUDGED` launches of a search."""
+    if search.prefix_judged >= PREFIX_JUDGED:
+        return
+    search.prefix_judged += 1
+    for f in search.analysis.judge(launch, result).findings:
+        if f.kind in PREFIX_KINDS and f.key not in search.prefix:
+            search.prefix[f.key] = prefix_finding(f, result.outcome.reason, len(result.trace))
+
+
+def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
+    """``f``, seen in the first ``accesses`` accesses of a launch that stopped for ``reason``, as at most a
+    warning that says so."""
+    severity = codes.WARNING if codes.SEVERITY_RANK.get(f.severity, 0) > codes.SEVERITY_RANK[codes.WARNING] \
+        else f.severity
+    part = (f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped "
+            f"({reason}); a larger --budget or a smaller launch decides")
+    return dataclasses.replace(f, severity=severity, message=f"{f.message} (a warning, not an error: {part})",
+                               detail={**f.detail, "partial": part})
