@@ -61,10 +61,6 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_TRACE_BYTES = 24_000_000  # trace bytes per searched launch: a million accesses (trace.ACCESS_BYTES each)
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
-# the last resort of the refutations' allowance, in budgets of CPU time: on a machine so loaded that their steps
-# cost more CPU than `simu scan`'s limit of three budgets leaves, they stop here (what is not judged stands, as when
-# the allowance is spent) rather than lose the kernel to a timeout
-REFUTE_CPU_GUARD = 2.5
 # what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
 # steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
 # and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
@@ -315,8 +311,7 @@ class Search:
         (:attr:`Evaluation.cost`)
         (plus ``extra`` steps: drawing its buffers)."""
         left = self.budget.refutation_steps() - self.refuted_steps - extra
-        return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left \
-            and not self.out_of_time(REFUTE_CPU_GUARD)
+        return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left
 
     def probe(self, launch: Launch, limits=None) -> Evaluation | None:
         """Run a launch the genes alone do not describe (a refutation's variant) and return what it

@@ -209,7 +209,7 @@ def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budge
             signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
         _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
         return KernelVerdict(TIMEOUT, f"analysis used more than {hard_limit:g} s of CPU (the limit "
-                                       "per kernel: three times the budget)")
+                                       "per kernel: four times the budget)")
     except SimuError as exc:
         return KernelVerdict(status_of(exc), str(exc), where=exc.where)
     except Exception as exc:  # noqa: BLE001 - a crash in one kernel is recorded, the scan goes on
