@@ -1,6 +1,6 @@
 """Kernels of PyTorch C++ extensions: simu's stand-in ATen headers (device side) and packed tensor accessors
 passed by value, whose shape the machine writes from the buffer behind ``data_`` (issue 28: real projects with a
-third-party host dependency)."""
+third-party host dependency); findings on that data are warnings that name the shape as simu's."""
 
 from __future__ import annotations
 
@@ -84,13 +84,16 @@ def test_tensor_shape_is_even_and_fits(elements, dims, shape):
     assert int(np.prod(shape)) <= max(elements, 1)
 
 
-def test_a_race_between_blocks_on_a_tensor_element_is_an_error(tmp_path):
+def test_a_race_between_blocks_on_a_tensor_element_is_found_as_a_warning_on_simus_shape(tmp_path):
+    """The tensor's shape is simu's, not the host's at::Tensor's (which simu does not read): a finding on its data
+    is at most a warning that says so (simu/evolve/tensors.py)."""
     kernels = _scan(tmp_path, "row_sum.cu", PLAIN_ADD + ROW_SUM)
     found = kernels["RowSumKernel<float>"]
     assert found.status == "analysed"
     races = [f for f in found.findings if f.kind == "race"]
-    assert races and all(f.severity == "error" for f in races)
+    assert races and all(f.severity == "warning" for f in races)
     assert races[0].variable.startswith("out.data_")
+    assert "the shape of tensor 'out' is simu's" in races[0].message
 
 
 def test_the_atomic_twin_and_an_in_bounds_kernel_are_silent(tmp_path):

@@ -46,6 +46,7 @@ from simu.evolve.roles import split
 from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
 from simu.evolve.sizes import fit_sample
+from simu.evolve.tensors import on_simus_shape, tensor_buffers
 from simu.interp.compiler import compile_kernel
 from simu.interp.trace import ACCESS_BYTES
 from simu.launch import Launch
@@ -410,6 +411,7 @@ class Search:
         racing = {_pair(f) for f in findings if f.kind == "race"}
         findings = [f for f in findings if not (f.kind == "benign-race" and _pair(f) in racing)]
         findings += self.analysis.finish()
+        findings = on_simus_shape(findings, tensor_buffers(self.kernel))
         findings = [f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name})
                     for f in findings]
         self.stats.seconds = _now() - self.t0
