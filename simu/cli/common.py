@@ -100,9 +100,10 @@ def load_module(file: Path, options: CompileOptions, debug: bool = False,
     diagnostics (and ``notes(exc)``) and exit 2."""
     from simu.frontend.compilecache import compile_cached
     from simu.ir import load_module as decode
+    from simu.scan.cache import open_compile_cache
 
     try:
-        compiled = compile_cached(file, options, _compile_cache(cache_dir))
+        compiled = compile_cached(file, options, open_compile_cache(cache_dir))
         for note in compiled.notes:
             err_console.print(f"note: {file}: {note}", highlight=False, soft_wrap=True)
         return decode(compiled.ir, str(file), compiled.language, compiled.param_names)
@@ -113,20 +114,6 @@ def load_module(file: Path, options: CompileOptions, debug: bool = False,
         raise typer.Exit(2) from None
     except UnicodeDecodeError:
         fail(f"{file}: not a text file (a .cu, .cl or .ll source is expected)")
-
-
-def _compile_cache(directory: Path | None):
-    if directory is None:
-        return None
-    import sqlite3
-
-    from simu.frontend.compilecache import CompileCache
-    from simu.scan.cache import code_fingerprint
-
-    try:
-        return CompileCache(directory, code_fingerprint())
-    except (sqlite3.Error, OSError):
-        return None  # compiled: a cache that cannot be opened only costs time
 
 
 def load_kernel(file: Path, kernel: str | None, options: CompileOptions):

@@ -106,3 +106,16 @@ class ResultCache:
 
     def close(self) -> None:
         self.conn.close()
+
+
+def open_compile_cache(directory: str | Path | None):
+    """The compiled-file cache (:class:`simu.frontend.compilecache.CompileCache`) in ``directory`` for this simu's
+    code, or None for no folder or one that cannot be opened (files are then compiled: it only costs time)."""
+    if directory is None:
+        return None
+    from simu.frontend.compilecache import CompileCache
+
+    try:
+        return CompileCache(Path(directory), code_fingerprint())
+    except (sqlite3.Error, OSError):
+        return None

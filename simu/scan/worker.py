@@ -12,7 +12,6 @@ import signal
 import time
 import traceback
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
@@ -104,15 +103,12 @@ def _compile_cache(directory: str | None):
     if directory is None:
         return None
     if _COMPILE_CACHE is None or _COMPILE_CACHE[0] != directory:
-        import sqlite3
+        from simu.scan.cache import open_compile_cache
 
-        from simu.frontend.compilecache import CompileCache
-        from simu.scan.cache import code_fingerprint
-
-        try:
-            _COMPILE_CACHE = (directory, CompileCache(Path(directory), code_fingerprint()))
-        except (sqlite3.Error, OSError):
+        cache = open_compile_cache(directory)
+        if cache is None:
             return None
+        _COMPILE_CACHE = (directory, cache)
     return _COMPILE_CACHE[1]
 
 
