@@ -163,3 +163,37 @@ def modifying_pairs_within_segments(seg: np.ndarray, modifies: np.ndarray,
     left, right = np.concatenate([left_a, left_b]), np.concatenate([right_a, right_b])
     order = np.argsort(left * n + right) if n < 1 << 31 else np.lexsort((right, left))
     return left[order], right[order]
+
+
+PAIR_BUDGET = 1_000_000  # pairs examined per batch before dense segments are sampled (each costs ~0.5 µs)
+MIN_SEGMENT_ROWS = 16  # rows of a segment examined however dense the trace
+
+
+def segment_row_cap(sizes: np.ndarray, cap: int, budget: int | None = None) -> int:
+    """Rows per segment to examine pair by pair: ``cap``, or less when the segments' pairs (``sizes``: candidate
+    rows per segment) would pass ``budget`` (:data:`PAIR_BUDGET`) — the largest cap under it, never below
+    :data:`MIN_SEGMENT_ROWS`."""
+    budget = PAIR_BUDGET if budget is None else budget
+    def pairs(k: int) -> int:
+        m = np.minimum(sizes, k).astype(np.int64)
+        return int((m * (m - 1) // 2).sum())
+
+    if pairs(cap) <= budget:
+        return cap
+    lo, hi = MIN_SEGMENT_ROWS, cap
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if pairs(mid) <= budget else (lo, mid - 1)
+    return lo
+
+
+def diversity_tier(key: np.ndarray, *kinds: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Per row (rows in trace order): 0 for the first row of its (``key``, ``kinds[0]``…) group, 1 for the first of
+    its (``key``, ``kinds[1]``…) group, …, ``len(kinds)`` for the rest: a sample of a dense segment that keeps one
+    row of every instruction and warp, then of every lane, before repeats."""
+    tier = np.full(len(key), len(kinds), np.int64)
+    for t in range(len(kinds) - 1, -1, -1):
+        ids, _ = group_ranks(key, *kinds[t])
+        _, first = np.unique(ids, return_index=True)
+        tier[first] = t
+    return tier

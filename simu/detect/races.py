@@ -19,6 +19,7 @@ from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import (
     dense_words,
+    diversity_tier,
     expand_words,
     first_of,
     group_ranks,
@@ -26,6 +27,7 @@ from simu.detect.pairs import (
     pairs_within_segments,
     rank_in_segment,
     segment_ids,
+    segment_row_cap,
     segment_starts,
 )
 from simu.interp.grid_sync import grid_epochs
@@ -205,9 +207,16 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     several = np.bincount(key, weights=(lane != first_of(key, lane, nseg)[key]), minlength=nseg) > 0
     interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & several
     cand = np.flatnonzero(interesting[key])
-    # within a segment writes first, then in trace order: the first pair_cap rows of each are examined
+    # within a segment writes first, then in trace order: the first pair_cap rows of each are examined; where that
+    # passes the pair budget (every thread hits a few words), fewer rows, chosen to keep each instruction's
+    # accesses of every warp, then of every lane
     prio = (act[cand] != WRITE).astype(np.int64)
-    order = cand[np.argsort(key[cand] * 2 + prio, kind="stable")]
+    kc = key[cand]
+    cap = segment_row_cap(np.minimum(np.bincount(kc, minlength=nseg), cap), cap)
+    if cap < ctx.options.pair_cap:
+        instr, action = rows.instr[cand], act[cand]
+        prio += 2 * diversity_tier(kc, (instr, action, rows.warp[cand]), (instr, action, rows.lane[cand]))
+    order = cand[np.argsort(kc * 8 + prio, kind="stable")]
     idx = order[rank_in_segment(segment_starts(key[order])) < cap]
     # back to chronological order inside each segment so that pair (i, j) has i before j
     idx = idx[np.argsort(key[idx] * n + idx)] if n < (1 << 62) // max(nseg, 1) else idx[np.lexsort((idx, key[idx]))]

@@ -1,0 +1,65 @@
+"""Dense segments (every thread hits a few words) are sampled, not paired exhaustively: the same races come out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simu.detect import pairs
+from simu.detect.pairs import diversity_tier, segment_row_cap
+
+INDEGREE = """
+__global__ void indegree(int nodes, const int *nindex, const int *nlist, int *indeg) {
+  const int stride = gridDim.x * blockDim.x;
+  for (int v = blockIdx.x * blockDim.x + threadIdx.x; v < nodes; v += stride) {
+    for (int e = nindex[v]; e < nindex[v + 1]; ++e) {
+      const int u = nlist[e];
+      indeg[u] += 1;
+    }
+  }
+}
+"""
+
+
+def test_row_cap_keeps_the_cap_under_the_budget():
+    sizes = np.array([256] * 100)
+    assert segment_row_cap(sizes, 256, budget=10**9) == 256
+    k = segment_row_cap(sizes, 256, budget=100_000)
+    assert 100 * k * (k - 1) // 2 <= 100_000 < 100 * (k + 1) * k // 2
+    assert segment_row_cap(sizes, 256, budget=10) == pairs.MIN_SEGMENT_ROWS
+
+
+def test_tiers_put_each_instruction_and_warp_first():
+    key = np.zeros(8, np.int64)
+    instr = np.array([1, 1, 1, 1, 2, 2, 2, 2])
+    warp = np.array([0, 0, 1, 1, 0, 0, 1, 1])
+    lane = np.array([0, 0, 32, 33, 1, 1, 40, 40])
+    tier = diversity_tier(key, (instr, warp), (instr, lane))
+    assert tier.tolist() == [0, 2, 0, 1, 0, 2, 0, 2]
+
+
+def _findings(tmp_path, monkeypatch, budget):
+    from simu.api import load_file
+    from simu.frontend import CompileOptions
+    from simu.launch.spec import build_launch
+    from simu.pipeline import CheckSettings, check_launches
+
+    monkeypatch.setattr(pairs, "PAIR_BUDGET", budget)
+    path = tmp_path / "indegree.cu"
+    path.write_text(INDEGREE)
+    module = load_file(path, CompileOptions())
+    k = module.kernels[0]
+    n = 4096
+    launch = build_launch(k, "4", "128", [f"nodes={n}"],
+                          [f"nindex=int32:{n + 1}:ramp", f"nlist=int32:{n}:random", "indeg=int32:4096:zeros"], 0, 32, 0)
+    launch.args["nlist"][:] = np.abs(launch.args["nlist"]) % 8  # every thread adds to one of 8 counters
+    rep = check_launches(module, k, [launch], CheckSettings())
+    return sorted((f.kind, f.detail.get("access"), tuple(sorted({f.first.line, f.second.line})))
+                  for f in rep.findings)
+
+
+@pytest.mark.parametrize("budget", [1_000])
+def test_sampled_dense_segments_report_the_same_races(tmp_path, monkeypatch, budget):
+    full = _findings(tmp_path, monkeypatch, 10**9)
+    assert ("race", "read-write", (7,)) in full and ("race", "write-write", (7,)) in full
+    assert _findings(tmp_path, monkeypatch, budget) == full
