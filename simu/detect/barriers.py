@@ -11,7 +11,7 @@ from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
 from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
-from simu.interp.memory import SPACE_SHARED
+from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
 
@@ -79,6 +79,8 @@ def barrier_use(ctx: Context) -> BarrierUse:
     rel = t.releases
     if len(rel) == 0 or len(t) == 0:
         return use
+    for b in _publishing(ctx, rel):
+        use.needed[b] = "inter-warp"
     parts = [p for p in (_conflict_spans(ctx, rows) for rows in ctx.batches) if p is not None]
     if not parts:
         return use
@@ -240,4 +242,29 @@ def redundant_findings(kernel: str, use: BarrierUse, locations: dict[int, Source
             detail = {}
         out.append(Finding("redundant-barrier", severity_of("redundant-barrier"), kernel, msg, loc, None, "", "",
                            None, (), detail, record))
+    return out
+
+
+def _publishing(ctx: Context, rel: np.ndarray) -> set[int]:
+    """Barriers that carry a spin-wait's synchronization to the rest of a block (:mod:`simu.interp.spinwait`):
+    the one before a lane sets the flag, counter or lock, when other lanes of its block wrote global memory
+    before it (it publishes their writes), and the one after a lane's wait ends, when other lanes of its block
+    access global memory after it (they see what the wait acquired) — a grid barrier written by hand."""
+    t = ctx.trace
+    tpb = ctx.launch.threads_per_block
+    made = {(int(b_), int(e_)): int(iid) for b_, sp_, e_, iid in rel if sp_ == SPACE_GLOBAL}
+    glob = t.space == SPACE_GLOBAL
+    out = set()
+    for (e_lane, _, e_epoch), rows, later in ((ctx.releases, np.flatnonzero(glob & (t.action != READ)), False),
+                                              (t.acquires, np.flatnonzero(glob), True)):
+        if len(e_lane) == 0:
+            continue
+        lane, epoch = t.lane[rows].astype(np.int64), t.epoch[rows].astype(np.int64)
+        for x, e in sorted(set(zip(e_lane.tolist(), e_epoch.tolist(), strict=True))):
+            barrier = made.get((x // tpb, e + 1 if later else e))
+            if barrier is None or barrier in out:
+                continue
+            when = epoch > e if later else epoch < e
+            if np.any((lane // tpb == x // tpb) & (lane != x) & when):
+                out.add(barrier)
     return out

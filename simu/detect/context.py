@@ -95,6 +95,13 @@ class Context:
         return word_batches(self.trace, self.launch.threads_per_block, self.options.batch_rows)
 
     @cached_property
+    def releases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The run's releases of spin-wait variables (:func:`simu.interp.spinwait.release_table`), once per run."""
+        from simu.interp.spinwait import release_table
+
+        return release_table(self.trace)
+
+    @cached_property
     def record(self) -> LaunchRecord:
         """The replayable launch, computed once per run."""
         return record_of(self.launch)

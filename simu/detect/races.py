@@ -32,6 +32,7 @@ from simu.detect.pairs import (
 )
 from simu.interp.grid_sync import grid_epochs
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
+from simu.interp.spinwait import ordered_by_acquire
 from simu.interp.trace import ATOMIC, READ, WRITE
 
 ACTIONS = ("read", "write", "atomic")
@@ -291,6 +292,13 @@ def _inter_block_pairs(ctx: Context, rows: _Rows):
     # chronological order inside each pair
     swap = rows.step[a] > rows.step[c]
     a, c = np.where(swap, c, a), np.where(swap, a, c)
+    t = ctx.trace
+    if len(t.acquires[0]):  # a spin-wait between them (simu.interp.spinwait) orders them
+        step = rows.step.astype(np.int64)
+        epoch = rows.epoch.astype(np.int64)
+        keep = ~ordered_by_acquire(t.acquires, ctx.releases, ctx.launch.threads_per_block, rows.lane[a], step[a],
+                                   epoch[a], rows.lane[c], step[c], epoch[c])
+        a, c = a[keep], c[keep]
     return a, c, np.zeros(len(a), np.int8), np.full(len(a), 3)
 
 
@@ -334,6 +342,8 @@ def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
     """One batch's races per (kind, instruction pair): its representative pair (widest scope, then first in
     word order) and that pair's word, how many pairs, whether all of them are benign or any is write-write,
     and the instructions whose writes race with reads (``racy_writers``)."""
+    if ctx.trace.sync_reads:  # a spin-wait's reads synchronize (simu.ir.spin): no data race of theirs
+        keep = keep[~np.isin(ctx.trace.instr[keep], np.fromiter(ctx.trace.sync_reads, np.int64))]
     if (ctx.trace.space[keep] == SPACE_SHARED).all():
         keep = _racy_rows(ctx, keep)
         if len(keep) == 0:

@@ -22,6 +22,7 @@ from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
 from simu.ir.constants import GlobalRef
 from simu.ir.module import register_uses
+from simu.ir.spin import spin_loops
 
 
 class Compiler:
@@ -114,8 +115,11 @@ class Compiler:
         for pos, name in enumerate(fn.rpo):
             rpo_pos[index[name]] = pos
         by_pos = [index[name] for name in fn.rpo]
+        spin = spin_loops(fn.blocks)
         return Program(blocks, rpo_pos, by_pos, len(self.slots), arg_slots, self.global_refs, self.allocas, phis,
-                       instrs)
+                       instrs, frozenset((index[a], index[b]) for a, b in spin.back_edges),
+                       frozenset((index[a], index[b]) for a, b in spin.exits), spin.reads,
+                       {index[h]: loc for h, loc in spin.headers.items()})
 
     def translated(self, ins: Instr):
         """:meth:`instruction`, with a translator's failure on a form it was not written for (a type it has

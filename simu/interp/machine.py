@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simu.errors import LaunchError, NotLaunchableError, UnsupportedError
-from simu.interp import cuda_textures, grid_sync, members, opencl_images
+from simu.interp import cuda_textures, grid_sync, members, opencl_images, spinwait
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED, PastDrawn
 from simu.interp.outcome import Outcome, RunResult
@@ -196,6 +196,8 @@ class Machine:
                 self._execute(st, limits, time.process_time(), schedule)
         except _Stop as stop:
             outcome = Outcome("incomplete", stop.reason)
+        except spinwait.SpinDeadlock as stuck:
+            outcome = Outcome("incomplete", str(stuck))
         except PastDrawn as past:
             outcome = Outcome("incomplete", str(past))
         except RuntimeFault as fault:
@@ -210,6 +212,8 @@ class Machine:
         trace.divergent_branches = st.divergent_branches
         trace.edges = st.edges
         trace.exit_step = st.exit_step
+        trace.acquires = spinwait.acquire_table(st.acquires)
+        trace.sync_reads = self.program.spin_reads
         if st.releases:
             rows = []
             for blocks_here, space, iid in st.releases:
@@ -241,6 +245,8 @@ class Machine:
         st.asynchronous = set()
         st.divergent_branches = {}
         st.edges = set()
+        st.spins, st.parked, st.acquires, st.last_spin, st.lone_spins = {}, {}, [], None, 0
+        st.spin_where = prog.spin_where
         start = prog.rpo_pos[0]
         if schedule is None:
             self._loop(st, {(start, 0): np.arange(st.T, dtype=np.int64)}, prog.by_pos, limits, t0)
@@ -284,6 +290,9 @@ class Machine:
         check_every = 64
         while True:
             if not pending:
+                if st.parked:
+                    waiting = spinwait.unpark(st, waiting, pending, self._release)
+                    continue
                 if not waiting:
                     return
                 waiting = self._release(st, waiting, pending)
@@ -321,11 +330,13 @@ class Machine:
                     stopped = True
                     break
             if st.step > max_steps:
-                raise _Stop(f"step limit of {max_steps} reached (possible infinite loop)")
+                raise _Stop(f"step limit of {max_steps} reached (possible infinite loop"
+                            f"{spinwait.spin_note(st, prog.spin_where)})")
             if st.trace.nbytes > limits.max_trace_bytes:
                 raise _Stop(f"trace limit of {limits.max_trace_bytes} bytes reached ({st.trace.count} accesses)")
             if (st.step & (check_every - 1)) < len(ops) + 1 and time.process_time() > deadline:
-                raise _Stop(f"time limit of {limits.max_seconds:g} s reached (possible infinite loop)")
+                raise _Stop(f"time limit of {limits.max_seconds:g} s reached (possible infinite loop"
+                            f"{spinwait.spin_note(st, prog.spin_where)})")
             if stopped:
                 continue
             st.step += 1
@@ -378,6 +389,11 @@ class Machine:
         key = (self.program.rpo_pos[dst] + base, 0)
         prev = pending.get(key)
         pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        if self.program.spin_back:
+            if (src, dst) in self.program.spin_back:
+                spinwait.on_back_edge(st, pending, key, dst)
+            elif (src, dst) in self.program.spin_exits:
+                spinwait.on_exit(st, lanes)
 
     def _release(self, st: State, waiting, pending) -> dict:
         """All runnable groups are waiting: check each block's barrier, advance epochs, resume.

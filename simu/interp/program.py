@@ -83,6 +83,11 @@ class Program:
     allocas: list[tuple[int, int, int]]  # (alloca ordinal, instr id, bytes per lane)
     phis: dict[tuple[int, int], list[tuple[int, Getter, Any]]]
     instrs: dict[int, Instr]
+    # spin-wait loops (simu.ir.spin), by block index: back edges, exit edges, their reads, where each loop is
+    spin_back: frozenset[tuple[int, int]] = frozenset()
+    spin_exits: frozenset[tuple[int, int]] = frozenset()
+    spin_reads: frozenset[int] = frozenset()
+    spin_where: dict[int, Any] = field(default_factory=dict)
 
 
 def proto_of(t: Type):

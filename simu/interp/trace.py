@@ -63,6 +63,9 @@ class Trace:
     releases: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.int64))
     # one row per grid-wide barrier release and block: (block, step of the release); see grid_sync.py
     grid_releases: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    # lanes leaving a spin-wait loop (simu.interp.spinwait): (lane, step, global epoch) arrays; the loops' reads
+    acquires: tuple = field(default_factory=lambda: (np.zeros(0, np.int64),) * 3)
+    sync_reads: frozenset[int] = frozenset()
 
     def __len__(self) -> int:
         return int(self.addr.shape[0])

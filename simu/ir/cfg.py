@@ -45,6 +45,11 @@ def reverse_post_order(blocks: Sequence[Block]) -> list[str]:
 
 def natural_loops(blocks: Sequence[Block]) -> list[set[str]]:
     """Blocks of each natural loop (one per back edge whose head dominates its tail)."""
+    return [body for _, _, body in loop_edges(blocks)]
+
+
+def loop_edges(blocks: Sequence[Block]) -> list[tuple[str, str, set[str]]]:
+    """(tail, head, blocks of the loop) per back edge whose head dominates its tail."""
     names = [b.name for b in blocks]
     succs = {b.name: [s for s in b.succs] for b in blocks}
     preds: dict[str, list[str]] = {n: [] for n in names}
@@ -64,7 +69,7 @@ def natural_loops(blocks: Sequence[Block]) -> list[set[str]]:
             if new != dom[n]:
                 dom[n] = new
                 changed = True
-    loops: list[set[str]] = []
+    loops: list[tuple[str, str, set[str]]] = []
     for tail in names:
         for head in succs[tail]:
             if head in dom.get(tail, ()):  # back edge tail -> head
@@ -76,5 +81,5 @@ def natural_loops(blocks: Sequence[Block]) -> list[set[str]]:
                         if p not in body:
                             body.add(p)
                             work.append(p)
-                loops.append(body)
+                loops.append((tail, head, body))
     return loops
