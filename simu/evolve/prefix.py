@@ -3,7 +3,9 @@
 Its accesses happened, so a race, an access out of bounds or a read of memory nobody wrote among them is one of
 that launch; a barrier's findings need the rest of it.  Such findings are at most warnings: no refutation can
 re-run the launch to say whether the program's own values and contents show them.  The message says which part
-ran; the kernel stays ``incomplete``.
+ran.  Launches stopped at the time or step limit (threads that loop long: a K loop, a hash's rounds) are judged the
+same way.  A kernel whose every launch stopped so is *analysed* on those parts, its reason saying which part ran
+(:func:`partial_reason`), not ``incomplete``: every thread ran its first iterations, and that is what was judged.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from simu.detect.finding import Finding
 
 PREFIX_KINDS = ("race", "benign-race", "out-of-bounds", "uninitialized")
 PREFIX_JUDGED = 2  # trace-limited launches judged per search (judging a full trace costs)
+CUT = ("trace limit", "time limit", "step limit")  # the reasons a launch stops with a part worth judging
+
+
+def cut_short(reason: str) -> bool:
+    """Whether a launch that stopped for ``reason`` ran a part that can be judged (not a deadlock or a fault)."""
+    return reason.startswith(CUT)
 
 
 def judge_prefix(search: Any, launch: Any, result: Any) -> None:
@@ -24,6 +32,8 @@ def judge_prefix(search: Any, launch: Any, result: Any) -> None:
     if search.prefix_judged >= PREFIX_JUDGED:
         return
     search.prefix_judged += 1
+    if search.partial is None:
+        search.partial = (len(result.trace), result.outcome.reason, launch)
     for f in search.analysis.judge(launch, result).findings:
         if f.kind in PREFIX_KINDS and f.key not in search.prefix:
             search.prefix[f.key] = prefix_finding(f, result.outcome.reason, len(result.trace))
@@ -38,3 +48,12 @@ def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
             f"({reason}); a larger --budget or a smaller launch decides")
     return dataclasses.replace(f, severity=severity, message=f"{f.message} (a warning, not an error: {part})",
                                detail={**f.detail, "partial": part})
+
+
+def partial_reason(accesses: int, reason: str, launch: Any) -> str:
+    """The reason of a kernel analysed only on the part that ran of a launch that stopped for ``reason``."""
+    g = "x".join(str(x) for x in launch.grid) if isinstance(launch.grid, tuple) else str(launch.grid)
+    b = "x".join(str(x) for x in launch.block) if isinstance(launch.block, tuple) else str(launch.block)
+    return (f"partly analysed: every launch stopped before its end ({reason}); judged on the part that ran of "
+            f"grid {g}, block {b}: its first {accesses:,} memory accesses (a larger --budget runs it further)")
+

@@ -41,7 +41,7 @@ from simu.evolve.dictionary import argument_constants, grid_relative_arguments, 
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
-from simu.evolve.prefix import judge_prefix
+from simu.evolve.prefix import cut_short, judge_prefix, partial_reason
 from simu.evolve.roles import split
 from simu.evolve.sequence import run_priors
 from simu.evolve.shape import kernel_shape
@@ -172,6 +172,7 @@ class Search:
         self.found: dict[tuple, tuple[Finding, list[float]]] = {}
         self.prefix: dict[tuple, Finding] = {}  # what the part that ran of a trace-limited launch showed
         self.prefix_judged = 0
+        self.partial = None  # (accesses, reason, launch) of the first launch judged on the part that ran
         self.dropped: set[tuple] = set()  # findings a refutation ruled out: a later re-run does not bring them back
         self.analysis = KernelAnalysis(module, kernel, settings)
         self.stats = SearchStats()
@@ -347,7 +348,7 @@ class Search:
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
             reason = result.outcome.reason
-            if reason.startswith("trace limit"):
+            if cut_short(reason):
                 judge_prefix(self, launch, result)
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
@@ -437,6 +438,8 @@ class Search:
         elif not self.cache or all(not e.valid for e in self.cache.values()):
             if status == codes.ANALYSED and self.not_launchable:
                 status, (reason, self.where) = codes.NOT_LAUNCHABLE, self.not_launchable
+            elif status == codes.ANALYSED and self.partial is not None:
+                reason = partial_reason(*self.partial)
             elif status == codes.ANALYSED:
                 status = codes.INCOMPLETE
                 reason = next((e.error for e in self.cache.values() if e.error), "no valid launch")
