@@ -18,7 +18,7 @@ from simu.detect.finding import Finding
 
 PREFIX_KINDS = ("race", "benign-race", "out-of-bounds", "uninitialized")
 PREFIX_JUDGED = 2  # trace-limited launches judged per search (judging a full trace costs)
-CUT = ("trace limit", "time limit", "step limit")  # the reasons a launch stops with a part worth judging
+CUT = ("trace limit", "time limit", "step limit", "the launch reaches byte")  # stops with a part worth judging
 
 
 def cut_short(reason: str) -> bool:
