@@ -14,7 +14,7 @@ from simu.interp import ptx
 from simu.interp.builtins import BUILTIN_PATTERNS, BUILTINS, INTRINSICS, NOOPS, libm
 from simu.interp.instructions import INSTRUCTIONS, PURE_OPCODES
 from simu.interp.mangle import demangle_builtin
-from simu.interp.narrow import component_stores
+from simu.interp.narrow import component_stores, wide_integers
 from simu.interp.opencl_builtins import OPENCL_BUILTINS, OPENCL_PATTERNS, opencl_math
 from simu.interp.opencl_images import SAMPLER_INIT
 from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, result_dtype, where
@@ -83,6 +83,7 @@ class Compiler:
         uses = register_uses(fn)
         self.fusible = _fusible_values(fn, uses)
         narrowed, dropped = component_stores(fn, uses)  # v.x = e: the component, not the vector (simu.interp.narrow)
+        narrowed.update(wide_integers(fn))  # i128 arithmetic cut back to 64 bits: done in 64 bits
         for bi, b in enumerate(fn.blocks):
             ops, ids, weights = [], [], []
             carry = 0  # fused instructions not yet counted

@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from simu.ir.module import Function, Instr
-from simu.ir.types import VectorType
+from simu.ir.types import IntType, VectorType
 
 _WRITES = frozenset({"store", "atomicrmw", "cmpxchg", "fence"})
 # calls that neither read nor write memory: work-item and size queries (OpenCL's mangled names, CUDA's registers)
@@ -79,3 +79,58 @@ def _touches_memory(ins: Instr) -> bool:
         callee = next((str(o.value) for o in ins.ops if o.kind == "func"), "")
         return not _QUERY.match(callee)
     return False
+
+
+_LOW_BITS = frozenset({"add", "sub", "mul", "shl", "and", "or", "xor"})  # the low 64 bits need only theirs
+I64 = IntType(64)
+
+
+def wide_integers(fn: Function) -> dict[int, Instr]:
+    """Integer arithmetic wider than 64 bits whose every result is cut back to 64 bits or fewer, done in 64 bits
+    (instruction id -> its 64-bit form): ``trunc (mul (zext i64 %x to i128), 3) to i64`` is ``mul i64 %x, 3``.
+    Addition, subtraction, multiplication, left shifts and bitwise operations give the same low bits whatever the
+    high bits are; a division, a right shift or a comparison needs them and keeps the instruction (unsupported)."""
+    instrs = {ins.name: ins for b in fn.blocks for ins in b.instrs if ins.name}
+    users: dict[str, list[Instr]] = {}
+    for b in fn.blocks:
+        for ins in b.instrs:
+            for o in ins.ops:
+                if o.kind == "reg":
+                    users.setdefault(o.value, []).append(ins)
+    wide = {name for name, ins in instrs.items() if _wide(ins.type)}
+    # a wide value can be narrowed when it is made by an extension or a low-bits operation of narrowable operands,
+    # and only read by low-bits operations and truncations: shrink the set until it holds
+    ok = {n for n in wide if instrs[n].opcode in _LOW_BITS | {"zext", "sext"}}
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(ok):
+            ins = instrs[n]
+            reads_ok = all(u.name in ok or (u.opcode == "trunc" and not _wide(u.type)) for u in users.get(n, []))
+            ops_ok = ins.opcode in ("zext", "sext") or all(
+                o.kind == "const" or (o.kind == "reg" and o.value in ok) for o in ins.ops)
+            if not (reads_ok and ops_ok):
+                ok.discard(n)
+                changed = True
+    out: dict[int, Instr] = {}
+    for n in ok:
+        ins = instrs[n]
+        ops = [replace(o, type=I64, value=_low(o.value)) if o.kind == "const" else replace(o, type=I64)
+               if o.kind == "reg" and o.value in ok else o for o in ins.ops]
+        if ins.opcode in ("zext", "sext") and getattr(ins.ops[0].type, "bits", 0) == 64:
+            out[ins.id] = replace(ins, opcode="freeze", type=I64, ops=ops)  # the same 64 bits
+        else:
+            out[ins.id] = replace(ins, type=I64, ops=ops)
+        for u in users.get(n, []):
+            if u.opcode == "trunc" and u.id not in out:
+                new_ops = [replace(o, type=I64) if o.kind == "reg" and o.value == n else o for o in u.ops]
+                out[u.id] = replace(u, ops=new_ops, opcode="freeze" if getattr(u.type, "bits", 0) == 64 else "trunc")
+    return out
+
+
+def _wide(t) -> bool:
+    return isinstance(t, IntType) and t.bits > 64
+
+
+def _low(v):
+    return int(v) & ((1 << 64) - 1) if isinstance(v, int) else v
