@@ -121,7 +121,8 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
     if configured is None:
         from simu.host.contracts import with_header_launch
 
-        configured = with_header_launch(module.path, config.constraints_for(kernel.display_name, kernel.name))
+        configured = with_header_launch(module.path, config.constraints_for(kernel.display_name, kernel.name),
+                                        kernel.display_name)
     if request.launch_args is None and request.constraints is None:
         from simu.host.contracts import kernel_contracts
 

@@ -378,12 +378,19 @@ def merge(host: KernelConstraints, user: KernelConstraints | None) -> KernelCons
     return out
 
 
-def with_header_launch(path: str | Path | None, configured: KernelConstraints | None) -> KernelConstraints | None:
-    """The configuration's constraints on top of the launch the kernel file's header gives in GPUVerify's options
-    (``//--local_size=64 --num_groups=16``: :func:`simu.launch.comments.file_launch`), a launch the user gave."""
-    from simu.launch.comments import file_launch
+def with_header_launch(path: str | Path | None, configured: KernelConstraints | None,
+                       kernel: str | None = None) -> KernelConstraints | None:
+    """The configuration's constraints on top of what the kernel file's header says: the launch it gives in
+    GPUVerify's options (``//--local_size=64 --num_groups=16``: :func:`simu.launch.comments.file_launch`), a launch
+    the user gave, and its ``// constrain:`` line for ``kernel`` (:func:`~simu.launch.comments.file_constraints`)."""
+    from simu.launch.comments import file_constraints, file_launch
 
-    header = file_launch(path) if path else None
+    if not path:
+        return configured
+    header = file_launch(path)
+    written = file_constraints(path, kernel)
+    if written is not None:
+        header = written if header is None else merge(header, written)
     return configured if header is None else merge(header, configured)
 
 

@@ -97,6 +97,19 @@ def file_launch(path: str | Path) -> KernelConstraints | None:
         return None
 
 
+def file_constraints(path: str | Path, kernel: str | None = None) -> KernelConstraints | None:
+    """The ``// constrain:`` line of a kernel file's header, for ``kernel`` (all kernels of the file, or the one
+    its ``// kernel:`` line names): what the user says of the launches, as in ``simu.toml``.  ``None`` when there
+    is none, it names another kernel, or it cannot be read (a bad line is left to the commands that report it)."""
+    try:
+        comments = parse_lines(header(Path(path)))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if comments.kernel is not None and kernel is not None and comments.kernel != kernel:
+        return None
+    return comments.constraints
+
+
 def parse_lines(lines: list[str]) -> KernelComments:
     out = KernelComments()
     for line in lines:

@@ -263,7 +263,7 @@ class Scheduler:
         fr.kernels.append(kr)
         from simu.host.contracts import with_header_launch
 
-        user = with_header_launch(fr.path, self.config.constraints_for(entry.name, kr.mangled))
+        user = with_header_launch(fr.path, self.config.constraints_for(entry.name, kr.mangled), entry.name)
         constraints = self._contracts(fr, kr, entry, user)
         unused = self._unused(fr, kr, listing, entry) if self.flags.host is not None else ""
         contract_key = [c.key() for c in constraints] if isinstance(constraints, list) else \
