@@ -28,11 +28,12 @@ def kernel(seed: int, mode: str, lang: str = "opencl", plant: str = "none", emi:
     """The kernel ``seed`` gives in ``mode``; ``plant`` a bug kind, ``random`` (one that applies to the mode)
     or ``none``; ``emi`` adds dead code.  Raises :class:`GenerateError` for a bad combination."""
     check_choice(mode, lang, plant)
-    r = random.Random(seed)
+    r = random.Random(f"{seed}/{mode}/{lang}")  # a string seed is hashed with SHA-512: stable across runs
     if plant == "random":
         plant = r.choice(APPLICABLE[mode])
     d = Dialect(lang)
-    fixed = mode in _FIXED or r.random() < 0.5
+    # a redundant barrier is only judged in a kernel with shared memory: basic/vector then use a scratch slot
+    fixed = mode in _FIXED or r.random() < 0.5 or plant == "redundant-barrier"
     wg = r.choice((64, 128, 256)) if fixed else None
     block = wg or r.choice((32, 64, 96, 128, 192, 256))
     grid = r.randint(2, 4)
@@ -61,7 +62,7 @@ def kernel(seed: int, mode: str, lang: str = "opencl", plant: str = "none", emi:
 def _basic(p: Program) -> None:
     r, b, e = p.rng, p.b, p.e
     private.statements(p, r.randint(2, 5), depth=2)
-    if p.wg and r.random() < 0.5:  # a per-thread slot of local memory: no communication, no barrier
+    if p.wg and (r.random() < 0.5 or p.plant == "redundant-barrier"):  # a per-thread slot of local memory: no communication, no barrier
         sc = e.fresh("scr")
         b.line(p.d.local("float", sc, "WG"))
         b.line(f"{sc}[lid] = {e.clamp(e.f())};")
@@ -71,6 +72,12 @@ def _basic(p: Program) -> None:
         e.scope.add("float", v)
         b.mark_point()
     private.statements(p, r.randint(1, 4), depth=2)
+
+
+def _vector(p: Program) -> None:
+    vector.body(p)
+    if p.plant == "redundant-barrier":
+        _basic(p)
 
 
 def _all(p: Program) -> None:
@@ -91,5 +98,5 @@ def _all(p: Program) -> None:
         p.b.mark_point()
 
 
-_BODIES = {"basic": _basic, "vector": vector.body, "barrier": barrier.body, "atomic-section": atomic.section_body,
+_BODIES = {"basic": _basic, "vector": _vector, "barrier": barrier.body, "atomic-section": atomic.section_body,
            "atomic-reduction": atomic.reduction_body, "all": _all, "warp": warp.body}

@@ -29,7 +29,7 @@ def section_global(p: Program) -> None:
     p.buffer("cnt", "uint", "uint32", fixed=ns, fill="zeros")
     p.buffer("sec_f", "float", "float32", fixed=ns)
     s = p.e.fresh("s")
-    b.line(f"const uint {s} = {r.choice(('gid', 'gid / 3u', 'lid', 'gid * 5u'))} % {ns}u;")
+    b.line(f"const uint {s} = ({r.choice(('gid', 'gid / 3u', 'lid', 'gid * 5u'))}) % {ns}u;")
     with b.block("if (gid < n)"):
         with b.block(f"if ({d.atomic_inc(f'&cnt[{s}]')} == 0u)"):
             b.line(f"sec_f[{s}] = {_section_value(p, s, True)};  // one thread per section")
@@ -46,7 +46,7 @@ def section_local(p: Program) -> None:
     ln = b.line(f"if (lid < {ns}u) {lc}[lid] = 0u;")
     p.access("w", lc, True, ln)
     s = e.fresh("s")
-    b.line(f"const uint {s} = {r.choice(('lid', 'lid / 3u', 'lid * 5u', 'lid >> 2u'))} % {ns}u;")
+    b.line(f"const uint {s} = ({r.choice(('lid', 'lid / 3u', 'lid * 5u', 'lid >> 2u'))}) % {ns}u;")
     p.sync_for("a", lc, False)
     ln = b.line(f"if ({d.atomic_inc(f'&{lc}[{s}]')} == 0u) {ls}[{s}] = {_section_value(p, s, False)};")
     p.access("a", lc, False, ln)

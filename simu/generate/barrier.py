@@ -18,8 +18,8 @@ TILES = (("tf", "float"), ("tu", "uint"), ("ts", "short"))
 def permutations(wg: int) -> list[str]:
     """Index expressions that are bijections on [0, WG) and send every lane to another warp."""
     out = ["WG - 1u - lid"]
-    out += [f"(lid + {k}u) % WG" for k in range(32, wg, 32)]
-    out += [f"(lid + {k}u) & (WG - 1u)" for k in range(32, wg, 32)]
+    out += [f"(lid + {k}u) % WG" for k in range(32, wg, 64)]  # every permutation once: no two reads alike
+    out += [f"(lid + {k}u) & (WG - 1u)" for k in range(64, wg, 64)]
     out += [f"lid ^ {m}u" for m in (32, 64, 128) if m < wg]
     return out
 
@@ -65,8 +65,8 @@ def phase(p: Program, tiles: list[tuple[str, str]]) -> None:
     p.access("w", name, True, ln)
     if r.random() < 0.5:
         private.statements(p, 1, depth=1)
-    for _ in range(r.randint(1, 2)):
-        _read(p, name, ctype, r.choice(permutations(p.wg or 64)))
+    for perm in r.sample(permutations(p.wg or 64), r.randint(1, 2)):
+        _read(p, name, ctype, perm)
     b.mark_point()
 
 

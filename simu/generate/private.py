@@ -156,8 +156,9 @@ def guarded(p: Program, body) -> None:
 def assign(p: Program) -> None:
     """An update of a variable declared earlier (wrapping for integers, bounded for floats)."""
     e, r, b = p.e, p.rng, p.b
-    us = [v for v in e.scope.names("uint") if not v.startswith("i") and v != "lane"]
-    fs = e.scope.names("float")
+    keep = {nm for _, nm in p.sinks} | {"lane"}  # values read from shared memory stay as read (see outputs)
+    us = [v for v in e.scope.names("uint") if not v.startswith("i") and v not in keep]
+    fs = [v for v in e.scope.names("float") if v not in keep]
     if us and (not fs or r.random() < 0.5):
         v = r.choice(us)
         b.line(f"{v} = {v} {r.choice(('+', '^', '*', '-'))} {e.u()};")
@@ -176,6 +177,6 @@ def outputs(p: Program, extra_u: str = "", extra_f: str = "") -> None:
     live = {nm for fr in e.scope.frames for names in fr.values() for nm in names}
     us = [nm for k, nm in p.sinks if k == "uint" and nm in live]
     fs = [nm for k, nm in p.sinks if k == "float" and nm in live]
-    pu = " ^ ".join([e.u(2), *us])
+    pu = " + ".join([f"({e.u(2)})", *us])  # a sum: two equal reads would cancel in a xor
     pf = e.clamp(" + ".join([e.f(2), *fs]))
     plants.emit_outputs(p, pu, pf)
