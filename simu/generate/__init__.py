@@ -62,7 +62,8 @@ def kernel(seed: int, mode: str, lang: str = "opencl", plant: str = "none", emi:
 def _basic(p: Program) -> None:
     r, b, e = p.rng, p.b, p.e
     private.statements(p, r.randint(2, 5), depth=2)
-    if p.wg and (r.random() < 0.5 or p.plant == "redundant-barrier"):  # a per-thread slot of local memory: no communication, no barrier
+    # a per-thread slot of local memory: no communication, no barrier
+    if p.wg and (r.random() < 0.5 or p.plant == "redundant-barrier"):
         sc = e.fresh("scr")
         b.line(p.d.local("float", sc, "WG"))
         b.line(f"{sc}[lid] = {e.clamp(e.f())};")
