@@ -15,11 +15,12 @@ from simu.generate.emit import Line
 from simu.generate.program import Program
 
 
-def dead_block(p: Program, r: random.Random) -> list[str]:
-    """The lines of one dead block (without the indentation of ``depth``)."""
+def dead_block(p: Program, r: random.Random, before: int) -> list[str]:
+    """The lines of one dead block, for a place after the first ``before`` lines of the body (the shared
+    float arrays it may store to are the ones declared there)."""
     d = p.d
     body: list[str] = []
-    shared = [ln.text.split()[2].split("[")[0] for ln in p.b.lines
+    shared = [ln.text.split()[2].split("[")[0] for ln in p.b.lines[:before]
               if ln.depth == 1 and ln.text.startswith(("__local", "__shared__")) and "float" in ln.text]
     for _ in range(r.randint(1, 4)):
         k = r.choice(("race", "barrier", "oob", "loop", "shared"))
@@ -45,8 +46,8 @@ def insert(p: Program, seed: int) -> None:
         return
     chosen = r.sample(anchors, min(len(anchors), r.randint(1, 3)))
     for anchor in chosen:
-        block = dead_block(p, r)
         where = p.b.lines.index(anchor) + 1
+        block = dead_block(p, r, where)
         for j, text in enumerate(block):
             ln = Line(text, 1, emi=True)
             p.b.lines.insert(where + j, ln)
