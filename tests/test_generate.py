@@ -139,3 +139,16 @@ def test_cli_bad_options_exit_2(tmp_path, args):
 
     res = CliRunner().invoke(app, ["generate", "-o", str(tmp_path / "x"), *args])
     assert res.exit_code == 2 and "Traceback" not in res.output
+
+
+@pytest.mark.xfail(reason="simu bug found by the generator: at -O0 a 64-bit multiply by a constant becomes an i128 "
+                          "operation simu's interpreter does not support (status unsupported); -O1 is fine",
+                   strict=False)
+def test_simu_runs_a_64_bit_multiply_by_a_constant_at_O0(tmp_path):
+    f = tmp_path / "mul64.cl"
+    f.write_text("// expect: clean\n"
+                 "// launch: grid=1 block=32 n=32 a=uint32:32 out=uint32:32\n"
+                 "__kernel void k(__global const uint *a, __global uint *out, const uint n)\n"
+                 "{ const uint gid = get_global_id(0); ulong h = (ulong)a[gid] * 3ull; out[gid] = (uint)(h >> 7); }\n")
+    v = check_corpus_file(f)
+    assert v.status == "analysed" and v.ok

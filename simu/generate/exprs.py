@@ -103,7 +103,7 @@ class ExprGen:
         if k == "helper":
             return f"{r.choice(self.helpers_u)}({self.u(depth - 1)}, {self.u(depth - 1)})"
         if k == "table":
-            return f"ctab_u[{self.u(depth - 1) if depth > 0 else '3u'} & 7u]"
+            return f"ctab_u[{self.u(depth - 1) if depth > 0 else ('lid' if self.ids else '3u')} & 7u]"
         if k == "struct":
             return f"{r.choice(self.scope.names('struct'))}.a"
         if k == "vcomp":
@@ -144,7 +144,7 @@ class ExprGen:
         if k == "lit":
             return r.choice(FLOAT_LITERALS)
         if k == "u2f":
-            return f"(float)({self.u(depth - 1) if depth > 0 else '3u'} & 1023u)"
+            return f"(float)({self.u(depth - 1) if depth > 0 else ('lid' if self.ids else '3u')} & 1023u)"
         if k == "var":
             return r.choice(self.scope.names("float"))
         if k == "double":
@@ -152,7 +152,7 @@ class ExprGen:
         if k == "helper":
             return f"{r.choice(self.helpers_f)}({self.f(depth - 1)}, {self.f(depth - 1)})"
         if k == "table":
-            return f"ctab_f[{self.u(depth - 1) if depth > 0 else '3u'} & 7u]"
+            return f"ctab_f[{self.u(depth - 1) if depth > 0 else ('lid' if self.ids else '3u')} & 7u]"
         if k == "struct":
             return f"{r.choice(self.scope.names('struct'))}.b"
         if k == "parr":

@@ -22,7 +22,8 @@ def prelude(p: Program) -> None:
     out.append("typedef struct { uint a; float b; } Pair;")
     out.append(d.constant("uint", "ctab_u", [f"{r.randrange(1 << 16)}u" for _ in range(8)]))
     out.append(d.constant("float", "ctab_f", [r.choice(FLOAT_LITERALS) for _ in range(8)]))
-    out.append(f"{d.helper} float clampf(float x) {{ return x < -1000.0f ? -1000.0f : (x > 1000.0f ? 1000.0f : x); }}")
+    # bounded and NaN-free whatever the inputs (a NaN or infinity becomes a bound)
+    out.append(f"{d.helper} float clampf(float x) {{ return x < -1000.0f ? -1000.0f : (x <= 1000.0f ? x : 1000.0f); }}")
     out.append(f"{d.helper} uint f2u(float x) {{ return (x > 0.0f && x < 65536.0f) ? (uint)x : 0u; }}")
     for i in range(r.randint(0, 2)):
         g = ExprGen(r, d, inputs=False)
@@ -53,6 +54,8 @@ def prologue(p: Program) -> None:
     p.scalar("uint", "n", p.n)
     b.line(f"const uint lid = {d.lid};")
     b.line(f"const uint gid = {d.gid};")
+    # No guard against 2-D launches: a kernel that never reads a second dimension keeps simu's search on
+    # one-dimensional launches, while one that reads it (to return early) sends the search to 2-D ones.
     if d.cuda and p.wg:
         b.line("if (blockDim.x != WG) return;  // the shared arrays are sized for WG threads")
     b.line("uint u0 = 0u;")

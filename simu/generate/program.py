@@ -171,7 +171,10 @@ class Program:
         """The whole file, its expectations as (configuration, body) and the numbers of EMI's lines.
 
         A template ``(independent): warp-race …`` holds only under that configuration."""
-        header_len = 1 + max(1, len(self.expects)) + 2
+        # a CUDA kernel with a fixed block size also says so in GPUVerify's option syntax, which `simu check`
+        # reads as the user's block (it does not read `constrain:` lines; the benchmark harness does)
+        gpuverify = [f"//--blockDim={self.wg}"] if self.wg and self.d.cuda else []
+        header_len = 1 + max(1, len(self.expects)) + 2 + len(gpuverify)
         top = self.prelude + self.signature()
         offset = header_len + len(top)
         exps = []
@@ -183,7 +186,7 @@ class Program:
             exps.append((config, body.format(lines=where).strip()))
         header = [first]
         header += [f"// expect({c}): {b}" if c else f"// expect: {b}" for c, b in exps] or ["// expect: clean"]
-        header += [f"// launch: {self.launch_text()}", f"// constrain: {self.constrain_text()}"]
+        header += [f"// launch: {self.launch_text()}", f"// constrain: {self.constrain_text()}", *gpuverify]
         assert len(header) == header_len
         text = "\n".join(header + top) + "\n" + self.b.text() + "}\n"
         emi = [self.b.number(ln, offset) for ln in self.emi_lines]
