@@ -71,9 +71,8 @@ class ExprGen:
             return f"({a} {op} ({b} | 1u))"
         if op == "?":
             return f"({a} < {b} ? {self.u(depth - 1)} : {self.u(depth - 1)})"
-        if op == "cmp":
-            return f"(uint)({self.f(depth - 1)} < {self.f(depth - 1)})" if not self.d.cuda else \
-                f"(unsigned int)({self.f(depth - 1)} < {self.f(depth - 1)})"
+        if op == "cmp":  # `uint` is a typedef in the CUDA prelude
+            return f"(uint)({self.f(depth - 1)} < {self.f(depth - 1)})"
         return f"({a} {op} {b})"
 
     def u_leaf(self, depth: int) -> str:
