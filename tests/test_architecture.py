@@ -111,6 +111,14 @@ def test_configuration_imports_no_analysis_code():
     assert not [m for m in reach if m.startswith(analysis)], sorted(reach)
 
 
+def test_generator_imports_no_analysis_code():
+    """simu.generate writes source text: it needs no analysis stage (tests check its labels with simu)."""
+    reach = _reachable(import_graph(), "simu.generate")
+    analysis = ("simu.interp", "simu.detect", "simu.evolve", "simu.scan", "simu.report", "simu.pipeline",
+                "simu.check", "simu.frontend", "simu.ir", "simu.validate", "simu.host", "simu.launch", "simu.bench")
+    assert not [m for m in reach if m.startswith(analysis)], sorted(reach)
+
+
 @pytest.mark.parametrize(("lower", "upper"), [
     ("simu.ir", "simu.interp"), ("simu.interp", "simu.detect"), ("simu.detect", "simu.pipeline"),
     ("simu.pipeline", "simu.evolve"), ("simu.evolve", "simu.check"), ("simu.check", "simu.scan"),
@@ -118,6 +126,9 @@ def test_configuration_imports_no_analysis_code():
     ("simu.frontend", "simu.host"), ("simu.host", "simu.ir"), ("simu.host", "simu.interp"),
     ("simu.host", "simu.evolve"), ("simu.host", "simu.check"), ("simu.host", "simu.scan"),
     ("simu.scan", "simu.mine"), ("simu.report", "simu.mine"), ("simu.mine", "simu.cli"),
+    ("simu.interp", "simu.generate"), ("simu.detect", "simu.generate"), ("simu.pipeline", "simu.generate"),
+    ("simu.evolve", "simu.generate"), ("simu.check", "simu.generate"), ("simu.scan", "simu.generate"),
+    ("simu.frontend", "simu.generate"), ("simu.launch", "simu.generate"),
 ])
 def test_data_flows_one_way(lower, upper):
     """A lower stage never imports a later one."""
