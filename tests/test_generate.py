@@ -141,9 +141,6 @@ def test_cli_bad_options_exit_2(tmp_path, args):
     assert res.exit_code == 2 and "Traceback" not in res.output
 
 
-@pytest.mark.xfail(reason="simu bug found by the generator: at -O0 a 64-bit multiply by a constant becomes an i128 "
-                          "operation simu's interpreter does not support (status unsupported); -O1 is fine",
-                   strict=False)
 def test_simu_runs_a_64_bit_multiply_by_a_constant_at_O0(tmp_path):
     f = tmp_path / "mul64.cl"
     f.write_text("// expect: clean\n"

@@ -172,7 +172,7 @@ class Program:
 
         A template ``(independent): warp-race …`` holds only under that configuration."""
         # a CUDA kernel with a fixed block size also says so in GPUVerify's option syntax, which `simu check`
-        # reads as the user's block (it does not read `constrain:` lines; the benchmark harness does)
+        # reads as the user's block (and the `constrain:` line, which says the same)
         gpuverify = [f"//--blockDim={self.wg}"] if self.wg and self.d.cuda else []
         header_len = 1 + max(1, len(self.expects)) + 2 + len(gpuverify)
         top = self.prelude + self.signature()
