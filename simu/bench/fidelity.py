@@ -104,7 +104,8 @@ def _judge_launch(index: int, runs: dict[str, dict], ulps: int) -> dict[str, Any
     if len(vote["groups"]) <= 1:
         return None
     if vote["majority"]:
-        ref, wrong = vote["majority"][0], vote["wrong"]
+        ref = "pocl" if "pocl" in vote["majority"] else vote["majority"][0]
+        wrong = vote["wrong"]
     else:
         ref, wrong = "pocl", [i for i in IMPLEMENTATIONS if i != "pocl"]
     diffs = []
