@@ -122,9 +122,11 @@ def _judge_launch(index: int, runs: dict[str, dict], ulps: int) -> dict[str, Any
 def check_file(path: Path) -> Fidelity:
     """Run every launch of one clean OpenCL file on the three implementations and compare; never raises."""
     from simu.bench.corpus import parse
+    from simu.errors import CompileError
     from simu.validate.differential import float_ulps, with_fp_pragma
 
     out = Fidelity(str(path))
+    cf = None
     try:
         cf = parse(path)
         if not cf.launches:
@@ -142,6 +144,11 @@ def check_file(path: Path) -> Fidelity:
     except _Skip as exc:
         out.status, out.reason = "skipped", str(exc)
         return out
+    except CompileError as exc:  # simu's clang refuses it: an invalid file when PoCL refuses it too
+        out.status, out.reason = "error", f"simu: {_first_line(exc)}"
+        if _pocl_refuses(path, cf):
+            out.status, out.reason = "skipped", f"neither simu nor PoCL builds it: {_first_line(exc)}"
+        return out
     except Exception as exc:  # noqa: BLE001 - simu failing on a file is a result of the bench
         out.status, out.reason = "error", f"{type(exc).__name__}: {_first_line(exc)}"
         return out
@@ -149,6 +156,23 @@ def check_file(path: Path) -> Fidelity:
         out.status = "mismatch"
         out.reason = "; ".join(f"launch {m['launch']}: {', '.join(m['wrong'])} wrong" for m in out.mismatches)
     return out
+
+
+def _pocl_refuses(path: Path, cf) -> bool:
+    """Whether PoCL cannot build the file's kernel either (False when PoCL is not there to ask)."""
+    import re
+
+    from simu.validate.differential import BUILD_OPTIONS, with_fp_pragma
+    from simu.validate.opencl_runner import OpenCLBuildError, kernel_params
+
+    names = [cf.kernel] if cf is not None and cf.kernel else re.findall(r"__kernel\s+void\s+(\w+)", path.read_text())
+    try:
+        kernel_params(with_fp_pragma(path.read_text()), names[0] if names else "", build_options=BUILD_OPTIONS)
+    except OpenCLBuildError:
+        return True
+    except Exception:  # noqa: BLE001 - anything else (no device, no such kernel): PoCL cannot say
+        return False
+    return False
 
 
 def _launches(cf, source: str, path: Path):
