@@ -90,15 +90,15 @@ def _describe(f: Any) -> str:
     return " ".join(x for x in (f.kind, f.space, access, f"lines {lines}" if lines else "", f"({f.severity})") if x)
 
 
-def _sort_unexpected(score: FileScore, unexpected: list, seen: set) -> None:
+def _sort_unexpected(score: FileScore, unexpected: list, seen: set, tag: str) -> None:
     for f in unexpected:
         if f.key in seen:  # the same finding in a second configuration counts once
             continue
         seen.add(f.key)
         if f.severity == codes.ERROR:
-            score.fp.append((f.kind, _describe(f)))
+            score.fp.append((f.kind, tag + _describe(f)))
         elif f.severity in (codes.WARNING, codes.PERFORMANCE):
-            score.warnings.append((f.kind, _describe(f)))
+            score.warnings.append((f.kind, tag + _describe(f)))
 
 
 def _score_config(score: FileScore, cf, opt: str, model: str, findings: list, seen: set, only_model: bool) -> None:
@@ -115,7 +115,7 @@ def _score_config(score: FileScore, cf, opt: str, model: str, findings: list, se
         score.expected.append(tag + e.text)
         (score.fn if id(e) in missing_ids else score.tp).append((e.kind, tag + e.text))
     score.reported += [tag + _describe(f) for f in findings]
-    _sort_unexpected(score, v.unexpected, seen)
+    _sort_unexpected(score, v.unexpected, seen, tag)
 
 
 def _has_independent(cf) -> bool:

@@ -33,6 +33,7 @@ class Robustness:
     tracebacks: int = 0
     stderr_tracebacks: int = 0
     crashes: list[dict[str, str]] = field(default_factory=list)  # path, kernel, reason, last traceback line
+    not_analysed: list[dict[str, str]] = field(default_factory=list)  # kernels of another status: path, kernel, ...
     seconds: float = 0.0
     exit_code: int = 0
     error: str = ""  # the scan gave no JSON report: why
@@ -42,10 +43,11 @@ class Robustness:
         return f"{self.kernels} kernels, {self.tracebacks} tracebacks, {self.seconds:.0f} seconds"
 
 
-def scan_command(folders: list[Path], budget: float, jobs: int) -> list[str]:
-    """The command line of the scan (the interpreter running this bench, so the same simu)."""
+def scan_command(folders: list[Path], budget: float | None, jobs: int) -> list[str]:
+    """The command line of the scan (the interpreter running this bench, so the same simu); ``budget`` None:
+    the scan's default search seconds per kernel."""
     return [sys.executable, "-m", "simu", "scan", *map(str, folders), "--format", "json", "--debug", "--no-cache",
-            "--budget", f"{budget:g}", "-j", str(jobs), "--fail-on", "never"]
+            *(["--budget", f"{budget:g}"] if budget is not None else []), "-j", str(jobs), "--fail-on", "never"]
 
 
 def _child_env() -> dict[str, str]:
@@ -58,7 +60,7 @@ def _child_env() -> dict[str, str]:
     return env
 
 
-def run_robustness(folders: list[Path], budget: float = 2.0, jobs: int = 2,
+def run_robustness(folders: list[Path], budget: float | None = None, jobs: int = 2,
                    timeout: float | None = None) -> Robustness:
     """Scan ``folders`` in a child process and count what happened (wall time of the whole scan)."""
     out = Robustness(" ".join(map(str, folders)))
@@ -99,6 +101,9 @@ def _count(out: Robustness, doc: dict[str, Any]) -> None:
         for k in f.get("kernels", []):
             out.kernels += 1
             out.by_status[k["status"]] = out.by_status.get(k["status"], 0) + 1
+            if k["status"] != "analysed":
+                out.not_analysed.append({"path": f["path"], "kernel": k["name"], "status": k["status"],
+                                         "reason": k.get("reason", "")[:300]})
             if k.get("traceback"):
                 out.crashes.append({"path": f["path"], "kernel": k["name"], "reason": k.get("reason", ""),
                                     "where": _last_line(k["traceback"])})

@@ -35,8 +35,9 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
               search: Annotated[bool, typer.Option(
                   "--search", help="--suite generated: also judge every file with its launch lines ignored and "
                                    "launches searched.")] = False,
-              budget: Annotated[float, typer.Option(
-                  metavar="SECONDS", help="--suite robustness: the scan's search seconds per kernel.")] = 2.0) -> None:
+              budget: Annotated[Optional[float], typer.Option(
+                  metavar="SECONDS", help="--suite robustness: the scan's search seconds per kernel "
+                                          "\\[default: the scan's].")] = None) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from rich.table import Table
 

@@ -119,7 +119,7 @@ def fidelity_suite(roots: list[Path] | None, fmt: str, jobs: int) -> None:
                               highlight=False, markup=False)
 
 
-def robustness_suite(roots: list[Path] | None, fmt: str, jobs: int, budget: float) -> None:
+def robustness_suite(roots: list[Path] | None, fmt: str, jobs: int, budget: float | None) -> None:
     """`simu scan` over the folders in a child process: statuses and tracebacks (simu.bench.robustness)."""
     from simu.bench.robustness import report_dict, run_robustness
 
@@ -139,3 +139,6 @@ def robustness_suite(roots: list[Path] | None, fmt: str, jobs: int, budget: floa
         console.print(f"  the scan failed: {r.error}", highlight=False, markup=False)
     for c in r.crashes:
         console.print(f"  {c['path']} {c['kernel']}: {c['reason']} ({c['where']})", highlight=False, markup=False)
+    for k in r.not_analysed:
+        if not any(c["path"] == k["path"] and c["kernel"] == k["kernel"] for c in r.crashes):
+            console.print(f"  {k['path']} {k['kernel']}: {k['status']}: {k['reason']}", highlight=False, markup=False)
