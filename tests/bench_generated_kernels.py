@@ -73,6 +73,17 @@ DROP_BARRIER_CU = """__global__ void shift(const float *in, float *out)
 }
 """
 
+# labelled clean, but xor and add do not commute: the result depends on the order of the atomics
+MIXED_ATOMICS_CL = """__kernel void mixed_ops(__global uint *acc)
+{
+    const uint l = get_local_id(0);
+    if (l & 1u)
+        atomic_xor(&acc[0], l * 2654435761u);
+    else
+        atomic_add(&acc[0], l + 1u);
+}
+"""
+
 LAUNCH_1D = "// launch: grid=2 block=32 in=float32:64 out=float32:64"
 LAUNCH_64 = "// launch: grid=2 block=64 in=float32:128 out=float32:128"
 

@@ -150,6 +150,17 @@ def test_fidelity_vote_names_the_wrong_implementation():
     assert fidelity._judge_launch(3, {"pocl": a, "simu-O0": near, "simu-O1": a}, 2) is None
 
 
+def test_fidelity_tells_a_schedule_dependent_file(tmp_path):
+    _pocl_or_skip()
+    from bench_generated_kernels import MIXED_ATOMICS_CL
+
+    f = tmp_path / "mixed.cl"
+    f.write_text("// expect: clean\n// launch: grid=1 block=64 acc=uint32:1:zeros\n" + MIXED_ATOMICS_CL)
+    r = fidelity.check_file(f)
+    assert (r.status, r.mismatches) == ("nondeterministic", [])
+    assert r.nondeterministic[0]["buffer"] == "acc" and "by the schedule" in r.reason
+
+
 def test_fidelity_skips_what_pocl_cannot_build(tmp_path):
     _pocl_or_skip()
     f = tmp_path / "subgroup.cl"

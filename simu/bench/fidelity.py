@@ -7,6 +7,12 @@ equals any NaN; within :data:`~simu.validate.differential.TRANSCENDENTAL_ULPS` u
 transcendental functions, whose accuracy OpenCL leaves open).  With three implementations the majority
 names the wrong one (:func:`simu.validate.compare.majority`); when all three differ nobody can tell.
 
+Two simu builds share one interpreter, so the vote cannot tell a wrong interpreter from a kernel whose result
+depends on the schedule (a mislabelled file, e.g. ``atomic_xor`` and ``atomic_add`` on one word): simu -O0 also
+runs each launch under two other legal schedules (blocks and warps one at a time in reverse order; every work-item
+alone in order, as PoCL runs them, when there are no sub-group operations), and a launch whose simu runs differ
+is judged *nondeterministic*, not a mismatch.
+
 The source every side sees carries ``#pragma OPENCL FP_CONTRACT OFF`` and PoCL builds with
 correctly-rounded division and square root, as in the differential tests
 (:mod:`simu.validate.differential`).  A race-free, atomics-order-independent kernel has one answer,
@@ -19,13 +25,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 IMPLEMENTATIONS = ("simu-O0", "simu-O1", "pocl")
 
 
 @dataclass
 class Fidelity:
-    """One file: ``agree``, ``mismatch``, ``skipped`` (PoCL cannot build or run it, no launch line) or
-    ``error`` (simu could not run it: a bug of simu's or of the file)."""
+    """One file: ``agree``, ``mismatch``, ``nondeterministic`` (its result depends on the schedule),
+    ``skipped`` (PoCL cannot build or run it, no launch line) or ``error`` (simu could not run it: a bug of
+    simu's or of the file)."""
 
     path: str
     status: str = "agree"
@@ -33,6 +42,7 @@ class Fidelity:
     launches: int = 0
     ulps: int = 0
     mismatches: list[dict[str, Any]] = field(default_factory=list)
+    nondeterministic: list[dict[str, Any]] = field(default_factory=list)  # launch, buffer, index, the two values
 
 
 def clean_opencl_files(files: list[Path]) -> list[Path]:
@@ -59,6 +69,34 @@ def _simu_outputs(source: str, kernel: str, launch, path: Path, opt_level: int) 
     result = run_opencl_source(source, kernel, copy_launch(launch), path=str(path), opt_level=opt_level)
     if not result.outcome.completed:
         raise _SimuFailed(f"simu-O{opt_level} did not complete the launch: {result.outcome}")
+    return result.buffers
+
+
+def _schedules(source: str, launch) -> list:
+    """Legal schedules other than the default: blocks and warps one at a time in reverse order, and (without
+    sub-group operations) every work-item alone in order, as a CPU OpenCL device runs them."""
+    from simu.launch.model import Schedule
+    from simu.validate.amplify import uses_subgroups
+
+    blocks = int(np.prod(launch.grid))
+    warps = -(-int(launch.threads_per_block) // int(launch.warp_size or 32))
+    out = [Schedule(block_order=tuple(range(blocks - 1, -1, -1)), warp_order=tuple(range(warps - 1, -1, -1)))]
+    if not uses_subgroups(source):
+        out.append(Schedule(warp_order=tuple(range(int(launch.threads_per_block))), unit=1))
+    return out
+
+
+def _scheduled_outputs(source: str, kernel: str, launch, path: Path, schedule) -> dict:
+    """simu -O0's buffers under ``schedule``."""
+    from simu.api import opencl_module
+    from simu.interp import Limits, run
+    from simu.validate.differential import copy_launch
+
+    module = opencl_module(source, str(path), 0)
+    result = run(module, module.kernel(kernel), copy_launch(launch), Limits(max_seconds=120, max_steps=100_000_000),
+                 schedule=schedule)
+    if not result.outcome.completed:
+        raise _SimuFailed(f"simu-O0 under another schedule did not complete the launch: {result.outcome}")
     return result.buffers
 
 
@@ -119,6 +157,19 @@ def _judge_launch(index: int, runs: dict[str, dict], ulps: int) -> dict[str, Any
             "groups": vote["groups"], "differences": diffs}
 
 
+def _schedule_difference(index: int, runs: dict[str, dict], other: dict, ulps: int) -> dict[str, Any] | None:
+    """Where simu -O0's default and another schedule disagree (None: nowhere)."""
+    from simu.validate.compare import Tolerance, first_difference
+
+    names = sorted(runs["pocl"])
+    d = first_difference({n: runs["simu-O0"][n] for n in names},
+                         {n: other[n] for n in names if n in other}, Tolerance.bits(ulps))
+    if d is None:
+        return None
+    return {"launch": index, "buffer": d.buffer, "index": list(d.index) if isinstance(d.index, tuple) else d.index,
+            "default": d.device_value, "other": d.simu_value, "elements": d.count}
+
+
 def check_file(path: Path) -> Fidelity:
     """Run every launch of one clean OpenCL file on the three implementations and compare; never raises."""
     from simu.bench.corpus import parse
@@ -137,9 +188,13 @@ def check_file(path: Path) -> Fidelity:
             runs = {"pocl": _pocl_outputs(source, kernel, launch),
                     "simu-O0": _simu_outputs(source, kernel, launch, path, 0),
                     "simu-O1": _simu_outputs(source, kernel, launch, path, 1)}
+            wobble = next((w for sch in _schedules(source, launch) for w in [_schedule_difference(
+                out.launches, runs, _scheduled_outputs(source, kernel, launch, path, sch), out.ulps)] if w), None)
             verdict = _judge_launch(out.launches, runs, out.ulps)
             out.launches += 1
-            if verdict is not None:
+            if wobble is not None:
+                out.nondeterministic.append(wobble)
+            elif verdict is not None:
                 out.mismatches.append(verdict)
     except _Skip as exc:
         out.status, out.reason = "skipped", str(exc)
@@ -152,6 +207,10 @@ def check_file(path: Path) -> Fidelity:
     except Exception as exc:  # noqa: BLE001 - simu failing on a file is a result of the bench
         out.status, out.reason = "error", f"{type(exc).__name__}: {_first_line(exc)}"
         return out
+    if out.nondeterministic and not out.mismatches:
+        out.status = "nondeterministic"
+        out.reason = "; ".join(f"launch {w['launch']}: {w['buffer']}[{w['index']}] is {w['default']!r} or "
+                               f"{w['other']!r} by the schedule" for w in out.nondeterministic)
     if out.mismatches:
         out.status = "mismatch"
         out.reason = "; ".join(f"launch {m['launch']}: {', '.join(m['wrong'])} wrong" for m in out.mismatches)
@@ -212,7 +271,8 @@ def summarise(results: list[Fidelity]) -> dict[str, Any]:
     for r in results:
         for impl in sorted({w for m in r.mismatches for w in m["wrong"]}):
             by_wrong[impl] = by_wrong.get(impl, 0) + 1
-    count = {s: sum(r.status == s for r in results) for s in ("agree", "mismatch", "skipped", "error")}
+    count = {s: sum(r.status == s for r in results)
+             for s in ("agree", "mismatch", "nondeterministic", "skipped", "error")}
     return {"files": len(results), **count, "mismatch_by_wrong": by_wrong,
             "launches": sum(r.launches for r in results)}
 

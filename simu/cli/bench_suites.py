@@ -106,7 +106,8 @@ def fidelity_suite(roots: list[Path] | None, fmt: str, jobs: int) -> None:
     s = doc["summary"]
     wrong = ", ".join(f"{k} {v}" for k, v in s["mismatch_by_wrong"].items()) or "none"
     console.print(f"fidelity over {s['files']} clean OpenCL files ({s['launches']} launches): {s['agree']} agree, "
-                  f"{s['mismatch']} mismatch (wrong by majority: {wrong}), {s['skipped']} skipped, "
+                  f"{s['mismatch']} mismatch (wrong by majority: {wrong}), {s['nondeterministic']} nondeterministic, "
+                  f"{s['skipped']} skipped, "
                   f"{s['error']} errors", highlight=False)
     for r in doc["results"]:
         if r["status"] == "agree":
