@@ -20,19 +20,26 @@ def load_source(source: str, language: str, options: CompileOptions = CompileOpt
     return load_module(compiled.ir, path, compiled.language)
 
 
-def run_opencl_source(source: str, kernel_name: str, launch, limits=None, path: str = "kernel.cl"):
-    """Compile OpenCL source text and run one launch on the machine model (used by differential tests)."""
+def run_opencl_source(source: str, kernel_name: str, launch, limits=None, path: str = "kernel.cl",
+                      opt_level: int = 0):
+    """Compile OpenCL source text (at ``-O<opt_level>``) and run one launch on the machine model (used by
+    differential tests and the fidelity bench)."""
     from simu.interp import Limits, run
 
-    module = _cached_module(source, "opencl", path)
+    module = _cached_module(source, "opencl", path, opt_level)
     return run(module, module.kernel(kernel_name), launch, limits or Limits(max_seconds=60))
 
 
 _MODULES: dict = {}
 
 
-def _cached_module(source: str, language: str, path: str) -> Module:
-    key = (source, language)
+def opencl_module(source: str, path: str = "kernel.cl", opt_level: int = 0) -> Module:
+    """The module :func:`run_opencl_source` runs ``source`` from (compiled once per text and level)."""
+    return _cached_module(source, "opencl", path, opt_level)
+
+
+def _cached_module(source: str, language: str, path: str, opt_level: int = 0) -> Module:
+    key = (source, language, opt_level)
     if key not in _MODULES:
-        _MODULES[key] = load_source(source, language, CompileOptions(), path=path)
+        _MODULES[key] = load_source(source, language, CompileOptions(opt_level=opt_level), path=path)
     return _MODULES[key]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from simu.detect import Finding
@@ -112,6 +112,7 @@ class Verdict:
     unexpected: list[Finding]
     status: str = "analysed"
     reason: str = ""
+    findings: list[Finding] = field(default_factory=list)  # everything reported in that configuration
 
     @property
     def ok(self) -> bool:
@@ -124,12 +125,14 @@ def evaluate(cf: CorpusFile, opt: str = "O0", model: str = "lockstep", findings:
     want = cf.expected(opt, model)
     missing = [e for e in want if not any(e.matches(f) for f in findings)]
     unexpected = [f for f in findings if not any(e.matches(f) for e in want)]
-    return Verdict((opt, model), missing, unexpected, status, reason)
+    return Verdict((opt, model), missing, unexpected, status, reason, list(findings))
 
 
 def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
-                      module_cache: dict | None = None) -> Verdict:
-    """Compile (cached per mode), run the file's launches and compare with its labels."""
+                      module_cache: dict | None = None, limits=None) -> Verdict:
+    """Compile (cached per mode), run the file's launches and compare with its labels.  ``limits`` (a
+    :class:`~simu.interp.Limits`) replaces the machine's default limits (a bench fixes a generous clock so
+    that the step limit, not the machine's load, ends a long launch)."""
     from simu.api import load_file
     from simu.detect import DetectOptions
     from simu.frontend import CompileOptions
@@ -150,7 +153,10 @@ def check_corpus_file(path: Path, opt: str = "O0", model: str = "lockstep",
         launches = [build_launch(k, L.grid, L.block, L.args, L.buffers, L.seed, L.warp, L.shared) for L in cf.launches]
         for launch in launches:
             launch.origin = origin_of_comment(path.name)
-        rep = check_launches(module, k, launches, CheckSettings(detect=DetectOptions(warp_model=model)))
+        settings = CheckSettings(detect=DetectOptions(warp_model=model))
+        if limits is not None:
+            settings = CheckSettings(detect=settings.detect, limits=limits)
+        rep = check_launches(module, k, launches, settings)
         findings += rep.findings
         if rep.status != "analysed":
             status, reason = rep.status, rep.reason

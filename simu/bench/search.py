@@ -28,14 +28,25 @@ class FileResult:
     unexpected: list[str] = field(default_factory=list)
 
 
-def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, seed: int = 0,
-                       cache: dict | None = None, guard_seconds: float | None = None,
-                       probe_seconds: float | None = None) -> FileResult:
-    """Search one corpus file's kernels with its launch lines ignored and compare with its labels.
+@dataclass
+class SearchRun:
+    """What searching one corpus file's kernels produced (its launch lines ignored)."""
 
-    By default the budget is `simu check`'s: ``evaluations``, stopped after CHECK_GUARD_SECONDS, each
-    launch at most MAX_PROBE_SECONDS.  Larger ``guard_seconds`` / ``probe_seconds`` make the result
-    depend on the evaluations alone, not on how fast the machine is (tests)."""
+    findings: list = field(default_factory=list)
+    evaluations: int = 0
+    first_eval: int | None = None
+    first_seconds: float | None = None
+    seconds: float = 0.0
+    status: str = "analysed"  # the first kernel status other than analysed, else analysed
+    reason: str = ""
+
+
+def search_findings(path: Path, mode: str = "full", evaluations: int = 40, seed: int = 0, cache: dict | None = None,
+                    guard_seconds: float | None = None, probe_seconds: float | None = None,
+                    settings=None, budget_type=None) -> SearchRun:
+    """Search every kernel of one corpus file (or its ``// kernel:``) with simu's search and collect the
+    findings.  ``settings`` (a :class:`~simu.pipeline.CheckSettings`) picks the warp model and limits;
+    ``budget_type`` a :class:`~simu.evolve.Budget` subclass (the generated-kernel bench fixes its refutations)."""
     from simu.api import load_file
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
@@ -50,21 +61,39 @@ def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, se
     module = cache[str(path)]
     kernels = [module.kernel(cf.kernel)] if cf.kernel else module.kernels
     t0 = time.perf_counter()
-    findings, evals, first_eval, first_s = [], 0, None, None
+    run = SearchRun()
     for k in kernels:
-        budget = Budget(evaluations=evaluations, seconds=guard_seconds or CHECK_GUARD_SECONDS,
-                        probe_seconds=probe_seconds or MAX_PROBE_SECONDS)
-        rep = search_kernel(module, k, CheckSettings(), kernel_contracts(path, k, cf.constraints).for_search(),
-                            budget, mode, seed)
-        findings += rep.findings
+        budget = (budget_type or Budget)(evaluations=evaluations, seconds=guard_seconds or CHECK_GUARD_SECONDS,
+                                         probe_seconds=probe_seconds or MAX_PROBE_SECONDS)
+        rep = search_kernel(module, k, settings or CheckSettings(),
+                            kernel_contracts(path, k, cf.constraints).for_search(), budget, mode, seed)
+        run.findings += rep.findings
+        if rep.status != "analysed" and run.status == "analysed":
+            run.status, run.reason = rep.status, rep.reason
         st = rep.search
-        evals += st.evaluations
-        if st.first_finding_eval is not None and first_eval is None:
-            first_eval, first_s = st.first_finding_eval, st.first_finding_seconds
-    v = evaluate(cf, "O0", "lockstep", findings)
+        if st is None:
+            continue
+        run.evaluations += st.evaluations
+        if st.first_finding_eval is not None and run.first_eval is None:
+            run.first_eval, run.first_seconds = st.first_finding_eval, st.first_finding_seconds
+    run.seconds = time.perf_counter() - t0
+    return run
+
+
+def search_corpus_file(path: Path, mode: str = "full", evaluations: int = 40, seed: int = 0,
+                       cache: dict | None = None, guard_seconds: float | None = None,
+                       probe_seconds: float | None = None) -> FileResult:
+    """Search one corpus file's kernels with its launch lines ignored and compare with its labels.
+
+    By default the budget is `simu check`'s: ``evaluations``, stopped after CHECK_GUARD_SECONDS, each
+    launch at most MAX_PROBE_SECONDS.  Larger ``guard_seconds`` / ``probe_seconds`` make the result
+    depend on the evaluations alone, not on how fast the machine is (tests)."""
+    cf = parse(path)
+    run = search_findings(path, mode, evaluations, seed, cache, guard_seconds, probe_seconds)
+    v = evaluate(cf, "O0", "lockstep", run.findings)
     want = cf.expected("O0", "lockstep")
-    return FileResult(str(path), mode, len(want), len(want) - len(v.missing), len(v.unexpected), evals, first_eval,
-                      first_s, time.perf_counter() - t0, [e.text for e in v.missing],
+    return FileResult(str(path), mode, len(want), len(want) - len(v.missing), len(v.unexpected), run.evaluations,
+                      run.first_eval, run.first_seconds, run.seconds, [e.text for e in v.missing],
                       [f"{u.kind} {u.space} line {u.first.line if u.first else '?'}" for u in v.unexpected])
 
 

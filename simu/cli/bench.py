@@ -18,20 +18,45 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
               scale: Annotated[int, typer.Option(metavar="N", help="Multiply launch sizes (1 = 4096 threads).")] = 1,
               suite: Annotated[str, typer.Option(
                   metavar="SUITE", help="machine (interpreter speed), detect (10M-access trace), "
-                       "search (random vs Simulee vs simu search on the corpus) or oclgrind (one launch as a whole "
-                       "`simu check` process beside oclgrind-kernel, when installed).")] = "machine",
+                       "search (random vs Simulee vs simu search on the corpus), oclgrind (one launch as a whole "
+                       "`simu check` process beside oclgrind-kernel, when installed), generated (detector precision "
+                       "and recall on labelled files), fidelity (simu -O0/-O1 against PoCL on clean OpenCL files) "
+                       "or robustness (`simu scan` of a folder: statuses and tracebacks).")] = "machine",
               evaluations: Annotated[int, typer.Option(
-                  metavar="N", help="Evaluations per kernel for --suite search.")] = 40,
-              jobs: Annotated[int, typer.Option("-j", "--jobs", metavar="N", help="Processes for --suite search.")] = 2,
+                  metavar="N", help="Evaluations per kernel for --suite search and generated --search.")] = 40,
+              jobs: Annotated[int, typer.Option("-j", "--jobs", metavar="N",
+                                                help="Processes for the search, generated, fidelity and robustness "
+                                                     "suites.")] = 2,
               accesses: Annotated[int, typer.Option(metavar="N", help="Trace size for --suite detect.")] = 10_000_000,
               corpus: Annotated[Optional[list[Path]], typer.Option(
-                  metavar="PATH", help="Corpus folders or files for --suite search (default: corpus/).")] = None,
-              seed: Annotated[int, typer.Option(metavar="N", help="Search seed for --suite search.")] = 0) -> None:
+                  metavar="PATH", help="Corpus folders or files (--suite search: default corpus/; generated, fidelity "
+                       "and robustness: required).")] = None,
+              seed: Annotated[int, typer.Option(metavar="N", help="Search seed for --suite search and generated.")] = 0,
+              search: Annotated[bool, typer.Option(
+                  "--search", help="--suite generated: also judge every file with its launch lines ignored and "
+                                   "launches searched.")] = False,
+              budget: Annotated[Optional[float], typer.Option(
+                  metavar="SECONDS", help="--suite robustness: the scan's search seconds per kernel "
+                                          "\\[default: the scan's].")] = None) -> None:
     """Measure the machine's speed (thread-instructions/s) or the detectors' on a synthetic trace."""
     from rich.table import Table
 
     from simu.bench import median_rate, run_benchmarks
 
+    if suite not in ("machine", "detect", "search", "oclgrind", "generated", "fidelity", "robustness"):
+        fail(f"unknown --suite '{suite}'")
+    if fmt not in ("table", "json"):
+        fail(f"--format must be table or json, not '{fmt}'")
+    if suite in ("generated", "fidelity", "robustness"):
+        from simu.cli import bench_suites
+
+        if suite == "generated":
+            bench_suites.generated_suite(corpus, fmt, search, jobs, seed, evaluations)
+        elif suite == "fidelity":
+            bench_suites.fidelity_suite(corpus, fmt, jobs)
+        else:
+            bench_suites.robustness_suite(corpus, fmt, jobs, budget)
+        return
     if suite == "search":
         from pathlib import Path as _P
 

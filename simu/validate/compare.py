@@ -17,10 +17,18 @@ class Tolerance:
 
     rtol: float = 1e-5
     atol: float = 1e-6
+    # not None: floats compare by their bits instead, any NaN equal to any NaN, and (when > 0) values at most
+    # this many units in the last place apart equal too (kernels calling transcendental functions)
+    ulps: int | None = None
 
     @staticmethod
     def exact() -> "Tolerance":
         return Tolerance(0.0, 0.0)
+
+    @staticmethod
+    def bits(ulps: int = 0) -> "Tolerance":
+        """Bit-exact floats (NaN payloads aside), or within ``ulps``."""
+        return Tolerance(0.0, 0.0, ulps)
 
 
 DEFAULT_TOLERANCE = Tolerance()
@@ -59,6 +67,8 @@ def _differ(a: np.ndarray, b: np.ndarray, tol: Tolerance) -> np.ndarray:
         ab = a.view(np.uint8).reshape(-1, item)
         bb = b.view(np.uint8).reshape(-1, item)
         return (ab != bb).any(axis=1)
+    if a.dtype.kind == "f" and tol.ulps is not None:
+        return _ulp_differ(a, b, tol.ulps)
     if a.dtype.kind in "fc" and (tol.rtol or tol.atol):
         with np.errstate(all="ignore"):
             af = a.astype(np.complex128 if a.dtype.kind == "c" else np.float64)
@@ -70,6 +80,25 @@ def _differ(a: np.ndarray, b: np.ndarray, tol: Tolerance) -> np.ndarray:
     if a.dtype.kind in "fc":  # exact: compare bit patterns
         return (a.view(np.uint8).reshape(len(a), -1) != b.view(np.uint8).reshape(len(b), -1)).any(axis=1)
     return a != b
+
+
+def _ulp_differ(a: np.ndarray, b: np.ndarray, ulps: int) -> np.ndarray:
+    """Floats whose bits differ, unless both are NaN or they are at most ``ulps`` apart."""
+    uint = {2: np.uint16, 4: np.uint32, 8: np.uint64}[a.dtype.itemsize]
+    ab, bb = a.view(uint), b.view(uint)
+    bad = (ab != bb) & ~(np.isnan(a) & np.isnan(b))
+    if ulps and bad.any():
+        top = np.array(1, uint) << np.array(8 * a.dtype.itemsize - 1, uint)
+
+        def ordered(u: np.ndarray) -> np.ndarray:  # the float's place on the number line, as an integer
+            neg = (u & top) != 0
+            mag = (u & ~top).astype(np.int64)
+            return np.where(neg, -mag, mag)
+
+        with np.errstate(over="ignore"):
+            dist = np.abs(ordered(ab) - ordered(bb))
+        bad &= ~((dist <= ulps) & ~np.isnan(a) & ~np.isnan(b))
+    return bad
 
 
 def first_difference(device: Outputs, simu: Outputs, tol: Tolerance = DEFAULT_TOLERANCE) -> Difference | None:

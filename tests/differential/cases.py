@@ -24,7 +24,7 @@ deterministic (atomics are used only for order-independent integer updates).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -33,10 +33,9 @@ from typing import Any, Callable
 import numpy as np
 
 from simu.launch.model import Launch, LocalBuffer
+from simu.validate.differential import BUILD_OPTIONS, FP_PRAGMA, byte_copy, copy_launch  # noqa: F401 - re-exported
 
 KERNEL_DIR = Path(__file__).resolve().parent / "kernels"
-FP_PRAGMA = "#pragma OPENCL FP_CONTRACT OFF\n"
-BUILD_OPTIONS = "-cl-fp32-correctly-rounded-divide-sqrt"
 MAX_WORK_ITEMS = 4096
 
 Reference = Callable[[dict[str, Any], Launch], dict[str, np.ndarray]]
@@ -83,18 +82,6 @@ class Case:
 @lru_cache(maxsize=None)
 def kernel_source(file: str) -> str:
     return FP_PRAGMA + (KERNEL_DIR / file).read_text()
-
-
-def byte_copy(a: np.ndarray) -> np.ndarray:
-    """A copy that keeps every byte, struct padding included (``ndarray.copy`` copies
-    structured arrays field by field and leaves padding undefined)."""
-    return np.frombuffer(bytearray(np.ascontiguousarray(a).tobytes()), dtype=a.dtype).reshape(a.shape)
-
-
-def copy_launch(launch: Launch) -> Launch:
-    """A launch whose argument arrays are private copies (runners must not share them)."""
-    args = {k: (byte_copy(v) if isinstance(v, np.ndarray) else v) for k, v in launch.args.items()}
-    return replace(launch, args=args)
 
 
 # --------------------------------------------------------------------------------------
