@@ -63,3 +63,32 @@ def test_sampled_dense_segments_report_the_same_races(tmp_path, monkeypatch, bud
     full = _findings(tmp_path, monkeypatch, 10**9)
     assert ("race", "read-write", (7,)) in full and ("race", "write-write", (7,)) in full
     assert _findings(tmp_path, monkeypatch, budget) == full
+
+
+ATOMICS_AND_A_READ = """
+__kernel void k(__global const uint *in, __global uint *racc)
+{
+    __local uint a[4];
+    const uint lid = get_local_id(0);
+    if (lid < 4) a[lid] = 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    atomic_add(&a[0], in[get_global_id(0)]);
+    if (lid < 4) atomic_add(&racc[lid], a[lid]);
+}
+"""
+
+
+@pytest.mark.parametrize("block", [255, 256, 512])
+def test_a_plain_read_among_more_atomics_than_the_cap_still_races(tmp_path, block):
+    from simu.api import load_file
+    from simu.frontend import CompileOptions
+    from simu.launch.spec import build_launch
+    from simu.pipeline import CheckSettings, check_launches
+
+    path = tmp_path / "k.cl"
+    path.write_text(ATOMICS_AND_A_READ)
+    module = load_file(path, CompileOptions())
+    k = module.kernels[0]
+    launch = build_launch(k, "2", str(block), [], [f"in=uint32:{2 * block}", "racc=uint32:4:zeros"], 0, 32, 0)
+    rep = check_launches(module, k, [launch], CheckSettings())
+    assert [(f.kind, f.variable, f.detail.get("access")) for f in rep.findings] == [("race", "a", "read-write")]

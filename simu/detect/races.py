@@ -208,13 +208,15 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     several = np.bincount(key, weights=(lane != first_of(key, lane, nseg)[key]), minlength=nseg) > 0
     interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & several
     cand = np.flatnonzero(interesting[key])
-    # within a segment writes first, then in trace order: the first pair_cap rows of each are examined; where that
-    # passes the pair budget (every thread hits a few words), fewer rows, chosen to keep each instruction's
-    # accesses of every warp, then of every lane
+    # within a segment writes first, then in trace order: the first pair_cap rows of each are examined (fewer where
+    # that passes the pair budget: every thread hits a few words); a segment with more rows than that keeps each
+    # instruction's first access of every warp, then of every lane, first (256 atomics on a word must not crowd
+    # out the one plain read that races with them)
     prio = (act[cand] != WRITE).astype(np.int64)
     kc = key[cand]
-    cap = segment_row_cap(np.minimum(np.bincount(kc, minlength=nseg), cap), cap)
-    if cap < ctx.options.pair_cap:
+    sizes = np.bincount(kc, minlength=nseg)
+    cap = segment_row_cap(np.minimum(sizes, cap), cap)
+    if len(sizes) and int(sizes.max()) > cap:  # a segment is cut: keep every instruction's rows in what is examined
         instr, action = rows.instr[cand], act[cand]
         prio += 2 * diversity_tier(kc, (instr, action, rows.warp[cand]), (instr, action, rows.lane[cand]))
     order = cand[np.argsort(kc * 8 + prio, kind="stable")]
