@@ -70,10 +70,11 @@ def reduction_global(p: Program) -> None:
     b, d, r, e = p.b, p.d, p.rng, p.e
     k = r.choice((1, 4, 8))
     p.buffer("racc", "uint", "uint32", fixed=k, fill="zeros")
+    p.racc_op = p.racc_op or r.choice(OPS)  # add and xor (or max and min) on one word do not commute
     with b.block("if (gid < n)"):
         e.guarded = True
         for _ in range(r.randint(1, 2)):
-            b.line(f"{d.atomic(r.choice(OPS), f'&racc[({e.u(1)}) % {k}u]', e.u())};")
+            b.line(f"{d.atomic(p.racc_op, f'&racc[({e.u(1)}) % {k}u]', e.u())};")
         e.guarded = False
     b.mark_point()
 
@@ -92,7 +93,8 @@ def reduction_local(p: Program) -> None:
     ln = b.line(f"{d.atomic(op, f'&{la}[({e.u(1)}) % {k}u]', e.u())};")
     p.access("a", la, False, ln)
     p.sync_for("r", la, True)
-    ln = b.line(f"if (lid < {k}u) {d.atomic('add', '&racc[lid]', f'{la}[lid]')};")
+    p.racc_op = p.racc_op or "add"
+    ln = b.line(f"if (lid < {k}u) {d.atomic(p.racc_op, '&racc[lid]', f'{la}[lid]')};")
     p.access("r", la, True, ln)
     if r.random() < 0.5:
         t = e.fresh("t")

@@ -80,6 +80,7 @@ class Program:
     emi_lines: list[Line] = field(default_factory=list)
     uses_double: bool = False
     sinks: list[tuple[str, str]] = field(default_factory=list)  # (uint|float, name): values the outputs fold in
+    racc_op: str | None = None  # the one atomic operation on the global accumulators (two would not commute)
 
     def sink(self, kind: str, name: str) -> None:
         """Make ``name`` reach an output, so -O1 cannot drop the shared-memory read that produced it."""
