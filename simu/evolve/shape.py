@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from simu.ir import Kernel
+from simu.ir.spin import spin_loops
 from simu.launch.model import MAX_THREADS_PER_BLOCK
 
 _CUDA_IDS = re.compile(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$")
@@ -63,7 +64,9 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
     prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, bdim)
     return Shape(block_dims=bdim, grid_dims=gdim, reqd_block=kernel.reqd_block,
                  max_threads=kernel.max_threads or MAX_THREADS_PER_BLOCK, dynamic_shared=dyn, block_prior=prior,
-                 block_cap=prior if multi else None, whole_grid=GRID_BARRIER in module.functions)
+                 block_cap=prior if multi else None,
+                 # a spin-wait (simu.ir.spin) may wait for every block too: a hand-written grid barrier
+                 whole_grid=GRID_BARRIER in module.functions or bool(spin_loops(kernel.function.blocks)))
 
 
 def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int, int] | None, bool]:

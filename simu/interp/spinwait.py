@@ -21,7 +21,7 @@ import numpy as np
 from simu.interp.grid_sync import GridWait
 
 SPIN_YIELD = 64  # iterations of a spin loop before the spinning group lets other groups run
-LONE_SPINS = 20_000  # iterations of spin loops with nothing else able to run: a deadlock
+LONE_SPINS = 2_000  # iterations of spin loops with nothing else able to run: a deadlock
 
 
 class SpinDeadlock(Exception):
