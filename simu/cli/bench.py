@@ -33,8 +33,8 @@ def bench_cmd(fmt: Annotated[str, typer.Option("--format", metavar="FORMAT", hel
                        "and robustness: required).")] = None,
               seed: Annotated[int, typer.Option(metavar="N", help="Search seed for --suite search and generated.")] = 0,
               search: Annotated[bool, typer.Option(
-                  "--search", help="--suite generated: also judge every file with its launch lines ignored and "
-                                   "launches searched.")] = False,
+                  "--search", metavar="", help="--suite generated: also judge every file with its launch lines "
+                                               "ignored and launches searched.")] = False,
               budget: Annotated[Optional[float], typer.Option(
                   metavar="SECONDS", help="--suite robustness: the scan's search seconds per kernel "
                                           "\\[default: the scan's].")] = None) -> None:
