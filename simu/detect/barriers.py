@@ -259,12 +259,16 @@ def _publishing(ctx: Context, rel: np.ndarray) -> set[int]:
                                               (t.acquires, np.flatnonzero(glob), True)):
         if len(e_lane) == 0:
             continue
-        lane, epoch = t.lane[rows].astype(np.int64), t.epoch[rows].astype(np.int64)
+        lane = t.lane[rows].astype(np.int64)
+        order = np.argsort(lane // tpb, kind="stable")  # the rows by block: each event looks at its block's only
+        lane, epoch = lane[order], t.epoch[rows].astype(np.int64)[order]
+        block = lane // tpb
         for x, e in sorted(set(zip(e_lane.tolist(), e_epoch.tolist(), strict=True))):
             barrier = made.get((x // tpb, e + 1 if later else e))
             if barrier is None or barrier in out:
                 continue
-            when = epoch > e if later else epoch < e
-            if np.any((lane // tpb == x // tpb) & (lane != x) & when):
+            lo, hi = np.searchsorted(block, [x // tpb, x // tpb + 1])
+            when = epoch[lo:hi] > e if later else epoch[lo:hi] < e
+            if np.any((lane[lo:hi] != x) & when):
                 out.add(barrier)
     return out

@@ -52,8 +52,7 @@ def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
 
 def partial_reason(accesses: int, reason: str, launch: Any) -> str:
     """The reason of a kernel analysed only on the part that ran of a launch that stopped for ``reason``."""
-    g = "x".join(str(x) for x in launch.grid) if isinstance(launch.grid, tuple) else str(launch.grid)
-    b = "x".join(str(x) for x in launch.block) if isinstance(launch.block, tuple) else str(launch.block)
+    g, b = ("x".join(map(str, dims)) for dims in (launch.grid, launch.block))  # Dim3 tuples
     return (f"partly analysed: every launch stopped before its end ({reason}); judged on the part that ran of "
             f"grid {g}, block {b}: its first {accesses:,} memory accesses (a larger --budget runs it further)")
 

@@ -91,6 +91,8 @@ def wide_integers(fn: Function) -> dict[int, Instr]:
     Addition, subtraction, multiplication, left shifts and bitwise operations give the same low bits whatever the
     high bits are; a division, a right shift or a comparison needs them and keeps the instruction (unsupported)."""
     instrs = {ins.name: ins for b in fn.blocks for ins in b.instrs if ins.name}
+    if not any(_wide(ins.type) for ins in instrs.values()):
+        return {}  # the usual kernel: nothing wider than 64 bits
     users: dict[str, list[Instr]] = {}
     for b in fn.blocks:
         for ins in b.instrs:
