@@ -319,3 +319,36 @@ int main() { float *x; cudaMalloc(&x, 1000 * sizeof(float)); step<<<4, 256>>>(x,
         module = load_source(path.read_text(), "cuda", path=str(path))
         found[name] = [c.block for c in kernel_contracts(path, module.kernels[0], None).contracts]
     assert found == {"a.cu": [], "b.cu": [(256, 1, 1)]}
+
+
+REBUILT_HOST = """#include <CL/cl.h>
+char *load(const char *name);
+int main(void) {
+    cl_int err; cl_context ctx; cl_command_queue q;
+    char *src = load("../a.cl");
+    cl_program program = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, &err);
+    clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    cl_kernel kernel = clCreateKernel(program, "mmul", &err);
+    const size_t global[1] = {1024}, local[1] = {64};
+    clEnqueueNDRangeKernel(q, kernel, 1, NULL, global, local, 0, NULL, NULL);
+    src = load("../b.cl");
+    program = clCreateProgramWithSource(ctx, 1, (const char **)&src, NULL, &err);
+    clBuildProgram(program, 0, NULL, NULL, NULL, NULL);
+    kernel = clCreateKernel(program, "mmul", &err);
+    const size_t global2[1] = {512}, local2[1] = {32};
+    clEnqueueNDRangeKernel(q, kernel, 1, NULL, global2, local2, 0, NULL, NULL);
+    return 0;
+}
+"""
+
+
+def test_a_program_variable_rebuilt_from_another_cl_file_launches_each_files_kernel_once(tmp_path):
+    """One ``program``/``kernel`` pair reused for two ``.cl`` files, each defining ``mmul``: each file's
+    kernel takes the launch made after its own build, not the other file's."""
+    (tmp_path / "C").mkdir()
+    host = tmp_path / "C" / "main.c"
+    host.write_text(REBUILT_HOST)
+    index = build_host_index(tmp_path, [host])
+    for cl_file, block, line in (("a.cl", 64, 10), ("b.cl", 32, 16)):
+        ((c, origin),) = host_constraints(index, "mmul", [("A", 4)], cl_file=cl_file, api="opencl")
+        assert origin == f"host launch at C/main.c:{line}" and c.block == (block, 1, 1)

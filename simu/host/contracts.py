@@ -543,11 +543,23 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -
     if made[-1].sources:  # a kernel-creating helper's call names it
         return cl_name in made[-1].sources
     program = variable_text(made[-1].program)
-    builds = [b for b in index.builds if b.file == site.file and variable_text(b.program) == program]
+    builds = _builds_before(index, site.file, program, made[-1].line)
     stem = Path(cl_name).stem
     if any(cl_name in b.sources or any(names_source(v, stem) for v in b.source_vars) for b in builds):
         return True
     return False if any(b.sources for b in builds) else None
+
+
+def _builds_before(index: HostIndex, file: str, program: str, line: int) -> list:
+    """The builds of ``program`` in ``file`` that a kernel created at ``line`` comes from: a program variable
+    rebuilt from another ``.cl`` file further down (one ``program`` per source, in turn) holds the last build
+    before the kernel; builds only after it (a helper defined below its caller) all may."""
+    builds = [b for b in index.builds if b.file == file and variable_text(b.program) == program]
+    before = [b for b in builds if b.line <= line]
+    if not before:
+        return builds
+    last = max(b.line for b in before)
+    return [b for b in before if b.line == last]
 
 
 def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
