@@ -55,8 +55,8 @@ def fresh_launch(search) -> tuple:
 
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("full", simu_fitness, normal_and_cauchy, dictionary=True, sweep=dictionary_sweep,
-         phases=(refute_redundant, shrink, refute_by_arguments, refute_by_counts, refute_by_contents,
-                 refute_by_length, refute_by_state, refute_by_value)),
+         phases=(refute_redundant, shrink, refute_by_arguments, refute_by_state, refute_by_counts, refute_by_contents,
+                 refute_by_length, refute_by_value)),
     Mode("simulee", simulee_fitness, normal_and_cauchy),
     Mode("random", no_fitness, fresh_launch, settle=0, population=1, bounded=False),
 )}
