@@ -117,7 +117,20 @@ def test_charts(page):
     assert set(p.svgs) >= {"findings-by-kind", "analysis-status", "time-per-kernel"}
     assert p.svgs["findings-by-kind"].count("seg") == 2  # one bar segment (race) per repository
     assert p.svgs["analysis-status"] == ["bar"]  # every kernel analysed
-    assert p.svgs["time-per-kernel"].count("bin") == 11
+    assert p.svgs["time-per-kernel"].count("bin") == 4  # the first four bins: every analysis took under 2 s
+
+
+def test_time_bins_end_at_the_last_that_holds_a_kernel_and_labels_keep_both_ends():
+    from simu.mine import charts
+    from simu.mine.html import _seconds_bins
+
+    assert _seconds_bins([0.05, 7.0]) == [("≤0.1", 1), ("≤0.25", 0), ("≤0.5", 0), ("≤1", 0), ("≤2", 0), ("≤5", 0),
+                                          ("≤10", 1)]
+    assert len(_seconds_bins([500.0])) == 11 and _seconds_bins([500.0])[-1] == (">120", 1)
+    label = charts._clip("HandsOnOpenCL+Exercises-Solutions/repo")
+    assert len(label) == 28 and label.startswith("HandsOnOpenCL") and label.endswith("Solutions/repo")
+    svg = charts.stacked_bars([("a", {"race": 2})], ["race"], "t", "findings")
+    assert ">findings</text>" in svg
 
 
 def test_history_table(mined, page):

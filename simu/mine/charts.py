@@ -11,7 +11,7 @@ PALETTE = ("#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b
            "#bab0ac")
 FONT = "font-family='Helvetica, Arial, sans-serif' font-size='12'"
 ROW = 22  # px per bar
-LABEL = 220  # px for the labels left of horizontal bars
+LABEL = 236  # px for the labels left of horizontal bars (28 characters of a wide sans-serif font)
 WIDTH = 760
 
 
@@ -24,8 +24,13 @@ def _svg(height: int, title: str, body: list[str], width: int = WIDTH) -> str:
             f"viewBox='0 0 {width} {height}' {FONT}><title>{escape(title)}</title>" + "".join(body) + "</svg>")
 
 
-def _clip(text: str, n: int = 34) -> str:
-    return text if len(text) <= n else text[:n - 1] + "…"
+def _clip(text: str, n: int = 28) -> str:
+    """At most ``n`` characters (the label column), the middle left out, so that both a
+    repository's owner and its name's end stay readable."""
+    if len(text) <= n:
+        return text
+    head = (n - 1) // 2
+    return text[:head] + "…" + text[len(text) - (n - 1 - head):]
 
 
 def _legend(keys: list[str], y: int) -> tuple[list[str], int]:
@@ -42,9 +47,10 @@ def _legend(keys: list[str], y: int) -> tuple[list[str], int]:
     return out, (row + 1) * 18 if keys else 0
 
 
-def _axis(top: int, bottom: int, scale: float, peak: int) -> list[str]:
-    """Vertical grid lines with their counts under the bars."""
-    out = []
+def _axis(top: int, bottom: int, scale: float, peak: int, label: str = "") -> list[str]:
+    """Vertical grid lines with their counts under the bars, and what they count."""
+    out = [f"<text x='{LABEL + (WIDTH - LABEL - 60) / 2:.0f}' y='{bottom + 30}' text-anchor='middle' "
+           f"fill='#555'>{escape(label)}</text>"] if label else []
     ticks = _ticks(peak)
     for t in ticks:
         x = LABEL + t * scale
@@ -62,15 +68,16 @@ def _ticks(peak: int) -> list[int]:
     return list(range(0, peak + 1, int(step)))
 
 
-def stacked_bars(rows: list[tuple[str, dict[str, int]]], keys: list[str], title: str) -> str:
-    """One horizontal bar per row (label, counts by key), its segments stacked in ``keys`` order, with a legend."""
+def stacked_bars(rows: list[tuple[str, dict[str, int]]], keys: list[str], title: str, xlabel: str = "") -> str:
+    """One horizontal bar per row (label, counts by key), its segments stacked in ``keys`` order, with a legend
+    and ``xlabel`` under the axis."""
     peak = max([sum(c.get(k, 0) for k in keys) for _, c in rows] + [1])
     scale = (WIDTH - LABEL - 60) / peak
     legend, lh = _legend(keys, 6)
     top = 6 + lh + 6
     body = list(legend)
     bottom = top + ROW * len(rows)
-    body += _axis(top, bottom, scale, peak)
+    body += _axis(top, bottom, scale, peak, xlabel)
     for r, (label, counts) in enumerate(rows):
         y = top + r * ROW
         body.append(f"<text x='{LABEL - 6}' y='{y + 15}' text-anchor='end'>{escape(_clip(label))}</text>")
@@ -83,23 +90,23 @@ def stacked_bars(rows: list[tuple[str, dict[str, int]]], keys: list[str], title:
                 x += n * scale
         total = sum(counts.get(k, 0) for k in keys)
         body.append(f"<text x='{x + 4:.1f}' y='{y + 15}' fill='#333'>{total}</text>")
-    return _svg(bottom + 22, title, body)
+    return _svg(bottom + (38 if xlabel else 22), title, body)
 
 
-def bars(items: list[tuple[str, int]], title: str) -> str:
-    """Horizontal bars, one per (label, count), each its own colour."""
+def bars(items: list[tuple[str, int]], title: str, xlabel: str = "") -> str:
+    """Horizontal bars, one per (label, count), each its own colour, ``xlabel`` under the axis."""
     peak = max([n for _, n in items] + [1])
     scale = (WIDTH - LABEL - 60) / peak
     top = 6
     bottom = top + ROW * len(items)
-    body = _axis(top, bottom, scale, peak)
+    body = _axis(top, bottom, scale, peak, xlabel)
     for r, (label, n) in enumerate(items):
         y = top + r * ROW
         body.append(f"<text x='{LABEL - 6}' y='{y + 15}' text-anchor='end'>{escape(_clip(label))}</text>"
                     f"<rect class='bar' x='{LABEL}' y='{y + 3}' width='{n * scale:.1f}' height='{ROW - 6}' "
                     f"fill='{colour(r)}'><title>{escape(label)}: {n}</title></rect>"
                     f"<text x='{LABEL + n * scale + 4:.1f}' y='{y + 15}' fill='#333'>{n}</text>")
-    return _svg(bottom + 22, title, body)
+    return _svg(bottom + (38 if xlabel else 22), title, body)
 
 
 def histogram(bins: list[tuple[str, int]], title: str, xlabel: str, ylabel: str) -> str:

@@ -58,11 +58,14 @@ def _table(head: list[str], rows: list[list[str]], numeric: set[int] = frozenset
 
 
 def _seconds_bins(seconds: list[float]) -> list[tuple[str, int]]:
+    """Kernels per time bin, up to the last bin that holds one (a run at a small budget fills only the first
+    few: empty bins beyond would squeeze the ones that count)."""
     labels = [f"≤{b:g}" for b in SECONDS_BINS] + [f">{SECONDS_BINS[-1]:g}"]
     counts = [0] * len(labels)
     for s in seconds:
         counts[next((i for i, b in enumerate(SECONDS_BINS) if s <= b), len(SECONDS_BINS))] += 1
-    return list(zip(labels, counts, strict=True))
+    last = max((i for i, n in enumerate(counts) if n), default=0)
+    return list(zip(labels, counts, strict=True))[:max(last + 1, 4)]
 
 
 def _section(ident: str, title: str, body: str, note: str = "") -> str:
@@ -119,11 +122,11 @@ def render_html(conn: sqlite3.Connection, title: str = "simu mine report") -> st
              + (f"; simu {escape(str(last[0]))}" if last else "") + ".</p>"]
     with_findings = [(r["repository"], r["kinds"]) for r in repos if r["kinds"]]
     parts.append(_section("findings-by-kind", "Findings per repository and kind",
-                          charts.stacked_bars(with_findings, kinds, "findings per repository and kind")
+                          charts.stacked_bars(with_findings, kinds, "findings per repository and kind", "findings")
                           if with_findings else "<p>No findings.</p>",
                           "All analysed snapshots (the head, and both sides of kept commits in history mode)."))
     parts.append(_section("analysis-status", "Analysis status",
-                          charts.bars(list(statuses.items()), "kernels by analysis status") if statuses
+                          charts.bars(list(statuses.items()), "kernels by analysis status", "kernels") if statuses
                           else "<p>No kernels.</p>"))
     parts.append(_section("time-per-kernel", "Time per kernel",
                           charts.histogram(_seconds_bins(seconds), "analysis seconds per kernel", "seconds",
