@@ -11,7 +11,7 @@ import re
 import sys
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-from PySide6.QtCore import QByteArray, QRectF, QSizeF, Qt
+from PySide6.QtCore import QByteArray, QRectF, Qt
 from PySide6.QtGui import QGuiApplication, QImage, QPainter, QTextDocument
 from PySide6.QtSvg import QSvgRenderer
 
