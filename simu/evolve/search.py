@@ -49,6 +49,7 @@ from simu.evolve.sizes import fit_sample
 from simu.evolve.tensors import on_simus_shape, tensor_buffers
 from simu.interp.compiler import compile_kernel
 from simu.interp.trace import ACCESS_BYTES
+from simu.ir.cursors import cursor_buffers
 from simu.ir.spin import spin_buffers
 from simu.launch import Launch
 from simu.launch.blocks import sample_note
@@ -492,8 +493,10 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                                                    or c.dims or derived or c.requires)
     ranges = {name: (0.0, float(n - 1)) for name, n in index_bounds(kernel).items()}  # the kernel's contract
     ranges.update(c.arg_ranges)  # the user's word wins
-    # what a spin-wait reads (a flag, a counter, a lock: simu.ir.spin) starts cleared, unless the program says
-    fills = {**{name: "zeros" for name in sorted(spin_buffers(kernel))}, **c.fills}
+    # what a spin-wait reads (a flag, a counter, a lock: simu.ir.spin) and an append cursor (simu.ir.cursors)
+    # start cleared, unless the program says
+    cleared = spin_buffers(kernel) | cursor_buffers(kernel)
+    fills = {**{name: "zeros" for name in sorted(cleared)}, **c.fills}
     return Layout(kernel, shape, scalars, dict(c.args), ranges, _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), fills, c.warp_size or 32,
                   fixed_dynamic_shared=c.dynamic_shared, shared_bytes=c.shared_bytes, same=dict(getattr(c, "same", {})),
