@@ -78,3 +78,26 @@ def test_a_count_larger_than_the_buffer_the_host_allocates_is_a_warning_that_say
     assert oob and all(f.severity == codes.WARNING for f in oob), oob
     assert all("only when len > 64, the elements of 'wl'" in f.detail[ASSUMPTION] or
                "only when len > 64, the elements of 'out'" in f.detail[ASSUMPTION] for f in oob)
+
+
+def test_a_count_the_host_keeps_above_a_size_is_judged_on_a_buffer_grown_to_it():
+    """The host launches only when ``len >= 256`` (a multi-block pass) and allocates ``wl`` of ``n`` elements: the
+    count cannot be lowered to the buffer, so the buffer's size argument is raised to the count instead."""
+    module = load_source(COUNTS.replace("const int *wl, int len, int *out", "const int *wl, int len, int *out, int n"),
+                         "cuda")
+    s = Search(module, module.kernels[0], CheckSettings(), KernelConstraints(
+        grid=(1, 1, 1), block=(512, 1, 1), buffer_lengths={"wl": "n", "out": "512"}, requires=["len >= 256"]),
+        budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=0)
+    index = {p.name: j for j, p in enumerate(s.layout.scalars)}
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.scalar(index["len"])] = 300.0
+    genes[s.layout.at.scalar(index["n"])] = 100.0
+    genes[s.layout.at.GRID] = [0.0, 0.0, 0.0]
+    genes[s.layout.at.BLOCK] = [math.log2(512), 0.0, 0.0]
+    assert s.evaluate(genes).valid
+    assert any(f.kind == "out-of-bounds" and f.variable == "wl" and f.severity == codes.ERROR
+               for f, _ in s.found.values())
+    refute_by_counts(s)
+    oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds" and f.variable == "wl"]
+    assert oob and all(f.severity == codes.WARNING for f in oob), oob
+    assert all("only when len > n: 'wl' holds n elements the host allocates" in f.detail[ASSUMPTION] for f in oob)
