@@ -513,7 +513,6 @@ def _unqualified(instance: str) -> str:
     return name.split("::")[-1] + "<" + re.sub(r"\s+", "", targs)
 
 
-
 def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile], cl_file: str | None,
                      instance: str = "") -> list[tuple[LaunchSite, HostFile]]:
     """The NDRange launches of ``kernel`` that may be of ``cl_file``'s kernel (see :func:`host_constraints`),
@@ -551,15 +550,12 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -
 
 
 def _builds_before(index: HostIndex, file: str, program: str, line: int) -> list:
-    """The builds of ``program`` in ``file`` that a kernel created at ``line`` comes from: a program variable
-    rebuilt from another ``.cl`` file further down (one ``program`` per source, in turn) holds the last build
-    before the kernel; builds only after it (a helper defined below its caller) all may."""
+    """The builds of ``program`` a kernel created at ``line`` takes: the last before it (a variable rebuilt from one
+    ``.cl`` file after another), or all when none comes before (a helper defined below its caller)."""
     builds = [b for b in index.builds if b.file == file and variable_text(b.program) == program]
     before = [b for b in builds if b.line <= line]
-    if not before:
-        return builds
-    last = max(b.line for b in before)
-    return [b for b in before if b.line == last]
+    last = max((b.line for b in before), default=None)
+    return [b for b in before if b.line == last] if before else builds
 
 
 def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
