@@ -45,14 +45,14 @@ def refute_by_counts(search, tries: int = COUNT_WITNESSES) -> None:
         others = [w for w in over if w is not reported][:tries - 1]
         gone, grown = None, None
         for e, big in [reported, *others]:
-            fixed = list(e.genes)
+            fixed, length = list(e.genes), None
             for name, limit in big.items():
                 fixed[layout.at.scalar(ints[name])] = float(limit)
             if _over(layout.launch(fixed), finding.variable, ints):  # the host's assertions keep a count above it
                 fixed = _grown(layout, e, finding.variable, big, ints)
                 if fixed is None:
                     continue  # no repair this witness can be judged on
-                grown = layout.buffer_lengths[finding.variable]
+                length = layout.buffer_lengths[finding.variable]
             ev = search.refute(fixed, like=e)
             hit = None if ev is None else next((f for f in ev.findings if f.key == key), None)
             if hit is not None:  # shown with the counts inside the buffer: an error, on that launch
@@ -60,7 +60,7 @@ def refute_by_counts(search, tries: int = COUNT_WITNESSES) -> None:
                 gone = None
                 break
             if ev is not None and gone is None:
-                gone = big
+                gone, grown = big, length
         if gone and grown:
             values = f"{next(iter(gone))} > {grown}" if len(gone) == 1 else \
                 f"one of {', '.join(gone)} is larger than {grown}"
