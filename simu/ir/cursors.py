@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_ADDRESS = frozenset({"getelementptr", "bitcast", "addrspacecast"})
+from simu.ir.spin import parameter_behind
+
 _CARRY = frozenset({"sext", "zext", "trunc", "freeze", "add", "sub", "mul", "shl", "or", "and", "phi", "select",
                     "urem", "srem"})
 _COUNTING = frozenset({"add", "sub", "uinc_wrap"})
@@ -39,19 +40,9 @@ def cursor_buffers(kernel: Any) -> set[str]:
     params = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False) if p.is_pointer}
     made = {ins.name: ins for ins in instrs if ins.name}
 
-    def root(value: str) -> str | None:
-        for _ in range(16):  # the address's chain of offsets and casts, back to a parameter
-            if value in params:
-                return params[value]
-            src = made.get(value)
-            if src is None or src.opcode not in _ADDRESS or not src.ops or src.ops[0].kind != "reg":
-                return None
-            value = src.ops[0].value
-        return None
-
     carried: dict[str, str] = {}  # value -> the counter parameter whose old value it carries
     for ins in atomics:
-        counter = root(ins.ops[0].value) if ins.ops and ins.ops[0].kind == "reg" else None
+        counter = parameter_behind(ins.ops[0], params, made) if ins.ops else None
         if counter is not None:
             carried[ins.name] = counter
     changed, rounds = True, 0
@@ -67,7 +58,7 @@ def cursor_buffers(kernel: Any) -> set[str]:
     for ins in instrs:
         if ins.opcode != "getelementptr" or len(ins.ops) < 2 or ins.ops[0].kind != "reg":
             continue
-        into = root(ins.ops[0].value)
+        into = parameter_behind(ins.ops[0], params, made)
         for o in ins.ops[1:]:
             counter = carried.get(o.value) if o.kind == "reg" else None
             if counter is not None and into is not None and into != counter:

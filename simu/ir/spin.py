@@ -92,13 +92,20 @@ def spin_buffers(kernel: Any) -> set[str]:
     made = {ins.name: ins for b in fn.blocks for ins in b.instrs if ins.name}
     out = set()
     for ins in (ins for b in fn.blocks for ins in b.instrs if ins.id in spin.reads and ins.opcode in _READS):
-        op = ins.ops[0] if ins.ops else None
-        for _ in range(16):  # the address's chain of offsets and casts, back to a parameter
-            if op is None or op.kind != "reg":
-                break
-            if op.value in params:
-                out.add(params[op.value])
-                break
-            src = made.get(op.value)
-            op = src.ops[0] if src is not None and src.opcode in _ADDRESS and src.ops else None
+        name = parameter_behind(ins.ops[0], params, made) if ins.ops else None
+        if name is not None:
+            out.add(name)
     return out
+
+
+def parameter_behind(op: Any, params: dict[str, str], made: dict[str, Any]) -> str | None:
+    """The pointer parameter (of ``params``: IR value -> name) an address operand points into, followed back
+    through its chain of offsets and casts (``made``: IR value -> the instruction defining it), or None."""
+    for _ in range(16):
+        if op is None or op.kind != "reg":
+            return None
+        if op.value in params:
+            return params[op.value]
+        src = made.get(op.value)
+        op = src.ops[0] if src is not None and src.opcode in _ADDRESS and src.ops else None
+    return None
