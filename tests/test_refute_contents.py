@@ -318,3 +318,37 @@ def test_a_race_that_equal_float_coordinates_make_is_a_warning_that_names_them()
     races = _judged(s)
     assert races and all(f.severity == codes.WARNING for f in races), races
     assert all("'x'" in f.detail[ASSUMPTION] and "'y'" in f.detail[ASSUMPTION] for f in races)
+
+
+def test_an_index_gone_negative_is_judged_on_a_witness_that_reads_before_the_start(monkeypatch):
+    """A key shown past a short buffer's end on its reported witness and before the start on another (an index read
+    from random contents, pytorch3d's ``face_index = idx[o] * 3``): the contents are judged where the access falls
+    before the start, which the length refutation would otherwise report as an error no refutation judged."""
+    from types import SimpleNamespace
+
+    from simu.evolve import refute
+
+    def finding(offset: int):
+        return SimpleNamespace(key="k", kind="out-of-bounds", severity=codes.ERROR, space="global",
+                               detail={"offset": offset})
+
+    past, before = finding(4096), finding(-12)
+    short = SimpleNamespace(genes=[1.0], cost=10, launch=None)
+    negative = SimpleNamespace(genes=[7.0], cost=10, launch=None)
+    probed = []
+
+    def variant(search, probes, ev, fill, inspect=None):
+        probed.append((ev, fill))
+        return SimpleNamespace(findings=[]), []  # zeros: the index reads 0 and the access stays in bounds
+
+    search = SimpleNamespace(found={"k": (past, [1.0])}, may_refute=lambda like=None, extra=0: True,
+                             layout=SimpleNamespace(roles=()))
+    monkeypatch.setattr(refute, "search_rules", lambda s: None)
+    monkeypatch.setattr(refute, "_inside", lambda rules, shown: shown)
+    monkeypatch.setattr(refute, "witnesses", lambda s, key: [(short, past), (negative, before)])
+    monkeypatch.setattr(refute, "_variant", variant)
+    monkeypatch.setattr(refute, "beyond_contract", lambda f, why, what: ("warning", f, why))
+    refute._memory_from_contents(search, {})
+    assert probed == [(negative, "zeros")]
+    (severity, judged, why), genes = search.found["k"]
+    assert severity == "warning" and judged is before and genes == [7.0] and "zeros-filled" in why

@@ -130,7 +130,8 @@ def test_the_reruns_are_probes_whose_own_findings_are_not_kept(monkeypatch):
         calls.append((genes, launch))
         return SimpleNamespace(findings=[])
 
-    search = SimpleNamespace(layout=layout, found={"k": (finding, [1.0, 2.0])}, refute=refute)
+    search = SimpleNamespace(layout=layout, found={"k": (finding, [1.0, 2.0])}, refute=refute,
+                             may_refute=lambda like=None, extra=0: True)
     monkeypatch.setattr(refute_state, "witnesses", lambda s, key: [(witness, finding)])
     monkeypatch.setattr(refute_state, "most_shared", lambda s, pending: witness)
     monkeypatch.setattr(refute_state, "lines_of", lambda f: ())

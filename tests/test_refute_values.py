@@ -96,13 +96,16 @@ def test_probes_flip_a_flag_and_halve_then_double_an_integer():
     assert probes(12, False) == [6, 24] and probes(1, False) == [2] and probes(0, False) == [1]
 
 
-def test_the_schedule_tries_flags_then_multiples_then_every_half_then_every_double():
+def test_the_schedule_tries_flags_then_products_then_multiples_then_every_half_then_every_double():
     runs = SimpleNamespace(flags={"boxes"}, value={"n": 8, "k": 3, "boxes": 1}.get)
-    assert schedule(runs, ["n", "boxes", "k"]) == [
+    assert [tuple(r[:3]) for r in schedule(runs, ["n", "boxes", "k"])] == [
         ("boxes", 0, ""), ("n", 9, "a multiple of k = 3"), ("n", 4, ""), ("k", 1, ""), ("n", 16, ""), ("k", 6, "")]
     runs = SimpleNamespace(flags=set(), value={"c": 11, "stride": 2, "w": 8}.get)
-    assert [(n, v, what) for n, v, what in schedule(runs, ["c"], ["w", "c", "stride"]) if what] == [
+    assert [(n, v, what) for n, v, what, _ in schedule(runs, ["c"], ["w", "c", "stride"]) if what] == [
         ("c", 12, "a multiple of stride = 2 and of stride*stride = 4"), ("c", 16, "a multiple of w = 8")]
+    # a thread-index multiplier is raised to the largest product of two others first, after the flags
+    assert [tuple(r) for r in schedule(runs, ["c"], ["w", "c", "stride"], {"c"})][:2] == [
+        ("c", 16, "w*stride = 16", ()), ("c", 12, "a multiple of stride = 2 and of stride*stride = 4", ())]
 
 
 REORG = """
@@ -133,3 +136,50 @@ def test_a_race_that_needs_a_size_no_multiple_of_a_stride_squared_is_a_warning_n
     assumptions = [f["detail"]["assumption"] for f in races]
     assert any(a.startswith("only at some values of c") and "of stride*stride = 4)" in a for a in assumptions), \
         assumptions
+
+
+SOFTMAX = """
+__device__ void softmax_row(const float *in, int n, int stride, float *out) {
+  float sum = 0.0f;
+  for (int i = 0; i < n; ++i) { float e = expf(in[i * stride]); sum += e; out[i * stride] = e; }
+  for (int i = 0; i < n; ++i) out[i * stride] /= sum;
+}
+__global__ void softmax(const float *in, int n, int batch, int batch_offset, int groups, int group_offset,
+                        int stride, float *out) {
+  int id = blockIdx.x * blockDim.x + threadIdx.x;
+  if (id >= batch * groups) return;
+  int b = id / groups, g = id % groups;
+  softmax_row(in + b * batch_offset + g * group_offset, n, stride, out + b * batch_offset + g * group_offset);
+}
+struct Layer { int batch, inputs, w, h; };  // four classes a pixel
+void forward(struct Layer *l) {
+  int spatial = l->w * l->h;
+  float *in, *out;
+  cudaMalloc(&in, l->batch * l->inputs * sizeof(float));
+  cudaMalloc(&out, l->batch * l->inputs * sizeof(float));
+  softmax<<<(l->batch * spatial + 255) / 256, 256>>>(in, 4, l->batch, l->inputs, spatial, 1, spatial, out);
+}
+"""
+
+
+def test_a_race_that_needs_an_offset_below_what_a_thread_spans_is_a_warning_naming_the_product(tmp_path: Path):
+    """Each thread covers ``n`` values ``stride`` apart: the program's batch offset is at least ``n*stride`` (the
+    layer's inputs: four classes a pixel), and the threads of two batches overlap only below it."""
+    (tmp_path / "softmax.cu").write_text(SOFTMAX)
+    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    races = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "race"]
+    assert races and all(f["severity"] == "warning" for f in races), [f["message"] for f in races]
+    assumptions = [f["detail"]["assumption"] for f in races]
+    assert any(a.startswith("only at some values of batch_offset") and "l->inputs" in a for a in assumptions), \
+        assumptions
+
+
+def test_extents_raise_a_thread_index_multiplier_to_products_of_two_other_arguments():
+    from simu.evolve.refute_values import extents
+
+    runs = SimpleNamespace(flags=set(), value={"n": 15, "off": 1, "groups": 3, "stride": 3, "one": 1}.get)
+    # the largest product first, the smaller ones to narrow a loss over
+    assert extents(runs, ["off"], ["n", "off", "groups", "stride", "one"]) == [
+        ("off", 45, "n*groups = 45 and n*stride = 45", ((9, "groups*stride = 9"),))]
+    assert extents(runs, ["n"], ["n", "off", "groups", "stride"]) == []  # 9 is no larger than 15

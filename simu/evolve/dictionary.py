@@ -160,6 +160,31 @@ def stride_arguments(kernel: Kernel) -> set[str]:
     return found
 
 
+def bound_arguments(kernel: Kernel) -> set[str]:
+    """Integer parameters a thread-dependent value is compared with (``if (index < n)``): a count of work items,
+    which programs pass as the product of the sizes the kernel splits the index into."""
+    fn = kernel.function
+    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
+              if isinstance(p.type, IntType) and p.type.bits > 1}
+    instrs = [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
+               ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
+              for b in fn.blocks for ins in b.instrs]
+    thread: set[str] = set()
+    changed = True
+    while changed:  # phis may name values defined later: iterate to a fixed point
+        changed = False
+        for opcode, name, regs, reads_thread in instrs:
+            if name and name not in thread and (reads_thread or (
+                    (opcode in _CARRYING or opcode in _DERIVING) and any(r in thread for r in regs))):
+                thread.add(name)
+                changed = True
+            elif name and opcode in _CASTS and regs and regs[0] in params and name not in params:
+                params[name] = params[regs[0]]
+                changed = True
+    return {params[r] for opcode, _, regs, _ in instrs if opcode == "icmp" and len(regs) == 2
+            and any(x in thread for x in regs) for r in regs if r in params}
+
+
 MAX_RECORD_BYTES = 1 << 16  # the largest per-thread record thread_stride_bytes counts
 
 

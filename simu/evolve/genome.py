@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from simu.evolve.dictionary import stride_arguments, thread_stride_bytes
+from simu.evolve.dictionary import bound_arguments, stride_arguments, thread_stride_bytes
 from simu.evolve.distinct import distinct_launch
 from simu.evolve.floors import length_floors
 from simu.evolve.requirements import satisfied
@@ -447,6 +447,11 @@ class Layout:
     def strides(self) -> set[str]:
         """The integer arguments that multiply a thread index in an address (:func:`stride_arguments`)."""
         return stride_arguments(self.kernel)
+
+    @cached_property
+    def bounds(self) -> set[str]:
+        """The integer arguments a thread-dependent value is compared with (:func:`bound_arguments`)."""
+        return bound_arguments(self.kernel)
 
     @cached_property
     def thread_stride(self) -> int:

@@ -230,9 +230,10 @@ def _memory_from_contents(search, probes: dict) -> None:
     pending = {key: _inside(rules, witnesses(search, key)) for key, (f, _) in search.found.items()
                if f.kind in MEMORY_KINDS and f.severity == codes.ERROR
                and (f.space in ("global", "constant") or f.kind in POINTER_KINDS)}
-    # the witnesses the allowance can re-run (a long per-thread loop may price the largest out, and an error
-    # judged on none keeps its severity)
-    pending = {key: [w for w in shown if search.may_refute(w[0])] or shown for key, shown in pending.items() if shown}
+    # judged before its buffer's start where a witness shows it there: an index read from a buffer goes negative,
+    # which no witness that only overruns a short buffer's end settles, and which the length refutation keeps
+    pending = {key: affordable(search, [w for w in shown if before_start(w[1])] or shown)
+               for key, shown in pending.items() if shown}
     while pending:
         ev = most_shared(search, pending)
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
@@ -342,6 +343,13 @@ def lines_of(f) -> frozenset:
     (``hist[pix[i]]++``: write-write within a warp where the searched data made it read-write between warps),
     shows the collision does not need the searched data."""
     return frozenset((loc.file, loc.line) for loc in f.locations)
+
+
+def affordable(search, shown: list[Witness]) -> list[Witness]:
+    """The witnesses of ``shown`` the refutations' allowance can still re-run, or all of them when none: a long
+    per-thread loop may price the largest out, and an error judged on no witness keeps its severity whatever a
+    cheaper witness of it would have shown."""
+    return [w for w in shown if search.may_refute(w[0])] or shown
 
 
 def most_shared(search, pending: dict[tuple, list[Witness]]):

@@ -19,7 +19,7 @@ inputs is the larger).  One state argument alone is never re-run (it has no orde
 from __future__ import annotations
 
 from simu import codes
-from simu.evolve.refute import RACE_KINDS, before_start, int_value, lines_of, most_shared, witnesses
+from simu.evolve.refute import RACE_KINDS, affordable, before_start, int_value, lines_of, most_shared, witnesses
 from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
@@ -47,7 +47,7 @@ def refute_by_state(search) -> None:
     if len(names) < 2:
         return
     index = {p.name: j for j, p in enumerate(layout.scalars)}
-    pending = {key: shown for key, (f, _) in search.found.items()
+    pending = {key: affordable(search, shown) for key, (f, _) in search.found.items()
                if f.severity == codes.ERROR and (shown := witnesses(search, key))}
     while pending:
         witness = most_shared(search, pending)

@@ -14,24 +14,42 @@ channel = 4 but not at channel = 3``: a kernel that indexes ``2 - c`` for ``c < 
 channels; ``only when boxes = 0`` for a flag). Two neighbouring values are no threshold: a race that needs the
 channels not to be a multiple of ``stride * stride`` shows at stride 6, not at 7, and again at 8; a re-run with the
 channels rounded up to such a multiple (:func:`multiples`, tried after the flags) says so: ``not at c =
-12 (a multiple of stride = 2 and of stride*stride = 4)``. An error every
+12 (a multiple of stride = 2 and of stride*stride = 4)``. Nor is an offset between threads' regions a threshold
+of its own: it must reach what one region spans, a product of two other arguments (a softmax over ``n`` values
+``stride`` apart per batch needs ``batch_offset >= n*stride``); an argument that multiplies a thread index in an
+address is re-run raised to the largest such product (:func:`extents`, after the flags), and a loss narrowed
+to the smallest product that still shows none: ``not at batch_offset = 45 (n*stride = 45)``; a count a thread index
+is compared with is lowered to such a product the same way (an upsampling kernel's ``n`` is the output plane's
+``output_h*output_w``: more threads than that write the next channel's plane). An error every
 re-run shows, or that no re-run could judge (the allowance spent, a run cut short), stands. Wrapper parameters and
 the command line are input, not state: any caller may pass any value, and their errors stay errors."""
 
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 import numpy as np
 
 from simu import codes
-from simu.evolve.refute import MEMORY_KINDS, RACE_KINDS, int_value, most_shared, sites_of, threads_at, witnesses
+from simu.evolve.refute import (
+    MEMORY_KINDS,
+    RACE_KINDS,
+    affordable,
+    int_value,
+    most_shared,
+    sites_of,
+    threads_at,
+    witnesses,
+)
 from simu.evolve.refute_state import collision, degenerate
 from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
 MAX_ARGUMENTS = 6  # state arguments probed per witness: flags first, then the others in parameter order
 MAX_MULTIPLES = 4  # re-runs at a multiple of another argument's value or square, per witness
+MAX_EXTENTS = 4  # thread-index multipliers raised to a product of two other arguments, per witness
+MAX_EXTENT = 1 << 16  # larger products are left out: the re-run would cost, or overrun, what the witness did not
 BISECTIONS = 3  # re-runs that narrow the boundary between a value that shows an error and one that does not
 JUDGED_KINDS = (*RACE_KINDS, *MEMORY_KINDS)  # findings whose accesses say where to look for the threads
 
@@ -58,25 +76,28 @@ def refute_by_value(search) -> None:
     names = value_arguments(layout)
     if not names:
         return
-    pending = {key: shown for key, (f, _) in search.found.items()
+    pending = {key: affordable(search, shown) for key, (f, _) in search.found.items()
                if f.severity == codes.ERROR and f.kind in JUDGED_KINDS and (shown := witnesses(search, key))}
     sites = {key: sites_of(search.found[key][0]) for key in pending}
     wanted = frozenset().union(*sites.values()) if sites else frozenset()
     reruns: dict[tuple, _Reruns] = {}  # per witness genes: two evaluations of one launch share their re-runs
     while pending:
         witness = most_shared(search, pending)
-        judged = [key for key, shown in pending.items() if any(e is witness for e, _ in shown)]
-        for key in judged:
-            del pending[key]
+        judged = {key: next(f for e, f in shown if e is witness) for key, shown in pending.items()
+                  if any(e is witness for e, _ in shown)}
+        others = {key: [w for w in pending.pop(key) if w[0] is not witness] for key in judged}
         if tuple(witness.genes) not in reruns:
             reruns[tuple(witness.genes)] = _Reruns(search, witness, wanted)
         runs = reruns[tuple(witness.genes)]
         plan = schedule(runs, names, [p.name for p in layout.kernel.params if isinstance(p.type, IntType)
-                                      and p.type.bits > 1 and p.name not in runs.flags])
-        for key in judged:
-            found = _needed_value(runs, plan, key, sites[key])
+                                      and p.type.bits > 1 and p.name not in runs.flags], layout.strides,
+                        layout.bounds)
+        for key, shown_there in judged.items():
+            verdict, found = _needed_value(runs, plan, shown_there, sites[key])
             if found is not None:
-                _demote(search, key, *found)
+                _demote(search, key, shown_there, list(witness.genes), *found)
+            elif verdict is None and others[key]:  # no re-run of this witness could judge it: its next witness may
+                pending[key] = others[key]
         if not search.may_refute(witness):
             return  # the allowance is spent: what is not yet judged stands
 
@@ -182,26 +203,71 @@ def multiples(runs: _Reruns, ints: list[str], divisors: list[str]) -> list[tuple
     return out[:MAX_MULTIPLES]
 
 
-def schedule(runs: _Reruns, names: list[str], divisors: list[str] | None = None) -> list[tuple[str, int, str]]:
+class Rerun(NamedTuple):
+    """One re-run of a plan: ``name`` at ``value`` (``what`` says what that value is when it is no plain number); a
+    product of :func:`extents` carries the smaller products (``below``, ascending) a loss is narrowed over."""
+
+    name: str
+    value: int
+    what: str
+    below: tuple[tuple[int, str], ...] = ()
+
+
+def extents(runs: _Reruns, raised: list[str], lowered: list[str], others: list[str]) -> list[Rerun]:
+    """Products of two other integer arguments' values (``others``, each at least 2, at most :data:`MAX_EXTENT`) an
+    argument is re-run at: each of ``raised`` (a thread-index multiplier: an offset between threads' regions must
+    reach the extent of one region) at the largest product above its value, each of ``lowered`` (a count a thread
+    index is compared with: programs pass the product of the sizes the kernel splits the index into) at the smallest
+    product below it -- the value that separates threads whenever a nearer one does -- with the nearer products to
+    narrow a loss over (``below``, the nearest last but one); at most :data:`MAX_EXTENTS`."""
+    out = []
+    for n, up in [*((n, True) for n in raised), *((n, False) for n in lowered)]:
+        v = runs.value(n)
+        found: dict[int, list[str]] = {}
+        pairs = [(a, b) for i, a in enumerate(others) for b in others[i + 1:] if n not in (a, b)]
+        for a, b in pairs:
+            wa, wb = runs.value(a), runs.value(b)
+            if wa >= 2 and wb >= 2 and (v < wa * wb <= MAX_EXTENT if up else wa * wb < v):
+                found.setdefault(wa * wb, []).append(f"{a}*{b} = {wa * wb}")
+        ladder = [(p, " and ".join(found[p])) for p in sorted(found, reverse=not up)]
+        if ladder:
+            out.append(Rerun(n, *ladder[-1], tuple(ladder[:-1])))
+    return out[:MAX_EXTENTS]
+
+
+def schedule(runs: _Reruns, names: list[str], divisors: list[str] | None = None,
+             multipliers: set[str] | frozenset = frozenset(), bounds: set[str] | frozenset = frozenset()
+             ) -> list[Rerun]:
     """The re-runs in the order they are tried, each with what its value is when it is no plain number: flags first
-    (one run each, and a flag picks a code path), then every argument at half its value, then at a multiple of
+    (one run each, and a flag picks a code path), then the arguments that multiply a thread index in an address
+    (``multipliers``, few) raised to a product of two others and the counts a thread index is compared with
+    (``bounds``) lowered to one (:func:`extents`), then every argument at a multiple of
     another integer argument's value or square (``divisors``, the state arguments when not given: :func:`multiples`),
-    then at twice (the dearest runs last, where the allowance may not
+    then every argument at half its value, then at twice (the dearest runs last, where the allowance may not
     reach)."""
-    flags = [(n, probes(runs.value(n), True)[0], "") for n in names if n in runs.flags][:MAX_ARGUMENTS]
+    flags = [Rerun(n, probes(runs.value(n), True)[0], "") for n in names if n in runs.flags][:MAX_ARGUMENTS]
     ints = [(n, probes(runs.value(n), False)) for n in names if n not in runs.flags][:MAX_ARGUMENTS - len(flags)]
-    return flags + multiples(runs, [n for n, _ in ints], divisors or [n for n, _ in ints]) + \
-        [(n, p[0], "") for n, p in ints if len(p) == 2] + [(n, p[-1], "") for n, p in ints]
+    others = divisors or [n for n, _ in ints]
+    return flags + extents(runs, [n for n, _ in ints if n in multipliers], [n for n, _ in ints if n in bounds],
+                           others) + \
+        [Rerun(*m) for m in multiples(runs, [n for n, _ in ints], others)] + \
+        [Rerun(n, p[0], "") for n, p in ints if len(p) == 2] + [Rerun(n, p[-1], "") for n, p in ints]
 
 
-def _needed_value(runs: _Reruns, plan: list[tuple[str, int, str]], key: tuple, sites: frozenset) -> tuple | None:
-    """(argument, the witness's value, the nearest value tried that shows it, the nearest that does not, what that
-    value is) for the first re-run of ``plan`` that loses the error; None when every re-run shows it or none could
-    judge.  A multiple is not bisected (the values between are no multiples)."""
-    finding = runs.search.found[key][0]
-    for name, other, what in plan:
-        if _verdict(runs.run(name, other), finding, sites) != "lost":
+def _needed_value(runs: _Reruns, plan: list[Rerun], finding, sites: frozenset) -> tuple[str | None, tuple | None]:
+    """(``lost``, (argument, the witness's value, the nearest value tried that shows it, the nearest that does not,
+    what that value is)) for the first re-run of ``plan`` that loses ``finding`` (as the witness showed it);
+    (``shown``, None) when the re-runs that could judge it all show it, (None, None) when none could.  A multiple
+    is not bisected (the values between are no multiples); a product is narrowed to the smallest of its smaller
+    products that still loses it."""
+    judged = None
+    for name, other, what, below in plan:
+        verdict = _verdict(runs.run(name, other), finding, sites)
+        if verdict != "lost":
+            judged = judged or verdict
             continue
+        if below:
+            other, what = _nearest_losing(runs, name, [*below, (other, what)], finding, sites)
         value = runs.value(name)
         shows, lost = value, other
         for _ in range(0 if what else BISECTIONS):
@@ -212,12 +278,26 @@ def _needed_value(runs: _Reruns, plan: list[tuple[str, int, str]], key: tuple, s
             if verdict is None:
                 break
             shows, lost = (middle, lost) if verdict == "shown" else (shows, middle)
-        return name, value, shows, lost, what
-    return None
+        return "lost", (name, value, shows, lost, what)
+    return judged, None
 
 
-def _demote(search, key: tuple, name: str, value: int, shows: int, lost: int, what: str) -> None:
-    finding, genes = search.found[key]
+def _nearest_losing(runs: _Reruns, name: str, ladder: list[tuple[int, str]], finding, sites: frozenset
+                    ) -> tuple[int, str]:
+    """The first value of ``ladder`` (nearest the witness's first, its last known to lose ``finding``) that loses it,
+    by bisection over the ladder (a value farther from the witness's separates the threads a nearer one does)."""
+    low, high = -1, len(ladder) - 1  # ladder[high] loses; ladder[low] is not known to
+    while high - low > 1:
+        middle = (low + high) // 2
+        verdict = _verdict(runs.run(name, ladder[middle][0]), finding, sites)
+        if verdict is None:
+            break
+        low, high = (middle, high) if verdict == "shown" else (low, middle)
+    return ladder[high]
+
+
+def _demote(search, key: tuple, finding, genes, name: str, value: int, shows: int, lost: int, what: str) -> None:
+    """``finding`` as the witness of ``genes`` showed it becomes the reported one, a warning naming the value."""
     # a flag's two values say when; an integer's two neighbours only that its value decides (reorg's race needs
     # the channels not to be a multiple of stride squared: it shows at stride 6, not at 7, and again at others)
     condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
