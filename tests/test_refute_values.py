@@ -180,6 +180,11 @@ def test_extents_raise_a_thread_index_multiplier_to_products_of_two_other_argume
 
     runs = SimpleNamespace(flags=set(), value={"n": 15, "off": 1, "groups": 3, "stride": 3, "one": 1}.get)
     # the largest product first, the smaller ones to narrow a loss over
-    assert extents(runs, ["off"], ["n", "off", "groups", "stride", "one"]) == [
+    assert extents(runs, ["off"], [], ["n", "off", "groups", "stride", "one"]) == [
         ("off", 45, "n*groups = 45 and n*stride = 45", ((9, "groups*stride = 9"),))]
-    assert extents(runs, ["n"], ["n", "off", "groups", "stride"]) == []  # 9 is no larger than 15
+    assert extents(runs, ["n"], [], ["n", "off", "groups", "stride"]) == []  # 9 is no larger than 15
+    # a count a thread index is compared with: lowered to the smallest product below it first, the nearer ones after
+    assert extents(runs, [], ["n"], ["n", "groups", "stride"]) == [("n", 9, "groups*stride = 9", ())]
+    runs = SimpleNamespace(flags=set(), value={"n": 77, "h": 4, "w": 3, "c": 8}.get)
+    assert extents(runs, [], ["n"], ["n", "h", "w", "c"]) == [
+        ("n", 12, "h*w = 12", ((32, "h*c = 32"), (24, "w*c = 24")))]

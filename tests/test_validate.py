@@ -663,6 +663,7 @@ def test_check_validate_flag_adds_verdicts_to_json(tmp_path):
 
     from simu.cli import app
 
+    _pocl()
     src = Path(__file__).resolve().parent.parent / "corpus" / "opencl" / "labelled" / "counter_nonatomic.cl"
     res = CliRunner().invoke(app, ["check", str(src), "--validate", "--format", "json", "--budget", "12"])
     assert res.exit_code == 1, res.output
@@ -670,3 +671,30 @@ def test_check_validate_flag_adds_verdicts_to_json(tmp_path):
     verdicts = [f["detail"]["validation"]["verdict"] for fr in data["files"] for k in fr["kernels"]
                 for f in k["findings"] if "validation" in f["detail"]]
     assert verdicts and all(v in ("confirmed-on-hardware", "confirmed-in-model", "not-observed") for v in verdicts)
+
+
+def test_a_device_whose_compiler_cannot_target_the_host_cpu_is_unavailable_not_a_build_failure():
+    """The pip PoCL on a CPU its LLVM does not name builds nothing (``unknown target CPU 'generic'``): every kernel
+    would read as a build failure of its own, so the device is reported unusable once, and device tests skip."""
+    from types import SimpleNamespace
+
+    from simu.validate.opencl_runner import _cannot_compile
+
+    class Error(Exception):
+        pass
+
+    class Broken:
+        def __init__(self, context, source):
+            pass
+
+        def build(self, devices=None):
+            raise Error("clBuildProgram failed: BUILD_PROGRAM_FAILURE\n\nBuild on <pocl>:\n"
+                        "error: unknown target CPU 'generic'\n")
+
+    class Works(Broken):
+        def build(self, devices=None):
+            return self
+
+    assert _cannot_compile(SimpleNamespace(Program=Broken, Error=Error), None, None) == \
+        "error: unknown target CPU 'generic'"
+    assert _cannot_compile(SimpleNamespace(Program=Works, Error=Error), None, None) == ""

@@ -155,10 +155,25 @@ def _select_device(device: str | None) -> _Device:
                 raise OpenCLUnavailableError(f"no OpenCL device matches {device!r} (available: {names})")
         platform, dev = chosen
         context = cl.Context([dev])
+        broken = _cannot_compile(cl, context, dev)
+        if broken:
+            raise OpenCLUnavailableError(f"{platform.name}: {dev.name} cannot compile OpenCL C here: {broken}")
         queue = cl.CommandQueue(context, dev)
         entry = _Device(f"{platform.name}: {dev.name}", dev, context, queue)
         _devices[device] = entry
         return entry
+
+
+def _cannot_compile(cl, context, dev) -> str:
+    """Why ``dev`` builds not even an empty kernel (its compiler cannot target this CPU: the pip PoCL on a host
+    whose CPU its LLVM does not name, ``unknown target CPU 'generic'``), or ``""``: such a device is unusable,
+    not a kernel's build failure."""
+    try:
+        cl.Program(context, "__kernel void simu_probe(__global int *a) { a[0] = 1; }").build(devices=[dev])
+    except cl.Error as exc:
+        lines = [ln.strip() for ln in str(exc).splitlines() if "error" in ln.lower()]
+        return (lines[-1] if lines else str(exc).strip().splitlines()[0])[:200]
+    return ""
 
 
 def _build(dev: _Device, source: str, options: str, kernel_name: str):
