@@ -23,6 +23,11 @@ from simu.evolve.refute import RACE_KINDS, affordable, before_start, int_value, 
 from simu.ir.types import IntType
 from simu.pipeline import beyond_contract
 
+# an order re-run sets every state value above the witness's largest (darknet's softmax: n, batch and groups near 200
+# where the witness ran 15 x 193 x 3 threads): one that runs past this many times the witness's cost stops there and
+# decides nothing, so that it cannot spend the allowance every later refutation needs
+COST_FACTOR = 2
+
 
 def state_arguments(layout) -> list[str]:
     """The searched integer arguments the host computes from program state, in parameter order."""
@@ -62,7 +67,7 @@ def refute_by_state(search) -> None:
                 continue  # the host's own formula says this order is none of its launches
             # probed, not evaluated: what the re-run shows beyond the witness's findings (an access past a length the
             # search chose, at sizes no phase before judged) is no finding of the search's
-            ev = search.refute(launch=layout.launch(varied), like=witness)
+            ev = search.refute(launch=layout.launch(varied), like=witness, most=COST_FACTOR * max(witness.cost, 1))
             if ev is None:
                 break  # no room, or the run taught nothing: what is not yet lost stands
             shown_there = {collision(f) for f in ev.findings}

@@ -72,9 +72,6 @@ OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the 
 # phases.SHRINK_GUARD budgets: together under `simu scan`'s CPU limit of twice the budget
 REFUTE_STEPS_PER_SECOND = 8_000
 ACCESSES_PER_STEP = 100
-# a refutation launch past this many times its witness's cost (in steps, or in recorded accesses) stops and teaches
-# nothing: one probe at far larger sizes (state values above the witness's largest) cannot spend the whole allowance
-REFUTE_COST_FACTOR = 2
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 # zero-filled buffers cost about a twentieth of drawn ones (4.5M elements: 2.5 ms against 45-60 ms random, 70-110
 # ms ramp, on the 2-core CI machine), so a zero-fill probe of a host-sized launch fits a small allowance
@@ -278,17 +275,17 @@ class Search:
         self.dropped.add(key)
 
     def refute(self, genes: list[float] | None = None, launch: Launch | None = None,
-               like: Evaluation | None = None, inspect=None) -> Evaluation | None:
+               like: Evaluation | None = None, inspect=None, most: int | None = None) -> Evaluation | None:
         """A severity refutation's launch: ``genes`` evaluated like the loop's (cached, their findings
         kept), or a ``launch`` the genes alone do not describe probed; ``like`` is the witness it varies
         (its cost is what the launch should cost).  Bounded by ``budget.refutations`` launches and
         ``budget.refutation_steps()`` steps of cost (:func:`launch_cost`), not by the clock: None once either is
         spent (a launch expected to overrun what is left is not run; its interpreter steps stop there, or at
-        :data:`REFUTE_COST_FACTOR` times its witness's cost), or when the launch taught nothing (a step, trace or
-        time bound of the launch itself, a launch no GPU runs).  The refutation then decides nothing and the finding
-        keeps its severity.  ``inspect``, a function of the
-        :class:`~simu.pipeline.LaunchRun` of a probed ``launch``, reads what the findings do not say (its
-        value is the evaluation's ``seen``)."""
+        ``most`` steps, and as many again in recorded accesses, for a probe at sizes far above its witness's), or
+        when the launch taught nothing (a step, trace or time bound of the launch itself, a launch no GPU runs).
+        The refutation then decides nothing and the finding keeps its severity.  ``inspect``, a function of the
+        :class:`~simu.pipeline.LaunchRun` of a probed ``launch``, reads what the findings do not say (its value is
+        the evaluation's ``seen``)."""
         if genes is not None:
             launch = self.layout.launch(genes)
             key = _launch_key(launch)
@@ -303,8 +300,8 @@ class Search:
         if not self.may_refute(like, drawn):
             return None
         left = self.budget.refutation_steps() - self.refuted_steps - drawn
-        if like is not None and like.cost > 0:  # expected to cost what its witness did: a far dearer one stops early
-            left = min(left, REFUTE_COST_FACTOR * like.cost)
+        if most is not None:
+            left = min(left, most)
         self.refutations += 1
         # the allowance bounds what the run records too (a step per ACCESSES_PER_STEP accesses): a re-run at larger
         # sizes than its witness stops at the trace it can pay for, not at the search's trace limit
