@@ -123,11 +123,12 @@ def test_the_reruns_are_probes_whose_own_findings_are_not_kept(monkeypatch):
                              at=SimpleNamespace(scalar=lambda j: j), decode=lambda genes: (None, None, {}),
                              launch=lambda genes: ("launch", tuple(genes)))
     finding = SimpleNamespace(severity=codes.ERROR, kind="out-of-bounds", first=None, second=None, detail={})
-    witness = SimpleNamespace(genes=[1.0, 2.0], launch=SimpleNamespace(args={"a": 1, "b": 2}))
+    witness = SimpleNamespace(genes=[1.0, 2.0], launch=SimpleNamespace(args={"a": 1, "b": 2}), cost=50)
     calls = []
 
-    def refute(genes=None, launch=None, like=None):
+    def refute(genes=None, launch=None, like=None, most=None):
         calls.append((genes, launch))
+        assert most == refute_state.COST_FACTOR * 50  # an order far above the witness's sizes stops early
         return SimpleNamespace(findings=[])
 
     search = SimpleNamespace(layout=layout, found={"k": (finding, [1.0, 2.0])}, refute=refute,
