@@ -43,6 +43,15 @@ def _memory_findings(root: Path) -> list[dict]:
     return [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "out-of-bounds"]
 
 
+def _race_warnings(root: Path) -> list[str]:
+    """The assumptions of the races ``simu scan`` reports in ``root``, each asserted to be a warning."""
+    result = runner.invoke(app, ["scan", str(root), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
+    data = json.loads(result.stdout)
+    races = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "race"]
+    assert races and all(f["severity"] == "warning" for f in races), [f["message"] for f in races]
+    return [f["detail"]["assumption"] for f in races]
+
+
 def _before_start(findings: list[dict]) -> list[dict]:
     return [f for f in findings if "byte offset -" in f["message"]]
 
@@ -129,11 +138,7 @@ void forward(struct Layer *l) {
 
 def test_a_race_that_needs_a_size_no_multiple_of_a_stride_squared_is_a_warning_naming_the_multiple(tmp_path: Path):
     (tmp_path / "reorg.cu").write_text(REORG)
-    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
-    data = json.loads(result.stdout)
-    races = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "race"]
-    assert races and all(f["severity"] == "warning" for f in races), [f["message"] for f in races]
-    assumptions = [f["detail"]["assumption"] for f in races]
+    assumptions = _race_warnings(tmp_path)
     assert any(a.startswith("only at some values of c") and "of stride*stride = 4)" in a for a in assumptions), \
         assumptions
 
@@ -166,11 +171,7 @@ def test_a_race_that_needs_an_offset_below_what_a_thread_spans_is_a_warning_nami
     """Each thread covers ``n`` values ``stride`` apart: the program's batch offset is at least ``n*stride`` (the
     layer's inputs: four classes a pixel), and the threads of two batches overlap only below it."""
     (tmp_path / "softmax.cu").write_text(SOFTMAX)
-    result = runner.invoke(app, ["scan", str(tmp_path), "--budget", "2", "--no-cache", "-j", "1", "--format", "json"])
-    data = json.loads(result.stdout)
-    races = [f for fe in data["files"] for k in fe["kernels"] for f in k["findings"] if f["kind"] == "race"]
-    assert races and all(f["severity"] == "warning" for f in races), [f["message"] for f in races]
-    assumptions = [f["detail"]["assumption"] for f in races]
+    assumptions = _race_warnings(tmp_path)
     assert any(a.startswith("only at some values of batch_offset") and "l->inputs" in a for a in assumptions), \
         assumptions
 
