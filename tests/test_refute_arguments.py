@@ -241,3 +241,31 @@ def test_an_argument_indexing_a_fixed_array_is_drawn_inside_it():
     assert s.layout.launch(genes).args["axis"] == 3
     r = run_search(m, k, CheckSettings(), budget=Budget(evaluations=30, seconds=600, probe_seconds=120), seed=0)
     assert not r.findings, r.findings
+
+
+KEYPOINTS_KERNEL = """
+struct Detection { float bbox[4]; float conf; float keypoints[17 * 3]; };
+__global__ void keypoints(const float *in, float *out, int n, int nk) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  Detection *det = (Detection *)(out + 1) + i;
+  for (int k = 0; k < nk; k++) {  // a detector's keypoints: the record holds 17 of them
+    det->keypoints[k * 3] = in[i];
+    det->keypoints[k * 3 + 1] = in[i];
+    det->keypoints[k * 3 + 2] = in[i];
+  }
+}
+"""
+
+
+def test_a_count_whose_loop_indexes_a_fixed_array_is_drawn_so_the_last_index_stays_inside():
+    """tensorrtx's yolov8 ``CalDetection``: ``nk`` keypoints of three floats each into a record's ``float[51]``; at
+    ``nk`` = 38 one detection's keypoints overran into the next one's and raced there, a count the program (17
+    points, the record's own size) never passes.  The kernel's contract is ``nk`` in 0..17."""
+    from simu.evolve.dictionary import index_bounds
+
+    m = load_source(KEYPOINTS_KERNEL, "cuda")
+    k = m.kernels[0]
+    assert index_bounds(k) == {"nk": 18}
+    r = run_search(m, k, CheckSettings(), budget=Budget(evaluations=30, seconds=600, probe_seconds=120), seed=0)
+    assert not [f for f in r.findings if f.kind == "race"], r.findings

@@ -239,14 +239,18 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     """Integer parameters a kernel uses as an index into a fixed-size array (``aabb.m_maxElems[axis]`` of a
     ``float[4]`` field, ``const float w[3]; w[k]``), each with the smallest such array's length: the values the
     kernel's contract admits are ``0 .. length - 1`` (a host computing ``axis`` passes 0..2, never 4), so the
-    search draws them there."""
+    search draws them there.  A parameter that bounds a loop whose counter indexes such an array (``for (k = 0; k
+    < nk; k++) det->keypoints[k * 3 + 2]`` into a ``float[51]`` field) admits the counts that keep the last index
+    inside it (``0 .. 17``), given as that many plus one."""
     from simu.ir.types import ArrayType, StructType, VectorType
 
     fn = kernel.function
     params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
               if isinstance(p.type, IntType) and p.type.bits > 1}
+    instrs = [ins for b in fn.blocks for ins in b.instrs]
+    counters = _counters(instrs, params)
     bounds: dict[str, int] = {}
-    for ins in (ins for b in fn.blocks for ins in b.instrs):
+    for ins in instrs:
         if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:
             params[ins.name] = params[ins.ops[0].value]
         if ins.opcode != "getelementptr":
@@ -257,6 +261,11 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
                 if op.kind == "reg" and op.value in params and t.count > 0:
                     name = params[op.value]
                     bounds[name] = min(bounds.get(name, t.count), t.count)
+                elif op.kind == "reg" and op.value in counters and t.count > 0:
+                    name, scale, add = counters[op.value]
+                    if 0 <= add < t.count:  # counts k < n reach index scale * (n - 1) + add
+                        most = (t.count - 1 - add) // scale + 1
+                        bounds[name] = min(bounds.get(name, most + 1), most + 1)
                 t = t.elem
             elif isinstance(t, StructType) and op.kind == "const" and isinstance(op.value, int) \
                     and 0 <= op.value < len(t.fields):
@@ -264,3 +273,38 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
             else:
                 break
     return bounds
+
+
+def _counters(instrs, params: dict[str, str]) -> dict[str, tuple[str, int, int]]:
+    """Values that are a loop counter below a parameter, scaled and offset by constants: value -> (parameter, scale,
+    constant added), for ``k < n`` (``icmp slt``/``ult`` of the counter and the parameter) and ``k * 3 + 2``."""
+    names = dict(params)
+    for ins in instrs:  # the parameter through casts (``sext i32 %nk``)
+        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in names:
+            names[ins.name] = names[ins.ops[0].value]
+    found: dict[str, tuple[str, int, int]] = {}
+    for ins in instrs:
+        ops = ins.ops
+        if ins.opcode == "icmp" and ins.attrs.get("pred") in ("slt", "ult") and len(ops) == 2 \
+                and ops[0].kind == "reg" and ops[1].kind == "reg" and ops[1].value in names:
+            found.setdefault(ops[0].value, (names[ops[1].value], 1, 0))
+    changed = True
+    while changed:  # the counter's casts, products and sums, defined before or after the compare
+        changed = False
+        for ins in instrs:
+            ops = ins.ops
+            if not ins.name or ins.name in found or not ops or ops[0].kind != "reg" or ops[0].value not in found:
+                continue
+            name, scale, add = found[ops[0].value]
+            c = const_int(ops[1]) if len(ops) == 2 else None
+            if ins.opcode in ("sext", "zext"):
+                found[ins.name] = (name, scale, add)
+            elif ins.opcode in ("mul", "shl") and c is not None and c > 0:
+                factor = c if ins.opcode == "mul" else 1 << min(c, 16)
+                found[ins.name] = (name, scale * factor, add * factor)
+            elif ins.opcode == "add" and c is not None and c >= 0:
+                found[ins.name] = (name, scale, add + c)
+            else:
+                continue
+            changed = True
+    return found
