@@ -24,6 +24,18 @@ __global__ void spin(int *out, int n) {
 }
 """
 
+# a loop far longer than any time bound a test gives (billions of passes; the step limit is 2M steps, tens of
+# seconds of CPU): only the time bound stops it, whatever the machine's speed (a spin on memory is stopped earlier,
+# and at a speed-dependent point, by the spin-deadlock detection)
+LONG = r"""
+__global__ void long_loop(int *out, int n) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned s = 0;
+  for (unsigned i = 0; i < 4000000000u; i++) s += i ^ (unsigned)g;
+  out[g] = (int)s;
+}
+"""
+
 # two buffers indexed past any length the search draws: findings of one witness share its plausible-length run
 TWO = r"""
 __global__ void two(float *a, float *b, int n) {
@@ -135,7 +147,7 @@ def test_a_contract_s_first_launch_stops_at_the_end_of_the_kernel_s_whole_budget
 
     part = share(Budget(evaluations=40, seconds=3, probe_seconds=120), 3)  # three host launches split 3 s
     assert part.seconds == pytest.approx(1.0) and part.kernel_deadline == pytest.approx(3.0)
-    m = load_source(SPIN, "cuda")
+    m = load_source(LONG, "cuda")
     clock[0] = 2.5  # an earlier contract's first launch took most of the kernel's budget
     s = Search(m, m.kernels[0], CheckSettings(), None, part, "full", seed=0)
     assert not s.any_valid
@@ -143,7 +155,7 @@ def test_a_contract_s_first_launch_stops_at_the_end_of_the_kernel_s_whole_budget
     clock[0] = 3.2
     assert s.timed_limits().max_seconds == MIN_LAUNCH_SECONDS
     assert not s.out_of_budget()  # past the kernel's budget a contract still tries one launch
-    ev = s.evaluate(_genes(s, 1, 3))  # 16 threads spin: stopped at the bound the budget left
+    ev = s.evaluate(_genes(s, 1, 3))  # the long loop: stopped at the bound the budget left
     assert not ev.valid and ev.cut and "where the budget ran out" in ev.error
     assert s.out_of_budget()
 
