@@ -83,8 +83,7 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
     ``blockIdx.x / per_group``): what such a kernel does changes once the grid outgrows the argument,
     so the search tries small values with grids larger than them."""
     fn = kernel.function
-    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
-              if isinstance(p.type, IntType) and p.type.bits > 1}
+    params = _int_params(kernel)
     block_ids: set[str] = set()
     found: set[str] = set()
     for b in fn.blocks:
@@ -117,17 +116,11 @@ def stride_arguments(kernel: Kernel) -> set[str]:
     """Integer parameters that multiply a thread-dependent index in an address (``X[i * INCX]``,
     ``X[OFFX + i * INCX]``): a stride or increment.  At 0 every thread uses one element, a launch real
     programs do not make unless the kernel handles it (``if (INCX == 0)``, see :func:`argument_constants`)."""
-    fn = kernel.function
-    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
-              if isinstance(p.type, IntType) and p.type.bits > 1}
-    thread: set[str] = set()  # values that differ between threads
+    params = _int_params(kernel)
+    instrs = _register_instrs(kernel)
+    thread = _thread_values(instrs)
     strided: dict[str, set[str]] = {}  # value -> the parameters that multiply a thread index inside it
     found: set[str] = set()
-    # (opcode, name, register operands, whether it reads a thread index), read once: the loop below may pass
-    # over a large kernel several times
-    instrs = [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
-               ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
-              for b in fn.blocks for ins in b.instrs]
     changed = True
     while changed:  # phis may name values defined later: iterate to a fixed point
         changed = False
@@ -138,14 +131,10 @@ def stride_arguments(kernel: Kernel) -> set[str]:
                         found |= strided[r]
             if not name:
                 continue
-            before = (name in thread, name in params, len(strided.get(name, ())))
-            if reads_thread:
-                thread.add(name)
-            elif opcode in _CASTS and regs and regs[0] in params:
+            before = (name in params, len(strided.get(name, ())))
+            if not reads_thread and opcode in _CASTS and regs and regs[0] in params:
                 params[name] = params[regs[0]]
             if opcode in _CARRYING or opcode in _DERIVING:
-                if any(r in thread for r in regs):
-                    thread.add(name)
                 carried = set().union(*(strided[r] for r in regs if r in strided))
                 if opcode == "mul" and len(regs) == 2:
                     a, b = regs
@@ -155,7 +144,7 @@ def stride_arguments(kernel: Kernel) -> set[str]:
                         carried.add(params[a])
                 if carried:
                     strided.setdefault(name, set()).update(carried)
-            if before != (name in thread, name in params, len(strided.get(name, ()))):
+            if before != (name in params, len(strided.get(name, ()))):
                 changed = True
     return found
 
@@ -163,12 +152,30 @@ def stride_arguments(kernel: Kernel) -> set[str]:
 def bound_arguments(kernel: Kernel) -> set[str]:
     """Integer parameters a thread-dependent value is compared with (``if (index < n)``): a count of work items,
     which programs pass as the product of the sizes the kernel splits the index into."""
+    instrs = _register_instrs(kernel)
+    thread = _thread_values(instrs)
+    params = _through_casts(instrs, _int_params(kernel), skip=thread)
+    return {params[r] for opcode, _, regs, _ in instrs if opcode == "icmp" and len(regs) == 2
+            and any(x in thread for x in regs) for r in regs if r in params}
+
+
+def _int_params(kernel: Kernel) -> dict[str, str]:
+    """IR name -> name of each integer (not bool) parameter."""
     fn = kernel.function
-    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
-              if isinstance(p.type, IntType) and p.type.bits > 1}
-    instrs = [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
-               ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
-              for b in fn.blocks for ins in b.instrs]
+    return {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
+            if isinstance(p.type, IntType) and p.type.bits > 1}
+
+
+def _register_instrs(kernel: Kernel) -> list[tuple[str, str | None, list[str], bool]]:
+    """(opcode, name, register operands, whether it reads a thread index) of each instruction, read once: the
+    fixed-point loops over them may pass over a large kernel several times."""
+    return [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
+             ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
+            for b in kernel.function.blocks for ins in b.instrs]
+
+
+def _thread_values(instrs: list[tuple[str, str | None, list[str], bool]]) -> set[str]:
+    """The values that differ between threads: thread indices and what is computed from them."""
     thread: set[str] = set()
     changed = True
     while changed:  # phis may name values defined later: iterate to a fixed point
@@ -178,11 +185,20 @@ def bound_arguments(kernel: Kernel) -> set[str]:
                     (opcode in _CARRYING or opcode in _DERIVING) and any(r in thread for r in regs))):
                 thread.add(name)
                 changed = True
-            elif name and opcode in _CASTS and regs and regs[0] in params and name not in params:
+    return thread
+
+
+def _through_casts(instrs: list[tuple[str, str | None, list[str], bool]], params: dict[str, str],
+                   skip: set[str] | frozenset = frozenset()) -> dict[str, str]:
+    """``params`` (IR name -> parameter) with the values cast from them (``sext i32 %nk``), ``skip`` left out."""
+    changed = True
+    while changed:
+        changed = False
+        for opcode, name, regs, _ in instrs:
+            if name and name not in params and name not in skip and opcode in _CASTS and regs and regs[0] in params:
                 params[name] = params[regs[0]]
                 changed = True
-    return {params[r] for opcode, _, regs, _ in instrs if opcode == "icmp" and len(regs) == 2
-            and any(x in thread for x in regs) for r in regs if r in params}
+    return params
 
 
 MAX_RECORD_BYTES = 1 << 16  # the largest per-thread record thread_stride_bytes counts
@@ -245,10 +261,9 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     from simu.ir.types import ArrayType, StructType, VectorType
 
     fn = kernel.function
-    params = {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
-              if isinstance(p.type, IntType) and p.type.bits > 1}
+    params = _int_params(kernel)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
-    counters = _counters(instrs, params)
+    counters = _counters(instrs, _through_casts(_register_instrs(kernel), dict(params)))
     bounds: dict[str, int] = {}
     for ins in instrs:
         if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:
@@ -275,13 +290,10 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     return bounds
 
 
-def _counters(instrs, params: dict[str, str]) -> dict[str, tuple[str, int, int]]:
-    """Values that are a loop counter below a parameter, scaled and offset by constants: value -> (parameter, scale,
-    constant added), for ``k < n`` (``icmp slt``/``ult`` of the counter and the parameter) and ``k * 3 + 2``."""
-    names = dict(params)
-    for ins in instrs:  # the parameter through casts (``sext i32 %nk``)
-        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in names:
-            names[ins.name] = names[ins.ops[0].value]
+def _counters(instrs, names: dict[str, str]) -> dict[str, tuple[str, int, int]]:
+    """Values that are a loop counter below a parameter (``names``: IR name -> parameter, casts included), scaled and
+    offset by constants: value -> (parameter, scale, constant added), for ``k < n`` (``icmp slt``/``ult`` of the
+    counter and the parameter) and ``k * 3 + 2``."""
     found: dict[str, tuple[str, int, int]] = {}
     for ins in instrs:
         ops = ins.ops
