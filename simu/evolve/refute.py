@@ -292,8 +292,7 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
             shown = sorted(_inside(rules, witnesses(search, key)), key=lambda w: (_graph(w[0].launch),
                                                                                  launch_size(w[0].launch)),
                            reverse=True)
-            # the largest witnesses the allowance can re-run (a long per-thread loop may price the largest out)
-            shown = [w for w in shown if search.may_refute(w[0])] or shown
+            shown = affordable(search, shown)  # the largest witnesses the allowance can re-run
             if shown:
                 pending[key] = shown[:tries]
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
