@@ -278,3 +278,45 @@ def test_a_stale_text_equality_between_arguments_gives_way_to_clang(tmp_path: Pa
         [x.arg_sym for x in launches]
     result = _scan(tmp_path)
     assert not [f for _, k in result.kernels() for f in k.findings if f.kind == "race"]
+
+
+def test_a_launch_through_a_variadic_macro_in_an_included_header_is_read(tmp_path: Path):
+    """The source launches nothing itself: a header it includes calls a project macro whose body launches (a
+    variadic one, with the block built member by member).  The source is still read through clang."""
+    (tmp_path / "launch.h").write_text(
+        "#define LAUNCH_2D(F, NX, NY, TX, TY, ...) { \\\n  dim3 t, b; t.x = (TX); t.y = (TY); t.z = 1; \\\n"
+        "  b.x = ((NX) + t.x - 1) / t.x; b.y = ((NY) + t.y - 1) / t.y; b.z = 1; \\\n"
+        "  F<<<b, t>>>(__VA_ARGS__); }\n")
+    (tmp_path / "draw.h").write_text('#include "launch.h"\n'
+                                     "void draw(float *img, int w, int h) { LAUNCH_2D(paint, w, h, 16, 8, img, w, h); }\n")
+    (tmp_path / "main.cu").write_text(
+        "__global__ void paint(float *img, int w, int h) {\n"
+        "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"
+        "  if (x < w && y < h) img[y * w + x] = 1.0f;\n}\n"
+        '#include "draw.h"\n'
+        "int main() { float *img; cudaMalloc(&img, 64 * 32 * sizeof(float)); draw(img, 64, 32); return 0; }\n")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu", tmp_path / "draw.h", tmp_path / "launch.h"])
+    assert index.clang_read == ["main.cu"] and not index.clang_failed
+    made = [(x.grid, x.block, x.args[1:]) for x in index.cuda_launches_of("paint")]
+    assert made == [((4, 4, 1), (16, 8, 1), (64, 32))], made
+
+
+def test_a_file_including_thrust_takes_its_declarations_from_a_prelude(tmp_path: Path):
+    """thrust and cub are ~800 headers: their declarations come from a precompiled prelude, so the dump holds the
+    file's own declarations and its launch is read through clang."""
+    from simu.host.ast.clang import dump, own_declarations
+
+    (tmp_path / "sum.cu").write_text(
+        "#include <thrust/device_vector.h>\n#include <thrust/reduce.h>\n"
+        "__global__ void twice(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }\n"
+        "float run(int n) {\n  thrust::device_vector<float> v(n, 1.0f);\n"
+        "  twice<<<1, 128>>>(thrust::raw_pointer_cast(v.data()), n);\n"
+        "  return thrust::reduce(v.begin(), v.end());\n}\n"
+        "int main() { return (int)run(100); }\n")
+    tu = dump(tmp_path / "sum.cu", libraries=True)
+    assert tu is not None
+    files = {Path(f).name for f, _ in own_declarations(tu)}
+    assert "sum.cu" in files and not any(f.endswith(".h") for f in files), sorted(files)[:10]
+    index = build_host_index(tmp_path, [tmp_path / "sum.cu"])
+    assert index.clang_read == ["sum.cu"] and not index.clang_failed
+    assert [(x.block, x.args[1]) for x in index.cuda_launches_of("twice")] == [((128, 1, 1), 100)]

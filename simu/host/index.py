@@ -185,6 +185,13 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
                     extra=extra)
 
 
+def _relative(path: Path, root: Path) -> str | None:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except (OSError, ValueError):
+        return None
+
+
 def _read_host(path: Path) -> str | None:
     try:
         if path.stat().st_size > MAX_HOST_BYTES:
@@ -220,9 +227,11 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     entries: dict[str, dict] = {}  # host file -> its cache entry: {"data": its sites, "ast": its clang facts}
     keys: dict[str, str] = {}
     reused: set[str] = set()
+    includes: dict[str, list[str]] = {}  # host file -> the project headers it includes (relative paths)
     for path, rel in read:
         text = texts[rel]
         included = headers.headers_of(path, text)
+        includes[rel] = [r for h in included if (r := _relative(h, root)) is not None]
         key = _entry_key(root, rel, text, included, index.options, seen)
         hit = store.get(key)
         if hit is not None:
@@ -243,7 +252,8 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         entries[rel], keys[rel] = {"data": host_file_to_dict(h)}, key
     clang_known = {rel for rel, e in entries.items() if "ast" in e}
     # simu.host.ast keeps each file's clang facts in its cache entry ("ast"), read once per content too
-    facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries, keep=store.conn is not None)
+    facts, index.clang_read, index.clang_failed = program_facts(root, texts, entries, keep=store.conn is not None,
+                                                                       included=includes)
     program: Program | None = None
     try:
         program = Program(facts)

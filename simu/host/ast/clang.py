@@ -38,6 +38,16 @@ _PCH_HEADERS = ("vector", "string", "iostream", "algorithm", "map", "set", "memo
                 "cstdio", "cstdlib", "cstring", "cmath", "cassert", "chrono", "numeric", "functional",
                 "unordered_map", "utility", "random", "iomanip", "limits", "stdio.h", "stdlib.h", "string.h",
                 "math.h", "assert.h", "time.h")
+# CUDA's C++ libraries (CCCL: thrust, cub), in a second prelude for the files that include them: ~800 headers whose
+# declarations would otherwise fill the dump (a 450 MB dump in 14 s becomes 10 MB in 0.2 s).  They do not all compile
+# against the shim's C library, so that prelude keeps its errors (clang builds and reads it with errors allowed).
+_LIBRARY_HEADERS = ("thrust/device_vector.h", "thrust/host_vector.h", "thrust/execution_policy.h", "thrust/sort.h",
+                    "thrust/reduce.h", "thrust/scan.h", "thrust/transform.h", "thrust/transform_reduce.h",
+                    "thrust/copy.h", "thrust/fill.h", "thrust/sequence.h", "thrust/count.h", "thrust/extrema.h",
+                    "thrust/unique.h", "thrust/for_each.h", "thrust/functional.h",
+                    "thrust/iterator/counting_iterator.h", "thrust/iterator/zip_iterator.h", "cub/cub.cuh")
+LIBRARY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:thrust|cub)/', re.M)
+_WITH_ERRORS = ["-Xclang", "-fallow-pch-with-compiler-errors"]
 _TIMEOUT = 60  # seconds for one parse
 _PCH_TIMEOUT = 300  # the prelude is built once: a loaded machine must not leave every parse without it
 PCH_KEEP_DAYS = 14
@@ -86,10 +96,12 @@ def _cache_root() -> Path:
     return Path(base) / "simu" / "pch"
 
 
-def _pch(base: list[str]) -> Path | None:
-    """The precompiled prelude for ``base`` flags (built on first use, kept per flags and shim content)."""
+def _pch(base: list[str], libraries: bool = False) -> Path | None:
+    """The precompiled prelude for ``base`` flags (built on first use, kept per flags and shim content);
+    ``libraries``: with CUDA's C++ libraries too (:data:`_LIBRARY_HEADERS`; ``base`` then allows its errors)."""
     shim = [a for a in base if a.startswith("/") or a.endswith(".h")]
-    text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in _PCH_HEADERS)
+    headers = _PCH_HEADERS + (_LIBRARY_HEADERS if libraries else ())
+    text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in headers)
     stamp = hashlib.sha256(repr((clang_command()[1:], base, [_stamp(p) for p in shim], text)).encode()).hexdigest()[:20]
     out = _cache_root() / f"host-{stamp}.pch"
     if out.is_file():
@@ -149,11 +161,15 @@ def _stamp(path: str) -> tuple[str, int]:
 
 
 def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
-         after_dirs: tuple[str, ...] = (), language: str = "cuda") -> Node | None:
+         after_dirs: tuple[str, ...] = (), language: str = "cuda", libraries: bool = False) -> Node | None:
     """The JSON AST clang dumps for one host file (``None`` when clang gives none); ``after_dirs``: the project's
     include folders discovered for it (searched after the shim and the system's, as for kernels); ``language``:
-    :func:`host_language`'s."""
+    :func:`host_language`'s; ``libraries``: the file or its project headers include thrust or cub
+    (:data:`LIBRARY_INCLUDE`), whose declarations then come from a prelude too."""
     base = _base_args(language)
+    libraries = libraries and language == "cuda"
+    if libraries:
+        base = base + _WITH_ERRORS
     extra: list[str] = []
     for d in include_dirs:
         extra += ["-I", d]
@@ -163,17 +179,17 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
     # launches written `k<< <g, b>> >(…)` (nvcc takes them) read closed up, as the front end reads them
     overlay, tmp = spaced_launch_overlay(path, (*include_dirs, *after_dirs)) if language == "cuda" else ([], None)
     try:
-        return _dump(base, extra + overlay, path)
+        return _dump(base, extra + overlay, path, libraries)
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _dump(base: list[str], extra: list[str], path: Path) -> Node | None:
+def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False) -> Node | None:
     """The dump is written to a file and parsed from its bytes: a large C++ file's dump (tens of MB) read through
     a pipe and decoded to text costs more than clang itself; past :data:`MAX_DUMP_BYTES` the file is left to the
     text reader."""
-    pch = _pch(base)
+    pch = _pch(base, libraries)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
     with tempfile.TemporaryFile() as out:
         for pre in attempts:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from simu.frontend.guards import cuda_guards
 from simu.frontend.includes import HeaderIndex, resolve_includes
-from simu.host.ast.clang import dump, host_language, own_declarations
+from simu.host.ast.clang import LIBRARY_INCLUDE, dump, host_language, own_declarations
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
 from simu.host.ast.layout import record_sizes
@@ -23,16 +23,17 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     clang gives no AST.  ``headers``: the project's headers by name, to find the folders its includes need.  The
     macros that gate its CUDA headers are defined, as the front end does for kernels (:mod:`simu.frontend.guards`):
     the GPU build is the one that launches.  OpenCL host code is parsed as C or C++ (:func:`host_language`)."""
-    try:
-        language = host_language(path, path.read_text(errors="replace"))
-    except OSError:
-        language = "cuda"
+    text = _text(path)
+    language = host_language(path, text)
     after: tuple[str, ...] = ()
+    included: set[Path] = set()
     if headers is not None:
-        after = tuple(str(d) for d in resolve_includes(path, [Path(d) for d in include_dirs], headers).folders)
+        info = resolve_includes(path, [Path(d) for d in include_dirs], headers)
+        after, included = tuple(str(d) for d in info.folders), info.headers
     search = [Path(d) for d in (*include_dirs, *after)]
     gates = tuple(g.macro for g in cuda_guards(path, search))  # the GPU build's switch (darknet's GPU), as for kernels
-    tu = dump(path, include_dirs, gates, after_dirs=after, language=language)
+    libraries = any(LIBRARY_INCLUDE.search(t) for t in (text, *map(_text, sorted(included))))
+    tu = dump(path, include_dirs, gates, after_dirs=after, language=language, libraries=libraries)
     if tu is None:
         return None
     root_s = str(root.resolve())
@@ -58,6 +59,13 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     if globals_:
         out.append(FunctionFacts("", _rel(str(path), root_s), 0, (), writes=tuple(globals_)))  # type: ignore[arg-type]
     return out
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def _rel(file: str, root: str) -> str:

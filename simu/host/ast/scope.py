@@ -1,9 +1,11 @@
 """Which host files the index reads through clang, and their facts cached with the index's file entries.
 
 Only what can reach a launch is parsed: files that launch (``<<<``, or OpenCL's ``clEnqueueNDRangeKernel`` /
-``clSetKernelArg``: :mod:`simu.host.ast.opencl`), then files that call a function holding a launch or a call to
-one (up to :data:`LEVELS` levels up), and files that assign a field or global a launch reads
-(``net->hidden_n = hidden`` in another file's ``create()``).  Names are matched lexically before clang is asked."""
+``clSetKernelArg``: :mod:`simu.host.ast.opencl`), directly or in a project header they include (a launch written in
+an included header, or through a macro whose body launches: ``LAUNCH_2D(k, nx, ny, …)``), then files that call a
+function holding a launch or a call to one (up to :data:`LEVELS` levels up), and files that assign a field or global a
+launch reads (``net->hidden_n = hidden`` in another file's ``create()``).  Names are matched lexically before clang is
+asked."""
 
 from __future__ import annotations
 
@@ -21,15 +23,19 @@ from simu.host.ast.program import read_host_file
 LEVELS = 4  # caller levels followed up from the functions that launch
 SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]")
+# a function-like macro whose body (continuation lines joined) launches
+_LAUNCH_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\([^()\n]*\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
+_DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
 _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
 
 def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
-                  read: Callable[[Path], list[FunctionFacts] | None] | None = None, keep: bool = True
-                  ) -> tuple[list[FunctionFacts], list[str], list[str]]:
+                  read: Callable[[Path], list[FunctionFacts] | None] | None = None, keep: bool = True,
+                  included: dict[str, list[str]] | None = None) -> tuple[list[FunctionFacts], list[str], list[str]]:
     """The facts of the host files (``texts``: relative path -> text) that can reach a launch, each read once per
     cache entry (``entries``: the index's cache entries by relative path, where ``"ast"`` keeps them; ``keep``
-    false: no cache keeps them, so they are not written out); the files read, and those clang gave no AST for."""
+    false: no cache keeps them, so they are not written out); the files read, and those clang gave no AST for.
+    ``included``: the project headers (relative paths) each file includes."""
     headers: list[HeaderIndex] = []  # made on first use: it walks the project
 
     def read_one(p: Path) -> list[FunctionFacts] | None:
@@ -65,7 +71,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
             entry["ast"] = facts_to_json(facts) if facts is not None else None
         return done[rel]
 
-    for rel in [rel for rel, t in sources.items() if _LAUNCH.search(t)]:
+    for rel in launching_files(root, texts, sources, included or {}):
         load(rel)
     targets: set[str] = set()
     fields: set[str] = set()
@@ -103,6 +109,31 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
                 same.append(f)
                 out.append(f)
     return out, sorted(set(done) - set(failed)), sorted(failed)
+
+
+def launching_files(root: Path, texts: dict[str, str], sources: dict[str, str],
+                    included: dict[str, list[str]]) -> list[str]:
+    """The sources that launch: in their own text, or in a project header they include (``included``); a use of a
+    function-like macro of the project whose body launches counts as a launch."""
+    macros = {m.group(1) for t in texts.values() if "define" in t and _LAUNCH.search(t)
+              for m in _LAUNCH_MACRO.finditer(t) if _LAUNCH.search(m.group(2))}
+    use = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(macros))) + r")\s*\(") if macros else None
+    launches: dict[str, bool] = {}
+
+    def launch_in(rel: str) -> bool:
+        if rel not in launches:
+            text = texts.get(rel)
+            if text is None:
+                try:
+                    text = (root / rel).read_text(errors="replace")
+                except OSError:
+                    text = ""
+            code = _DIRECTIVE.sub("", text) if "#" in text else text
+            launches[rel] = bool(_LAUNCH.search(code) or use is not None and use.search(code))
+        return launches[rel]
+
+    return [rel for rel, t in sources.items()
+            if _LAUNCH.search(t) or launch_in(rel) or any(launch_in(h) for h in included.get(rel, ()))]
 
 
 def _fields_read(f: FunctionFacts) -> set[str]:
