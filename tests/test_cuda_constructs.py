@@ -62,9 +62,10 @@ __global__ void sregs(unsigned *out) {
 """
 
 
-@pytest.mark.parametrize("grid,block", [(3, 40), (10, 64)])
-def test_ptx_special_registers(grid, block):
-    m = _module(SREGS)
+@pytest.mark.parametrize("grid,block,escape", [(3, 40, "%%"), (10, 64, "%%"), (3, 40, "%")])
+def test_ptx_special_registers(grid, block, escape):
+    # nvcc takes a special register written with one %, which clang rejects ("invalid % escape"): read as %%
+    m = _module(SREGS.replace("%%", escape))
     n = grid * block
     r = _run(m, (grid, 1, 1), (block, 1, 1), {"out": np.zeros(6 * n, np.uint32)})
     out = r.buffers["out"].reshape(n, 6)

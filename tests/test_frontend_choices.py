@@ -156,7 +156,11 @@ CONFIG_H_IN = """/* config.h.in.  Generated from configure.ac by autoheader.  */
 def test_branch_choices():
     assert branch_macros("elif", "defined(A) && defined B") == ("A", "B")
     assert branch_macros("if", "defined(_WIN32)") == () and branch_macros("ifdef", "WIN32") == ()
-    assert branch_macros("if", "!defined(A)") == () and branch_macros("if", "defined(A) || defined(B)") == ()
+    assert branch_macros("if", "!defined(A)") == () and branch_macros("if", "defined(A) || defined(B)") == ("A",)
+    # nvcc's own name is simu's to choose (it compiles CUDA as nvcc does); other compilers' are not
+    assert branch_macros("if", "defined(__NVCC__) || defined(__NVCOMPILER_CUDA__)") == ("__NVCC__",)
+    assert branch_macros("elif", "defined(__HIP_PLATFORM_HCC__)") == ()
+    assert branch_macros("if", "(defined(A) || defined(B)) && defined(C)") == ()
     assert branch_macros("ifdef", "A /* the first */") == ("A",)
     assert chain_choice(TIMER_H, 10) == ("HAVE_FAST_CLOCK", "HAVE_FAST_CLOCK_ID")  # _WIN32 is the platform's
     assert chain_choice("#ifndef X\n#error need X\n#endif\n", 2) == ()
@@ -192,3 +196,13 @@ def test_what_nvcc_tolerates_compiles(tmp_path):
                                    "  out[threadIdx.x] = init[threadIdx.x % 4];\n"
                                    "  if (threadIdx.x == 0) *m = UINT_MAX - INT_MAX;\n}\n")
     assert "@_Z1kPiPj" in compile_file(tmp_path / "k.cu").ir
+
+
+def test_a_file_that_names_nvcc_in_its_compiler_chain_compiles_as_nvcc(tmp_path):
+    (tmp_path / "k.cu").write_text(
+        "#if defined(__NVCC__) || defined(__NVCOMPILER_CUDA__)\n#define API(fn) cuda ## fn\n"
+        "#elif defined(__HIP_PLATFORM_HCC__)\n#define API(fn) hip ## fn\n#else\n#error Unsupported compiler\n#endif\n"
+        "__global__ void k(int *a) { a[threadIdx.x] = 1; }\n"
+        "void run(int *a) { k<<<1, 32>>>(a); API(DeviceSynchronize)(); }\n")
+    module = compile_file(tmp_path / "k.cu")
+    assert "@_Z1kPi" in module.ir and any("__NVCC__" in n for n in module.notes), module.notes

@@ -288,7 +288,8 @@ def test_a_launch_through_a_variadic_macro_in_an_included_header_is_read(tmp_pat
         "  b.x = ((NX) + t.x - 1) / t.x; b.y = ((NY) + t.y - 1) / t.y; b.z = 1; \\\n"
         "  F<<<b, t>>>(__VA_ARGS__); }\n")
     (tmp_path / "draw.h").write_text('#include "launch.h"\n'
-                                     "void draw(float *img, int w, int h) { LAUNCH_2D(paint, w, h, 16, 8, img, w, h); }\n")
+                                     "void draw(float *img, int w, int h) {\n"
+                                     "  LAUNCH_2D(paint, w, h, 16, 8, img, w, h);\n}\n")
     (tmp_path / "main.cu").write_text(
         "__global__ void paint(float *img, int w, int h) {\n"
         "  int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;\n"

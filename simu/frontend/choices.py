@@ -7,8 +7,10 @@ The ``#error`` may be in the file or in a header it includes (shoc's ``Timer.h``
 ... #elif defined(HAVE_CLOCK_GETTIME) && defined(HAVE_CLOCK_PROCESS_CPUTIME_ID) ... #elif
 defined(HAVE_GETTIMEOFDAY) ... #else #error No supported timer available``, behind an autoconf
 ``config.h`` that only ``./configure`` writes).  The choice is the first branch whose condition is one
-macro, or a conjunction of macros, being defined; a branch on a name the compiler or platform defines
-(``_WIN32``, ``__APPLE__``, ``WIN32``) is never chosen, nor an ``#ifndef`` or a negated test."""
+macro, or a conjunction of macros, being defined (of a disjunction, its first such term); a branch on a name the
+compiler or platform defines (``_WIN32``, ``__APPLE__``, ``WIN32``) is never chosen, nor an ``#ifndef`` or a negated
+test -- except nvcc's own name, ``__NVCC__``: simu compiles CUDA as nvcc does (``#if defined(__NVCC__) ||
+defined(__NVCOMPILER_CUDA__) … #elif defined(__HIP_PLATFORM_HCC__) … #else #error Unsupported compiler``)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ _DIRECTIVE = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif|else|endif|error)\b(.*)$
 _TERM = re.compile(r"^\(?\s*(?:defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|(\w+))\s*\)?$")
 _ERROR_AT = re.compile(r"^(.*?):(\d+):\d+: error: ", re.M)
 PLATFORM = frozenset({"WIN32", "WIN64", "WINNT", "MSVC", "linux", "unix", "APPLE", "MACOSX"})
+NVCC = "__NVCC__"  # the compiler simu stands in for: a chain may choose it
 
 
 def error_location(diagnostics: str) -> tuple[str, int] | None:
@@ -32,6 +35,9 @@ def branch_macros(kind: str, condition: str) -> tuple[str, ...]:
     """The macros whose definition takes a ``#ifdef``/``#if``/``#elif`` branch, when its condition is one
     macro or a conjunction (``&&``) of macros being defined and none is the platform's; else ()."""
     condition = re.sub(r"/\*.*?\*/|//.*$", "", condition).strip()
+    if kind in ("if", "elif") and "||" in condition and "&&" not in condition and "(" not in condition.replace(
+            "defined(", "").replace("defined (", ""):
+        return next((names for alt in condition.split("||") if (names := branch_macros(kind, alt))), ())
     if kind == "ifdef":
         terms = condition.split()[:1]
     elif kind in ("if", "elif"):
@@ -42,7 +48,7 @@ def branch_macros(kind: str, condition: str) -> tuple[str, ...]:
     for t in terms:
         m = _TERM.match(t) if kind != "ifdef" else re.match(r"(\w+)$", t)
         name = next((g for g in m.groups() if g), None) if m else None
-        if not name or name == "defined" or reserved(name) or name in PLATFORM:
+        if not name or name == "defined" or reserved(name) and name != NVCC or name in PLATFORM:
             return ()
         names.append(name)
     return tuple(names)

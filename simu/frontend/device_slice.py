@@ -132,8 +132,9 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
             if where is None:
                 return None
             decl = sliced.declaration(*where)
-            if decl is None:
-                chosen = sliced.directive(where[0], where[1], bool(missing), option_macros((), tuple(base + args)))
+            # an #error line is decided as a directive wherever it sits (a chain inside a kernel's body too)
+            chosen = sliced.directive(where[0], where[1], bool(missing), option_macros((), tuple(base + args)))
+            if decl is None or chosen is not None:
                 if chosen is None:
                     return None
                 if chosen:  # a chain's choice: its branch may include more missing headers

@@ -1,7 +1,9 @@
 """Sources the build reads differently from clang: kernel launches written with spaced chevrons,
-``k<< <grid, block >> >(...)`` (nvcc accepts them, older clang-format wrote them), and kernel files written as C++
+``k<< <grid, block >> >(...)`` (nvcc accepts them, older clang-format wrote them), kernel files written as C++
 raw string literals, ``R"(__kernel void k(…) {…})"``, that the host program includes into a string and
-builds at run time (OpenCL libraries, NVRTC sources).
+builds at run time (OpenCL libraries, NVRTC sources), and inline PTX with operands that names a special register
+with one ``%``, ``asm("mov.u32 %0, %lanemask_lt;" : "=r"(r))``: nvcc passes it through, clang wants ``%%`` (the
+copy doubles it; a ``%`` before an operand modifier, ``%c0``, is a letter and a digit and stays).
 
 Rather than edit the user's files, the main file and the project headers it includes that need it are copied,
 with ``<< <`` / ``>> >`` closed up to ``<<<`` / ``>>>`` and a raw string's ``R"(`` / ``)"`` blanked (padded to the
@@ -23,6 +25,9 @@ _OPEN = re.compile(r"<<\s+<(?!<)")
 _CLOSE = re.compile(r">>\s+>")
 _LAUNCH_OPEN = re.compile(r"<<\s*<(?!<)")
 _INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+_ASM = re.compile(r"\b(?:asm|__asm__)\s*(?:(?:volatile|__volatile__)\s*)?\(")
+_ASM_TEXT = re.compile(r'(?:\s*"(?:[^"\\\n]|\\.)*")+')
+_SPECIAL_REGISTER = re.compile(r"(?<!%)%(?=[A-Za-z_][A-Za-z_])")
 MAX_FILES = 400
 MAX_BYTES = 4 << 20
 
@@ -46,6 +51,24 @@ def close_up(text: str) -> str | None:
                 out[start:stop] = list(squeezed + " " * (len(token) - len(squeezed)))
                 changed = True
     return "".join(out) if changed else None
+
+
+def escape_registers(text: str) -> str | None:
+    """``text`` with the special registers of inline PTX that has operands written ``%%name``, or None if none
+    needed it (lines kept; a changed line is longer by one column per register)."""
+    if "asm" not in text or "%" not in text:
+        return None
+    out: list[str] = []
+    pos = 0
+    for m in _ASM.finditer(text):
+        body = _ASM_TEXT.match(text, m.end())
+        if body is None or m.start() < pos or not text[body.end():body.end() + 200].lstrip().startswith(":"):
+            continue  # a basic asm statement (no operands) keeps its text: its % is literal
+        escaped = _SPECIAL_REGISTER.sub("%%", body.group(0))
+        if escaped != body.group(0):
+            out += [text[pos:body.start()], escaped]
+            pos = body.end()
+    return "".join(out) + text[pos:] if out else None
 
 
 _RAW = re.compile(RAW_STRING, re.S)
@@ -93,6 +116,7 @@ def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), langua
         new = unwrap_raw_string(text)
         if language == "cuda":
             new = close_up(new or text) or new
+            new = escape_registers(new or text) or new
         if new is not None:
             fixed[f] = new
         for name in _INCLUDE.findall(text):
