@@ -176,6 +176,20 @@ def test_a_kernel_that_needs_what_host_code_lost_stays_a_compile_error(tmp_path)
         compile_file(cu, CompileOptions(include_dirs=(str(tmp_path / "include"),)))
 
 
+def test_a_scan_takes_a_host_only_file_that_does_not_compile_as_holding_no_kernel(tmp_path):
+    """A framework's bindings file (no kernel in it or its headers) that needs headers simu lacks loses no kernel:
+    the scan notes it instead of counting a failed file; a file with a kernel still fails."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "bind.cu").write_text('#include "ops.h"\n#include <torch/extension.h>\n'
+                                      "torch::Tensor run(torch::Tensor x) { return ops(x); }\n")
+    (tmp_path / "ops.h").write_text("#pragma once\nint ops(int);\n")
+    (tmp_path / "k.cu").write_text("__global__ void k(float *a) { a[threadIdx.x] = undeclared_thing; }\n")
+    result = scan(*resolve_options([tmp_path], ScanOverrides(budget=1.0, jobs=1, no_cache=True)))
+    status = {f.path.name: (f.status, len(f.kernels)) for f in result.files}
+    assert status == {"bind.cu": ("ok", 0), "k.cu": ("compile-error", 0)}, status
+    assert any(w.startswith("bind.cu: holds no kernel (its host side does not compile") for w in result.warnings)
+
+
 def test_a_template_kernel_that_cannot_be_instantiated_is_left_out(tmp_path):
     # the same in a template kernel: clang sees the error only when it is instantiated, which fails for
     # every element type; the other kernels of the file are still compiled

@@ -164,6 +164,20 @@ def includers_of(target: Path, index: HeaderIndex, include_dirs: list[Path]) -> 
     return sorted(out)
 
 
+_KERNEL = re.compile(r"\b__global__\b")
+
+
+def holds_no_kernel(source: Path, include_dirs: list[Path]) -> bool:
+    """Whether neither a CUDA source nor a project header it includes (found beside its includer or in
+    ``include_dirs``) defines a kernel: a host-only ``.cu`` file (a framework's bindings) that does not compile
+    loses no kernel."""
+    try:
+        files = [source, *resolve_includes(source, include_dirs, None).headers]
+        return not any(_KERNEL.search(f.read_text(errors="replace")) for f in files)
+    except OSError:
+        return False
+
+
 def _inside(path: Path, root: Path) -> bool:
     try:
         path.relative_to(root)

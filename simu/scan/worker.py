@@ -12,6 +12,7 @@ import signal
 import time
 import traceback
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
@@ -126,6 +127,9 @@ def list_kernels(task_id: int, path: str, options, cache_dir: str | None = None)
         src = ModuleIR(compiled.digest, compiled.ir, compiled.language, compiled.param_names)
         module = _module_from_ir(src, path)
     except CompileError as exc:
+        if _host_only(path, options):
+            note = f"holds no kernel (its host side does not compile here: {exc.first})"
+            return FileListing(ModuleIR("", "", "cuda", None), (), time.perf_counter() - t0, (note,))
         return FileFailure.compile_error(exc.first, exc.diagnostics, time.perf_counter() - t0, exc.where)
     except Exception as exc:  # noqa: BLE001 - any failure of one file is data
         first, tb = _error(exc)
@@ -136,6 +140,15 @@ def list_kernels(task_id: int, path: str, options, cache_dir: str | None = None)
     except Exception:  # noqa: BLE001 - a parameter the launch model cannot type: no host contract binds to it
         kernels = tuple(KernelEntry(k.display_name, k.name, k.line, k.file or "") for k in module.kernels)
     return FileListing(src, kernels, time.perf_counter() - t0, tuple(compiled.notes))
+
+
+def _host_only(path: str, options) -> bool:
+    """A CUDA file with no kernel in it or its project headers (:func:`~simu.frontend.includes.holds_no_kernel`)."""
+    from simu.frontend.includes import holds_no_kernel
+
+    if Path(path).suffix.lower() not in (".cu", ".cuh"):
+        return False
+    return holds_no_kernel(Path(path), [Path(d) for d in (*options.include_dirs, *options.after_dirs)])
 
 
 def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, constraints,
