@@ -189,7 +189,7 @@ def test_ptx_block_barrier(sync, race):
     ('asm volatile("vabsdiff.s32.s32.s32 %0, %1, %2, %0;" : "+r"(r) : "r"(a), "r"(b));',
      "vabsdiff.s32.s32.s32 %0, %1, %2, %0;"),
     ('asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(r));', "mov.u32 %0, %dynamic_smem_size;"),
-    ('asm volatile("{ .reg .u32 t; mul.lo.u32 t, %1, %2; mov.u32 %0, t; }" : "=r"(r) : "r"(a), "r"(b));',
+    ('asm volatile("{ .reg .u32 t; vabsdiff.u32.u32.u32 t, %1, %2, %1; mov.u32 %0, t; }" : "=r"(r) : "r"(a), "r"(b));',
      ".reg .u32 t;"),
     ('asm volatile("ld.global.nc.v2.s32 {%0, %1}, [%2];" : "=r"(r), "=r"(b) : "l"(p));', "ld.global.nc.v2.s32"),
 ])

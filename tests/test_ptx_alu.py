@@ -81,3 +81,37 @@ def test_other_forms_stay_unsupported(text):
     module = load_source(src, "cuda")
     with pytest.raises(UnsupportedError, match="inline assembly"):
         run(module, module.kernel(), Launch((1, 1, 1), (1, 1, 1), {"o": np.zeros(1, np.uint64), "x": 3}))
+
+
+BLOCKS = r"""
+__global__ void blocks(const unsigned *in, unsigned *found, unsigned long long *rotated) {
+  int t = threadIdx.x;
+  unsigned r, s, n = t % 64;
+  asm("bfind.u32 %0,%1;" : "=r"(r) : "r"(in[t]));
+  asm("bfind.shiftamt.u32 %0,%1;" : "=r"(s) : "r"(in[t]));
+  asm volatile("// a marker the programmer left;");
+  unsigned long long x = ((unsigned long long)in[t] << 32) | (in[t] ^ 0x9E3779B9u), y;
+  asm("{ .reg .u64 lhs; .reg .u32 roff; shl.b64 lhs, %1, %2; sub.u32 roff, 64, %2;"
+      " shr.b64 %0, %1, roff; add.u64 %0, lhs, %0; }" : "=l"(y) : "l"(x), "r"(n));
+  found[2 * t] = r; found[2 * t + 1] = s; rotated[t] = y;
+}
+"""
+
+
+def test_bfind_comments_and_straight_line_integer_blocks_are_modelled():
+    """``bfind`` (all ones for zero), an ``asm`` holding only a comment (a no-op), and a block of integer
+    instructions over named registers: a 64-bit rotate whose right shift is by 64 at n = 0 (zero, as PTX clamps)."""
+    module = load_source(BLOCKS, "cuda")
+    x = np.array([0, 1, 2, 3, 0x80000000, 12345, 7, 0xFFFFFFFF] * 8, np.uint32)
+    args = {"in": x, "found": np.zeros(128, np.uint32), "rotated": np.zeros(64, np.uint64)}
+    result = run(module, module.kernel(), Launch((1, 1, 1), (64, 1, 1), args))
+    assert result.outcome.completed, result.outcome
+    found = result.buffers["found"].view(np.uint32).reshape(64, 2)
+    msb = [int(v).bit_length() - 1 for v in x]
+    assert list(map(int, found[:, 0])) == [m & M32 for m in msb]
+    assert list(map(int, found[:, 1])) == [(31 - m) & M32 if m >= 0 else M32 for m in msb]
+    for t, v in enumerate(x):
+        w = (int(v) << 32) | (int(v) ^ 0x9E3779B9)
+        n = t % 64
+        expect = ((w << n) + ((w >> (64 - n)) if n else 0)) & ((1 << 64) - 1)
+        assert int(result.buffers["rotated"].view(np.uint64)[t]) == expect, t

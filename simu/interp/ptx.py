@@ -66,7 +66,8 @@ def asm_text(ins: Instr) -> tuple[str, str]:
 
 
 def _statements(template: str) -> list[str]:
-    text = template.replace("{", " ").replace("}", " ")
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", template, flags=re.S)  # a comment-only block is a no-op
+    text = text.replace("{", " ").replace("}", " ")
     return [" ".join(s.split()) for s in re.split(r"[;\n]", text) if s.strip()]
 
 

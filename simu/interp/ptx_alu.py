@@ -1,5 +1,5 @@
 """Inline PTX register arithmetic with one result: the forms hashing, mining and math code writes by
-hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``rcp.approx.f32``, ...).
+hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``bfind.u32``, ``rcp.approx.f32``, ...).
 
 Every operation works on whole lane arrays.  Integer operands are taken as the PTX type's width
 (``.u32``/``.s32``/``.b32``/``.u64``/...), results are converted to the asm call's result type; the
@@ -69,7 +69,7 @@ def _funnel(a, b, n, left: bool, wrap: bool, bits: int):
     return (both >> n).astype(np.uint32)
 
 
-def _integer_op(name: str, head: list[str], dt, vals):
+def integer_op(name: str, head: list[str], dt, vals):
     """The numpy result of an integer PTX op, or None."""
     if name == "lop3" and len(vals) == 4:
         return _lop3(*(_as(v, dt) for v in vals[:3]), int(np.asarray(vals[3]).ravel()[0]))
@@ -109,10 +109,15 @@ def _integer_op(name: str, head: list[str], dt, vals):
     if name in _BINARY and len(vals) == 2:
         a, b = (_as(v, dt) for v in vals)
         return _BINARY[name](a, b)
-    if name in ("shl", "shr") and len(vals) == 2:
+    if name in ("shl", "shr") and len(vals) == 2:  # a shift by the width or more: zeros (signed shr: the sign)
         a = _as(vals[0], dt)
-        n = np.minimum(_as(vals[1], np.uint32), np.dtype(dt).itemsize * 8 - 1).astype(dt)
-        return a << n if name == "shl" else a >> n
+        raw = _as(vals[1], np.uint32)
+        n = np.minimum(raw, np.dtype(dt).itemsize * 8 - 1).astype(dt)
+        out = a << n if name == "shl" else a >> n
+        wide = raw >= np.dtype(dt).itemsize * 8
+        if not wide.any() or name == "shr" and np.dtype(dt).kind == "i":
+            return out
+        return np.where(wide, 0, out).astype(dt)
     if name == "not" and len(vals) == 1:
         return ~_as(vals[0], dt)
     if name in ("popc", "clz", "brev") and len(vals) == 1:
@@ -129,6 +134,18 @@ def _integer_op(name: str, head: list[str], dt, vals):
         for k in range(bits):
             rev |= ((u >> np.uint64(k)) & np.uint64(1)) << np.uint64(bits - 1 - k)
         return rev.astype(dt)
+    if name == "bfind" and len(vals) == 1:  # the most significant non-sign bit's position, all ones when none
+        bits = np.dtype(dt).itemsize * 8
+        a = _as(vals[0], dt)
+        u = (~a if np.dtype(dt).kind == "i" else a).astype(np.int64 if bits == 32 else np.uint64)
+        u = np.where(a < 0, u, a.astype(u.dtype)) if np.dtype(dt).kind == "i" else u
+        u = u.astype(np.uint64) & np.uint64((1 << bits) - 1)
+        pos = np.full(u.shape, -1, np.int64)
+        for k in range(bits):
+            pos = np.where((u >> np.uint64(k)) & np.uint64(1) != 0, k, pos)
+        if "shiftamt" in head:
+            pos = np.where(pos >= 0, bits - 1 - pos, -1)
+        return pos.astype(np.int64).astype(np.uint32)
     if name == "mov" and head[-1] == "b64" and len(vals) == 2:  # mov.b64 d, {lo, hi}: pack two words
         lo, hi = (_as(v, np.uint32).astype(np.uint64) for v in vals)
         return (hi << np.uint64(32)) | lo
@@ -149,12 +166,12 @@ def alu(ins, shown: str, head: list[str], inputs: list, dst, proto):
     if ptx_type not in _INT:
         return None
     dt = _INT[ptx_type]
-    probe = _integer_op(name, head, dt, [np.zeros(1, np.uint32)] * len(inputs))
+    probe = integer_op(name, head, dt, [np.zeros(1, np.uint32)] * len(inputs))
     if probe is None:
         return None
 
     def op(st, lanes, sel):
         vals = [np.broadcast_to(np.asarray(g(st, sel)), lanes.shape) for g in inputs]
         with np.errstate(all="ignore"):
-            return _as(_integer_op(name, head, dt, vals), rdt)
+            return _as(integer_op(name, head, dt, vals), rdt)
     return put(dst, proto, op)

@@ -8,7 +8,8 @@ declarations, guards ``@p`` / ``@!p``, and the instructions
 
 * ``shfl.sync.{idx,up,down,bfly}.b32 d[|p], a, b, c, mask`` (``p``: the source lane was in range),
 * ``mov.<t> d, s``, ``mov.b64 {lo, hi}, s`` and ``mov.b64 d, {lo, hi}``,
-* ``add/sub/min/max.<t> d, a, b`` and ``bfe.{u,s}{32,64} d, a, pos, len``.
+* ``add/sub/min/max.<t> d, a, b`` and ``bfe.{u,s}{32,64} d, a, pos, len``,
+* any other integer instruction :mod:`simu.interp.ptx_alu` models (``lop3``, ``shl``/``shr``, ``prmt``, ...).
 
 Anything else is not recognised (None), and :mod:`simu.interp.ptx` reports it as unsupported.
 """
@@ -21,12 +22,14 @@ import numpy as np
 
 from simu.interp.builtins import shfl_lanes
 from simu.interp.program import put
+from simu.interp.ptx_alu import integer_op
 from simu.interp.values import scalar_dtype
 
 _TYPES = {
     "u16": np.uint16, "s16": np.int16, "b16": np.uint16, "u32": np.uint32, "s32": np.int32, "b32": np.uint32,
     "u64": np.uint64, "s64": np.int64, "b64": np.uint64, "f32": np.float32, "f64": np.float64,
 }
+_INT_TYPES = {k: v for k, v in _TYPES.items() if k[0] in "usb"}
 _ARITH = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.maximum}
 _OPERAND = re.compile(r"%\d+|[A-Za-z_]\w*|-?(0[xX][0-9a-fA-F]+|\d+)")
 
@@ -64,6 +67,9 @@ def _parse(stmts: list[str]):
             pass
         elif head[0] == "bfe" and len(head) == 2 and head[1] in ("u32", "s32", "u64", "s64") and len(ops) == 4:
             pass
+        elif head[-1] in _INT_TYPES and len(ops) >= 2 and integer_op(
+                head[0], head, _INT_TYPES[head[-1]], [np.zeros(1, np.uint32)] * (len(ops) - 1)) is not None:
+            head = ["alu", *head]
         else:
             return None
         if not all(_OPERAND.fullmatch(t.strip()) for o in ops for t in re.split(r"[{},|]", o) if t.strip()):
@@ -152,6 +158,10 @@ def translate_sequence(ins, template: str, args: list, nout: int, dst, proto):
                     sbit = np.where(ln == 0, 0, (v >> np.maximum(ln - 1, 0).astype(np.uint64)) & np.uint64(1))
                     v = np.where((sbit == 1) & (ln < 64), v | ~mask, v)
                 set_(ops[0], v.astype(np.uint64).astype(dt.str.replace("i", "u")).view(dt), guard, neg)
+            elif op == "alu":
+                with np.errstate(all="ignore"):
+                    v = integer_op(head[1], head[1:], _INT_TYPES[head[-1]], [get(o) for o in ops[1:]])
+                set_(ops[0], np.asarray(v), guard, neg)
             else:
                 dt = np.dtype(_TYPES[head[1]])
                 with np.errstate(over="ignore"):
