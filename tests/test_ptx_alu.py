@@ -115,3 +115,24 @@ def test_bfind_comments_and_straight_line_integer_blocks_are_modelled():
         n = t % 64
         expect = ((w << n) + ((w >> (64 - n)) if n else 0)) & ((1 << 64) - 1)
         assert int(result.buffers["rotated"].view(np.uint64)[t]) == expect, t
+
+
+def test_an_asm_block_with_several_outputs_returns_each():
+    src = r"""
+__global__ void k(unsigned *out, const unsigned long long *in) {
+  int i = threadIdx.x;
+  unsigned lo, hi, a, b;
+  asm("mov.b64 {%0,%1},%2;" : "=r"(lo), "=r"(hi) : "l"(in[i]));
+  asm("lop3.b32 %0, %2, %3, %4, 0x96; lop3.b32 %1, %2, %3, %4, 0xE8;"
+      : "=r"(a), "=r"(b) : "r"(lo), "r"(hi), "r"(lo ^ 5u));
+  out[4 * i] = lo; out[4 * i + 1] = hi; out[4 * i + 2] = a; out[4 * i + 3] = b;
+}"""
+    module = load_source(src, "cuda")
+    x = np.array([0x123456789ABCDEF0, 1, 0xFFFFFFFF00000000, 42] * 8, np.uint64)
+    result = run(module, module.kernel(), Launch((1, 1, 1), (32, 1, 1), {"out": np.zeros(128, np.uint32), "in": x}))
+    assert result.outcome.completed, result.outcome
+    got = result.buffers["out"].view(np.uint32).reshape(32, 4)
+    lo, hi = (x & np.uint64(M32)).astype(np.uint32), (x >> np.uint64(32)).astype(np.uint32)
+    c = lo ^ np.uint32(5)
+    assert np.array_equal(got[:, 0], lo) and np.array_equal(got[:, 1], hi)
+    assert np.array_equal(got[:, 2], lo ^ hi ^ c) and np.array_equal(got[:, 3], (lo & hi) | (lo & c) | (hi & c))

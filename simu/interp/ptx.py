@@ -86,7 +86,7 @@ def translate(ins: Instr, args: list, dst, proto):
         return None
     cons = [c for c in constraints.split(",") if c and not c.startswith("~")]
     nout = sum(1 for c in cons if c.startswith("="))
-    seq = translate_sequence(ins, template, args, nout, dst, proto) if len(stmts) > 1 else None
+    seq = translate_sequence(ins, template, args, nout, dst, proto) if len(stmts) > 1 or nout > 1 else None
     if seq is not None:
         return seq
     if len(stmts) != 1:

@@ -93,13 +93,18 @@ def _split(template: str) -> list[str]:
 
 
 def translate_sequence(ins, template: str, args: list, nout: int, dst, proto):
-    """The op for a modelled PTX block with one ``%0`` output, or None."""
-    if dst is None or nout != 1:
+    """The op for a modelled PTX block with its ``%0`` … outputs (several: the call returns them as a struct), or
+    None."""
+    fields = getattr(ins.type, "fields", None)
+    if dst is None or nout < 1 or nout > 1 and (fields is None or len(fields) != nout):
         return None
     prog = _parse(_split(template))
     if not prog:
         return None
-    out_dt = scalar_dtype(ins.type)
+    try:
+        out_dts = [scalar_dtype(t) for t in fields] if nout > 1 else [scalar_dtype(ins.type)]
+    except (TypeError, ValueError, AttributeError):
+        return None
 
     def run(st, lanes, sel):
         n = len(lanes)
@@ -167,6 +172,7 @@ def translate_sequence(ins, template: str, args: list, nout: int, dst, proto):
                 with np.errstate(over="ignore"):
                     v = _ARITH[op](_as(get(ops[1]), dt), _as(get(ops[2]), dt)).astype(dt)
                 set_(ops[0], v, guard, neg)
-        return _as(regs["%0"], out_dt)
+        outs = [_as(regs[f"%{k}"], dt) for k, dt in enumerate(out_dts)]
+        return outs if nout > 1 else outs[0]
 
     return put(dst, proto, run)
