@@ -57,6 +57,21 @@ def test_a_pointer_the_host_keeps_in_constant_memory_gets_a_buffer_and_its_count
     assert np.array_equal(out[:40], data[:40]) and not np.array_equal(out[40:48], data[40:48])  # i < W = 40
 
 
+def test_a_constant_that_is_itself_a_device_pointer_points_to_a_buffer_of_its_own():
+    """``__constant__ float *table`` (the host copies a ``cudaMalloc``'d address into it): its member buffer is
+    ``*table``, not a second ``table`` that the machine took for the variable's own memory, leaving it null."""
+    m = load_source("__constant__ float *table;\n"
+                    "__global__ void gather(float *out) { out[threadIdx.x] = table[threadIdx.x]; }\n", "cuda")
+    s = Search(m, m.kernels[0], CheckSettings(), KernelConstraints(grid=(1, 1, 1), block=(32, 1, 1)),
+               Budget(evaluations=4, seconds=60, probe_seconds=60), seed=0)
+    launch = s.layout.launch(s.layout.initial(s.rng))
+    assert launch.pointers == {"table": [[0, 1, 8, "*table", 0, 0]]}
+    result = run(m, m.kernels[0], launch)
+    assert result.outcome.completed, result.outcome
+    assert np.array_equal(result.buffers["out"][:32], launch.args["*table"][:32])
+    assert not any(f.kind == "null" for f in s.evaluate(s.layout.initial(s.rng)).findings)
+
+
 def test_the_record_carries_the_copies_and_replay_restores_them_but_no_device_replays_them():
     launch = Launch((1, 1, 1), (32, 1, 1), {"out": np.zeros(32, np.float32)}, symbols={"W": (0, (40,))})
     rec = record_of(launch)

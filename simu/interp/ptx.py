@@ -46,6 +46,7 @@ from simu.ir.types import FloatType, IntType
 _STRING = re.compile(r'"([^"]*)"')
 _HEX = re.compile(r"\\([0-9A-Fa-f]{2})")
 _OPERAND = re.compile(r"\$(\d+)")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 
 _PTX_TYPES = {
     "u8": np.uint8, "s8": np.int8, "b8": np.uint8, "u16": np.uint16, "s16": np.int16, "b16": np.uint16,
@@ -66,8 +67,7 @@ def asm_text(ins: Instr) -> tuple[str, str]:
 
 
 def _statements(template: str) -> list[str]:
-    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", template, flags=re.S)  # a comment-only block is a no-op
-    text = text.replace("{", " ").replace("}", " ")
+    text = template.replace("{", " ").replace("}", " ")
     return [" ".join(s.split()) for s in re.split(r"[;\n]", text) if s.strip()]
 
 
@@ -78,6 +78,7 @@ def _unsupported(ins: Instr, text: str, why: str = "") -> UnsupportedError:
 def translate(ins: Instr, args: list, dst, proto):
     """The op for an inline-asm call (None for a no-op fence); UnsupportedError for other PTX."""
     template, constraints = asm_text(ins)
+    template = _COMMENT.sub(" ", template)  # a comment-only block is a no-op
     stmts = _statements(template)
     shown = " ".join(s + ";" for s in stmts) or template
     if not stmts or all(_is_fence(s) for s in stmts):

@@ -71,13 +71,21 @@ def _element(p: Any, k: int | str) -> str:
     return p.name if p.pointers.by_value else f"{p.name}[{k}]"
 
 
+def _member(p: Any, k: int | str, f: Any) -> str:
+    """The member buffer's name: ``g.nindex``, ``rows[2]``; ``*P`` behind a variable that is itself one pointer
+    (``__constant__ T *P``), which must not take the name of the variable holding it."""
+    if not f.path and p.pointers.by_value:
+        return f"*{p.name}"
+    return _element(p, k) + f.path
+
+
 def member_names(p: Any) -> list[str]:
     """Every name a member buffer of holder ``p`` may take (the tails' too)."""
     layout = p.pointers
     e = distinct_elements(p)
-    names = [_element(p, k) + f.path for k in range(e) for f in layout.fields]
+    names = [_member(p, k, f) for k in range(e) for f in layout.fields]
     if not layout.by_value:
-        names += [_element(p, f"{e}:") + f.path for f in layout.fields]
+        names += [_member(p, f"{e}:", f) for f in layout.fields]
     return names
 
 
@@ -91,7 +99,7 @@ def member_at(p: Any, offset: int) -> str | None:
     if f is None:
         return None
     e = distinct_elements(p)
-    return _element(p, k if k < e else f"{e}:") + f.path
+    return _member(p, k if k < e else f"{e}:", f)
 
 
 def member_fields(params: list) -> dict[str, Any]:
@@ -102,9 +110,9 @@ def member_fields(params: list) -> dict[str, Any]:
             e = distinct_elements(p)
             for f in p.pointers.fields:
                 for k in range(e):
-                    out[_element(p, k) + f.path] = f
+                    out[_member(p, k, f)] = f
                 if not p.pointers.by_value:
-                    out[_element(p, f"{e}:") + f.path] = f
+                    out[_member(p, f"{e}:", f)] = f
     return out
 
 
@@ -138,7 +146,7 @@ def draw_members(params: list, args: dict[str, Any], specs: dict[str, dict[str, 
         runs: list[Run] = []
         for k in range(e):
             for f in layout.fields:
-                name = _element(p, k) + f.path
+                name = _member(p, k, f)
                 _draw(name, f, 1, args, specs, fill, rng, length, seed, threads, length_of)
                 run = [k * layout.stride + f.offset, 1, layout.stride, name, 0, 0]
                 if f.shape is not None and layout.by_value:  # a tensor accessor: the machine writes its shape
@@ -147,7 +155,7 @@ def draw_members(params: list, args: dict[str, Any], specs: dict[str, dict[str, 
                 runs.append(run)
         if n > e:
             for f in layout.fields:
-                name = _element(p, f"{e}:") + f.path
+                name = _member(p, f"{e}:", f)
                 region, regions = _draw(name, f, n - e, args, specs, fill, rng, length, seed, threads, length_of)
                 for first in range(e, n, regions):
                     runs.append([first * layout.stride + f.offset, min(regions, n - first), layout.stride, name, 0,
