@@ -236,3 +236,38 @@ def test_a_buffer_a_constant_bounded_loop_indexes_is_drawn_at_least_that_long():
     genes = s.layout.initial(s.rng)
     launch = s.layout.launch(genes)
     assert launch.args["row"].size == launch.args["col"].size + 1  # CSR offsets: one more than the rows
+
+
+NEAREST = r"""
+__global__ void nearest(const float *x, const float *y, const long *ptr_y, long *out, long dim) {
+  long b = blockIdx.x, best = 0; float best_d = 1e38f;
+  for (long n = ptr_y[b] + threadIdx.x; n < ptr_y[b + 1]; n += blockDim.x) {
+    float d2 = 0;
+    for (long d = 0; d < dim; d++) { float t = x[b * dim + d] - y[n * dim + d]; d2 += t * t; }
+    if (d2 < best_d) { best_d = d2; best = n; }
+  }
+  if (threadIdx.x == 0) out[b] = best;
+}
+"""
+
+
+def test_offsets_into_rows_of_a_scalar_width_stay_inside_at_the_launchs_width():
+    """``y[n * dim + d]`` for n in [ptr_y[b], ptr_y[b + 1]): offsets into rows of ``dim`` elements.  The drawn
+    offsets end at most at the buffer's length divided by the launch's ``dim``, so no drawn launch reads past it."""
+    m = load_source(NEAREST, "cuda")
+    (role,) = buffer_roles(m.kernel("nearest")).values()
+    assert role.kind == "offsets" and [(t.name, t.unit, t.by) for t in role.targets] == [("y", 4, ("dim",))]
+    s = Search(m, m.kernel("nearest"), CheckSettings(), None,
+               budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=0)
+    for seed, dim in ((0, 3), (1, 7), (2, 40)):
+        genes = s.layout.initial(s.rng)
+        genes[s.layout.at.GRID] = [2.0, 0.0, 0.0]
+        genes[s.layout.at.BLOCK] = [5.0, 0.0, 0.0]
+        genes[s.layout.at.FILL] = float(s.layout.fill_choices.index(f"{INFERRED}+random"))
+        genes[s.layout.at.SEED] = float(seed)
+        genes[s.layout.at.scalar(0)] = float(dim)
+        ev = s.evaluate(genes)
+        assert ev.valid and "ptr_y as CSR offsets into y" in ev.launch.origin
+        ptr, y = ev.launch.args["ptr_y"], ev.launch.args["y"]
+        assert ptr[0] == 0 and np.all(np.diff(ptr) >= 0) and ptr[-1] * ev.launch.args["dim"] <= y.size
+        assert not any(f.kind == "out-of-bounds" and f.variable == "y" for f in ev.findings), ev.findings

@@ -47,6 +47,7 @@ class Target:
     unit: int  # bytes one step of the value moves the address (element size times a constant factor)
     add: int  # the largest constant added to the value before it indexes (``row[v + 1]``: 1)
     size: int = 0  # bytes of a fixed-size array (``__shared__ int hist[100]``); 0: the buffer's length
+    by: tuple[str, ...] = ()  # scalar parameters that multiply the value too (``x[ptr[b] * dim + d]``: dim)
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
+    scalars = _scalars(kernel, instrs)  # integer scalar parameters (and their casts): value -> parameter
+    scaled: dict[str, set[str]] = {}  # value -> scalar parameters that multiply the loaded values it carries
     changed, rounds = True, 0
     while changed and rounds < 8:  # phis may name values defined later: iterate to a fixed point
         changed, rounds = False, rounds + 1
@@ -106,7 +109,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                     roots[name], offsets[name] = member, 0
                     changed = True
             if op == "getelementptr":
-                changed |= _index(ins, roots, taint, uses, addressed)
+                changed |= _index(ins, roots, taint, uses, addressed, scaled)
                 changed |= _segment(ins, roots, taint, bounded, starts, segments)
             elif op == "cmpxchg" and len(ops) >= 3 and ops[2].kind == "reg":
                 new_keys = set(taint.get(ops[2].value, {})) - keys
@@ -125,7 +128,10 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                         changed = True
             elif name:
                 changed |= _bounds(ins, taint, bounded, starts)
-                new = _carried(ins, taint, roots)
+                new = _carried(ins, taint, roots, scalars)
+                if new and not (by := _scaled(ins, taint, scaled, scalars)) <= scaled.get(name, set()):
+                    scaled.setdefault(name, set()).update(by)
+                    changed = True
                 merged = dict(taint.get(name, {}))
                 for p, (s, a) in new.items():
                     s0, _ = merged.get(p, (s, a))
@@ -251,7 +257,7 @@ def _short(name: str) -> str:
     return m.group(2)[:int(m.group(1))] if m and name.startswith("_ZZ") else name
 
 
-def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict) -> bool:
+def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict, scaled: dict) -> bool:
     """Record the loaded values that index a ``getelementptr``'s buffer (its first index); True when new."""
     ops = ins.ops
     if ops and ops[0].kind == "const":
@@ -265,9 +271,11 @@ def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict) -> bool:
         return False
     q = roots[ops[0].value]
     changed = False
+    by = scaled.get(ops[1].value, set())
     for p, (scale, add) in taint[ops[1].value].items():
         old = uses.setdefault(p, {}).get(q)
-        new = Target(q, max(size * scale, old.unit if old else 0), max(add, old.add if old else 0))
+        new = Target(q, max(size * scale, old.unit if old else 0), max(add, old.add if old else 0),
+                     by=tuple(sorted(by | set(old.by if old else ()))))
         if new != old:
             uses[p][q] = new
             changed = True
@@ -277,7 +285,32 @@ def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict) -> bool:
     return changed
 
 
-def _carried(ins, taint: dict, roots: dict) -> dict[str, tuple[int, int]]:
+def _scalars(kernel: Kernel, instrs: list) -> dict[str, str]:
+    """Integer scalar parameters by IR value, and the casts of them (``sext i32 %dim``)."""
+    fn = kernel.function
+    out = {ir: p.name for (ir, t), p in zip(fn.args, kernel.params, strict=False)
+           if isinstance(t, IntType) and not p.is_pointer}
+    for ins in instrs:
+        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in out:
+            out[ins.name] = out[ins.ops[0].value]
+    return out
+
+
+def _scaled(ins, taint: dict, scaled: dict, scalars: dict) -> set[str]:
+    """The scalar parameters that multiply the loaded values ``ins`` carries: its operands', and the one it
+    multiplies them by (``ptr[b] * dim``)."""
+    regs = [o.value for o in ins.ops if o.kind == "reg"]
+    out: set[str] = set()
+    for r in regs:
+        out |= scaled.get(r, set())
+    if ins.opcode == "mul" and len(regs) == 2:
+        for x, y in (regs, regs[::-1]):
+            if x in taint and y in scalars:
+                out.add(scalars[y])
+    return out
+
+
+def _carried(ins, taint: dict, roots: dict, scalars: dict | None = None) -> dict[str, tuple[int, int]]:
     """The parameters whose loaded values ``ins`` carries, each with (scale, constant added)."""
     op, ops = ins.opcode, ins.ops
     regs = [o.value for o in ops if o.kind == "reg"]
@@ -294,6 +327,8 @@ def _carried(ins, taint: dict, roots: dict) -> dict[str, tuple[int, int]]:
             if x.kind == "reg" and x.value in taint and k is not None and 0 < k < (1 << 20 if op == "mul" else 20):
                 factor = k if op == "mul" else 1 << k
                 return {p: (s * factor, a) for p, (s, a) in taint[x.value].items()}
+            if op == "mul" and x.kind == "reg" and x.value in taint and c.kind == "reg" and c.value in (scalars or {}):
+                return dict(taint[x.value])  # times a scalar parameter: the target's unit scales with it (_scaled)
         return {}
     if op in ("add", "or") and len(ops) == 2:
         for x, c in ((ops[0], ops[1]), (ops[1], ops[0])):
@@ -418,7 +453,12 @@ def _bound(role: Role, args: dict) -> int | None:
         arr = args.get(t.name)
         if not t.size and not isinstance(arr, np.ndarray):
             return None
-        highs.append((t.size or arr.nbytes) // max(t.unit, 1) - t.add)
+        factor = 1
+        for name in t.by:  # a scalar argument that multiplies the value: its launch value scales the step
+            v = args.get(name)
+            if isinstance(v, (int, np.integer)) and int(v) > 0:
+                factor *= int(v)
+        highs.append((t.size or arr.nbytes) // max(t.unit * factor, 1) - t.add)
     high = min(highs, default=0)
     return high if high >= 1 else None
 
