@@ -486,3 +486,31 @@ def test_search_backs_textures_and_partial_launches_size_them():
     c = launch_constraints(ks["fetch"], block="32", buffers=["tex=float32:1000:ramp"])
     check_constraints(ks["fetch"], c)
     assert c.buffer_lengths == {"tex": "1000"} and c.fills == {"tex": "ramp"}
+
+
+MATCH = r"""
+__global__ void match(unsigned *any, unsigned *all, int *pred, const int *v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v[i] < 0) return;  // these lanes hold no value
+  any[i] = __match_any_sync(__activemask(), v[i]);
+  int p;
+  all[i] = __match_all_sync(__activemask(), i < 32 ? 7 : v[i], &p);
+  pred[i] = p;
+}
+"""
+
+
+def test_match_any_and_all_compare_the_active_lanes_of_each_warp():
+    v = (np.arange(64) % 3).astype(np.int32)
+    v[[5, 40]] = -1  # exited before the match: not among the lanes compared
+    args = {"any": np.zeros(64, np.uint32), "all": np.zeros(64, np.uint32), "pred": np.zeros(64, np.int32), "v": v}
+    r = _run(_module(MATCH), (1, 1, 1), (64, 1, 1), args)
+    assert r.outcome.completed, r.outcome
+    got = r.buffers["any"].view(np.uint32)
+    for i in np.flatnonzero(v >= 0):
+        w = (i // 32) * 32
+        assert got[i] == sum(1 << j for j in range(32) if v[w + j] == v[i]), i
+    active = [sum(1 << j for j in range(32) if v[w + j] >= 0) for w in (0, 32)]
+    assert set(r.buffers["all"].view(np.uint32)[:32][v[:32] >= 0]) == {active[0]}  # one value in the first warp
+    assert set(r.buffers["all"][32:][v[32:] >= 0]) == {0} and set(r.buffers["pred"][32:][v[32:] >= 0]) == {0}
+    assert set(r.buffers["pred"][:32][v[:32] >= 0]) == {1}

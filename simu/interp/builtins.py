@@ -144,6 +144,32 @@ def _vote_sync(ins, name, args, dst, proto, dt):
     return _vote(name.split(".")[3], args[1], dst, proto)
 
 
+def _match_sync(ins, name, args, dst, proto, dt):
+    """``__match_any_sync(mask, v)``: per lane, the lanes of ``mask`` in its warp (active ones) holding the same
+    value; ``__match_all_sync(mask, v, &pred)``: ``mask`` and true when all of them hold one value, else 0 and
+    false (the intrinsic returns both, as a struct)."""
+    mask_arg, value = args[0], args[1]
+    every = ".all." in name
+
+    def match(st, lanes, sel):
+        n = len(lanes)
+        mask = np.broadcast_to(np.asarray(mask_arg(st, sel)).astype(np.int64) & 0xFFFFFFFF, (n,))
+        v = np.broadcast_to(np.asarray(value(st, sel)), (n,)).astype(np.int64, copy=False)
+        warp = st.warp_of[lanes]
+        bit = np.left_shift(np.int64(1), st.lane_in_warp[lanes].astype(np.int64))
+        _, group = np.unique(np.stack([warp.astype(np.int64), v]), axis=1, return_inverse=True)
+        group = group.ravel()
+        same = np.zeros(group.max() + 1 if n else 0, np.int64)
+        np.bitwise_or.at(same, group, bit)
+        got = same[group] & mask
+        if not every:
+            return got.astype(np.uint32).view(np.int32)
+        active = ballot(st, lanes, np.ones(n, bool)) & mask  # the mask's lanes that hold a value
+        ok = got == active
+        return [np.where(ok, mask, 0).astype(np.uint32).view(np.int32), ok]
+    return put(dst, proto, match)
+
+
 def _shfl(mode, args, dst, proto):
     """CUDA __shfl*_sync: the shim encodes the width as ((32 - width) << 8) | clamp in operand c."""
     _, val, lane_arg, cval = args
@@ -518,6 +544,8 @@ BUILTIN_PATTERNS: list[tuple[re.Pattern, CallTranslator]] = [
     (re.compile(r"llvm\.nvvm\.(?:bar\.|.*barrier)"), _nvvm(_barrier)),
     (re.compile(r"llvm\.nvvm\.shfl\.sync\."), _nvvm(_shfl_sync)),
     (re.compile(r"llvm\.nvvm\.vote\."), _nvvm(_vote_sync)),
+    (re.compile(r"llvm\.nvvm\.match\.(?:any|all)\.sync\."),
+     lambda ins, name, args, dst, proto: _match_sync(ins, name, args, dst, proto, None)),  # all: a struct
     (re.compile(r"llvm\.mem(?:cpy|set)"), _intrinsic(_memop)),
     (re.compile(r"llvm\.[su](?:add|sub)\.sat\."), _intrinsic(_saturating)),
     # {s,u}{add,sub,mul}.with.overflow
