@@ -136,3 +136,23 @@ __global__ void k(unsigned *out, const unsigned long long *in) {
     c = lo ^ np.uint32(5)
     assert np.array_equal(got[:, 0], lo) and np.array_equal(got[:, 1], hi)
     assert np.array_equal(got[:, 2], lo ^ hi ^ c) and np.array_equal(got[:, 3], (lo & hi) | (lo & c) | (hi & c))
+
+
+def test_conversions_round_and_saturate_and_slct_selects_by_sign():
+    src = r"""
+__global__ void k(int *o, unsigned *u, const float *f, const int *c) {
+  int i = threadIdx.x; int r; unsigned q;
+  asm("cvt.rni.sat.s32.f32 %0, %1;" : "=r"(r) : "f"(f[i])); o[2 * i] = r;
+  asm("cvt.rmi.sat.u32.f32 %0, %1;" : "=r"(q) : "f"(f[i])); u[i] = q;
+  asm("slct.s32.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(10), "r"(20), "r"(c[i])); o[2 * i + 1] = r;
+}"""
+    module = load_source(src, "cuda")
+    f = np.array([1.5, 2.5, -1.5, 3e10, -3e10, np.nan, 0.49, -7.7], np.float32)
+    c = np.array([0, -1, 5, -9, 1, 0, -2, 3], np.int32)
+    args = {"o": np.zeros(16, np.int32), "u": np.zeros(8, np.uint32), "f": f, "c": c}
+    result = run(module, module.kernel(), Launch((1, 1, 1), (8, 1, 1), args))
+    assert result.outcome.completed, result.outcome
+    o = result.buffers["o"].reshape(8, 2)
+    assert o[:, 0].tolist() == [2, 2, -2, 2**31 - 1, -(2**31), 0, 0, -8]  # ties to even; NaN to 0
+    assert result.buffers["u"].view(np.uint32).tolist() == [1, 2, 0, 2**32 - 1, 0, 0, 0, 0]
+    assert o[:, 1].tolist() == [10, 20, 10, 20, 10, 10, 20, 10]

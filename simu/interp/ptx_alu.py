@@ -1,5 +1,5 @@
 """Inline PTX register arithmetic with one result: the forms hashing, mining and math code writes by
-hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``bfind.u32``, ``rcp.approx.f32``, ...).
+hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``bfind.u32``, ``rcp.approx.f32``, ``cvt.rni.sat.s32.f32``, ``slct``, ...).
 
 Every operation works on whole lane arrays.  Integer operands are taken as the PTX type's width
 (``.u32``/``.s32``/``.b32``/``.u64``/...), results are converted to the asm call's result type; the
@@ -152,10 +152,41 @@ def integer_op(name: str, head: list[str], dt, vals):
     return None
 
 
+_ROUND = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil, "rn": np.rint, "rz": np.trunc,
+          "rm": np.floor, "rp": np.ceil}
+_TYPES = {**_INT, **_FLOAT}
+
+
+def convert(head: list[str], value) -> np.ndarray | None:
+    """``cvt[.rnd][.sat].<dst>.<src> d, a``: rounded as the mode says, an integer result saturated to its range
+    (NaN to 0, as ``.sat`` does; PTX leaves an unsaturated overflow undefined), None for another form."""
+    if len(head) < 3 or head[-1] not in _TYPES or head[-2] not in _TYPES:
+        return None
+    dst, src = np.dtype(_TYPES[head[-2]]), np.dtype(_TYPES[head[-1]])
+    mode = next((_ROUND[h] for h in head[1:-2] if h in _ROUND), np.trunc)
+    a = _as(value, src)
+    if src.kind == "f" and dst.kind in "iu":
+        info = np.iinfo(dst)
+        with np.errstate(all="ignore"):
+            r = np.nan_to_num(mode(a.astype(np.float64)), nan=0.0)
+        return np.clip(r, info.min, info.max).astype(dst)
+    if dst.kind == "f":
+        return a.astype(np.float64).astype(dst) if src.kind == "f" else a.astype(dst)
+    return a.astype(dst)  # integer to integer: truncated or extended as the source type says
+
+
 def alu(ins, shown: str, head: list[str], inputs: list, dst, proto):
     """The op for ``head`` (the opcode split at dots) over the input getters, or None if not modelled."""
     name, ptx_type = head[0], head[-1]
     rdt = scalar_dtype(ins.type)
+    if name == "cvt" and len(inputs) == 1 and convert(head, np.zeros(1, np.uint32)) is not None:
+        return put(dst, proto, lambda st, lanes, sel: _as(convert(head, np.broadcast_to(
+            np.asarray(inputs[0](st, sel)), lanes.shape)), rdt))
+    if name == "slct" and len(head) == 3 and head[1] in _TYPES and head[2] in ("s32", "f32") and len(inputs) == 3:
+        def select(st, lanes, sel):  # d = c >= 0 ? a : b
+            a, b, c = (np.broadcast_to(np.asarray(g(st, sel)), lanes.shape) for g in inputs)
+            return _as(np.where(_as(c, _TYPES[head[2]]) >= 0, _as(a, _TYPES[head[1]]), _as(b, _TYPES[head[1]])), rdt)
+        return put(dst, proto, select)
     if ptx_type in _FLOAT and name in _APPROX and len(inputs) == 1 and "approx" in head:
         fdt, f = _FLOAT[ptx_type], _APPROX[name]
 
