@@ -165,3 +165,18 @@ def test_one_search_alone_keeps_the_full_bound_for_its_first_launch(clock):
     assert s.budget.kernel_deadline is None
     clock[0] = 100.0
     assert s.timed_limits().max_seconds == s._limits.max_seconds
+
+
+def test_a_host_launch_of_a_zero_sized_grid_is_left_out_while_another_remains():
+    """A size query (``getWorkspaceSize`` calling the launcher with no work) makes a host launch of grid 0: it runs
+    no thread, so the kernel is analysed on its other launch and the result says the empty one was left out."""
+    from simu.evolve.alternatives import search_contracts
+    from simu.launch.constraints import KernelConstraints
+
+    m = load_source("__global__ void k(float *x) { x[threadIdx.x + blockIdx.x * blockDim.x] = 1.0f; }\n", "cuda")
+    empty = KernelConstraints(grid=(0, 1, 1), block=(128, 1, 1), origin="host launch at plugin.h:9")
+    real = KernelConstraints(grid=(2, 1, 1), block=(128, 1, 1), origin="host launch at run.cu:40")
+    result = search_contracts(m, m.kernels[0], CheckSettings(), [empty, real],
+                              Budget(evaluations=6, seconds=60, probe_seconds=60))
+    assert result.status == "analysed", (result.status, result.reason)
+    assert "host launch at plugin.h:9: a zero-sized grid or block runs no thread (left out)" in result.reason

@@ -21,6 +21,11 @@ from simu.launch.constraints import KernelConstraints
 KERNEL_PHASE_KINDS = frozenset({"redundant-barrier"})  # findings of Check.on_kernel_end, over every launch
 
 
+def runs_nothing(c: KernelConstraints) -> bool:
+    """Whether the host gives the launch a zero-sized grid or block (a constant 0 in some dimension)."""
+    return any(d == 0 for dims in (c.grid, c.block) if dims for d in dims)
+
+
 def share(budget: Budget, n: int) -> Budget:
     """One contract's part of ``budget`` when ``n`` contracts split it, from now."""
     if n <= 1:
@@ -31,7 +36,11 @@ def share(budget: Budget, n: int) -> Budget:
 
 def search_contracts(module, kernel, settings, contracts: list[KernelConstraints], budget: Budget,
                      mode: str = "full", seed: int = 0) -> SearchResult:
-    """One search per contract, their findings together (see the module docstring)."""
+    """One search per contract, their findings together (see the module docstring).  A host launch whose grid or
+    block the host code sizes to zero runs no thread (CUDA refuses it): left out while another contract remains."""
+    empty = [c for c in contracts if runs_nothing(c)]
+    if empty and len(empty) < len(contracts):
+        contracts = [c for c in contracts if not runs_nothing(c)]
     part = share(budget, len(contracts))
     results = [run_search(module, kernel, settings, c, part, mode, seed) for c in contracts]
     findings = [f for r in results for f in r.findings if f.kind not in KERNEL_PHASE_KINDS]
@@ -48,6 +57,9 @@ def search_contracts(module, kernel, settings, contracts: list[KernelConstraints
         stats.seconds += s.seconds
         stats.invalid += s.invalid
     notes = dict.fromkeys(r.reason for r in results if r.reason)  # analysed: what each says of its launches
+    if empty and not any(c in contracts for c in empty):
+        notes.update(dict.fromkeys(f"{c.origin or 'a host launch'}: a zero-sized grid or block runs no thread "
+                                   "(left out)" for c in empty))
     out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "; ".join(notes), sum(r.launches for r in results))
     for r, c in zip(results, contracts, strict=True):
         if r.status != codes.ANALYSED:  # the first contract that could not be analysed says why

@@ -1,5 +1,6 @@
 """Inline PTX register arithmetic with one result: the forms hashing, mining and math code writes by
-hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``bfind.u32``, ``rcp.approx.f32``, ``cvt.rni.sat.s32.f32``, ``slct``, ...).
+hand (``lop3.b32``, ``shf.l.wrap.b32``, ``prmt.b32``, ``mul.hi.u32``, ``bfind.u32``, ``rcp.approx.f32``,
+``cvt.rni.sat.s32.f32``, ``slct``, ...).
 
 Every operation works on whole lane arrays.  Integer operands are taken as the PTX type's width
 (``.u32``/``.s32``/``.b32``/``.u64``/...), results are converted to the asm call's result type; the
