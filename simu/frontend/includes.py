@@ -170,8 +170,10 @@ _KERNEL = re.compile(r"\b__global__\b")
 def holds_no_kernel(source: Path, include_dirs: list[Path]) -> bool:
     """Whether neither a CUDA source nor a project header it includes (found beside its includer or in
     ``include_dirs``) defines a kernel: a host-only ``.cu`` file (a framework's bindings) that does not compile
-    loses no kernel."""
+    loses no kernel.  A file holding NUL bytes is no source text: never."""
     try:
+        if b"\0" in source.read_bytes():
+            return False  # not source text at all: its compile error stands
         files = [source, *resolve_includes(source, include_dirs, None).headers]
         return not any(_KERNEL.search(f.read_text(errors="replace")) for f in files)
     except OSError:
