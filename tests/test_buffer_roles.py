@@ -271,3 +271,19 @@ def test_offsets_into_rows_of_a_scalar_width_stay_inside_at_the_launchs_width():
         ptr, y = ev.launch.args["ptr_y"], ev.launch.args["y"]
         assert ptr[0] == 0 and np.all(np.diff(ptr) >= 0) and ptr[-1] * ev.launch.args["dim"] <= y.size
         assert not any(f.kind == "out-of-bounds" and f.variable == "y" for f in ev.findings), ev.findings
+
+
+def test_a_loop_from_a_start_to_the_start_plus_a_count_is_a_segment_not_csr_offsets():
+    """``for (i = begins[n]; i < begins[n] + counts[n]; ++i) idx[i]``: ``begins`` and ``counts`` lay out disjoint
+    segments of ``idx`` (CSR offsets drawn for ``begins`` with random counts ran past them)."""
+    m = load_source(r"""
+__global__ void gather(const int count, const int *idx, const int *begins, const int *counts, float *out) {
+  int index = blockIdx.x * blockDim.x + threadIdx.x;
+  if (index < count) {
+    int lower = begins[index], upper = lower + counts[index];
+    for (int i = lower; i < upper; ++i) out[index] += (float)idx[i];
+  }
+}""", "cuda")
+    roles = buffer_roles(m.kernel("gather"))
+    assert (roles["begins"].kind, roles["begins"].partner) == ("starts", "counts")
+    assert (roles["counts"].kind, [t.name for t in roles["counts"].targets]) == ("counts", ["idx"])

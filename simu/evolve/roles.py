@@ -85,6 +85,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     uses: dict[str, dict[str, Target]] = {}  # parameter -> buffers its values index
     addressed: dict[str, set[str]] = {}  # parameter -> parameters whose values index it
     compared: set[str] = set()  # parameters whose values are compared with their own values
+    ends: dict[str, set[str]] = {}  # such a parameter -> those whose values are added on one side (its counts)
     bounded: dict[str, set[str]] = {}  # value -> parameters whose loaded values it is compared with (a loop bound)
     starts: dict[str, set[tuple[str, str]]] = {}  # value or pointer -> (start buffer, count buffer) it carries
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
@@ -121,6 +122,11 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 for p in (set(a) & set(b)) - compared:
                     compared.add(p)
                     changed = True
+                for p in set(a) & set(b):  # i from start[n] to start[n] + count[n]: a segment, not CSR offsets
+                    extra = (set(a) ^ set(b)) - ends.get(p, set())
+                    if extra:
+                        ends.setdefault(p, set()).update(extra)
+                        changed = True
                 for x, other in ((ops[0], b), (ops[1], a)):  # a counter compared with loaded values: j < count[i]
                     if x.kind == "reg" and other and x.value not in taint and \
                             not set(other) <= bounded.get(x.value, set()):
@@ -139,6 +145,10 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 if new and merged != taint.get(name):
                     taint[name] = merged
                     changed = True
+    for start, counts in ends.items():  # ``for (i = start[n]; i < start[n] + count[n]; i++) x[i]``
+        for count in counts:
+            if start in compared:
+                segments.setdefault((start, count), set()).update(uses.get(start, {}))
     roles = _roles(kernel, uses, addressed, compared, segments)
     for p in sorted(keys - set(roles)):
         roles[p] = Role("keys", ())
@@ -363,7 +373,8 @@ def _roles(kernel: Kernel, uses: dict, addressed: dict, compared: set, segments:
     ints = {p.name for p in kernel.params if p.is_pointer and not is_record(p.pointee)
             and element_type(p.pointee, p.pointee_size)[0].kind in "iu"}
     for (start, count), into in sorted(segments.items()):
-        if start in ints and count in ints and roles.get(start, Role("index", ())).kind == "index":
+        if start in ints and count in ints and count not in uses and roles.get(start, Role("index", ())).kind in (
+                "index", "offsets"):
             targets = tuple(t for q, t in sorted(uses.get(start, {}).items()) if q in into)
             if not targets:
                 continue
