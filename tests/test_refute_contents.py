@@ -352,36 +352,3 @@ def test_an_index_gone_negative_is_judged_on_a_witness_that_reads_before_the_sta
     assert probed == [(negative, "zeros")]
     (severity, judged, why), genes = search.found["k"]
     assert severity == "warning" and judged is before and genes == [7.0] and "zeros-filled" in why
-
-
-SEGMENTS = r"""
-struct item { int body; int batch; };
-__global__ void batches(item *items, const unsigned *count, const unsigned *start) {
-  const int n = count[blockIdx.x], s = start[blockIdx.x];
-  if (threadIdx.x == 0) {
-    item *mine = &items[s];
-    for (int i = 0; i < n; i++) mine[i].batch = blockIdx.x + mine[i].body;
-  }
-}
-"""
-
-
-def test_a_race_only_random_segments_show_is_a_warning_when_no_refutation_launch_is_left():
-    """Each block rewrites its own segment (start[b], count[b]) of a buffer: segments the search drew at random
-    overlap between blocks, those drawn as the kernel uses them do not.  With no refutation launch left, the launches
-    the search drew each way decide: the race is a warning that names the segment buffers."""
-    m = load_source(SEGMENTS, "cuda")
-    s = Search(m, m.kernel("batches"), CheckSettings(), None,
-               budget=Budget(evaluations=40, seconds=600, probe_seconds=120, refutations=0), seed=0)
-    assert set(s.layout.roles) == {"count", "start"}
-    for fill in ("random", "inferred+random"):
-        for seed in range(3):
-            genes = s.layout.initial(s.rng)
-            genes[s.layout.at.GRID] = [3.0, 0.0, 0.0]
-            genes[s.layout.at.BLOCK] = [5.0, 0.0, 0.0]
-            genes[s.layout.at.FILL] = float(s.layout.fill_choices.index(fill))
-            genes[s.layout.at.SEED] = float(seed)
-            assert s.evaluate(genes).valid
-    races = _judged(s)
-    assert races and all(f.severity == codes.WARNING for f in races), races
-    assert all("'count' and 'start'" in f.message and "laid out as the kernel uses them" in f.message for f in races)

@@ -67,7 +67,6 @@ POINTER_KINDS = ("null", "invalid-pointer")  # a pointer read from memory, in no
 CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
 RACE_KINDS = ("race", "warp-race")  # a warp race is a warning unless configured otherwise
 RACE_WITNESSES = 2  # the largest launches that showed a race, re-run with distinct contents (pigeonhole needs many)
-ROLE_LAUNCHES = 3  # launches with contents drawn as the kernel uses them, before a race none shows is judged
 DISTINCT = "distinct"  # the variant of a witness with distinct integer contents (Layout.distinct), not a gene's fill
 
 
@@ -224,7 +223,6 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
     for _ in range(2):  # a probe run through the genes keeps its findings: judge the errors it added too
         _memory_from_contents(search, probes)
     _races_from_contents(search, probes, tries)
-    _races_outside_roles(search)
 
 
 def _memory_from_contents(search, probes: dict) -> None:
@@ -277,33 +275,6 @@ def _outside_roles(search, key) -> bool:
     kernel's own use of them rules out — like a shared-memory error off the block a tile was written for, no
     launch of the program's (issue 29)."""
     return bool(search.layout.roles) and not any(_inferred(search, e) for e, _ in witnesses(search, key))
-
-
-def _races_outside_roles(search) -> None:
-    """A race on a buffer the kernel reaches through its index, offset or segment buffers (a role's target), shown
-    only on launches whose contents the search drew at random, while the launches that drew them as the kernel
-    uses them (half of the search's) never showed it: overlapping segments, repeated ids, contents the kernel's
-    own use of them rules out.  Like :func:`_outside_roles` for memory errors, but kept as a warning: the launches
-    drawn either way differ in more than their contents."""
-    roles = search.layout.roles
-    chosen = search.layout.chosen_contents()
-    if not roles or not set(roles) & chosen:
-        return
-    targets = {t.name for name, r in roles.items() if name in chosen for t in r.targets}
-    drawn = [launch_size(e.launch) for e in search.cache.values() if e.valid and _inferred(search, e)]
-    if len(drawn) < ROLE_LAUNCHES:
-        return  # too few launches drew them as the kernel uses them to say they never show it
-    for key, (f, genes) in list(search.found.items()):
-        shown = witnesses(search, key)
-        if f.kind in RACE_KINDS and f.severity == codes.ERROR and f.variable in targets and shown \
-                and not any(_inferred(search, e) for e, _ in shown) \
-                and max(drawn) >= min(launch_size(e.launch) for e, _ in shown):
-            used = _names(sorted(name for name, r in roles.items() if name in chosen
-                                 and any(t.name == f.variable for t in r.targets)))
-            search.found[key] = (beyond_contract(f, (
-                f"the race needs contents of {used} the search drew at random (no host, user or launch comment gives "
-                f"them); no launch with them laid out as the kernel uses them to reach '{f.variable}' showed it, so "
-                "the host's data decides"), "buffer contents: outside the kernel's use"), genes)
 
 
 def before_start(f) -> bool:
