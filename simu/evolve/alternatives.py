@@ -38,9 +38,10 @@ def search_contracts(module, kernel, settings, contracts: list[KernelConstraints
                      mode: str = "full", seed: int = 0) -> SearchResult:
     """One search per contract, their findings together (see the module docstring).  A host launch whose grid or
     block the host code sizes to zero runs no thread (CUDA refuses it): left out while another contract remains."""
-    empty = [c for c in contracts if runs_nothing(c)]
-    if empty and len(empty) < len(contracts):
-        contracts = [c for c in contracts if not runs_nothing(c)]
+    left_out = [c for c in contracts if runs_nothing(c)]
+    if len(left_out) == len(contracts):
+        left_out = []  # no other launch: the empty ones are searched and say why they cannot run
+    contracts = [c for c in contracts if not any(c is e for e in left_out)]
     part = share(budget, len(contracts))
     results = [run_search(module, kernel, settings, c, part, mode, seed) for c in contracts]
     findings = [f for r in results for f in r.findings if f.kind not in KERNEL_PHASE_KINDS]
@@ -57,9 +58,8 @@ def search_contracts(module, kernel, settings, contracts: list[KernelConstraints
         stats.seconds += s.seconds
         stats.invalid += s.invalid
     notes = dict.fromkeys(r.reason for r in results if r.reason)  # analysed: what each says of its launches
-    if empty and not any(c in contracts for c in empty):
-        notes.update(dict.fromkeys(f"{c.origin or 'a host launch'}: a zero-sized grid or block runs no thread "
-                                   "(left out)" for c in empty))
+    notes.update(dict.fromkeys(f"{c.origin or 'a host launch'}: a zero-sized grid or block runs no thread "
+                               "(left out)" for c in left_out))
     out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "; ".join(notes), sum(r.launches for r in results))
     for r, c in zip(results, contracts, strict=True):
         if r.status != codes.ANALYSED:  # the first contract that could not be analysed says why

@@ -83,7 +83,7 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
     ``blockIdx.x / per_group``): what such a kernel does changes once the grid outgrows the argument,
     so the search tries small values with grids larger than them."""
     fn = kernel.function
-    params = _int_params(kernel)
+    params = int_params(kernel)
     block_ids: set[str] = set()
     found: set[str] = set()
     for b in fn.blocks:
@@ -116,8 +116,8 @@ def stride_arguments(kernel: Kernel) -> set[str]:
     """Integer parameters that multiply a thread-dependent index in an address (``X[i * INCX]``,
     ``X[OFFX + i * INCX]``): a stride or increment.  At 0 every thread uses one element, a launch real
     programs do not make unless the kernel handles it (``if (INCX == 0)``, see :func:`argument_constants`)."""
-    params = _int_params(kernel)
-    instrs = _register_instrs(kernel)
+    params = int_params(kernel)
+    instrs = register_instrs(kernel)
     thread = _thread_values(instrs)
     strided: dict[str, set[str]] = {}  # value -> the parameters that multiply a thread index inside it
     found: set[str] = set()
@@ -152,21 +152,21 @@ def stride_arguments(kernel: Kernel) -> set[str]:
 def bound_arguments(kernel: Kernel) -> set[str]:
     """Integer parameters a thread-dependent value is compared with (``if (index < n)``): a count of work items,
     which programs pass as the product of the sizes the kernel splits the index into."""
-    instrs = _register_instrs(kernel)
+    instrs = register_instrs(kernel)
     thread = _thread_values(instrs)
-    params = _through_casts(instrs, _int_params(kernel), skip=thread)
+    params = through_casts(instrs, int_params(kernel), skip=thread)
     return {params[r] for opcode, _, regs, _ in instrs if opcode == "icmp" and len(regs) == 2
             and any(x in thread for x in regs) for r in regs if r in params}
 
 
-def _int_params(kernel: Kernel) -> dict[str, str]:
+def int_params(kernel: Kernel) -> dict[str, str]:
     """IR name -> name of each integer (not bool) parameter."""
     fn = kernel.function
     return {ir_name: p.name for (ir_name, _), p in zip(fn.args, kernel.params, strict=False)
             if isinstance(p.type, IntType) and p.type.bits > 1}
 
 
-def _register_instrs(kernel: Kernel) -> list[tuple[str, str | None, list[str], bool]]:
+def register_instrs(kernel: Kernel) -> list[tuple[str, str | None, list[str], bool]]:
     """(opcode, name, register operands, whether it reads a thread index) of each instruction, read once: the
     fixed-point loops over them may pass over a large kernel several times."""
     return [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
@@ -188,7 +188,7 @@ def _thread_values(instrs: list[tuple[str, str | None, list[str], bool]]) -> set
     return thread
 
 
-def _through_casts(instrs: list[tuple[str, str | None, list[str], bool]], params: dict[str, str],
+def through_casts(instrs: list[tuple[str, str | None, list[str], bool]], params: dict[str, str],
                    skip: set[str] | frozenset = frozenset()) -> dict[str, str]:
     """``params`` (IR name -> parameter) with the values cast from them (``sext i32 %nk``), ``skip`` left out."""
     changed = True
@@ -261,9 +261,9 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     from simu.ir.types import ArrayType, StructType, VectorType
 
     fn = kernel.function
-    params = _int_params(kernel)
+    params = int_params(kernel)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
-    counters = _counters(instrs, _through_casts(_register_instrs(kernel), dict(params)))
+    counters = _counters(instrs, through_casts(register_instrs(kernel), dict(params)))
     bounds: dict[str, int] = {}
     for ins in instrs:
         if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simu.evolve.dictionary import const_int
+from simu.evolve.dictionary import const_int, int_params, register_instrs, through_casts
 from simu.ir import Kernel, Param
 from simu.ir.constants import gep_constant_offset
 from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
@@ -91,7 +91,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
-    scalars = _scalars(kernel, instrs)  # integer scalar parameters (and their casts): value -> parameter
+    scalars = through_casts(register_instrs(kernel), int_params(kernel))  # integer scalars (and casts): value -> name
     scaled: dict[str, set[str]] = {}  # value -> scalar parameters that multiply the loaded values it carries
     changed, rounds = True, 0
     while changed and rounds < 8:  # phis may name values defined later: iterate to a fixed point
@@ -295,17 +295,6 @@ def _index(ins, roots: dict, taint: dict, uses: dict, addressed: dict, scaled: d
     return changed
 
 
-def _scalars(kernel: Kernel, instrs: list) -> dict[str, str]:
-    """Integer scalar parameters by IR value, and the casts of them (``sext i32 %dim``)."""
-    fn = kernel.function
-    out = {ir: p.name for (ir, t), p in zip(fn.args, kernel.params, strict=False)
-           if isinstance(t, IntType) and not p.is_pointer}
-    for ins in instrs:
-        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in out:
-            out[ins.name] = out[ins.ops[0].value]
-    return out
-
-
 def _scaled(ins, taint: dict, scaled: dict, scalars: dict) -> set[str]:
     """The scalar parameters that multiply the loaded values ``ins`` carries: its operands', and the one it
     multiplies them by (``ptr[b] * dim``)."""
@@ -320,7 +309,7 @@ def _scaled(ins, taint: dict, scaled: dict, scalars: dict) -> set[str]:
     return out
 
 
-def _carried(ins, taint: dict, roots: dict, scalars: dict | None = None) -> dict[str, tuple[int, int]]:
+def _carried(ins, taint: dict, roots: dict, scalars: dict) -> dict[str, tuple[int, int]]:
     """The parameters whose loaded values ``ins`` carries, each with (scale, constant added)."""
     op, ops = ins.opcode, ins.ops
     regs = [o.value for o in ops if o.kind == "reg"]
@@ -337,7 +326,7 @@ def _carried(ins, taint: dict, roots: dict, scalars: dict | None = None) -> dict
             if x.kind == "reg" and x.value in taint and k is not None and 0 < k < (1 << 20 if op == "mul" else 20):
                 factor = k if op == "mul" else 1 << k
                 return {p: (s * factor, a) for p, (s, a) in taint[x.value].items()}
-            if op == "mul" and x.kind == "reg" and x.value in taint and c.kind == "reg" and c.value in (scalars or {}):
+            if op == "mul" and x.kind == "reg" and x.value in taint and c.kind == "reg" and c.value in scalars:
                 return dict(taint[x.value])  # times a scalar parameter: the target's unit scales with it (_scaled)
         return {}
     if op in ("add", "or") and len(ops) == 2:

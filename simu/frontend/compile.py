@@ -34,7 +34,7 @@ from simu.frontend.headers import (
     wrapper_source,
 )
 from simu.frontend.kernel_names import kernel_names
-from simu.frontend.overlay import close_up, escape_registers, spaced_launch_overlay
+from simu.frontend.overlay import cuda_rewrites, spaced_launch_overlay
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 CUDA_EXTENSIONS = {".cu", ".cuh"}
@@ -171,8 +171,7 @@ def compile_source(source: str, language: str, options: CompileOptions = Compile
     suffix = ".cu" if language == "cuda" else ".cl"
     name = Path(path).name if path != "<source>" else "source" + suffix
     if language == "cuda":  # what the overlay does for a file (:mod:`simu.frontend.overlay`)
-        source = close_up(source) or source
-        source = escape_registers(source) or source
+        source = cuda_rewrites(source) or source
     with tempfile.TemporaryDirectory(prefix="simu-") as tmp:
         src = Path(tmp) / name
         src.write_text(source)

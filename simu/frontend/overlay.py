@@ -71,6 +71,13 @@ def escape_registers(text: str) -> str | None:
     return "".join(out) + text[pos:] if out else None
 
 
+def cuda_rewrites(text: str) -> str | None:
+    """``text`` as clang must read what nvcc takes (chevrons closed up, special registers escaped), or None."""
+    closed = close_up(text)
+    escaped = escape_registers(closed or text)
+    return escaped or closed
+
+
 _RAW = re.compile(RAW_STRING, re.S)
 
 
@@ -115,8 +122,7 @@ def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), langua
             continue
         new = unwrap_raw_string(text)
         if language == "cuda":
-            new = close_up(new or text) or new
-            new = escape_registers(new or text) or new
+            new = cuda_rewrites(new or text) or new
         if new is not None:
             fixed[f] = new
         for name in _INCLUDE.findall(text):

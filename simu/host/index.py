@@ -212,9 +212,8 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
     texts: dict[str, str] = {}  # host file -> its text, read once for the passes over the whole index too
     read: list[tuple[Path, str]] = []
     for path in files:
-        try:
-            rel = path.resolve().relative_to(root).as_posix()
-        except (OSError, ValueError):
+        rel = _relative(path, root)
+        if rel is None:
             continue
         text = _read_host(path)
         if text is None:

@@ -144,7 +144,7 @@ def _vote_sync(ins, name, args, dst, proto, dt):
     return _vote(name.split(".")[3], args[1], dst, proto)
 
 
-def _match_sync(ins, name, args, dst, proto, dt):
+def _match_sync(ins, name, args, dst, proto):
     """``__match_any_sync(mask, v)``: per lane, the lanes of ``mask`` in its warp (active ones) holding the same
     value; ``__match_all_sync(mask, v, &pred)``: ``mask`` and true when all of them hold one value, else 0 and
     false (the intrinsic returns both, as a struct)."""
@@ -544,8 +544,7 @@ BUILTIN_PATTERNS: list[tuple[re.Pattern, CallTranslator]] = [
     (re.compile(r"llvm\.nvvm\.(?:bar\.|.*barrier)"), _nvvm(_barrier)),
     (re.compile(r"llvm\.nvvm\.shfl\.sync\."), _nvvm(_shfl_sync)),
     (re.compile(r"llvm\.nvvm\.vote\."), _nvvm(_vote_sync)),
-    (re.compile(r"llvm\.nvvm\.match\.(?:any|all)\.sync\."),
-     lambda ins, name, args, dst, proto: _match_sync(ins, name, args, dst, proto, None)),  # all: a struct
+    (re.compile(r"llvm\.nvvm\.match\.(?:any|all)\.sync\."), _match_sync),  # all: a struct, no lane dtype
     (re.compile(r"llvm\.mem(?:cpy|set)"), _intrinsic(_memop)),
     (re.compile(r"llvm\.[su](?:add|sub)\.sat\."), _intrinsic(_saturating)),
     # {s,u}{add,sub,mul}.with.overflow

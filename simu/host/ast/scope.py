@@ -14,17 +14,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from simu.frontend.ctext import comment_free
 from simu.frontend.includes import HeaderIndex
 from simu.host.ast.expr import Field, _children, from_json, to_json
 from simu.host.ast.facts import CallFact, FunctionFacts, LaunchFact
 from simu.host.ast.opencl import CALLS as OPENCL_CALLS
 from simu.host.ast.program import read_host_file
+from simu.host.launchmacros import FUNCTION_MACRO
 
 LEVELS = 4  # caller levels followed up from the functions that launch
 SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]")
-# a function-like macro whose body (continuation lines joined) launches
-_LAUNCH_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+(\w+)\([^()\n]*\)((?:[^\n]*\\\n)*[^\n]*)", re.M)
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
 _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 
@@ -116,7 +116,7 @@ def launching_files(root: Path, texts: dict[str, str], sources: dict[str, str],
     """The sources that launch: in their own text, or in a project header they include (``included``); a use of a
     function-like macro of the project whose body launches counts as a launch."""
     macros = {m.group(1) for t in texts.values() if "define" in t and _LAUNCH.search(t)
-              for m in _LAUNCH_MACRO.finditer(t) if _LAUNCH.search(m.group(2))}
+              for m in FUNCTION_MACRO.finditer(comment_free(t)) if _LAUNCH.search(m.group(3))}
     use = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(macros))) + r")\s*\(") if macros else None
     launches: dict[str, bool] = {}
 
