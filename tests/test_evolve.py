@@ -11,7 +11,7 @@ from simu.api import load_source
 from simu.check import CheckSettings
 from simu.evolve import Budget, run_search
 from simu.evolve.dictionary import argument_constants
-from simu.evolve.genome import Genes
+from simu.evolve.genes import Genes
 from simu.evolve.operators import mutate
 from simu.evolve.search import Search
 from simu.launch.buffers import PLAIN_FILLS, buffer_from_spec

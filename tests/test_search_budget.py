@@ -8,7 +8,7 @@ import pytest
 from simu.api import load_source
 from simu.check import CheckSettings
 from simu.evolve import Budget, search
-from simu.evolve.genome import Genes
+from simu.evolve.genes import Genes
 from simu.evolve.phases import SHRINK_STEPS
 from simu.evolve.refute import refute_by_length
 from simu.evolve.search import ACCESSES_PER_STEP, MIN_LAUNCH_SECONDS, Search, launch_cost

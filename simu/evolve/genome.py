@@ -25,6 +25,8 @@ import numpy as np
 from simu.evolve.dictionary import bound_arguments, stride_arguments, thread_stride_bytes
 from simu.evolve.distinct import distinct_launch
 from simu.evolve.floors import length_floors
+from simu.evolve.genes import Genes
+from simu.evolve.member_bounds import bound_members, member_bounds
 from simu.evolve.requirements import satisfied
 from simu.evolve.roles import INFERRED, Role, buffer_roles, draw_valid, split
 from simu.evolve.shape import Shape
@@ -55,45 +57,6 @@ SIZE_NAMES = re.compile(r"^(n|N|num\w*|len\w*|size\w*|count\w*|width|height|dept
 
 
 TOLERANCE_NAMES = re.compile(r"^(tol\w*|eps\w*|\w*_?(tol|eps|epsilon|tolerance|threshold|thresh))$", re.I)
-
-
-class Genes:
-    """Named positions in a genome with ``scalars`` scalar-argument genes.
-
-    ``GRID`` and ``BLOCK`` hold the dimensions (log2, x y z), ``SCALARS`` one gene per searched
-    scalar argument (``scalar(j)``), then ``FILL`` (an index into
-    :data:`~simu.launch.buffers.PLAIN_FILLS`) and ``SEED`` (the buffers' generator seed).
-    """
-
-    GRID = slice(0, 3)
-    BLOCK = slice(3, 6)
-    DIMS = slice(GRID.start, BLOCK.stop)  # grid then block
-
-    def __init__(self, scalars: int):
-        self.scalars = scalars
-        self.SCALARS = slice(self.DIMS.stop, self.DIMS.stop + scalars)
-        self.FILL = self.SCALARS.stop
-        self.SEED = self.FILL + 1
-        self.size = self.SEED + 1
-
-    @classmethod
-    def grid(cls, axis: int) -> int:
-        return cls.GRID.start + axis
-
-    @classmethod
-    def block(cls, axis: int) -> int:
-        return cls.BLOCK.start + axis
-
-    def scalar(self, j: int) -> int:
-        return self.SCALARS.start + j
-
-    def scalar_index(self, i: int) -> int | None:
-        """``j`` when position ``i`` is ``scalar(j)``, else None."""
-        return i - self.SCALARS.start if self.SCALARS.start <= i < self.SCALARS.stop else None
-
-    def launch_part(self, genes: list[float]) -> tuple[float, ...]:
-        """Every gene but the seed (the seed alone does not make a different launch)."""
-        return tuple(genes[:self.SEED])
 
 
 SAMPLE_START = 1024  # threads of the first sample of a host's grid too large to run whole
@@ -488,8 +451,15 @@ class Layout:
         them from buffers the search drew (``drawn_inputs``)."""
         kept = {n for n, s in launch.buffer_specs.items()
                 if s.get("fill") in GRAPH_FILLS or ("produced" in s and "drawn_inputs" not in s)}
-        chosen = self.chosen_contents() - kept
-        return distinct_launch(self.params, chosen, launch)  # pointer slots kept, member buffers varied too
+        out = distinct_launch(self.params, self.chosen_contents() - kept, launch)  # pointer slots kept, members varied
+        if out is not None:
+            bound_members(out[0].args, self.member_ranges, out[0].buffer_specs)
+        return out
+
+    @cached_property
+    def member_ranges(self) -> dict[str, tuple]:
+        """Struct members passed by value that index a fixed-size array, with their bounds (:mod:`.member_bounds`)."""
+        return member_bounds(self.kernel)
 
     def launch(self, genes: list[float], plausible: bool = False) -> Launch:
         """The launch ``genes`` describe; with ``plausible`` every buffer whose length the search chooses
@@ -563,6 +533,7 @@ class Layout:
                    if plausible else None)
         launch.pointers = draw_members([*self.params, *self.holders], args, launch.buffer_specs, plain, rng, length,
                                        seed=seed, threads=T, length_of=longest)
+        bound_members(args, self.member_ranges, launch.buffer_specs)
         drawn = draw_valid(self.roles, args, launch.buffer_specs, rng) if inferred else ""
         if drawn:
             launch.origin += f" (contents drawn as the kernel uses them: {drawn})"

@@ -12,7 +12,7 @@ import math
 import random
 from collections.abc import Callable
 
-from simu.evolve.genome import Genes
+from simu.evolve.genes import Genes
 from simu.launch.buffers import PLAIN_FILLS
 
 MAX_LOG2_DIM = 10.0  # a mutated dimension gene stays within 1 .. 1024

@@ -13,7 +13,8 @@ import numpy as np
 from deap import tools
 
 from simu import codes
-from simu.evolve.genome import SIZE_NAMES, Genes
+from simu.evolve.genes import Genes
+from simu.evolve.genome import SIZE_NAMES
 from simu.evolve.loop import individual
 from simu.evolve.operators import MAX_LOG2_DIM, halvings
 from simu.launch import Launch
