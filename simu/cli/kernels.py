@@ -43,10 +43,12 @@ def kernels_cmd(paths: list[Path],
         fail(f"no such file or directory: {exc}")
     file_options, plan = _project_flags(paths, files, include, define, clang_arg, opt_level(o1, o2, o3),
                                         cuda_path)
-    included = [{"file": str(f), "included_by": _shown(plan.included_by[f.resolve()])} for f in files
-                if f.resolve() in plan.included_by]
-    files = [f for f in files if f.resolve() not in plan.included_by]
-    files += [Path(_shown(h)) for h in plan.units if h not in {f.resolve() for f in files}]
+    resolved = {f: f.resolve() for f in files}  # once: a large tree holds thousands of sources
+    included = [{"file": str(f), "included_by": _shown(plan.included_by[resolved[f]])} for f in files
+                if resolved[f] in plan.included_by]
+    files = [f for f in files if resolved[f] not in plan.included_by]
+    listed = {resolved[f] for f in files}
+    files += [Path(_shown(h)) for h in plan.units if h not in listed]
     rows: list[dict] = []
     failures: list[dict] = []
     for f in files:

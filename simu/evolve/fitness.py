@@ -25,7 +25,8 @@ def collision_ratio(trace: Trace, max_rows: int = 1_000_000) -> tuple[float, flo
     word = addr >> 2
     lane = trace.lane[keep].astype(np.int64)
     span = int(lane.max()) + 1
-    pairs = np.unique(word * span + lane)  # distinct (word, lane); word < 2**38, lane < 2**21
+    keys = np.sort(word * span + lane)  # (word, lane); word < 2**38, lane < 2**21; sorted, as np.unique's hashing
+    pairs = keys[np.concatenate(([True], keys[1:] != keys[:-1]))]  # of millions of keys costs a hundred times more
     distinct_words = int(np.count_nonzero(np.diff(pairs // span))) + 1
     primary = distinct_words / len(pairs)
     return primary, secondary

@@ -163,7 +163,7 @@ def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
     broadcast view when it holds one value, else an array of ``dtype`` (None: the narrowest its range allows)."""
     if not parts:
         return np.zeros(0, dtype or np.uint8)
-    scalar = [np.ndim(p) == 0 for p in parts]
+    scalar = [not isinstance(p, np.ndarray) or p.ndim == 0 for p in parts]  # np.ndim costs a call per chunk
     if all(scalar):
         per_chunk = np.array(parts, np.int64)
         if (per_chunk == per_chunk[0]).all():

@@ -9,8 +9,10 @@ asked."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from simu.host.ast.program import read_host_file
 from simu.host.launchmacros import FUNCTION_MACRO
 
 LEVELS = 4  # caller levels followed up from the functions that launch
+READERS = max(1, min(8, os.cpu_count() or 1))  # clang processes reading host files side by side
 SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]")
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
@@ -41,6 +44,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
     def read_one(p: Path) -> list[FunctionFacts] | None:
         if not headers:
             headers.append(HeaderIndex(root))
+            headers[0].by_name  # noqa: B018 -- built once, before reads run side by side
         return read_host_file(p, root, headers=headers[0])
 
     read = read or read_one
@@ -48,31 +52,48 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
     done: dict[str, list[FunctionFacts]] = {}
     failed: list[str] = []
 
-    def load(rel: str) -> list[FunctionFacts]:
-        if rel in done:
-            return done[rel]
+    def cached(rel: str) -> list[FunctionFacts] | None:
         entry = entries.get(rel)
-        if entry is not None and "ast" in entry:
-            try:
-                done[rel] = facts_from_json(entry["ast"]) if entry["ast"] is not None else []
-                if entry["ast"] is None:
-                    failed.append(rel)
-                return done[rel]
-            except _FAILURES:
-                pass
+        if entry is None or "ast" not in entry:
+            return None
         try:
-            facts = read(root / rel)
+            return facts_from_json(entry["ast"]) if entry["ast"] is not None else []
         except _FAILURES:
-            facts = None
-        if facts is None:
-            failed.append(rel)
-        done[rel] = facts or []
-        if entry is not None and keep:
-            entry["ast"] = facts_to_json(facts) if facts is not None else None
-        return done[rel]
+            return None
 
-    for rel in launching_files(root, texts, sources, included or {}):
-        load(rel)
+    def attempt(rel: str) -> list[FunctionFacts] | None:
+        try:
+            return read(root / rel)
+        except _FAILURES:
+            return None
+
+    def load(rels: list[str]) -> None:
+        """Read the files of ``rels`` not read yet: from the cache entries, else through clang, side by side (each
+        a clang process; the first alone: it builds the precompiled prelude when that is missing), kept in the
+        order of ``rels`` whatever the order they finish in."""
+        todo = [rel for rel in dict.fromkeys(rels) if rel not in done]
+        known = {rel: facts for rel in todo if (facts := cached(rel)) is not None}
+        missing = [rel for rel in todo if rel not in known]
+        results = [attempt(rel) for rel in missing[:1]]
+        if len(missing) > 1:
+            with ThreadPoolExecutor(max_workers=min(READERS, len(missing) - 1)) as pool:
+                results += list(pool.map(attempt, missing[1:]))
+        read_now = dict(zip(missing, results, strict=True))
+        for rel in todo:
+            if rel in known:
+                done[rel] = known[rel]
+                if entries[rel]["ast"] is None:
+                    failed.append(rel)
+                continue
+            facts = read_now[rel]
+            if facts is None:
+                failed.append(rel)
+            done[rel] = facts or []
+            entry = entries.get(rel)
+            if entry is not None and keep:
+                entry["ast"] = facts_to_json(facts) if facts is not None else None
+
+    load(launching_files(root, texts, sources, included or {}))
     targets: set[str] = set()
     fields: set[str] = set()
     counted: set[int] = set()  # functions whose fields are counted
@@ -90,14 +111,10 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         if not new:
             break
         pattern = re.compile(r"(?<![\w.>])(?:" + "|".join(re.escape(n) for n in sorted(new) if n) + r")\s*[<(]")
-        for rel, t in sources.items():
-            if rel not in done and pattern.search(t):
-                load(rel)
+        load([rel for rel, t in sources.items() if rel not in done and pattern.search(t)])
     if fields:
         writes = re.compile(r"(?:->|\.)\s*(?:" + "|".join(re.escape(n) for n in sorted(fields)) + r")\s*=[^=]")
-        for rel, t in sources.items():
-            if rel not in done and writes.search(t):
-                load(rel)
+        load([rel for rel, t in sources.items() if rel not in done and writes.search(t)])
     # a header's functions come once per file including it: kept once (compared only with their namesakes at the
     # same place, template instantiations among them)
     kept: dict[tuple, list[FunctionFacts]] = {}
