@@ -83,3 +83,28 @@ def test_no_error_from_a_level_the_program_never_builds_and_the_race_still_found
     r = run_search(m, m.kernel("build1"), CheckSettings(), budget=_search_budget(), seed=0)
     assert not [f for f in r.findings if f.space == "private"], r.findings
     assert any(f.kind == "race" for f in r.findings), r.findings
+
+
+# a graph in a struct passed on by value, with a pointer array indexed by a member: clang copies the whole struct
+# into a local (no scalar replacement past the variable index), and every member is read from that copy
+COPIED_GRAPH = """
+struct Graph { int n; int level; const int *row; const int *col; int *degree[4]; };
+template <int K> static __forceinline__ __device__ void visit(const Graph g) {
+  int v = blockIdx.x * blockDim.x + threadIdx.x;
+  if (v >= g.n) return;
+  for (int e = g.row[v]; e < g.row[v + 1]; e++) atomicAdd(&g.degree[g.level][g.col[e]], K);
+}
+__global__ void indegree(const Graph g) { visit<1>(g); }
+"""
+
+
+def test_members_read_through_the_local_copy_keep_their_roles_and_bounds():
+    from simu.evolve.roles import buffer_roles
+
+    m = load_source(COPIED_GRAPH, "cuda")
+    k = m.kernel("indegree")
+    assert any(ins.opcode == "call" and str(ins.attrs.get("callee")).startswith("llvm.memcpy")
+               for b in k.function.blocks for ins in b.instrs)
+    assert member_bounds(k) == {"g": ((4, 4, 0, 3),)}  # level selects one of degree[4]
+    roles = buffer_roles(k)
+    assert roles["g.row"].kind == "offsets" and [t.name for t in roles["g.row"].targets] == ["g.col"]

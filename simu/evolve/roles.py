@@ -109,6 +109,8 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 if member is not None:  # the address a holder's slot holds: into that member buffer
                     roots[name], offsets[name] = member, 0
                     changed = True
+            elif op == "call" and str(ins.attrs.get("callee") or "").startswith("llvm.memcpy"):
+                changed |= _copied(ins, roots, offsets, holders)
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed, scaled)
                 changed |= _segment(ins, roots, taint, bounded, starts, segments)
@@ -230,6 +232,20 @@ def _member(ins, roots: dict, offsets: dict, holders: dict) -> str | None:
         return None
     at = offsets.get(ops[0].value)
     return None if at is None else member_at(holders[roots[ops[0].value]], at)
+
+
+def _copied(ins, roots: dict, offsets: dict, holders: dict) -> bool:
+    """A ``memcpy`` of a whole struct passed by value into a local (clang's copy of a struct passed on by value to
+    a device function): the local holds the holder's slots, so its loads reach the member buffers too."""
+    ops = ins.ops
+    if len(ops) < 3 or ops[0].kind != "reg" or ops[1].kind != "reg" or ops[0].value in roots:
+        return False
+    holder = holders.get(roots.get(ops[1].value))
+    if holder is None or not holder.pointers.by_value or offsets.get(ops[1].value) != 0 \
+            or const_int(ops[2]) != holder.pointee_size:
+        return False
+    roots[ops[0].value], offsets[ops[0].value] = roots[ops[1].value], 0
+    return True
 
 
 def _root(ins, roots: dict[str, str]) -> str | None:
