@@ -39,6 +39,8 @@ from simu.interp.program import Wait, put, where
 from simu.interp.ptx_alu import alu
 from simu.interp.ptx_atomics import translate_atomic
 from simu.interp.ptx_sequences import translate_sequence
+from simu.interp.ptx_video import OPS as VIDEO_OPS
+from simu.interp.ptx_video import video
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
 from simu.ir.types import FloatType, IntType
@@ -142,6 +144,10 @@ def translate(ins: Instr, args: list, dst, proto):
         return syncwarp
     if opcode == "activemask.b32" and output_ok() and len(operands) == 1:
         return _activemask(ins, "activemask", args, dst, proto, scalar_dtype(ins.type))
+    if head[0] in VIDEO_OPS and nout == 1 and isinstance(ins.type, IntType):
+        op = video(head, operands, operand, dst, proto, scalar_dtype(ins.type))
+        if op is not None:
+            return op
     if output_ok() and isinstance(ins.type, (IntType, FloatType)):
         op = alu(ins, shown, head, [operand(o) for o in operands[1:]], dst, proto)
         if op is not None:
