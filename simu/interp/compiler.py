@@ -20,7 +20,7 @@ from simu.interp.opencl_images import SAMPLER_INIT
 from simu.interp.program import CBlock, Getter, Program, Terminator, proto_of, result_dtype, where
 from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
-from simu.ir.constants import GlobalRef
+from simu.ir.constants import GlobalRef, RefDifference
 from simu.ir.module import register_uses
 from simu.ir.spin import spin_loops
 
@@ -52,6 +52,9 @@ class Compiler:
             return lambda st, sel: st.r[s][sel] if not isinstance(st.r[s], list) else _sel_agg(st.r[s], sel)
         if op.kind == "const":
             v = op.value
+            if isinstance(v, RefDifference):  # per lane: where each global lies for that lane
+                plus, minus = (self.getter(Operand("const", op.type, r), ins) for r in (v.plus, v.minus))
+                return lambda st, sel: plus(st, sel) - minus(st, sel)
             if isinstance(v, GlobalRef) or _has_ref(v):
                 if not isinstance(v, GlobalRef):
                     raise UnsupportedError(f"constant with embedded global address in {ins.opcode if ins else '?'}",

@@ -14,7 +14,7 @@ from simu.interp import arith
 from simu.interp.program import RMW, InstrTranslator, Translating, table, where
 from simu.interp.values import scalar_dtype
 from simu.ir import Instr
-from simu.ir.constants import Undef
+from simu.ir.constants import RefDifference, Undef
 from simu.ir.types import ArrayType, IntType, PtrType, StructType, VectorType, alloc_size
 
 INT_BINOPS = {"add", "sub", "mul", "sdiv", "udiv", "srem", "urem", "shl", "lshr", "ashr", "and", "or", "xor"}
@@ -252,7 +252,7 @@ def _gep(c: Translating, ins: Instr, g, dst, proto):
             scale = alloc_size(t)
         else:
             raise UnsupportedError(f"getelementptr into {t}", where(ins))
-        if o.kind == "const" and not isinstance(o.value, list):
+        if o.kind == "const" and not isinstance(o.value, (list, RefDifference)):  # a difference is per lane
             const_off += _index(o.value) * scale
         else:
             if isinstance(o.type, VectorType):

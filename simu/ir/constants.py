@@ -36,6 +36,16 @@ class GlobalRef:
 
 
 @dataclass(frozen=True)
+class RefDifference:
+    """The distance in bytes between two module globals' addresses, ``ptrtoint(plus) - ptrtoint(minus)``: code that
+    moves a pointer from one shared array to the same place in another (``p + ((char *)a - (char *)b)``).  The
+    machine computes it per lane, from where each global lies for that lane."""
+
+    plus: GlobalRef
+    minus: GlobalRef
+
+
+@dataclass(frozen=True)
 class Undef:
     """An undef/poison value: the machine gives it zero bits."""
 
@@ -162,6 +172,17 @@ class ConstantParser:
             if op == "inttoptr" and isinstance(v, GlobalRef):
                 v = GlobalRef(v.name, v.offset, False)
             return v, rest
+        if op == "sub" and rest.startswith("("):  # sub (i64 ptrtoint (@a), i64 ptrtoint (@b))
+            _, a, rest = self._typed_elem(rest[1:])
+            rest = rest.lstrip()
+            assert rest.startswith(","), rest[:30]
+            _, b, rest = self._typed_elem(rest[1:])
+            rest = rest.lstrip()[1:]  # ')'
+            if isinstance(a, GlobalRef) and isinstance(b, GlobalRef):
+                return RefDifference(a, b), rest
+            if isinstance(a, int) and isinstance(b, int):
+                return a - b, rest
+            raise ValueError("unsupported constant expression 'sub'")
         if op == "getelementptr":
             while True:
                 m2 = re.match(r"(inbounds|nuw|nusw|inrange\([^)]*\))\s*", rest)
