@@ -191,6 +191,26 @@ def test_a_kernel_file_written_as_raw_string_literals_compiles_at_its_own_lines(
     assert unwrap_raw_string('R"x(a)x" R"(b)"') == "    a       b  "
 
 
+def test_a_kernel_file_wrapped_in_a_stringizing_macro_compiles_at_its_own_lines(tmp_path):
+    """Benchmark suites keep kernels as ``MSTRINGIFY( … )`` files that the host includes after ``#define
+    MSTRINGIFY(...) #__VA_ARGS__``; lines of their own for directives come from ``\\n`` escapes.  The text inside is
+    the program: the wrapper blanked, the escapes spaces, so kernels keep the file's lines."""
+    from simu.api import load_file
+    from simu.frontend.overlay import unwrap_stringified
+
+    src = tmp_path / "k.cl"
+    text = ("MSTRINGIFY(\n\n// a comment\n\\n#undef MAD\n\\n#define MAD(x, c) x = (x * x) + c;\n\\n\n"
+            "__kernel void compute(__global float *ptr, float a)\n{\n  float x = a;\n  MAD(x, 1.0f)\n"
+            "  ptr[get_global_id(0)] = x;\n}\n\n)\n")
+    src.write_text(text)
+    module = load_file(src)
+    assert [(k.display_name, k.line) for k in module.kernels] == [("compute", 7)]
+    assert src.read_text() == text
+    assert unwrap_stringified("MSTRINGIFY(int x;)") is None  # no kernel inside
+    assert unwrap_stringified("int y; MSTRINGIFY(__kernel void k() {})") is None  # code outside the wrapper
+    assert unwrap_stringified("S(\\n#define A 1\n__kernel void k() {}\n)") == "    #define A 1\n__kernel void k() {}\n "
+
+
 PRECISION_CHAIN = """#if defined(SINGLE_PRECISION)
 #define VALTYPE float
 #elif defined(K_DOUBLE_PRECISION)

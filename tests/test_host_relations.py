@@ -485,3 +485,14 @@ int main() {
     index = build_host_index(tmp_path, [tmp_path / "main.cu"])
     (c,) = contracts_for(index, "k", [("out", 4), ("a", None), ("b", None)], None).contracts
     assert "b" not in c.derived and "a" not in c.derived, c.derived
+
+
+def test_a_relation_over_a_scalar_named_like_a_python_keyword_evaluates():
+    """A host computing a kernel argument as ``lambda * Vin`` (a detection head's scalar named ``lambda``): the
+    relation is C, not Python, so the name is a name; text that is no expression is a ValueError, never a
+    SyntaxError out of the search."""
+    import pytest
+
+    assert int_expression("lambda * Vin + in", {"lambda": 3, "Vin": 5, "in": 1}) == 16
+    with pytest.raises(ValueError):
+        int_expression("a +* b", {"a": 1, "b": 2})

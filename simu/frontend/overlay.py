@@ -100,6 +100,27 @@ def unwrap_raw_string(text: str) -> str | None:
     return "".join(out)
 
 
+_STRINGIFIED = re.compile(r"\A(\s*)([A-Za-z_]\w*)(\s*\()(.*)(\))(\s*;?\s*)\Z", re.S)
+_NEWLINE_ESCAPES = re.compile(r"^([ \t]*)((?:\\n)+)", re.M)
+
+
+def unwrap_stringified(text: str) -> str | None:
+    """The source a kernel file wrapped in a stringizing macro holds (``MSTRINGIFY( … )`` with ``#define
+    MSTRINGIFY(...) #__VA_ARGS__`` in the host file that includes it into a string), the wrapper blanked and the
+    ``\\n`` escapes that start lines (which put the file's ``#define``/``#undef`` lines on lines of their own in the
+    string) turned into spaces; ``None`` when the file is not one (code outside the macro's parentheses, or no
+    kernel inside)."""
+    code = comment_free(text)
+    m = _STRINGIFIED.match(code)
+    if not m or not re.search(r"\b(?:__)?kernel\b", m.group(4)):
+        return None
+    out = list(text)
+    for k in (2, 3, 5):  # the macro's name, its opening and its closing parenthesis (same offsets in ``code``)
+        out[m.start(k):m.end(k)] = list(spaces(text[m.start(k):m.end(k)]))
+    blanked = "".join(out)
+    return _NEWLINE_ESCAPES.sub(lambda e: e.group(1) + " " * len(e.group(2)), blanked)
+
+
 Overlay = tuple[list[str], "tempfile.TemporaryDirectory | None"]
 
 
@@ -121,6 +142,8 @@ def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), langua
         except OSError:
             continue
         new = unwrap_raw_string(text)
+        if new is None and language == "opencl":
+            new = unwrap_stringified(text)
         if language == "cuda":
             new = cuda_rewrites(new or text) or new
         if new is not None:

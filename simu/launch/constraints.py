@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import keyword
 import numbers
 import re
 from dataclasses import dataclass, field
@@ -175,19 +176,38 @@ def int_expression(expr: str, values: dict[str, Any]) -> int | float:
     """A host relation (:attr:`KernelConstraints.dims` / ``derived``) over the launch's argument values, with C
     semantics: integer ``/`` and ``%`` truncate toward zero; ``min``/``max``.  ZeroDivisionError, KeyError (a
     name without a value) and ValueError (anything else) propagate."""
-    return _c_eval(_parse(expr).body, values)
+    return _c_eval(parse_expression(expr).body, values)
+
+
+_KEYWORDS = re.compile(r"\b(?:" + "|".join(keyword.kwlist) + r")\b")
+_RENAMED = "_c_"  # suffix of a C name that is a Python keyword (a scalar ``lambda``), renamed to parse
+
+
+def parse_expression(expr: str) -> ast.Expression:
+    """A C arithmetic expression as a Python syntax tree: C names that are Python keywords (``lambda * Vin``)
+    renamed (:func:`source_name` gives them back); ValueError when it does not parse."""
+    try:
+        return _parse(expr)
+    except SyntaxError:
+        raise ValueError(f"bad expression '{expr}'") from None
+
+
+def source_name(name: str) -> str:
+    """The C name behind a name of :func:`parse_expression`'s tree."""
+    base = name[:-len(_RENAMED)]
+    return base if name.endswith(_RENAMED) and keyword.iskeyword(base) else name
 
 
 @functools.lru_cache(maxsize=256)
 def _parse(expr: str) -> ast.Expression:
-    return ast.parse(expr, mode="eval")
+    return ast.parse(_KEYWORDS.sub(lambda m: m.group(0) + _RENAMED, expr), mode="eval")
 
 
 def _c_eval(node: ast.AST, env: dict[str, Any]) -> int | float:
     if isinstance(node, ast.Constant) and isinstance(node.value, SCALAR) and not isinstance(node.value, bool):
         return node.value
     if isinstance(node, ast.Name):
-        v = env[node.id]
+        v = env[source_name(node.id)]
         if not isinstance(v, numbers.Real):
             raise ValueError(node.id)
         return int(v) if isinstance(v, numbers.Integral) else float(v)

@@ -332,6 +332,8 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
     of scalar parameters (or ``threads`` / ``blocks``)."""
     import ast
 
+    from simu.launch.constraints import parse_expression, source_name
+
     params = {p.name: p for p in launch_params(kernel)}
     allowed = f"its parameters: {describe_params(kernel)}"
     for table, names in (("args", [*c.args, *c.arg_ranges, *c.buffer_lengths]), ("fills", list(c.fills))):
@@ -348,10 +350,15 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
         if (not p.is_pointer or is_by_value(p)) and not is_texture(p):
             raise LaunchError(f"args.{name} = \"{expr}\": '{name}' is a scalar ({p.c_type or p.type}); expected "
                               "a number or a range \"lo:hi\" (length expressions are for pointer parameters)")
-        for node in ast.walk(ast.parse(expr, mode="eval")):
-            if isinstance(node, ast.Name) and node.id not in ("threads", "blocks") and \
-                    (node.id not in params or params[node.id].is_pointer or takes_array(params[node.id])):
-                raise LaunchError(f"args.{name} = \"{expr}\": '{node.id}' is not a scalar parameter; a length "
+        try:
+            tree = parse_expression(expr)
+        except ValueError:
+            raise LaunchError(f"args.{name} = \"{expr}\": not an arithmetic expression") from None
+        for node in ast.walk(tree):
+            used = source_name(node.id) if isinstance(node, ast.Name) else ""
+            if used and used not in ("threads", "blocks") and \
+                    (used not in params or params[used].is_pointer or takes_array(params[used])):
+                raise LaunchError(f"args.{name} = \"{expr}\": '{used}' is not a scalar parameter; a length "
                                   "expression uses numbers, scalar parameters, threads and blocks")
     for name in c.args:
         p = params[name]
