@@ -103,3 +103,51 @@ def test_the_atomic_twin_and_an_in_bounds_kernel_are_silent(tmp_path):
     kernels = _scan(tmp_path, "row_sum.cu", SQUARED_NORM)
     norm = kernels["SquaredNormKernel"]
     assert norm.status == "analysed" and norm.findings == []
+
+
+SETUP_PY = """from setuptools import setup
+import torch
+define_macros = []
+extra_compile_args = {"cxx": []}
+if torch.cuda.is_available():
+    define_macros += [("WITH_CUDA", None), ("THREADS", "64")]
+setup(name="ext", ext_modules=[CUDAExtension("ext._C", ["csrc/iou.cu"], define_macros=define_macros,
+                                             extra_compile_args=extra_compile_args)])
+"""
+
+IOU_HELPER = """#pragma once
+__host__ __device__ inline float overlap(const float *a, const float *b) { return a[0] < b[0] ? a[0] : b[0]; }
+"""
+
+# a rotated-box non-maximum suppression in the style of a detection library: the helper it calls is included only
+# in the CUDA build, and the kernel rounds up with PyTorch's at::cuda::ATenCeilDiv
+NMS = """#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAApplyUtils.cuh>
+#ifdef WITH_CUDA
+#include "iou_utils.h"
+#endif
+__global__ void nms_kernel(const int n, const float *boxes, unsigned long long *mask) {
+  const int i = blockIdx.x * THREADS + threadIdx.x;
+  if (i >= n) return;
+  unsigned long long t = 0;
+  for (int j = 0; j < n && j < 64; j++) t |= (overlap(boxes + i, boxes + j) > 0.5f ? 1ULL : 0ULL) << j;
+  mask[i * at::cuda::ATenCeilDiv(n, 64) + blockIdx.y] = t;
+}
+"""
+
+
+def test_a_python_extensions_setup_py_defines_its_cuda_builds_macros(tmp_path):
+    """setup.py's ``define_macros`` (read from its syntax tree, never run) are the ``.cu`` files' macros: the kernel's
+    helper behind ``#ifdef WITH_CUDA`` is there, and ``THREADS`` has the build's value."""
+    from simu.frontend.setup_py import setup_defines
+
+    (tmp_path / "setup.py").write_text(SETUP_PY)
+    (tmp_path / "csrc").mkdir()
+    (tmp_path / "csrc" / "iou_utils.h").write_text(IOU_HELPER)
+    (tmp_path / "csrc" / "iou.cu").write_text(NMS)
+    assert setup_defines(tmp_path / "csrc" / "iou.cu", tmp_path) == ("WITH_CUDA", "THREADS=64")
+    assert setup_defines(tmp_path / "csrc" / "iou.cu", tmp_path / "csrc") == ()  # above the project: not read
+    options, config = resolve_options([tmp_path], ScanOverrides(budget=1, jobs=1, no_cache=True))
+    result = scan(options, config)
+    kernels = {k.name: k for f in result.files for k in f.kernels}
+    assert kernels["nms_kernel"].status == "analysed", [(f.path, f.error) for f in result.files]

@@ -3,7 +3,9 @@
 Sources, in the order their options are added (a later ``-D`` of the same name wins in clang):
 
 1. the global options (``-I``/``-D``/``--clang-arg`` and ``include``/``define``/``clang-args``);
-2. ``compile_commands.json`` for CUDA files (``--compile-commands``, ``compile-commands``, else found at the
+2. for CUDA files, the ``define_macros`` of the nearest ``setup.py`` (a Python extension's CUDA build:
+   :mod:`simu.frontend.setup_py`), then ``compile_commands.json`` (``--compile-commands``,
+   ``compile-commands``, else found at the
    project root or in a ``build*/`` folder): :mod:`simu.frontend.compdb`;
 3. for a ``.cl`` file, the build options its host program passes to ``clBuildProgram``
    (:mod:`simu.host`).  A ``.cl`` built with several distinct option strings is compiled once per
@@ -28,6 +30,7 @@ import pathspec
 from simu.config import Config
 from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
+from simu.frontend.setup_py import setup_defines
 from simu.host import BuildSite, HostIndex, parse_build_options
 from simu.scan.assume import COMMON_TYPES, hinted, integer_types, label, normal, resolve, unknown_types
 from simu.scan.options import ScanError, ScanOptions
@@ -89,6 +92,8 @@ class FileFlags:
         incs = [str(d) for d in o.include]
         defines, args = list(o.define), list(o.clang_args)
         suffix = path.suffix.lower()
+        if suffix in (".cu", ".cuh"):  # a Python extension's CUDA build: its setup.py's define_macros
+            defines += setup_defines(path, o.root)
         if self.database is not None and suffix in (".cu", ".cuh"):
             flags = self.database.flags_for(path)
             if flags is not None:
