@@ -352,3 +352,36 @@ def test_a_program_variable_rebuilt_from_another_cl_file_launches_each_files_ker
     for cl_file, block, line in (("a.cl", 64, 10), ("b.cl", 32, 16)):
         ((c, origin),) = host_constraints(index, "mmul", [("A", 4)], cl_file=cl_file, api="opencl")
         assert origin == f"host launch at C/main.c:{line}" and c.block == (block, 1, 1)
+
+
+# a curve-fitting library's launch: the block built member by member, a branch adding to it
+PIECES = r"""
+__global__ void values(const float *params, float *out, int n_fits, int n_points, int per_block, int pieces) {
+    int fit_in_block = threadIdx.x / n_points;
+    int fit = blockIdx.x * per_block / pieces + fit_in_block;
+    int piece = blockIdx.x % pieces;
+    int point = threadIdx.x - fit_in_block * n_points + piece * blockDim.x;
+    if (fit >= n_fits || point >= n_points) return;
+    out[fit * n_points + point] = params[fit] * point;
+}
+void run(const float *params, float *out, int n_fits, int n_points, int per_block, int pieces) {
+    dim3 threads(1, 1, 1);
+    dim3 blocks(1, 1, 1);
+    threads.x = n_points * per_block / pieces;
+    if (pieces > 1)
+        threads.x += n_points % threads.x;
+    blocks.x = n_fits / per_block * pieces;
+    values<<<blocks, threads>>>(params, out, n_fits, n_points, per_block, pieces);
+}
+"""
+
+
+def test_a_block_member_a_branch_adds_to_makes_one_contract_per_branch(tmp_path):
+    """``threads.x = n * k / b; if (b > 1) threads.x += n % threads.x``: the block is either relation of the
+    arguments, each a launch the program makes; the member read back (``threads.x``) is the value assigned."""
+    _, index = _index(tmp_path, PIECES)
+    found = host_constraints(index, "values", [("params", 4), ("out", 4), ("n_fits", None), ("n_points", None),
+                                               ("per_block", None), ("pieces", None)])
+    dims = sorted(c.dims.get("block.x", "") for c, _ in found)
+    assert dims == ["n_points*per_block/pieces", "n_points*per_block/pieces+n_points%(n_points*per_block/pieces)"]
+    assert all(c.dims.get("grid.x") == "n_fits/per_block*pieces" for c, _ in found)

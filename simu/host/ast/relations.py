@@ -17,6 +17,7 @@ from simu.host.ast.contents import DRAW
 from simu.host.ast.expr import (
     Call,
     Cast,
+    Choice,
     Const,
     Element,
     Expr,
@@ -110,6 +111,8 @@ def arg_names(args: list[Expr], known_args: list[bool], variables: bool = False)
 
 def _dim(render: Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
     out = []
+    if isinstance(e, Choice) and isinstance(bound.get(e), tuple):  # one branch's dim3 (``dim3 t; … if (c) t.x += …``)
+        e = bound[e][1]
     for c in dim_parts(e):
         r = render.text(lift(c, ctx, bound))
         out.append(r if r is not None and ARG.search(r) else None)
@@ -168,6 +171,9 @@ class Renderer:
             return (str(v), 9) if v >= 0 else (f"({v})", 9)
         if isinstance(e, Cast) and e.kind in "iu":
             return self._text(e.arg, exclude)
+        if isinstance(e, Element) and isinstance(e.base, Items) and isinstance(e.index, Const) \
+                and 0 <= int(e.index.value) < len(e.base.items):  # ``t.x`` of ``dim3 t(…)``: that member
+            return self._text(e.base.items[int(e.index.value)], exclude)
         rounded = _rounded_quotient(e, self._constant)
         if rounded is not None:  # (int)ceil((double)n / b): the integer round-up, over counts and sizes
             parts = [self._text(a, exclude) for a in rounded[1:]]
