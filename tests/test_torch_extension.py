@@ -151,3 +151,41 @@ def test_a_python_extensions_setup_py_defines_its_cuda_builds_macros(tmp_path):
     result = scan(options, config)
     kernels = {k.name: k for f in result.files for k in f.kernels}
     assert kernels["nms_kernel"].status == "analysed", [(f.path, f.error) for f in result.files]
+
+
+# a row filler whose grid the host sizes to the tensor: past that grid a block's start passes n, the unsigned min
+# keeps its count at the block size and its writes wrap onto block 0's rows (a race no host launch makes)
+ROWS = HEADERS + """#include <ATen/cuda/CUDAApplyUtils.cuh>
+__global__ void fill_rows(const int n, const float *in, float *out) {
+  const int start = blockIdx.x * blockDim.x;
+  const int count = min(n - start, blockDim.x);
+  if (threadIdx.x < count) out[(start + threadIdx.x) % n] = in[threadIdx.x] + start;
+}
+HELPER
+at::Tensor FillRows(const at::Tensor& in) {
+  auto n = in.size(0);
+  auto out = at::empty({n}, in.options());
+  const int blocks = BLOCKS;
+  fill_rows<<<blocks, 32, 0, at::cuda::getCurrentCUDAStream()>>>(n, in.data_ptr<float>(), out.data_ptr<float>());
+  return out;
+}
+"""
+ROUND_UP_HELPER = "static int divUp(int a, int b) { return (a + b - 1) / b; }"
+
+
+@pytest.mark.parametrize(("helper", "blocks"), [("", "at::cuda::ATenCeilDiv(static_cast<int>(n), 32)"),
+                                                (ROUND_UP_HELPER, "divUp(static_cast<int>(n), 32)")])
+def test_an_extensions_host_function_gives_the_grid_as_a_relation_of_its_tensor_size(tmp_path, helper, blocks):
+    """The host side of a PyTorch extension parses against simu's tensor API declarations: ``n = in.size(0)`` is
+    the kernel's ``n`` and the grid its round-up over the block, through PyTorch's ``ATenCeilDiv`` or a helper of
+    one ``return``; the kernel's ``const int`` parameter does not keep the launch from its kernel."""
+    from simu.host.index import build_host_index
+
+    text = ROWS.replace("HELPER", helper).replace("BLOCKS", blocks)
+    (tmp_path / "rows.cu").write_text(text)
+    (launch,) = build_host_index(tmp_path, [tmp_path / "rows.cu"]).cuda_launches_of("fill_rows")
+    from simu.launch.constraints import int_expression
+
+    assert [int_expression(launch.grid_sym[0], {"_a0_": n}) for n in (1, 32, 33, 100)] == [1, 1, 2, 4]
+    found = _scan(tmp_path, "rows.cu", text)["fill_rows"]
+    assert found.status == "analysed" and found.findings == [], found.findings

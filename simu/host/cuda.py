@@ -68,7 +68,7 @@ class CudaLaunch:
     through: tuple[str, ...] = ()
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) clears before the launch
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (simu.host.ast.sequence)
-    signature: str = ""  # the kernel's type as clang read the launch instantiate it (``void(double*)``)
+    signature: str = ""  # the kernel's type as clang read the launch instantiate it (``void (double *)``)
     # (argument, kind, value, argument the value is): buffers the host fills (simu.host.ast.contents)
     contents: tuple[tuple[int, str, int | float | None, int | None], ...] = ()
     # (variable, byte offset, values): what cudaMemcpyToSymbol copies before the launch (simu.host.ast.launches)

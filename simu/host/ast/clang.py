@@ -78,7 +78,8 @@ def _base_args(language: str = "cuda") -> list[str]:
     if language == "cuda":
         return ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
                 "-Wno-unknown-cuda-version", "-Wno-register", "-Wno-c++11-narrowing", *common, *shim_arguments(),
-                "-isystem", str(OPENCL_HOST_INCLUDE)]  # a helper of OpenCL host code including its headers
+                "-isystem", str(OPENCL_HOST_INCLUDE),  # a helper of OpenCL host code including its headers
+                "-idirafter", str(INCLUDE_DIR / "cuda_fallback")]  # as kernels compile: PyTorch's tensor API, …
     ocl = ["-isystem", str(OPENCL_HOST_INCLUDE), "-include", "stddef.h", "-include", "CL/cl.h"]  # as the SDK's
     if language == "c":
         libc: list[str] = []

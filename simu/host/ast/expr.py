@@ -237,6 +237,18 @@ def dim_parts(e: Expr) -> list[Expr]:
     return (list(e.items) + [Const(1)] * 3)[:3] if isinstance(e, Items) else [e, Const(1), Const(1)]
 
 
+# library functions as operators: the C library's math, and integer round-up division (PyTorch's, CCCL's)
+MATH_CALLS = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil", "floor": "floor",
+              "sqrt": "sqrt", "log2": "log2", "abs": "abs", "fabs": "abs", "ceilf": "ceil", "floorf": "floor",
+              "sqrtf": "sqrt", "lround": "round", "round": "round", "pow": "pow", "powf": "pow"}
+CEIL_DIVISIONS = {"ATenCeilDiv", "ceil_div"}
+
+
+def ceil_division(a: Expr, b: Expr) -> Expr:
+    """``(a + b - 1) / b`` over integers: what :data:`CEIL_DIVISIONS` compute."""
+    return Op("/", (Op("+", (a, Op("-", (b, Const(1))))), b))
+
+
 def uncast(e: Expr) -> Expr:
     """``e`` without the conversions around it (``(float)rand()``, a ``dim3``'s unsigned member)."""
     while isinstance(e, Cast):

@@ -56,9 +56,6 @@ _ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "_
                  "__builtin_trap"}
 _LEAVES = {"exit", "abort", "_exit", "quick_exit"}
 _API_LAUNCHES = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
-_MATH = {"min": "min", "max": "max", "fmin": "min", "fmax": "max", "ceil": "ceil", "floor": "floor",
-         "sqrt": "sqrt", "log2": "log2", "abs": "abs", "fabs": "abs", "ceilf": "ceil", "floorf": "floor",
-         "sqrtf": "sqrt", "lround": "round", "round": "round", "pow": "pow", "powf": "pow"}
 _DIM3 = {"dim3", "uint3", "struct dim3"}
 MAX_DEPTH = 40  # nesting of one expression
 MAX_NODES = 400  # nodes of one expression written out as a tree (shared subtrees counted each time)
@@ -75,7 +72,7 @@ class LaunchFact:
     args: tuple[Expr, ...]
     args_text: tuple[str, ...]
     conditions: tuple[Condition, ...]
-    signature: str = ""  # the kernel's type as this launch instantiates it (``void(double*)``)
+    signature: str = ""  # the kernel's type as this launch instantiates it (``void (double *)``)
     later: bool = False  # made on a while loop's later pass: what is unknown varies, no text reader's value holds
 
 
@@ -482,8 +479,10 @@ class FunctionReader:
             name = callee_name(n)
             args = tuple(self.expr(a, st) for a in kids(n)[1:])
             short = name.split("::")[-1]
-            if short in _MATH:
-                return Op(_MATH[short], args, "f" if arithmetic_kind(qual_type(n))[0] == "f" else "i")
+            if short in exprs.MATH_CALLS:
+                return Op(exprs.MATH_CALLS[short], args, "f" if arithmetic_kind(qual_type(n))[0] == "f" else "i")
+            if short in exprs.CEIL_DIVISIONS and len(args) == 2:
+                return exprs.ceil_division(*args)
             if name and kind_of_callee(n) == "DeclRefExpr":  # a new buffer is its own, however alike its arguments
                 return Call(name, (*args, self.read_at(n, "a buffer")) if name == opencl.CREATE_BUFFER else args)
             return self.read_at(n, f"the result of {name or 'a call'}()")

@@ -57,7 +57,7 @@ class LaunchValues:
     relations: Relations = Relations()  # what is not known, over the other arguments; what the host requires
     zeroed: tuple[int, ...] = ()  # pointer arguments a cudaMemset(p, 0, …) before the launch clears
     priors: tuple[Prior, ...] = ()  # earlier launches on some of the same variables (sequence.priors)
-    signature: str = ""  # the kernel's type as the launch instantiates it (``void(double*)``)
+    signature: str = ""  # the kernel's type as the launch instantiates it (``void (double *)``)
     later: bool = False  # on a while loop's later pass (``LaunchFact.later``)
     # (argument, kind, value, argument the value is) for buffers the host fills before (simu.host.ast.contents)
     contents: tuple[tuple[int, str, Number | None, int | None], ...] = ()

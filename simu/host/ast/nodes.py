@@ -127,9 +127,10 @@ def position(node: Node) -> str | None:
 
 
 def signature(decl: Node) -> str:
-    """A function declaration's type without spaces (``void(int,double*)``): the same for a template
-    instantiation in every file, different between instantiations."""
-    return re.sub(r"\s+", "", qual_type(decl, desugared=False)) if decl.get("kind") == "FunctionDecl" else ""
+    """A function declaration's type, its spaces made single (``void (const int, double *)``): the same for a
+    template instantiation in every file, different between instantiations; its words stay words, so that the
+    qualifiers of its parameters can be told from their types."""
+    return re.sub(r"\s+", " ", qual_type(decl, desugared=False)).strip() if decl.get("kind") == "FunctionDecl" else ""
 
 
 def referenced(node: Node) -> Node:

@@ -37,6 +37,7 @@ from simu.host.ast.values import Context, Program, lift
 from simu.host.relations import ARG, acyclic
 from simu.launch.constraints import BLOCK_DIMS
 
+MAX_INLINED = 3  # nested helper calls a relation is written through
 _PRECEDENCE = {"*": 3, "/": 3, "%": 3, "+": 2, "-": 2, "<<": 1, ">>": 1}
 _COMPARE = {"==": "!=", "!=": "==", "<": ">=", ">=": "<", ">": "<=", "<=": ">"}
 # differ at each call (DRAW: a <random> distribution's d(gen))
@@ -156,6 +157,7 @@ class Renderer:
 
     def __init__(self, program: Program, fn: FunctionFacts, names: dict[Expr, str]):
         self.program, self.fn, self.names = program, fn, names
+        self._depth = 0  # helpers being inlined
 
     def text(self, e: Expr, exclude: str = "") -> str | None:
         made = self._text(e, exclude)
@@ -171,6 +173,15 @@ class Renderer:
             return (str(v), 9) if v >= 0 else (f"({v})", 9)
         if isinstance(e, Cast) and e.kind in "iu":
             return self._text(e.arg, exclude)
+        if isinstance(e, Call):  # a helper of one return, its parameters the call's arguments (``divUp(n, 256)``)
+            body = self._inlined(e)
+            if body is None:
+                return None
+            self._depth += 1
+            try:
+                return self._text(body, exclude)
+            finally:
+                self._depth -= 1
         if isinstance(e, Element) and isinstance(e.base, Items) and isinstance(e.index, Const) \
                 and 0 <= int(e.index.value) < len(e.base.items):  # ``t.x`` of ``dim3 t(…)``: that member
             return self._text(e.base.items[int(e.index.value)], exclude)
@@ -198,6 +209,15 @@ class Renderer:
         if e.op == "neg" and len(parts) == 1:
             return f"-({parts[0][0]})", 9  # type: ignore[index]
         return None
+
+    def _inlined(self, e: Call) -> Expr | None:
+        """The one ``return`` expression of the project function ``e`` calls, over the call's arguments; None for a
+        function with several returns, another number of parameters, an overload, or past a few nested calls."""
+        targets = [f for f in self.program.functions.get(e.function, ()) if f.returns is not None
+                   and len(f.params) == len(e.args)]
+        if len(targets) != 1 or isinstance(targets[0].returns, Choice) or self._depth >= MAX_INLINED:
+            return None
+        return lift(targets[0].returns, Context(tuple(None for _ in e.args), exprs=tuple(e.args)), {})
 
     def requirement(self, c: Expr, holds: bool) -> list[str]:
         """``c`` (holding or not) as comparisons over the arguments; ``a && b`` holding is two."""

@@ -1,6 +1,7 @@
-// simu's stand-in for <ATen/ATen.h>, device side only (see ATen/core/TensorAccessor.h): the tensor accessors and
-// the number types kernels of PyTorch extensions take.  Host code that uses at::Tensor does not compile against
-// it and is left out (simu analyses the kernels from the file's device-only slice).
+// simu's stand-in for <ATen/ATen.h>: the tensor accessors and the number types kernels of PyTorch extensions take
+// (ATen/core/TensorAccessor.h), and the host tensor API declared, never defined (ATen/core/Tensor.h), so that the
+// host functions parse and simu reads their launches.  A host construct it lacks is left out (simu analyses the
+// kernels from the file's device-only slice).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -17,3 +18,6 @@ namespace at {
 using c10::BFloat16;
 using c10::Half;
 }  // namespace at
+
+#include "ATen/core/Tensor.h"
+#include "ATen/Dispatch.h"
