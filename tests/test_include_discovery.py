@@ -225,3 +225,16 @@ def test_a_fragment_whose_includer_fails_is_compiled_on_its_own(tmp_path):
     assert frag.included_by == "" and frag.status == "ok"
     assert [(k.name, k.status) for k in frag.kernels] == [("frag_k", "analysed")]
     assert any(w.startswith("parts/k.cu: compiled on its own") and "(main.cu)" in w for w in result.warnings)
+
+
+def test_a_toolkit_header_the_shim_lacks_is_named_as_such_not_as_generated(tmp_path):
+    """A build file that finds ``rocwmma/rocwmma.hpp`` does not name ``mma.h``, the CUDA toolkit's tensor-core
+    header: the line says what the header is and how to give it."""
+    root = write(tmp_path, {
+        "CMakeLists.txt": "find_path(ROCWMMA NAMES rocwmma/rocwmma.hpp)\n",
+        "src/k.cu": "#include <mma.h>\n" + KERNEL.format(name="k", value="nvcuda::wmma::mem_row_major"),
+    })
+    f = files_of(run_scan(root))["src/k.cu"]
+    assert f.status == "compile-error"
+    assert "'mma.h' not found: a CUDA toolkit header simu's shim does not provide; give a toolkit with --cuda-path" \
+        in f.first

@@ -189,6 +189,9 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 _NOT_FOUND = re.compile(r"'([^']+)' file not found")
+# headers of the CUDA toolkit that simu's shim leaves out (tensor-core fragments, asynchronous copies)
+TOOLKIT_ONLY = frozenset({"mma.h", "cuda_pipeline.h", "cuda_pipeline_primitives.h", "cuda_awbarrier.h",
+                          "cuda_awbarrier_primitives.h", "crt/mma.h", "cuda/pipeline", "cuda/barrier"})
 _GENERATED_NAME = re.compile(r"(config|version|export|generated|autogen|features|build)[\w.-]*\.(h|hh|hpp|hxx)$", re.I)
 
 
@@ -200,6 +203,9 @@ def explain_missing(first: str, info: IncludeInfo | None, index: HeaderIndex | N
         return first
     name = m.group(1)
     base = Path(name).name
+    if name in TOOLKIT_ONLY:
+        return first.replace(m.group(0), f"'{name}' not found: a CUDA toolkit header simu's shim does not "
+                                         f"provide; give a toolkit with --cuda-path")
     mention = next((b for b in (index.build_files() if index else []) if _mentions(b, base)), None)
     if mention is None and not _GENERATED_NAME.search(base):
         return first
@@ -210,8 +216,9 @@ def explain_missing(first: str, info: IncludeInfo | None, index: HeaderIndex | N
 
 
 def _mentions(path: Path, name: str) -> bool:
+    """Whether the build file names ``name`` as a file (``rocwmma.hpp`` does not name ``mma.h``)."""
     try:
-        return name in path.read_text(errors="replace")
+        return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", path.read_text(errors="replace")) is not None
     except OSError:
         return False
 
