@@ -352,13 +352,16 @@ class Search:
                 self.status, self.reason = codes.FAILED, str(result.outcome)
                 self.where = outcome_where(result.outcome)
             reason = result.outcome.reason
-            if cut_short(reason):
+            # stopped where the budget ran out (a lowered bound), not at its own limits: its part is not judged
+            bound = (limits or self._limits).max_seconds
+            lowered = reason.startswith("time limit") and bound < self._limits.max_seconds
+            if cut_short(reason) and not lowered:
                 judge_prefix(self, launch, result)
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
                                                        and (limits or self._limits).max_steps < self._limits.max_steps)
             said = str(result.outcome)
-            if reason.startswith("time limit") and (limits or self._limits).max_seconds < self._limits.max_seconds:
-                said = (f"{codes.INCOMPLETE}: a launch stopped after {(limits or self._limits).max_seconds:.2g} s, "
+            if lowered:
+                said = (f"{codes.INCOMPLETE}: a launch stopped after {bound:.2g} s, "
                         "where the budget ran out (a larger --budget runs it further)")
             return dataclasses.replace(Evaluation.invalid(launch, said), steps=result.steps,
                                        cost=launch_cost(result), cut=cut,
