@@ -385,3 +385,15 @@ def test_a_block_member_a_branch_adds_to_makes_one_contract_per_branch(tmp_path)
     dims = sorted(c.dims.get("block.x", "") for c, _ in found)
     assert dims == ["n_points*per_block/pieces", "n_points*per_block/pieces+n_points%(n_points*per_block/pieces)"]
     assert all(c.dims.get("grid.x") == "n_fits/per_block*pieces" for c, _ in found)
+
+
+def test_a_launch_signature_matches_its_kernels_types_whatever_the_qualifiers_and_namespaces():
+    """clang's type of the launched instantiation (``void (const size_t *const __restrict, const ns::Info *, int)``)
+    against the kernel's parameter types from the debug information: qualifiers, ``__restrict`` and namespaces
+    aside, the same words, so the launch stays the kernel's."""
+    from simu.host.ast.nodes import param_words as _param_types
+
+    host = _param_types("void (const size_t *const __restrict, const pulsar::IntersectInfo *const __restrict, int)")
+    assert host == _param_types("(const size_t *, const IntersectInfo *, int)") == \
+        ("size_t", "*", ",", "IntersectInfo", "*", ",", "int")
+    assert _param_types("void (const int, float *)") == _param_types("(int, float*)")

@@ -278,7 +278,9 @@ class Layout:
             try:
                 if int(int_expression(expr, launch.args)) < 1:
                     return f"{key} = {expr} >= 1"
-            except (ValueError, KeyError, ZeroDivisionError, OverflowError, TypeError):
+            except ZeroDivisionError:
+                return f"{key} = {expr} (a division by zero)"  # the host divides by zero computing it
+            except (ValueError, KeyError, OverflowError, TypeError):
                 continue
         for name, expr in self.derived.items():  # the host's formula at values it never computes with
             v = launch.args.get(name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
 
+from simu.host.ast.nodes import param_words
 from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
@@ -58,11 +59,11 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
     or sit in host files of its folder, only those are.  ``api``: ``"cuda"`` or ``"opencl"``, the kind of
     launch a kernel of that language can have (``None``: both); a CUDA and an OpenCL kernel of one name differ.
     ``targs``: a template kernel's arguments (``float,256``): launches of other instantiations are not its, nor are
-    those clang read as instantiating other parameter ``types`` (:func:`_param_types`)."""
+    those clang read as instantiating other parameter ``types`` (:func:`param_words`)."""
     out = []
     launches = _instantiation(index.cuda_launches_of(kernel), targs) if api != "opencl" else []
     if types:  # clang read which instantiation a launch makes: another instantiation's launches are not this one's
-        launches = [x for x in launches if not x.signature or _param_types(x.signature) == types]
+        launches = [x for x in launches if not x.signature or param_words(x.signature) == types]
     own = [x for x in launches if files and (x.file in files or x.launch_file in files)]
     if files and not own:  # a file that defines its own namesake kernel launches that one, not this
         launches = [x for x in launches if not _defines_own(index, x.launch_file or x.file, kernel)]
@@ -114,14 +115,6 @@ def _defines_own(index: HostIndex, path: str, kernel: str) -> bool:
     """Whether host file ``path`` defines a kernel named ``kernel`` itself (:data:`simu.host.index.DEFINES_KEY`)."""
     h = next((h for h in index.files if h.path == path), None)
     return h is not None and kernel in h.extra.get(DEFINES_KEY, ())
-
-
-def _param_types(signature: str) -> tuple[str, ...]:
-    """A function type's parameter types as words, qualifiers aside: ``void(const double *, int)`` and the demangled
-    ``(double const*, int)`` both give ``('double', '*', ',', 'int')``."""
-    inside = signature[signature.find("("):] if "(" in signature else ""
-    return tuple(w for w in re.findall(r"[A-Za-z_]\w*|\*|&|,", inside)
-                 if w not in ("const", "volatile", "__restrict__", "restrict", "struct", "class"))
 
 
 def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
@@ -474,7 +467,7 @@ def contracts_for(index: HostIndex, name: str, params: Params, user: KernelConst
     types (a template kernel's launches that clang read as another instantiation's are not its)."""
     return distinct_contracts(host_constraints(index, source_name(name), params, files, cl_file, api,
                                                template_args(name), instance,
-                                               _param_types(f"({','.join(types)})") if template_args(name) and
+                                               param_words(f"({','.join(types)})") if template_args(name) and
                                                all(types) else ()), user)
 
 

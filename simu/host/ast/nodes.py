@@ -133,6 +133,17 @@ def signature(decl: Node) -> str:
     return re.sub(r"\s+", " ", qual_type(decl, desugared=False)).strip() if decl.get("kind") == "FunctionDecl" else ""
 
 
+QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict", "struct", "class")
+
+
+def param_words(signature: str) -> tuple[str, ...]:
+    """A function type's parameter types as words, qualifiers and namespaces aside: ``void(const double *, int)`` and
+    the demangled ``(double const*, int)`` give ``('double', '*', ',', 'int')``, ``ns::Info *const __restrict``
+    ``('Info', '*')``."""
+    words = re.findall(r"(?:[A-Za-z_]\w*\s*::\s*)*([A-Za-z_]\w*)|(\*|&|,)", signature[signature.find("("):])
+    return tuple(w or p for w, p in words if (w or p) not in QUALIFIERS) if "(" in signature else ()
+
+
 def referenced(node: Node) -> Node:
     return node.get("referencedDecl", {})
 
