@@ -9,7 +9,7 @@ with its neighbours for ordered comparisons; the search seeds and mutates argume
 
 from __future__ import annotations
 
-from simu.ir import Kernel
+from simu.ir import Kernel, Operand
 from simu.ir.types import IntType
 
 _CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
@@ -258,8 +258,6 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     search draws them there.  A parameter that bounds a loop whose counter indexes such an array (``for (k = 0; k
     < nk; k++) det->keypoints[k * 3 + 2]`` into a ``float[51]`` field) admits the counts that keep the last index
     inside it (``0 .. 17``), given as that many plus one."""
-    from simu.ir.types import ArrayType, StructType, VectorType
-
     fn = kernel.function
     params = int_params(kernel)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
@@ -270,24 +268,36 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
             params[ins.name] = params[ins.ops[0].value]
         if ins.opcode != "getelementptr":
             continue
-        t = ins.attrs.get("src")
-        for op in ins.ops[2:]:  # ops[0] the pointer, ops[1] steps over whole source elements
-            if isinstance(t, (ArrayType, VectorType)):
-                if op.kind == "reg" and op.value in params and t.count > 0:
-                    name = params[op.value]
-                    bounds[name] = min(bounds.get(name, t.count), t.count)
-                elif op.kind == "reg" and op.value in counters and t.count > 0:
-                    name, scale, add = counters[op.value]
-                    if 0 <= add < t.count:  # counts k < n reach index scale * (n - 1) + add
-                        most = (t.count - 1 - add) // scale + 1
-                        bounds[name] = min(bounds.get(name, most + 1), most + 1)
-                t = t.elem
-            elif isinstance(t, StructType) and op.kind == "const" and isinstance(op.value, int) \
-                    and 0 <= op.value < len(t.fields):
-                t = t.fields[op.value]
-            else:
-                break
+        for op, count in array_indices(ins):
+            if op.kind == "reg" and op.value in params:
+                name = params[op.value]
+                bounds[name] = min(bounds.get(name, count), count)
+            elif op.kind == "reg" and op.value in counters:
+                name, scale, add = counters[op.value]
+                if 0 <= add < count:  # counts k < n reach index scale * (n - 1) + add
+                    most = (count - 1 - add) // scale + 1
+                    bounds[name] = min(bounds.get(name, most + 1), most + 1)
     return bounds
+
+
+def array_indices(ins) -> list[tuple[Operand, int]]:
+    """The index operands of a ``getelementptr`` that pick an element of a fixed-size array (or vector) of the
+    indexed type, each with that array's length (``ops[0]`` is the pointer, ``ops[1]`` steps over whole elements;
+    struct fields are followed through their constant indices)."""
+    from simu.ir.types import ArrayType, StructType, VectorType
+
+    out, t = [], ins.attrs.get("src")
+    for op in ins.ops[2:]:
+        if isinstance(t, (ArrayType, VectorType)):
+            if t.count > 0:
+                out.append((op, t.count))
+            t = t.elem
+        elif isinstance(t, StructType) and op.kind == "const" and isinstance(op.value, int) \
+                and 0 <= op.value < len(t.fields):
+            t = t.fields[op.value]
+        else:
+            break
+    return out
 
 
 def _counters(instrs, names: dict[str, str]) -> dict[str, tuple[str, int, int]]:

@@ -18,9 +18,9 @@ from typing import Any
 
 import numpy as np
 
-from simu.evolve.dictionary import const_int
+from simu.evolve.dictionary import array_indices, const_int
 from simu.ir.constants import gep_constant_offset
-from simu.ir.types import ArrayType, IntType, StructType, VectorType
+from simu.ir.types import IntType
 
 Bound = tuple[int, int, int, int]  # (byte offset in the struct, bytes, lowest value, highest value)
 
@@ -123,20 +123,12 @@ def _copy(ins, places: dict, structs: dict) -> bool:
 
 def _index(ins, values: dict, found: dict) -> None:
     """Record the members that index a fixed-size array in ``ins`` (a ``getelementptr``), with their bounds."""
-    t = ins.attrs.get("src")
-    for op in ins.ops[2:]:  # ops[1] steps over whole source elements
-        if isinstance(t, (ArrayType, VectorType)):
-            held = values.get(op.value) if op.kind == "reg" else None
-            if held is not None and t.count > 0:
-                name, offset, size, add = held
-                lo, hi = found.get((name, offset, size), (-add, t.count - 1 - add))
-                found[(name, offset, size)] = (max(lo, -add), min(hi, t.count - 1 - add))
-            t = t.elem
-        elif isinstance(t, StructType) and op.kind == "const" and isinstance(op.value, int) \
-                and 0 <= op.value < len(t.fields):
-            t = t.fields[op.value]
-        else:
-            return
+    for op, count in array_indices(ins):
+        held = values.get(op.value) if op.kind == "reg" else None
+        if held is not None:
+            name, offset, size, add = held
+            lo, hi = found.get((name, offset, size), (-add, count - 1 - add))
+            found[(name, offset, size)] = (max(lo, -add), min(hi, count - 1 - add))
 
 
 def bound_members(args: dict[str, Any], bounds: dict[str, tuple[Bound, ...]], specs: dict[str, Any]) -> None:
