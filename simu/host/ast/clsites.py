@@ -108,7 +108,7 @@ def frames(program: Program, fn: FunctionFacts, calls: list[tuple[Key, CallFact]
     choices = _shared_choices(parts)
     out: list[Frame] = []
     for ctx in program.contexts(fn):
-        for bound in _bindings(program, fn, ctx, choices, []):
+        for bound in _bindings(program, fn, ctx, choices):
             made: list[tuple[Key, ArgValue | NDRangeValue]] = []
             trees: list[tuple[Key, Any]] = []
             raw: list[tuple[Key, Any]] = []

@@ -12,19 +12,7 @@ from typing import Any
 from simu.host.ast.allocations import allocated_bytes
 from simu.host.ast.contents import HELPER, helper_fill
 from simu.host.ast.device import device_note
-from simu.host.ast.expr import (
-    Choice,
-    Const,
-    Element,
-    Expr,
-    Field,
-    Items,
-    Loop,
-    _children,
-    dim_parts,
-    uncast,
-    unknown_in,
-)
+from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, dim_parts, uncast
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations, length_relations
@@ -95,7 +83,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     before = priors(program, fn, x, lambda g, y: variants(program, g, y, depth + 1)) if depth < 1 else ()
     program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
-        for bound in _bindings(program, fn, ctx, choices, _shared_choices([x.grid, x.block])):
+        for bound in _bindings(program, fn, ctx, choices):
             if program.fails(x.conditions, fn, ctx, bound):
                 continue
             grids = _dims(program, x.grid, fn, ctx, bound)
@@ -277,18 +265,16 @@ def _shared_choices(parts: list[Expr]) -> list[Expr]:
     return found
 
 
-def _bindings(program: Program, fn: FunctionFacts, ctx: Context, choices: list[Expr], dims: list[Expr]) -> list[dict]:
-    """The combinations of values of the loop counters and branch choices ``choices``; a choice in the grid or block
-    (``dims``) whose branches are relations of the launch's arguments (``threads.x = n * k / b; if (b > 1)
-    threads.x += n % threads.x``) takes each branch in turn: one launch variant per branch, where an argument's
-    choice stays one relation (``if (s < 1) s = 1``: ``max(s, 1)``)."""
+def _bindings(program: Program, fn: FunctionFacts, ctx: Context, choices: list[Expr]) -> list[dict]:
+    """The combinations of values of the loop counters and branch choices ``choices`` whose values are known.  A
+    choice whose branches are relations (``threads.x = n * k / b; if (b > 1) threads.x += n % threads.x``) stays
+    unbound: a variant per branch would drop the branch's condition, and make launches the program does not."""
     options: list[list[Any]] = []
     for c in choices:
         if isinstance(c, Loop):
             vals = program.values(c, fn, ctx)
             options.append(vals if vals is not None else [None])
-        elif all(_known(program, o, fn, ctx) or (c in dims and not unknown_in(o))
-                 for o in c.options):  # type: ignore[union-attr]
+        elif all(_known(program, o, fn, ctx) for o in c.options):  # type: ignore[union-attr]
             options.append([("option", o) for o in c.options])  # type: ignore[union-attr]
         else:
             options.append([None])  # a branch that may assign what is not known: the choice is not known either
