@@ -98,19 +98,13 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
                    clang_lengths=v.lengths, shmem_sym=shmem_sym)
 
 
-def _constant_clang_lacks(dim: tuple | None, text: tuple, i: int) -> bool:
-    """Whether the lexical reader's component ``i`` is a number where clang read the component as not constant (a
-    ``dim3 t(1, 1, 1)`` whose ``t.x`` a branch assigns later): clang's reading stands."""
-    return dim is not None and dim[i] is None and text[i] is not None and str(text[i]).strip().isdigit()
-
-
 def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | None:
     """The relations of a dim3's components that are not known: clang's where it has one, else the lexical
     reader's; a dim3 clang knows in part (an ``int`` block: y and z are 1) has them so that its known components
     hold."""
     if read is not None or text is not None:
         comps = [read[i] if read is not None and read[i] is not None and (dim is None or dim[i] is None) else
-                 text[i] if text is not None and not _constant_clang_lacks(dim, text, i) else None for i in range(3)]
+                 text[i] if text is not None else None for i in range(3)]
         return tuple(comps) if any(comps) or dim is not None else None
     if dim is not None and None in dim and any(d is not None for d in dim):
         return (None, None, None)
