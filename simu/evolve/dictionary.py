@@ -16,6 +16,15 @@ _CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
 _MAX_VALUE = 1 << 20  # genes are clamped to this range anyway
 
 
+def memcpy_of(ins) -> tuple[str, str, int | None] | None:
+    """(destination, source, constant bytes or None) of an ``llvm.memcpy`` call between two registers, else None."""
+    ops = ins.ops
+    if ins.opcode != "call" or not str(ins.attrs.get("callee") or "").startswith("llvm.memcpy") or len(ops) < 3 \
+            or ops[0].kind != "reg" or ops[1].kind != "reg":
+        return None
+    return ops[0].value, ops[1].value, const_int(ops[2])
+
+
 def const_int(op) -> int | None:
     if op.kind != "const" or isinstance(op.value, (list, tuple)) or not isinstance(op.type, IntType):
         return None

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from simu.evolve.dictionary import array_indices, const_int
+from simu.evolve.dictionary import array_indices, const_int, memcpy_of
 from simu.ir.constants import gep_constant_offset
 from simu.ir.types import IntType
 
@@ -45,6 +45,7 @@ def member_bounds(kernel: Any) -> dict[str, tuple[Bound, ...]]:
     if not structs:
         return {}
     places: dict[str, tuple[str, int]] = {ir: (p.name, 0) for ir, p in structs.items()}  # pointer -> (param, offset)
+    sizes = {p.name: p.pointee_size for p in structs.values()}
     values: dict[str, tuple[str, int, int, int]] = {}  # integer -> (param, member offset, member bytes, added)
     found: dict[tuple[str, int, int], tuple[int, int]] = {}
     instrs = [ins for b in fn.blocks for ins in b.instrs]
@@ -57,8 +58,8 @@ def member_bounds(kernel: Any) -> dict[str, tuple[Bound, ...]]:
                 if new is not None:
                     (values if len(new) == 4 else places)[ins.name] = new  # type: ignore[assignment]
                     changed = True
-            elif ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith("llvm.memcpy"):
-                changed |= _copy(ins, places, structs)
+            elif ins.opcode == "call":
+                changed |= _copy(ins, places, sizes)
             if ins.opcode == "getelementptr":
                 _index(ins, values, found)
     out: dict[str, list[Bound]] = {}
@@ -106,18 +107,15 @@ def _value(ins, places: dict, values: dict) -> tuple[str, int, int, int] | None:
     return held[:3] + (held[3] + (c if ins.opcode == "add" else -c),)
 
 
-def _copy(ins, places: dict, structs: dict) -> bool:
+def _copy(ins, places: dict, sizes: dict[str, int]) -> bool:
     """A ``memcpy`` of a whole struct parameter (or a copy of it) into a local: the local holds its members."""
-    ops = ins.ops
-    if len(ops) < 3 or ops[0].kind != "reg" or ops[1].kind != "reg" or ops[0].value in places:
+    copy = memcpy_of(ins)
+    if copy is None or copy[0] in places or places.get(copy[1], (None, 1))[1] != 0:
         return False
-    src = places.get(ops[1].value)
-    if src is None or src[1] != 0:
+    dst, src, size = copy
+    if size != sizes.get(places[src][0]):
         return False
-    p = next((q for q in structs.values() if q.name == src[0]), None)
-    if p is None or const_int(ops[2]) != p.pointee_size:
-        return False
-    places[ops[0].value] = src
+    places[dst] = places[src]
     return True
 
 
@@ -140,13 +138,11 @@ def bound_members(args: dict[str, Any], bounds: dict[str, tuple[Bound, ...]], sp
         if not isinstance(arr, np.ndarray) or not arr.nbytes:
             continue
         specs.pop(name, None)
-        raw = bytearray(arr.tobytes())
+        new = arr.copy()
+        raw = new.reshape(-1).view(np.uint8)
         for offset, size, lo, hi in members:
-            if offset + size > len(raw):
-                continue
-            dt = np.dtype(np.int32 if size == 4 else np.int64)
-            v = int(np.frombuffer(bytes(raw[offset:offset + size]), dt)[0])
-            raw[offset:offset + size] = np.array(lo + v % (hi - lo + 1), dt).tobytes()
-        new = np.frombuffer(bytes(raw), arr.dtype).reshape(arr.shape).copy()
+            if offset + size <= raw.size:
+                word = raw[offset:offset + size].view(np.int32 if size == 4 else np.int64)
+                word[0] = lo + int(word[0]) % (hi - lo + 1)
         new.flags.writeable = arr.flags.writeable
         args[name] = new

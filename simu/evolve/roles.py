@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from simu.evolve.dictionary import const_int, int_params, register_instrs, through_casts
+from simu.evolve.dictionary import const_int, int_params, memcpy_of, register_instrs, through_casts
 from simu.ir import Kernel, Param
 from simu.ir.constants import gep_constant_offset
 from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
@@ -109,7 +109,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 if member is not None:  # the address a holder's slot holds: into that member buffer
                     roots[name], offsets[name] = member, 0
                     changed = True
-            elif op == "call" and str(ins.attrs.get("callee") or "").startswith("llvm.memcpy"):
+            elif op == "call":
                 changed |= _copied(ins, roots, offsets, holders)
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed, scaled)
@@ -237,14 +237,14 @@ def _member(ins, roots: dict, offsets: dict, holders: dict) -> str | None:
 def _copied(ins, roots: dict, offsets: dict, holders: dict) -> bool:
     """A ``memcpy`` of a whole struct passed by value into a local (clang's copy of a struct passed on by value to
     a device function): the local holds the holder's slots, so its loads reach the member buffers too."""
-    ops = ins.ops
-    if len(ops) < 3 or ops[0].kind != "reg" or ops[1].kind != "reg" or ops[0].value in roots:
+    copy = memcpy_of(ins)
+    if copy is None or copy[0] in roots:
         return False
-    holder = holders.get(roots.get(ops[1].value))
-    if holder is None or not holder.pointers.by_value or offsets.get(ops[1].value) != 0 \
-            or const_int(ops[2]) != holder.pointee_size:
+    dst, src, size = copy
+    holder = holders.get(roots.get(src))
+    if holder is None or not holder.pointers.by_value or offsets.get(src) != 0 or size != holder.pointee_size:
         return False
-    roots[ops[0].value], offsets[ops[0].value] = roots[ops[1].value], 0
+    roots[dst], offsets[dst] = roots[src], 0
     return True
 
 

@@ -144,26 +144,29 @@ def parse_dim(value: Any) -> tuple[int, int, int]:
     return tuple(list(parts) + [1] * (3 - len(parts)))  # type: ignore[return-value]
 
 
-@functools.lru_cache(maxsize=256)
 def check_expression(text: str) -> None:
     """Accept only arithmetic over names and numbers (a buffer length such as ``n*m+1``)."""
-    try:
-        tree = ast.parse(text, mode="eval")
-    except SyntaxError:
-        raise ValueError(f"bad expression '{text}'") from None
+    _length_code(text)
+
+
+@functools.lru_cache(maxsize=256)
+def _length_code(text: str):
+    """The checked expression, compiled (C names that are Python keywords renamed: :func:`parse_expression`)."""
+    tree = parse_expression(text)
     for node in ast.walk(tree):
         if not isinstance(node, _EXPR_NODES) or (isinstance(node, ast.Constant) and not isinstance(node.value, SCALAR)):
             raise ValueError(f"bad expression '{text}': only numbers, parameter names and + - * / // % ** << >>")
+    return compile(tree, "<length>", "eval")
 
 
 def buffer_length(expr: str, values: dict[str, Any], threads: int, blocks: int = 1) -> int:
     """Evaluate a buffer-length expression such as ``"n*m"`` over the argument values (also
     ``threads``, the launch's thread count, and ``blocks``, its block count); at least 1."""
-    check_expression(expr)
-    env = {k: v for k, v in values.items() if isinstance(v, numbers.Real)}
+    code = _length_code(expr)
+    env = {_python_name(k): v for k, v in values.items() if isinstance(v, numbers.Real)}
     env["threads"] = threads
     env["blocks"] = blocks
-    return max(1, int(eval(expr, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above
+    return max(1, int(eval(code, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above
 
 
 DIMS = tuple(f"{part}.{axis}" for part in ("grid", "block") for axis in "xyz")
@@ -190,6 +193,11 @@ def parse_expression(expr: str) -> ast.Expression:
         return _parse(expr)
     except SyntaxError:
         raise ValueError(f"bad expression '{expr}'") from None
+
+
+def _python_name(name: str) -> str:
+    """The name :func:`parse_expression`'s tree gives the C name ``name``."""
+    return name + _RENAMED if keyword.iskeyword(name) else name
 
 
 def source_name(name: str) -> str:

@@ -112,8 +112,6 @@ def arg_names(args: list[Expr], known_args: list[bool], variables: bool = False)
 
 def _dim(render: Renderer, e: Expr, ctx: Context, bound: dict) -> Sym | None:
     out = []
-    if isinstance(e, Choice) and isinstance(bound.get(e), tuple):  # one branch's dim3 (``dim3 t; … if (c) t.x += …``)
-        e = bound[e][1]
     for c in dim_parts(e):
         r = render.text(lift(c, ctx, bound))
         out.append(r if r is not None and ARG.search(r) else None)
