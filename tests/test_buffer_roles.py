@@ -62,6 +62,21 @@ __global__ void rows(float *rows, const unsigned *info, const unsigned *off, int
   float *r = &rows[off[i]];
   for (unsigned j = 0; j < info[i]; j++) r[j] = i;
 }
+__device__ void normalise(float *x, int n, int stride) {
+  float s = 0;
+  for (int j = 0; j < n; j++) s += x[j * stride];
+  for (int j = 0; j < n; j++) x[j * stride] /= s;
+}
+__global__ void groups(float *x, int spatial, int *size, int *offset, int g) {
+  int i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i >= spatial * g) return;
+  int s = i % spatial, k = i / spatial;
+  normalise(x + offset[k] * spatial + s, size[k], spatial);
+}
+__global__ void strided(float *x, int stride, int *size, int *offset, int g) {
+  int k = threadIdx.x + blockIdx.x * blockDim.x;
+  if (k < g) for (int j = 0; j < size[k]; j++) x[offset[k] + j * stride] = k;
+}
 __global__ void rgba(const int* idx, const float* img, float* out, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) out[i] = img[idx[i] * 4 + 3];
@@ -179,6 +194,15 @@ def test_segments_given_by_a_start_and_a_count_per_thread():
     starts = graphs.starts(counts, 50, np.dtype(np.int32))
     assert starts[0] == 0 and np.all(starts[1:] == starts[:-1] + counts[:-1].astype(np.int64))
     assert int(starts[-1]) + int(counts[-1]) <= 120  # disjoint, one after another, inside the buffer
+
+
+def test_a_segment_scaled_alike_through_further_offsets_and_a_counter_scaled_otherwise():
+    """``x + offset[k] * spatial + s`` walked by ``j * spatial`` for ``j < size[k]`` (a softmax per group of a
+    tree, in a device function) is a segment; ``x[offset[k] + j * stride]`` is not: disjoint starts of unscaled
+    counts would still interleave, so ``offset`` stays an index."""
+    target = (("x", 4, 0),)
+    assert _roles("groups") == {"offset": ("starts", target, None), "size": ("counts", target, None)}
+    assert _roles("strided") == {"offset": ("index", target, None)}
 
 
 def test_overlapping_segments_of_the_searchs_bytes_are_the_hosts_data_to_decide():

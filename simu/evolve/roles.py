@@ -88,6 +88,9 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     ends: dict[str, set[str]] = {}  # such a parameter -> those whose values are added on one side (its counts)
     bounded: dict[str, set[str]] = {}  # value -> parameters whose loaded values it is compared with (a loop bound)
     starts: dict[str, set[tuple[str, str]]] = {}  # value or pointer -> (start buffer, count buffer) it carries
+    # scalar parameters that multiply a loop counter (``input[j * stride]``), and a segment's start
+    # (``&input[offset[g] * stride]``): a segment is one only where the counter's are among the start's
+    strides: dict[object, frozenset[str]] = {}  # keyed by value, or ("ptr", pointer) for a start
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
@@ -113,7 +116,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 changed |= _copied(ins, roots, offsets, holders)
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed, scaled)
-                changed |= _segment(ins, roots, taint, bounded, starts, segments)
+                changed |= _segment(ins, roots, taint, bounded, starts, segments, strides, scaled)
             elif op == "cmpxchg" and len(ops) >= 3 and ops[2].kind == "reg":
                 new_keys = set(taint.get(ops[2].value, {})) - keys
                 keys |= new_keys
@@ -135,7 +138,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                         bounded.setdefault(x.value, set()).update(other)
                         changed = True
             elif name:
-                changed |= _bounds(ins, taint, bounded, starts)
+                changed |= _bounds(ins, taint, bounded, starts, strides, scalars, scaled)
                 new = _carried(ins, taint, roots, scalars)
                 if new and not (by := _scaled(ins, taint, scaled, scalars)) <= scaled.get(name, set()):
                     scaled.setdefault(name, set()).update(by)
@@ -157,38 +160,62 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     return roles
 
 
-def _bounds(ins, taint: dict, bounded: dict, starts: dict) -> bool:
-    """Follow loop counters through casts, and a start plus a counter (``start[i] + j``) through ``add``."""
+def _bounds(ins, taint: dict, bounded: dict, starts: dict, strides: dict, scalars: dict, scaled: dict) -> bool:
+    """Follow loop counters through casts and a multiplication by a scalar parameter (``j * stride``: the scalar
+    joins the counter's ``strides``), and a start plus a counter (``start[i] + j``, ``start[i] * n + j * n``) through
+    ``add``."""
     regs = [o.value for o in ins.ops if o.kind == "reg"]
-    before = (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())))
+    before = (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())), strides.get(ins.name))
     if ins.opcode in _CASTS and regs:
         if regs[0] in bounded:
             bounded.setdefault(ins.name, set()).update(bounded[regs[0]])
+            if regs[0] in strides:
+                strides[ins.name] = strides[regs[0]]
         if regs[0] in starts:
             starts.setdefault(ins.name, set()).update(starts[regs[0]])
+    elif ins.opcode == "mul" and len(regs) == 2:
+        for x, y in (regs, regs[::-1]):
+            if x in bounded and x not in taint and y in scalars:
+                bounded.setdefault(ins.name, set()).update(bounded[x])
+                strides[ins.name] = strides.get(x, frozenset()) | {scalars[y]}
     elif ins.opcode == "add" and len(regs) == 2:
         for x, y in (regs, regs[::-1]):
+            if strides.get(y, frozenset()) - scaled.get(x, set()):
+                continue  # ``start[i] + j * stride``: disjoint starts of unscaled counts interleave (scaled
+                # alike, or the start alone, they do not)
             for p in taint.get(x, {}):
                 for c in bounded.get(y, ()):
                     if c != p:
                         starts.setdefault(ins.name, set()).add((p, c))
-    return before != (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())))
+    return before != (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())), strides.get(ins.name))
 
 
-def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segments: dict) -> bool:
+def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segments: dict, strides: dict,
+             scaled: dict) -> bool:
     """Record a segment's start and count buffers where a ``getelementptr`` into a buffer adds them: its index a
-    start plus a counter, or a counter on a pointer offset by a start (``row = &rows[start[i]]; row[j]``)."""
+    start plus a counter, or a counter on a pointer offset by a start (``row = &rows[start[i]]; row[j]``, also
+    through further offsets, ``&input[offset[g] * spatial + b * stride + s]``, and with the counter scaled as the
+    start is, ``row[j * spatial]``)."""
     ops = ins.ops
     if len(ops) < 2 or ops[0].kind != "reg" or ops[0].value not in roots or ops[1].kind != "reg":
         return False
     base, idx, q = ops[0].value, ops[1].value, roots[ops[0].value]
+    ptr_key = ("ptr", base)
     found = set(starts.get(idx, ()))
-    found |= {(p, c) for p, _ in starts.get(base, ()) for c in bounded.get(idx, ()) if c != p}
+    if not strides.get(idx, frozenset()) - strides.get(ptr_key, frozenset()):  # scaled alike (see _bounds)
+        found |= {(p, c) for p, _ in starts.get(base, ()) for c in bounded.get(idx, ()) if c != p}
     changed = False
     if ins.name and idx in taint:  # a pointer offset by a start: ``&rows[start[i]]``
         offset = {(p, "") for p in taint[idx]}
-        if not offset <= starts.get(ins.name, set()):
+        scale = frozenset(scaled.get(idx, ()))
+        if not offset <= starts.get(ins.name, set()) or strides.get(("ptr", ins.name)) != scale:
             starts.setdefault(ins.name, set()).update(offset)
+            strides[("ptr", ins.name)] = scale
+            changed = True
+    elif ins.name and base in starts and idx not in bounded:  # offset further: still the start's segment
+        if not starts[base] <= starts.get(ins.name, set()):
+            starts.setdefault(ins.name, set()).update(starts[base])
+            strides[("ptr", ins.name)] = strides.get(ptr_key, frozenset())
             changed = True
     for pair in found:
         if pair[1] and q not in segments.setdefault(pair, set()):
