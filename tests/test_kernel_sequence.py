@@ -81,3 +81,71 @@ def test_outputs_made_from_buffers_the_search_drew_say_so_and_follow_the_launchs
     zeros = later("zeros")
     run_priors(module, zeros, (prior,), Limits())
     assert sorted(zeros.args["slot"].tolist()) == list(range(64))  # row 0, one cursor: slots 0..63
+
+
+PLACE = """
+#include <cstdio>
+__global__ void block_offsets(const int *count, int *off, int nb) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    int s = 0;
+    for (int b = 0; b < nb; b++) { off[b] = s; s += count[b]; }
+  }
+}
+__global__ void place(const int *off, const float *val, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[off[blockIdx.x] + threadIdx.x] = val[i];
+}
+int main() {
+  int n, g;
+  if (scanf("%d %d", &n, &g) != 2 || n < 1 || g < 1) return 1;
+  int nb = (n + 127) / 128;
+  int *d_count, *d_off;
+  float *d_val, *d_out;
+  cudaMalloc(&d_count, nb * sizeof(int));
+  cudaMalloc(&d_off, nb * sizeof(int));
+  cudaMalloc(&d_val, n * sizeof(float));
+  cudaMalloc(&d_out, n * sizeof(float));
+  OFFSETS
+  place<<<nb, 128>>>(d_off, d_val, d_out, n);
+  cudaDeviceSynchronize();
+  return 0;
+}
+"""
+SCANNED = "block_offsets<<<g, 32>>>(d_count, d_off, nb);"  # a grid read at run time `place` is not given
+FROM_FILE = """int *h_off = new int[nb];
+  for (int b = 0; b < nb; b++) if (scanf("%d", &h_off[b]) != 1) return 1;
+  cudaMemcpy(d_off, h_off, nb * sizeof(int), cudaMemcpyHostToDevice);"""
+
+
+def _place_findings(tmp_path: Path, offsets: str) -> list:
+    from simu.scan import ScanOverrides, resolve_options, scan
+
+    root = tmp_path / "place"
+    root.mkdir()
+    (root / "main.cu").write_text(PLACE.replace("OFFSETS", offsets))
+    result = scan(*resolve_options([root], ScanOverrides(budget=1.0, jobs=1, no_cache=True)))
+    return [f for name, k in ((k.name, k) for _, k in result.kernels()) if name == "place" for f in k.findings]
+
+
+def test_an_earlier_kernel_simu_cannot_run_is_kept_as_one_not_run(tmp_path: Path):
+    module = load_source(PLACE.replace("OFFSETS", SCANNED), "cuda")
+    place = next(k for k in module.kernels if k.display_name.startswith("place"))
+    path = tmp_path / "main.cu"
+    path.write_text(PLACE.replace("OFFSETS", SCANNED))
+    (c,) = kernel_contracts(path, place, None).contracts
+    (prior,) = c.before
+    assert prior.kernel == "block_offsets" and not prior.runs and prior.shared == ((1, "off"),)
+
+
+def test_addresses_an_earlier_kernels_data_picks_are_warnings_that_name_it(tmp_path: Path):
+    """``place`` stores at ``off[blockIdx.x] + threadIdx.x``: distinct offsets still collide (0, 1, … with 128
+    threads a block), so without the host's word the race stays an error; with ``block_offsets`` computing them
+    before the launch (a launch simu cannot run as the program does) the race is that kernel's data to decide."""
+    (tmp_path / "unrun").mkdir()
+    (tmp_path / "file").mkdir()
+    found = _place_findings(tmp_path / "unrun", SCANNED)
+    races = [f for f in found if f.kind == "race"]
+    assert races and all(f.severity == "warning" for f in found), [(f.kind, f.severity) for f in found]
+    assert "block_offsets at main.cu" in races[0].message and "'off'" in races[0].message
+    control = _place_findings(tmp_path / "file", FROM_FILE)  # offsets read from a file: no kernel makes them
+    assert any(f.kind == "race" and f.severity == "error" for f in control)

@@ -25,6 +25,14 @@ class DetectOptions:
     batch_rows: int = 1 << 22
 
 
+def user_location(loc):
+    """An instruction's debug location in the user's code: code inlined from simu's own headers (atomicAdd,
+    __syncthreads_or, ...) is at its call site."""
+    while loc.inlined_at is not None and _is_shim(loc.file):
+        loc = loc.inlined_at
+    return loc
+
+
 @dataclass
 class Context:
     """One completed (or stopped) launch as the checks see it; lives only while they run."""
@@ -47,11 +55,8 @@ class Context:
         ins = self.instr(iid)
         if ins is None or ins.loc is None:
             return None
-        loc = ins.loc
-        while loc.inlined_at is not None and _is_shim(loc.file):
-            loc = loc.inlined_at
-        file = loc.file
-        return SourceLocation(file, loc.line, loc.col, source_line(file, loc.line), loc.function)
+        loc = user_location(ins.loc)
+        return SourceLocation(loc.file, loc.line, loc.col, source_line(loc.file, loc.line), loc.function)
 
     def warp_of(self, lane: np.ndarray) -> np.ndarray:
         """Launch-wide warp index of each lane (a block's last warp may be partial)."""

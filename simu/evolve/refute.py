@@ -54,6 +54,7 @@ from simu import codes
 from simu.detect import Context
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
+from simu.evolve.refute_sequence import refute_by_earlier_kernels
 from simu.evolve.roles import laid_out, split
 from simu.ir.types import IntType
 from simu.launch import Launch
@@ -219,6 +220,7 @@ def refute_by_contents(search, tries: int = RACE_WITNESSES) -> None:
     Each is kept as a warning that says so.  One refutation launch per (witness, fill) judges every finding
     that witness shows, and the witnesses that show the most pending findings go first, so the allowance
     (:meth:`~simu.evolve.search.Search.refute`) reaches kernels with dozens of findings."""
+    refute_by_earlier_kernels(search, witnesses)  # addresses an earlier kernel's data picks: no probe needed
     probes: dict[tuple, tuple] = {}  # (witness genes, fill) -> (the variant's run or None, buffers changed)
     for _ in range(2):  # a probe run through the genes keeps its findings: judge the errors it added too
         _memory_from_contents(search, probes)

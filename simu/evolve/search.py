@@ -179,7 +179,7 @@ class Search:
         self.stats = SearchStats()
         self.refutations = 0  # launches the severity refutations ran (at most budget.refutations)
         self.refuted_steps = 0  # what they cost, in steps (at most budget.refutation_steps(): launch_cost)
-        self.memo: dict[str, Any] = {}  # what the phases read off the kernel once per search
+        self.memo: dict[Any, Any] = {}  # what the phases read off the kernel once per search
         self.until = 1.0  # budgets of seconds after which the running timed phase stops (the loop: 1)
         self.any_valid = False  # a launch has taught something (from then on timed launches end with their phase)
         self.status, self.reason = codes.ANALYSED, ""

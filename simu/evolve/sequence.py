@@ -35,7 +35,7 @@ from simu.launch.model import LocalBuffer
 MAX_PRIOR_THREADS = 1 << 16  # an earlier kernel runs whole: its every block writes what the later one reads
 
 
-def _kernel(module: Module, name: str) -> Kernel | None:
+def prior_kernel(module: Module, name: str) -> Kernel | None:
     """The module's kernel the host launches as ``name`` (its source name, namespaces and template aside)."""
     for k in module.kernels:
         base = k.display_name.split("(")[0].split("<")[0].split("::")[-1].strip()
@@ -53,7 +53,9 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
     launch.sequenced = True
     values = {k: v for k, v in launch.args.items() if not isinstance(v, (np.ndarray, LocalBuffer))}
     for prior in priors:
-        k1 = _kernel(module, prior.kernel)
+        if not prior.runs:
+            continue
+        k1 = prior_kernel(module, prior.kernel)
         grid = prior.grid_at(values)  # the host's, or computed from this launch's values (Prior.grid_sym)
         if k1 is None or grid is None or int(np.prod(grid)) * int(np.prod(prior.block)) > MAX_PRIOR_THREADS:
             continue

@@ -35,17 +35,26 @@ class Prior:
     # per grid axis not constant, its size over this kernel's arguments (``(numElements/4)/128``: both launches
     # in one function, the size from a value this kernel is given too); None: ``grid``'s
     grid_sym: tuple[str | None, ...] = ()
+    # False: a launch simu cannot run as the program does (a grid or an argument the host computes, a block
+    # that is not constant): what it leaves is the program's data, which the search does not have
+    runs: bool = True
+
+    @classmethod
+    def unrun(cls, kernel: str, site: str, shared: tuple[tuple[int, int | str], ...]) -> Prior:
+        """A prior known only by the buffers it is given (see ``runs``)."""
+        return cls(kernel, site, (1, 1, 1), (1, 1, 1), (), shared, runs=False)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Prior:
         """The prior ``dataclasses.asdict`` wrote (a host file's cached launches)."""
         return cls(d["kernel"], d["site"], tuple(d["grid"]), tuple(d["block"]),  # type: ignore[arg-type]
                    tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]),  # type: ignore[misc]
-                   int(d.get("dynamic_shared", 0)), tuple(d.get("grid_sym", ())))
+                   int(d.get("dynamic_shared", 0)), tuple(d.get("grid_sym", ())), bool(d.get("runs", True)))
 
     def key(self) -> list:
         return [self.kernel, self.site, list(self.grid), list(self.block), [list(a) for a in self.args],
-                [list(s) for s in self.shared], self.dynamic_shared] + ([list(self.grid_sym)] if self.grid_sym else [])
+                [list(s) for s in self.shared], self.dynamic_shared] + \
+            ([list(self.grid_sym)] if self.grid_sym else []) + ([] if self.runs else ["not run"])
 
     def grid_at(self, values: dict[str, Any]) -> tuple[int, int, int] | None:
         """The grid at the later launch's argument ``values``; None when an axis cannot be computed or is empty."""

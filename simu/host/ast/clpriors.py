@@ -43,12 +43,9 @@ def opencl_priors(program: Program, fn: FunctionFacts, raw: dict[int, Expr], ear
         shared = {j: i for j, e in t.raw.items() for i, ident in wanted.items() if identity(e) == ident}
         if not shared:
             continue
-        prior = _prior(program, fn, raw, t, shared)
+        prior = _prior(program, fn, raw, t, shared) or Prior.unrun(t.kernel, t.site, tuple(sorted(shared.items())))
         for i in shared.values():
-            if prior is not None:
-                latest[i] = prior
-            else:
-                latest.pop(i, None)  # the latest writer is one simu cannot run as the program does
+            latest[i] = prior  # the latest launch given the buffer (one simu cannot run: its data unknown)
     out: list[Prior] = []
     for p in latest.values():
         if p not in out:

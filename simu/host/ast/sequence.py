@@ -6,7 +6,8 @@ that needs the program's offsets is never seen.  For each launch this finds the 
 function or in a function it calls before (one level: ``run(d_in, d_pos, n)`` whose body launches ``scan`` with its
 parameters), that passes one of the same variables (a pointer the function allocated, or one of its parameters);
 the search runs that kernel first at its own launch (:mod:`simu.evolve.sequence`).  Only launches whose grid and
-block are constant are kept: the earlier kernel must run as the program runs it.
+block are constant run: the earlier kernel must run as the program runs it; another is kept as one not run
+(``Prior.runs``), whose buffers hold data the program makes and the search does not have.
 """
 
 from __future__ import annotations
@@ -74,12 +75,10 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
     for line, g, y, shared, passed in sorted(earlier, key=lambda e: e[0]):
         if not shared:
             continue
-        prior = _prior(g, y, shared, values, grid_over(program, fn, x, y, passed))
+        prior = _prior(g, y, shared, values, grid_over(program, fn, x, y, passed)) or \
+            Prior.unrun(y.kernel, f"{g.file}:{y.line}", tuple(sorted(shared.items())))
         for i in shared.values():
-            if prior is not None:
-                found[i] = (line, prior)
-            else:
-                found.pop(i, None)  # the latest writer is one simu cannot run as the program does
+            found[i] = (line, prior)  # the latest launch given the variable (one simu cannot run: its data unknown)
     out: list[Prior] = []
     for _, p in sorted(found.values(), key=lambda v: v[0]):
         if p not in out:
