@@ -77,6 +77,12 @@ __global__ void strided(float *x, int stride, int *size, int *offset, int g) {
   int k = threadIdx.x + blockIdx.x * blockDim.x;
   if (k < g) for (int j = 0; j < size[k]; j++) x[offset[k] + j * stride] = k;
 }
+__global__ void batches(int *items, const unsigned *count, const unsigned *start) {
+  if (threadIdx.x == 0) {
+    int *cs = &items[start[blockIdx.x]];
+    for (unsigned i = 0; i < count[blockIdx.x]; i++) cs[i] += 1;
+  }
+}
 __global__ void rgba(const int* idx, const float* img, float* out, int n) {
   int i = threadIdx.x + blockIdx.x * blockDim.x;
   if (i < n) out[i] = img[idx[i] * 4 + 3];
@@ -203,6 +209,22 @@ def test_a_segment_scaled_alike_through_further_offsets_and_a_counter_scaled_oth
     target = (("x", 4, 0),)
     assert _roles("groups") == {"offset": ("starts", target, None), "size": ("counts", target, None)}
     assert _roles("strided") == {"offset": ("index", target, None)}
+
+
+def test_a_race_only_random_segments_show_is_a_warning_without_a_refutation_launch():
+    """Blocks walking ``&items[start[b]]`` up to ``count[b]``: random starts and counts overlap, segments laid out as
+    the kernel uses them do not; when only random-content launches showed the race, it is the host's data to decide
+    even where no refutation launch is afforded (``Budget.refutations`` 0)."""
+
+    s = _search("batches")
+    s.budget = Budget(evaluations=40, seconds=600, probe_seconds=120, refutations=0)
+    _evaluate(s, "random", block=32, grid=8)
+    _evaluate(s, f"{INFERRED}+random", block=32, grid=8)
+    races = [k for k, (f, _) in s.found.items() if f.kind == "race"]
+    assert races and all(s.found[k][0].severity == codes.ERROR for k in races)
+    refute_by_contents(s)
+    assert all(s.found[k][0].severity == codes.WARNING for k in races)
+    assert "comes from 'start', which the kernel uses as offsets or segments" in s.found[races[0]][0].message
 
 
 def test_overlapping_segments_of_the_searchs_bytes_are_the_hosts_data_to_decide():

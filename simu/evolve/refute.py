@@ -52,10 +52,11 @@ import numpy as np
 
 from simu import codes
 from simu.detect import Context
+from simu.evolve.dependence import KernelFlow
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
 from simu.evolve.refute_sequence import refute_by_earlier_kernels
-from simu.evolve.roles import laid_out, split
+from simu.evolve.roles import STRUCTURED, laid_out, split
 from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.graphs import GRAPH_FILLS
@@ -279,6 +280,26 @@ def _outside_roles(search, key) -> bool:
     return bool(search.layout.roles) and not any(_inferred(search, e) for e, _ in witnesses(search, key))
 
 
+def _outside_layouts(search, key) -> None:
+    """A race no refutation launch could be afforded for, whose address comes from buffers the kernel uses as CSR
+    offsets or segment starts and counts, shown only by launches whose contents the search chose as random bytes
+    while the launches that laid those buffers out as the kernel uses them (half the search's) never showed it:
+    overlapping segments no program builds (bullet3's ``CreateBatchesNew``, ``cs = &gConstraints[gStart[g]]``
+    walked up to ``gN[g]``, a heavy launch).  A warning that says so."""
+    f, genes = search.found[key]
+    layouts = {n for n, r in search.layout.roles.items() if r.kind in STRUCTURED}
+    if not layouts or f.kind not in RACE_KINDS or f.severity != codes.ERROR \
+            or not any(_inferred(search, e) for e in search.cache.values() if e.valid):
+        return
+    flow = search.memo.get("flow") or search.memo.setdefault("flow", KernelFlow(search.kernel))
+    made = sorted(layouts & flow.address_sources(sites_of(f)))
+    if made and not any(_inferred(search, e) for e, _ in witnesses(search, key)):
+        search.found[key] = (beyond_contract(f, (
+            f"its address comes from {_names(made)}, which the kernel uses as offsets or segments; only contents "
+            "the search chose showed it, never the launches that laid them out as the kernel uses them, and no "
+            "re-run could be afforded, so the host's data decides"), "buffer contents: layout"), genes)
+
+
 def before_start(f) -> bool:
     """Whether an access falls before its buffer's start: an index read from a buffer goes negative with the search's
     contents; that the probe's short buffer still overflows at its end says nothing of it."""
@@ -297,6 +318,8 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
             shown = affordable(search, shown)  # the largest witnesses the allowance can re-run
             if shown:
                 pending[key] = shown[:tries]
+            else:
+                _outside_layouts(search, key)
     cleared: dict[tuple, list] = {key: [] for key in pending}  # the witnesses that lost it, buffers changed
     lines = {key: lines_of(search.found[key][0]) for key in pending}
     sites = {key: sites_of(search.found[key][0]) for key in pending}
@@ -307,6 +330,8 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
         for key in [k for k, shown in pending.items() if any(e is ev for e, _ in shown)]:
             pending[key] = [w for w in pending[key] if w[0] is not ev]
             at = [(probe.seen or {}).get(s, frozenset()) for s in sites[key]] if probe is not None else []
+            if probe is None:
+                _outside_layouts(search, key)
             if probe is None or any(lines_of(f) == lines[key] for f in probe.findings if f.kind in RACE_KINDS) \
                     or len(frozenset().union(*at)) < 2 or not all(at):
                 # nothing learnt; distinct contents collide on its lines too; or fewer than two threads made

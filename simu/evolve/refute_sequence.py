@@ -27,9 +27,7 @@ def refute_by_earlier_kernels(search, witnesses) -> None:
     writers = _writers(search)
     if not writers:
         return
-    if "flow" not in search.memo:
-        search.memo["flow"] = KernelFlow(search.kernel)
-    flow = search.memo["flow"]
+    flow = search.memo.get("flow") or search.memo.setdefault("flow", KernelFlow(search.kernel))
     for key, (f, genes) in list(search.found.items()):
         if f.kind not in KINDS or f.severity != codes.ERROR:
             continue
