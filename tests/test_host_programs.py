@@ -3,7 +3,8 @@ them through clang — a dim3 set member by member and a literal float argument,
 constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
 local size, a loop over a table of block sizes, a template argument of the launching function, a class's
 ``constexpr`` in the caller's ``assert`` over a size read at run time, a counter ``cudaMemset`` clears before the
-launch, a buffer's length a ``cudaMalloc`` in ``main`` gives through a wrapper, values ``cudaMemcpyToSymbol`` copies
+launch, a size a function returns through a reference parameter (``int n = 0; read_size(path, n)``), a buffer's
+length a ``cudaMalloc`` in ``main`` gives through a wrapper, values ``cudaMemcpyToSymbol`` copies
 into ``__constant__`` memory (device pointers among them), a kernel whose input an earlier kernel writes at a grid
 sized at run time (launched in place or by a helper it calls), tied OpenCL arguments, indices drawn with
 ``<random>``, written into managed memory or copied into OpenCL buffers, two OpenCL kernels enqueued on one
@@ -92,6 +93,18 @@ def test_a_launch_names_the_calls_its_values_come_through(tmp_path: Path):
     launches = _launches(tmp_path, "wrapper_levels", "count_level")
     top = next(x for x in launches if x.args[0] == 5)
     assert top.through == ("octaves at pyramid.cu:18", "extract at pyramid.cu:23", "main at main.cu:8")
+
+
+def test_parameters_that_are_references_to_non_const_are_outputs():
+    from simu.host.ast.outputs import reference_outputs
+
+    def decl(t: str) -> dict:
+        return {"kind": "FunctionDecl", "type": {"qualType": t}}
+
+    assert reference_outputs(decl("bool (const char *, int &, std::vector<int> &)")) == (False, True, True)
+    assert reference_outputs(decl("void (const std::map<int, int> &, int &&, float)")) == (False, False, False)
+    assert reference_outputs(decl("std::istream &(int &)")) == (True,)
+    assert reference_outputs(decl("void ()")) == ()
 
 
 def test_c_semantics_of_operators():

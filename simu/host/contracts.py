@@ -255,10 +255,11 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
 def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | None, ...],
                   contents: tuple[tuple[int, str, int | float | None, int | None], ...], priors: tuple) -> None:
     """What clang read of a launch's buffers, for either API: per argument the bytes its allocation gave
-    (``cudaMalloc``, ``clCreateBuffer``: where the text reader gave no length), the contents the host wrote there,
+    (``cudaMalloc``, ``clCreateBuffer``: over a number the text reader gave), the contents the host wrote there,
     and the kernels launched before on some of them."""
-    for (name, elem), text in zip(params, allocated, strict=False):
-        if elem is not None and name not in c.buffer_lengths and text is not None \
+    for (name, elem), text in zip(params, allocated, strict=False):  # over a constant the text gave: clang knows
+        # which values the program computes at run time (``int n = 0; load(path, n); cudaMalloc(&d, n * 4)``)
+        if elem is not None and text is not None and not _expression(c.buffer_lengths.get(name)) \
                 and (length := allocated_length(text, elem, params)) is not None:
             c.buffer_lengths[name] = length
             c.length_factors.pop(name, None)
@@ -266,6 +267,11 @@ def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | N
         if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
             c.fills[params[i][0]] = fill
     c.before = tuple(p for p in (_named_prior(p, params) for p in priors) if p is not None)
+
+
+def _expression(length: str | None) -> bool:
+    """Whether a buffer length the text reader gave is an expression of the arguments, not a number."""
+    return length is not None and not length.strip().isdigit()
 
 
 def _named_prior(p: Prior, params: Params) -> Prior | None:

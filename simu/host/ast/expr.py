@@ -220,6 +220,16 @@ def writer(e: Expr) -> tuple[str, int] | None:
     return (m.group("callee"), int(m.group("line"))) if m else None
 
 
+def runtime_value(e: Expr) -> bool:
+    """Whether ``e`` holds a value the program only has at run time: what a call wrote into a variable
+    (``load(path, n)``, ``scanf("%d", &n)``), a variable a loop changes.  A constant some other reader of the text
+    finds for it (``int n = 0;`` before the call) is not its value.  (An expression simu cannot compute,
+    ``op.getOptionInt("size")``, is not one: the lexical reader may know its default.)"""
+    if isinstance(e, Unknown):
+        return any(r.fullmatch(e.why) for r in (_WRITTEN, _CHANGED))
+    return any(runtime_value(x) for x in _children(e))
+
+
 def loop_variable(e: Expr) -> bool:
     """Whether ``e`` is what :func:`changed_in_loop` made."""
     return isinstance(e, Unknown) and _CHANGED.fullmatch(e.why) is not None

@@ -50,6 +50,7 @@ from simu.host.ast.nodes import (
     start,
     strip,
 )
+from simu.host.ast.outputs import written_targets
 
 Condition = tuple[Expr, bool]  # an expression and whether it holds (True) or not (False)
 _ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "__assert", "__assert_func",
@@ -325,11 +326,8 @@ class FunctionReader:
         if not name or kind_of_callee(node) not in ("DeclRefExpr", "UnresolvedLookupExpr"):
             return
         args = args if args is not None else tuple(self.expr(a, st) for a in kids(node)[1:])
-        for a in kids(node)[1:]:  # a pointer or reference argument may be written by the callee
-            pointer = strip(a).get("kind") == "UnaryOperator" and strip(a).get("opcode") == "&"
-            if pointer and opencl.written_through(a):  # not through a pointer to const
-                target = kids(strip(a))[0]  # named, so that two buffers two calls allocate are two values
-                self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
+        for target in written_targets(node):  # a pointer or reference argument may be written by the callee
+            self.assign(target, exprs.written(self.source(target), name, self.line(node)), st)
         if name in QUERIES and (answer := device.answer(name, kids(node)[1:], self.source)) is not None:
             self.assign(answer[0], answer[1], st)  # a device attribute the program asks for: the reference GPU's
         self.fills.call(name, kids(node)[1:], args, self.line(node),

@@ -12,7 +12,19 @@ from typing import Any
 from simu.host.ast.allocations import allocated_bytes
 from simu.host.ast.contents import HELPER, helper_fill
 from simu.host.ast.device import device_note
-from simu.host.ast.expr import Choice, Const, Element, Expr, Field, Items, Loop, _children, dim_parts, uncast
+from simu.host.ast.expr import (
+    Choice,
+    Const,
+    Element,
+    Expr,
+    Field,
+    Items,
+    Loop,
+    _children,
+    dim_parts,
+    runtime_value,
+    uncast,
+)
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations, length_relations
@@ -57,6 +69,10 @@ class LaunchValues:
     # per argument, the bytes a cudaMalloc gave its buffer: a number or an expression of the unknown arguments
     # (simu.host.ast.allocations); () when no argument's is known
     lengths: tuple[str | None, ...] = ()
+    # per argument not known, whether the program computes it at run time (expr.runtime_value): no lexical
+    # constant stands in for it
+    runtime: tuple[bool, ...] = ()
+    runtime_dims: tuple[bool, ...] = ()  # the same for the grid's and the block's x, y, z
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -91,6 +107,8 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             shmem = _one(program.values(x.shmem, fn, ctx, bound))
             args = [program.values(a, fn, ctx, bound) for a in x.args]
             known = [_one(a) is not None for a in args]
+            runtime = tuple(not k and runtime_value(lift(a, ctx, bound)) for a, k in zip(x.args, known, strict=True))
+            runtime_dims = tuple(runtime_value(lift(c, ctx, bound)) for d in (x.grid, x.block) for c in dim_parts(d))
             rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
             fills = tuple((i, kind, _one(program.values(v, fn, ctx, bound)), _same_arg(x, v))
                           for i, kind, v in filled)
@@ -103,7 +121,8 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail,
                                     _describe(bound) + device, rel,
-                                    zeroed, before, x.signature, x.later, fills, equal, symbols, lengths)
+                                    zeroed, before, x.signature, x.later, fills, equal, symbols, lengths, runtime,
+                                    runtime_dims)
                 key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations, made.symbols,
                        made.lengths)
                 if key not in seen:

@@ -31,7 +31,8 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
             continue
         used.update(mine)
         for i in mine:  # a while loop's later pass: what clang does not know varies, whatever the text's first pass
-            made = _refined(replace(x, grid=None, block=None, shmem=None, args=(None,) * len(x.args))
+            made = _refined(replace(x, grid=None, block=None, shmem=None, args=(None,) * len(x.args),
+                                    buffer_lengths=(None,) * len(x.buffer_lengths))
                             if read[i].later else x, read[i])
             if made not in out:
                 out.append(made)
@@ -78,8 +79,9 @@ def _consistent(x: CudaLaunch, v: LaunchValues) -> bool:
 
 def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     n = len(x.args)
-    args = tuple(v.args[i] if i < len(v.args) and v.args[i] is not None else x.args[i] for i in range(n))
-    grid, block = _dim(v.grid, x.grid), _dim(v.block, x.block)
+    args = tuple(v.args[i] if i < len(v.args) and v.args[i] is not None else
+                 None if i < len(v.runtime) and v.runtime[i] else x.args[i] for i in range(n))  # run time: unknown
+    grid, block = _dim(v.grid, x.grid, v.runtime_dims[:3]), _dim(v.block, x.block, v.runtime_dims[3:])
     defaults = tuple(d for d in x.defaults if not (v.bound and d.startswith("@loop")))  # clang fixed the loop's value
     shmem = v.shmem if v.shmem is not None else x.shmem
     rel = v.relations
@@ -133,7 +135,12 @@ def _arg_sym(args: tuple, read: tuple, text: tuple) -> tuple:
     return tuple(acyclic(list(out))) if any(out) else ()
 
 
-def _dim(read: tuple | None, text: tuple | None) -> tuple | None:
+def _dim(read: tuple | None, text: tuple | None, runtime: tuple[bool, ...] = ()) -> tuple | None:
+    """clang's components, the lexical reader's where clang has none, unless the program computes that one at run
+    time (``runtime``: ``int n = 0; load(path, n); k<<<(n + 255) / 256, …>>>`` is no grid of 0)."""
+    if text is not None and any(runtime):
+        text = tuple(None if i < len(runtime) and runtime[i] else t for i, t in enumerate(text))
+        text = None if all(t is None for t in text) else text
     if read is None:
         return text
     if None not in read or text is None:

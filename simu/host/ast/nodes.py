@@ -102,7 +102,13 @@ def offsets(node: Node) -> tuple[int, int] | None:
 
 
 def _point(loc: dict) -> tuple[int, int] | None:
-    loc = loc.get("expansionLoc", loc)
+    """A location's byte offset and token length: a macro's expansion where a macro made the token, the argument's
+    own text where it came from an argument (``CHECK(cudaMalloc(&d_out, n))``: ``d_out``, not ``CHECK``)."""
+    expansion = loc.get("expansionLoc")
+    if expansion is not None and expansion.get("isMacroArgExpansion") and "offset" in loc.get("spellingLoc", {}):
+        loc = loc["spellingLoc"]
+    else:
+        loc = expansion or loc
     if "offset" not in loc:
         return None
     return loc["offset"], loc.get("tokLen", 0)
