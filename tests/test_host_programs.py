@@ -3,7 +3,8 @@ them through clang — a dim3 set member by member and a literal float argument,
 constructor-like function, a value passed down wrappers (one recursive) from another file, an array-initialised
 local size, a loop over a table of block sizes, a template argument of the launching function, a class's
 ``constexpr`` in the caller's ``assert`` over a size read at run time, a counter ``cudaMemset`` clears before the
-launch, a size a function returns through a reference parameter (``int n = 0; read_size(path, n)``), a buffer's
+launch, a size a function returns through a reference parameter (``int n = 0; read_size(path, n)``), a grid
+rounded up over a block read at run time with a helper's allocation, a buffer's
 length a ``cudaMalloc`` in ``main`` gives through a wrapper, values ``cudaMemcpyToSymbol`` copies
 into ``__constant__`` memory (device pointers among them), a kernel whose input an earlier kernel writes at a grid
 sized at run time (launched in place or by a helper it calls), tied OpenCL arguments, indices drawn with

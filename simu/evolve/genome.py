@@ -334,10 +334,12 @@ class Layout:
                 part, axis = key.split(".")
                 d = "xyz".index(axis)
                 try:
-                    if "blockDim_" in expr:  # global / a local size the host computes at run time (host.opencl)
+                    if "blockDim_" in expr:  # over the block the search draws: OpenCL's global / a local size
+                        # computed at run time (host.opencl), CUDA's ``(n + threads - 1) / threads``
                         total = int(int_expression(expr, {**vals, "blockDim_x": 1, "blockDim_y": 1, "blockDim_z": 1}))
                         b[d] = max(1, min(b[d], total))  # no group larger than the global size: OpenCL's rule
-                        v = max(1, total // b[d])
+                        v = max(1, int(int_expression(expr, {**vals, "blockDim_x": b[0], "blockDim_y": b[1],
+                                                             "blockDim_z": b[2]})))
                     else:
                         v = int(int_expression(expr, vals))
                 except (ValueError, KeyError, ZeroDivisionError, OverflowError):

@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from simu.host.ast.nodes import param_words
+from simu.host.ast.relations import RUNTIME_LENGTH
 from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
@@ -259,7 +260,11 @@ def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | N
     and the kernels launched before on some of them."""
     for (name, elem), text in zip(params, allocated, strict=False):  # over a constant the text gave: clang knows
         # which values the program computes at run time (``int n = 0; load(path, n); cudaMalloc(&d, n * 4)``)
-        if elem is not None and text is not None and not _expression(c.buffer_lengths.get(name)) \
+        numeric = c.buffer_lengths.get(name, "0").strip().isdigit()  # the text's length: none or a number
+        if elem is not None and text == RUNTIME_LENGTH and numeric:
+            c.buffer_lengths.pop(name, None)  # searched: the text's number is the value before the program's
+            c.length_factors.pop(name, None)
+        elif elem is not None and text is not None and numeric \
                 and (length := allocated_length(text, elem, params)) is not None:
             c.buffer_lengths[name] = length
             c.length_factors.pop(name, None)
@@ -267,11 +272,6 @@ def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | N
         if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
             c.fills[params[i][0]] = fill
     c.before = tuple(p for p in (_named_prior(p, params) for p in priors) if p is not None)
-
-
-def _expression(length: str | None) -> bool:
-    """Whether a buffer length the text reader gave is an expression of the arguments, not a number."""
-    return length is not None and not length.strip().isdigit()
 
 
 def _named_prior(p: Prior, params: Params) -> Prior | None:

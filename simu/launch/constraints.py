@@ -20,6 +20,9 @@ _EXPR_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Name, ast.Constant, a
                ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.USub, ast.UAdd, ast.LShift, ast.RShift)
 
 
+_CLAMPS = {"min": min, "max": max}
+
+
 @dataclass(frozen=True)
 class Prior:
     """A kernel the host launches before this one on some of the same variables (issue 29): the search runs it
@@ -163,8 +166,12 @@ def _length_code(text: str):
     """The checked expression, compiled (C names that are Python keywords renamed: :func:`parse_expression`)."""
     tree = parse_expression(text)
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _CLAMPS \
+                and not node.keywords:
+            continue  # ``max(n + 1, 1)``: a count the host clamps
         if not isinstance(node, _EXPR_NODES) or (isinstance(node, ast.Constant) and not isinstance(node.value, SCALAR)):
-            raise ValueError(f"bad expression '{text}': only numbers, parameter names and + - * / // % ** << >>")
+            raise ValueError(f"bad expression '{text}': only numbers, parameter names, min, max and "
+                             "+ - * / // % ** << >>")
     return compile(tree, "<length>", "eval")
 
 
@@ -175,7 +182,7 @@ def buffer_length(expr: str, values: dict[str, Any], threads: int, blocks: int =
     env = {_python_name(k): v for k, v in values.items() if isinstance(v, numbers.Real)}
     env["threads"] = threads
     env["blocks"] = blocks
-    return max(1, int(eval(code, {"__builtins__": {}}, env)))  # noqa: S307 - arithmetic only, checked above
+    return max(1, int(eval(code, {"__builtins__": {}, **_CLAMPS}, env)))  # noqa: S307 - arithmetic only, checked
 
 
 DIMS = tuple(f"{part}.{axis}" for part in ("grid", "block") for axis in "xyz")

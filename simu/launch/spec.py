@@ -354,8 +354,9 @@ def check_constraints(kernel: Kernel, c: Any) -> None:
             tree = parse_expression(expr)
         except ValueError:
             raise LaunchError(f"args.{name} = \"{expr}\": not an arithmetic expression") from None
+        calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}  # min, max: not parameters
         for node in ast.walk(tree):
-            used = source_name(node.id) if isinstance(node, ast.Name) else ""
+            used = source_name(node.id) if isinstance(node, ast.Name) and id(node) not in calls else ""
             if used and used not in ("threads", "blocks") and \
                     (used not in params or params[used].is_pointer or takes_array(params[used])):
                 raise LaunchError(f"args.{name} = \"{expr}\": '{used}' is not a scalar parameter; a length "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.ast.expr import Expr, Param, _children, uncast, writer
+from simu.host.ast.expr import Call, Expr, Param, _children, uncast, writer
 from simu.host.ast.facts import CallFact, FunctionFacts
 from simu.host.ast.values import Context, Program, lift
 
@@ -23,7 +23,10 @@ _SITE = re.compile(r" at (\S+):\d+$")  # a trail's call: "main at app/main.cpp:1
 def allocated_bytes(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, arg: Expr) -> Expr | None:
     """The bytes allocated for the buffer launch argument ``arg`` of ``fn`` points to (its start: no offset), in
     the outermost caller's terms; None when not an allocation this reader saw."""
-    wrote = writer(uncast(lift(arg, ctx, bound)))
+    lifted = uncast(lift(arg, ctx, bound))
+    if isinstance(lifted, Call):
+        return _returned(program, lifted)
+    wrote = writer(lifted)
     if wrote is None or wrote[0] not in ALLOCATORS:
         return None
     callee, line = wrote
@@ -37,6 +40,20 @@ def allocated_bytes(program: Program, fn: FunctionFacts, ctx: Context, bound: di
         return None  # none seen, or calls of that line in several files disagree
     size = found.pop()
     return None if _has_param(size) else size  # in a caller's own terms: only what needs none of its parameters
+
+
+def _returned(program: Program, call: Call) -> Expr | None:
+    """The bytes of the buffer a project helper allocates and returns (``d_row = upload(row, n + 1)`` whose body
+    is ``cudaMalloc(&d, count * sizeof(int)); …; return d;``), in the terms of the call's arguments."""
+    helpers = [g for g in program.functions.get(call.function, ()) if len(g.params) == len(call.args)]
+    if len(helpers) != 1 or helpers[0].returns is None:
+        return None
+    g = helpers[0]
+    wrote = writer(uncast(g.returns))
+    own = [c for c in g.calls if wrote is not None and wrote[0] in ALLOCATORS and _allocates(c, *wrote)]
+    if len(own) != 1:
+        return None
+    return lift(own[0].args[1], Context((None,) * len(call.args), exprs=call.args), {})
 
 
 def _allocates(c: CallFact, callee: str, line: int) -> bool:

@@ -18,6 +18,7 @@ from simu.host.ast.expr import (
     Call,
     Cast,
     Choice,
+    Cond,
     Const,
     Element,
     Expr,
@@ -30,6 +31,7 @@ from simu.host.ast.expr import (
     dim_parts,
     loop_variable,
     names_variable,
+    runtime_value,
     uncast,
 )
 from simu.host.ast.facts import FunctionFacts, LaunchFact
@@ -74,9 +76,18 @@ def launch_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
             if ARG.search(r) and r not in requires:
                 requires.append(r)
     shmem = with_block.text(lift(x.shmem, ctx, bound))
-    return Relations(_dim(render, x.grid, ctx, bound), _dim(render, x.block, ctx, bound),
+    grid = _dim(render, x.grid, ctx, bound)
+    if grid is None or None in grid:  # ``(n + threads - 1) / threads`` with ``threads`` the block: over the block
+        over_block = _dim(with_block, x.grid, ctx, bound)
+        grid = tuple(g if g is not None else o for g, o in zip(grid or (None,) * 3, over_block or (None,) * 3,
+                                                                  strict=True))
+        grid = grid if any(grid) else None
+    return Relations(grid, _dim(render, x.block, ctx, bound),
                      tuple(acyclic(arg_rel)) if any(arg_rel) else (), tuple(requires[:MAX_REQUIRES]),
                      shmem if shmem is not None and not shmem.lstrip("(-").rstrip(")").isdigit() else None)
+
+
+RUNTIME_LENGTH = "?"  # a buffer's bytes the program computes at run time, not over the launch's arguments
 
 
 def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: dict, x: LaunchFact,
@@ -88,7 +99,10 @@ def length_relations(program: Program, fn: FunctionFacts, ctx: Context, bound: d
     out = []
     for size in sizes:
         t = render.text(size) if size is not None else None
-        out.append(t if t is not None and (ARG.search(t) or t.isdigit()) else None)
+        if t is not None and (ARG.search(t) or t.isdigit()):
+            out.append(t)
+        else:  # a size the program computes at run time and the kernel is not given: no number stands for it
+            out.append(RUNTIME_LENGTH if size is not None and runtime_value(size) else None)
     return tuple(out) if any(out) else ()
 
 
@@ -150,6 +164,21 @@ def _stable(e: Expr) -> bool:
     return all(_stable(c) for c in _children(e))
 
 
+def _clamp(e: Expr, constant) -> tuple[str, Expr, int] | None:
+    """``x > a ? x : a + 1`` (and ``x >= a ? x : a``) as ``("max", x, bound)``, ``x < a ? x : a - 1`` (``x <= a``)
+    as ``("min", …)``: an integer clamped at a constant."""
+    if not (isinstance(e, Cond) and isinstance(e.test, Op) and len(e.test.args) == 2):
+        return None
+    x, a = e.test.args
+    lo, other = constant(a), constant(e.other)
+    if uncast(x) != uncast(e.then) or lo is None or other is None:
+        return None
+    step = {">": 1, ">=": 0, "<": -1, "<=": 0}.get(e.test.op)
+    if step is None or other != lo + step:
+        return None
+    return ("max" if e.test.op in (">", ">=") else "min"), e.then, int(other)
+
+
 class Renderer:
     """Expressions written over argument positions; a part with no parameter in it is folded to its value."""
 
@@ -183,6 +212,10 @@ class Renderer:
         if isinstance(e, Element) and isinstance(e.base, Items) and isinstance(e.index, Const) \
                 and 0 <= int(e.index.value) < len(e.base.items):  # ``t.x`` of ``dim3 t(…)``: that member
             return self._text(e.base.items[int(e.index.value)], exclude)
+        bounded = _clamp(e, self._constant)
+        if bounded is not None:  # ``count > 0 ? count : 1``: max(count, 1)
+            inner = self._text(bounded[1], exclude)
+            return None if inner is None else (f"{bounded[0]}({inner[0]}, {bounded[2]})", 9)
         rounded = _rounded_quotient(e, self._constant)
         if rounded is not None:  # (int)ceil((double)n / b): the integer round-up, over counts and sizes
             parts = [self._text(a, exclude) for a in rounded[1:]]
