@@ -10,9 +10,11 @@ kernel stores them to (a shared tile, a private array, a buffer it wrote), to th
 
 from __future__ import annotations
 
+from typing import Any
+
+from simu.evolve.roles import POINTER_STEPS
 from simu.ir import Kernel
 
-_POINTER_STEPS = ("getelementptr", "bitcast", "addrspacecast", "phi", "select")
 _ACCESSES = ("load", "store", "atomicrmw", "cmpxchg")
 _COPIES = ("llvm.memcpy", "llvm.memmove")
 
@@ -37,15 +39,16 @@ def _object(op, roots: dict) -> str | None:
 
 
 class KernelFlow:
-    """The fixed point of the analysis: for each value the parameters whose loaded values it carries (built once
-    per search: ``Search.memo``)."""
+    """The fixed point of the analysis: for each value the parameters whose loaded values it carries (one per
+    search: :func:`kernel_flow`)."""
 
     def __init__(self, kernel: Kernel):
         fn = kernel.function
-        self.params = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False)
-                       if p.is_pointer and not p.is_local}
+        params = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False)
+                  if p.is_pointer and not p.is_local}
+        self.buffers = frozenset(params.values())  # the pointer parameters' buffers
         self.instrs = [ins for b in fn.blocks for ins in b.instrs]
-        self.roots: dict[str, str] = dict(self.params)  # pointer value -> the object it points into
+        self.roots: dict[str, str] = dict(params)  # pointer value -> the object it points into
         for ins in self.instrs:
             if ins.opcode == "alloca" and ins.name:
                 self.roots[ins.name] = ins.name
@@ -63,7 +66,7 @@ class KernelFlow:
         changed = False
         for ins in self.instrs:
             op = ins.opcode
-            if op in _POINTER_STEPS and ins.name and ins.name not in self.roots:
+            if op in POINTER_STEPS and ins.name and ins.name not in self.roots:
                 bases = {self.roots.get(o.value) for o in ins.ops if o.kind == "reg"} - {None}
                 if op in ("getelementptr", "bitcast", "addrspacecast"):
                     base = _object(ins.ops[0], self.roots) if ins.ops else None
@@ -78,14 +81,14 @@ class KernelFlow:
                 if op == "store" or op in ("atomicrmw", "cmpxchg"):
                     stored = frozenset().union(*(self.of(o) for o in ins.ops if o is not ptr))
                     if obj is not None:
-                        if obj in self.params.values():
+                        if obj in self.buffers:
                             self.written.add(obj)
                         if not stored <= self.memory.get(obj, frozenset()):
                             self.memory[obj] = self.memory.get(obj, frozenset()) | stored
                             changed = True
                 if op != "store" and ins.name:
                     value = carried | self.memory.get(obj, frozenset()) if obj is not None else carried
-                    if obj in self.params.values():
+                    if obj in self.buffers:
                         value = value | {obj}
                     changed |= self._set(ins.name, value)
             elif op == "call":
@@ -100,15 +103,15 @@ class KernelFlow:
         changed = False
         if callee.startswith(_COPIES) and len(ins.ops) >= 2:  # the destination takes the source's values
             dst, src = _object(ins.ops[0], self.roots), _object(ins.ops[1], self.roots)
-            if dst in self.params.values():
+            if dst in self.buffers:
                 self.written.add(dst)
-            moved = self.memory.get(src, frozenset()) | ({src} if src in self.params.values() else set())
+            moved = self.memory.get(src, frozenset()) | ({src} if src in self.buffers else set())
             if dst is not None and not moved <= self.memory.get(dst, frozenset()):
                 self.memory[dst] = self.memory.get(dst, frozenset()) | moved
                 changed = True
         elif not callee.startswith("llvm."):
             for o in args:  # a pointer handed to a function simu did not inline may be written there
-                if self.roots.get(o.value) in self.params.values():
+                if self.roots.get(o.value) in self.buffers:
                     self.written.add(self.roots[o.value])
         if ins.name:
             changed |= self._set(ins.name, frozenset().union(*(self.of(o) for o in args)))
@@ -120,7 +123,6 @@ class KernelFlow:
             return False
         self.taint[name] = old | value
         return True
-
 
     def written_params(self) -> frozenset[str]:
         """The pointer parameters whose buffers the kernel stores to (or hands to a call it did not inline)."""
@@ -139,3 +141,10 @@ class KernelFlow:
                 if (loc.line, loc.col) in wanted:
                     out |= self.of(_pointer_operand(ins))
         return out
+
+
+def kernel_flow(search: Any) -> KernelFlow:
+    """The search's kernel's flow, built once per search (``Search.memo``)."""
+    if "flow" not in search.memo:
+        search.memo["flow"] = KernelFlow(search.kernel)
+    return search.memo["flow"]

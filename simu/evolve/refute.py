@@ -52,7 +52,7 @@ import numpy as np
 
 from simu import codes
 from simu.detect import Context
-from simu.evolve.dependence import KernelFlow
+from simu.evolve.dependence import kernel_flow
 from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
 from simu.evolve.refute_sequence import refute_by_earlier_kernels
@@ -291,8 +291,7 @@ def _outside_layouts(search, key) -> None:
     if not layouts or f.kind not in RACE_KINDS or f.severity != codes.ERROR \
             or not any(_inferred(search, e) for e in search.cache.values() if e.valid):
         return
-    flow = search.memo.get("flow") or search.memo.setdefault("flow", KernelFlow(search.kernel))
-    made = sorted(layouts & flow.address_sources(sites_of(f)))
+    made = sorted(layouts & kernel_flow(search).address_sources(sites_of(f)))
     if made and not any(_inferred(search, e) for e, _ in witnesses(search, key)):
         search.found[key] = (beyond_contract(f, (
             f"its address comes from {_names(made)}, which the kernel uses as offsets or segments; only contents "

@@ -14,7 +14,7 @@ kernel computes are a permutation, prefix sums or a tree, not a set of distinct 
 from __future__ import annotations
 
 from simu import codes
-from simu.evolve.dependence import KernelFlow
+from simu.evolve.dependence import KernelFlow, kernel_flow
 from simu.evolve.sequence import prior_kernel
 from simu.pipeline import beyond_contract
 
@@ -27,7 +27,7 @@ def refute_by_earlier_kernels(search, witnesses) -> None:
     writers = _writers(search)
     if not writers:
         return
-    flow = search.memo.get("flow") or search.memo.setdefault("flow", KernelFlow(search.kernel))
+    flow = kernel_flow(search)
     for key, (f, genes) in list(search.found.items()):
         if f.kind not in KINDS or f.severity != codes.ERROR:
             continue

@@ -36,7 +36,7 @@ INFERRED = "inferred"  # the fill gene's choice that draws these contents (Layou
 _CASTS = {"sext", "zext", "trunc", "freeze"}
 _CARRY = {"add", "sub", "or", "phi", "select"}  # the result keeps its operands' index range (give or take)
 _MINMAX = ("llvm.smax", "llvm.smin", "llvm.umax", "llvm.umin")
-_POINTER_STEPS = {"getelementptr", "bitcast", "addrspacecast", "phi", "select"}
+POINTER_STEPS = {"getelementptr", "bitcast", "addrspacecast", "phi", "select"}
 
 
 @dataclass(frozen=True)
@@ -88,9 +88,10 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     ends: dict[str, set[str]] = {}  # such a parameter -> those whose values are added on one side (its counts)
     bounded: dict[str, set[str]] = {}  # value -> parameters whose loaded values it is compared with (a loop bound)
     starts: dict[str, set[tuple[str, str]]] = {}  # value or pointer -> (start buffer, count buffer) it carries
-    # scalar parameters that multiply a loop counter (``input[j * stride]``), and a segment's start
+    # scalar parameters that multiply a loop counter (``input[j * stride]``), and a segment's start on a pointer
     # (``&input[offset[g] * stride]``): a segment is one only where the counter's are among the start's
-    strides: dict[object, frozenset[str]] = {}  # keyed by value, or ("ptr", pointer) for a start
+    strides: dict[str, frozenset[str]] = {}  # counter value -> its scalars
+    start_scales: dict[str, frozenset[str]] = {}  # pointer offset by a start -> the start's scalars
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
@@ -101,7 +102,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
         changed, rounds = False, rounds + 1
         for ins in instrs:
             op, name, ops = ins.opcode, ins.name, ins.ops
-            if op in _POINTER_STEPS and name and name not in roots:
+            if op in POINTER_STEPS and name and name not in roots:
                 root = _root(ins, roots)
                 if root is not None:
                     roots[name] = root
@@ -116,7 +117,7 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
                 changed |= _copied(ins, roots, offsets, holders)
             if op == "getelementptr":
                 changed |= _index(ins, roots, taint, uses, addressed, scaled)
-                changed |= _segment(ins, roots, taint, bounded, starts, segments, strides, scaled)
+                changed |= _segment(ins, roots, taint, bounded, starts, segments, (strides, start_scales, scaled))
             elif op == "cmpxchg" and len(ops) >= 3 and ops[2].kind == "reg":
                 new_keys = set(taint.get(ops[2].value, {})) - keys
                 keys |= new_keys
@@ -190,8 +191,8 @@ def _bounds(ins, taint: dict, bounded: dict, starts: dict, strides: dict, scalar
     return before != (len(bounded.get(ins.name, ())), len(starts.get(ins.name, ())), strides.get(ins.name))
 
 
-def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segments: dict, strides: dict,
-             scaled: dict) -> bool:
+def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segments: dict,
+             scales: tuple[dict, dict, dict]) -> bool:
     """Record a segment's start and count buffers where a ``getelementptr`` into a buffer adds them: its index a
     start plus a counter, or a counter on a pointer offset by a start (``row = &rows[start[i]]; row[j]``, also
     through further offsets, ``&input[offset[g] * spatial + b * stride + s]``, and with the counter scaled as the
@@ -200,22 +201,22 @@ def _segment(ins, roots: dict, taint: dict, bounded: dict, starts: dict, segment
     if len(ops) < 2 or ops[0].kind != "reg" or ops[0].value not in roots or ops[1].kind != "reg":
         return False
     base, idx, q = ops[0].value, ops[1].value, roots[ops[0].value]
-    ptr_key = ("ptr", base)
+    strides, start_scales, scaled = scales  # a counter's scalars, a start pointer's, loaded values' (buffer_roles)
     found = set(starts.get(idx, ()))
-    if not strides.get(idx, frozenset()) - strides.get(ptr_key, frozenset()):  # scaled alike (see _bounds)
+    if not strides.get(idx, frozenset()) - start_scales.get(base, frozenset()):  # scaled alike (see _bounds)
         found |= {(p, c) for p, _ in starts.get(base, ()) for c in bounded.get(idx, ()) if c != p}
     changed = False
     if ins.name and idx in taint:  # a pointer offset by a start: ``&rows[start[i]]``
         offset = {(p, "") for p in taint[idx]}
         scale = frozenset(scaled.get(idx, ()))
-        if not offset <= starts.get(ins.name, set()) or strides.get(("ptr", ins.name)) != scale:
+        if not offset <= starts.get(ins.name, set()) or start_scales.get(ins.name) != scale:
             starts.setdefault(ins.name, set()).update(offset)
-            strides[("ptr", ins.name)] = scale
+            start_scales[ins.name] = scale
             changed = True
     elif ins.name and base in starts and idx not in bounded:  # offset further: still the start's segment
         if not starts[base] <= starts.get(ins.name, set()):
             starts.setdefault(ins.name, set()).update(starts[base])
-            strides[("ptr", ins.name)] = strides.get(ptr_key, frozenset())
+            start_scales[ins.name] = start_scales.get(base, frozenset())
             changed = True
     for pair in found:
         if pair[1] and q not in segments.setdefault(pair, set()):
