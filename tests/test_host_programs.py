@@ -15,6 +15,7 @@ alarms: blocks past a tile, a negative scale, octaves past a table)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -335,3 +336,22 @@ def test_a_file_including_thrust_takes_its_declarations_from_a_prelude(tmp_path:
     index = build_host_index(tmp_path, [tmp_path / "sum.cu"])
     assert index.clang_read == ["sum.cu"] and not index.clang_failed
     assert [(x.block, x.args[1]) for x in index.cuda_launches_of("twice")] == [((128, 1, 1), 100)]
+
+
+def test_a_stale_prelude_is_built_again_before_the_parse(tmp_path: Path, monkeypatch):
+    """A prelude older than a header it holds (a reinstalled package) is rebuilt at once: a file including thrust
+    parsed without it dumps past the size limit, and its launches would be lost to the text reader."""
+    from simu.host.ast.clang import dump
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    (tmp_path / "scale.cu").write_text(
+        "#include <thrust/device_vector.h>\n"
+        "__global__ void scale(float *x, int n) { int i = threadIdx.x; if (i < n) x[i] *= 2; }\n"
+        "int main() { thrust::device_vector<float> v(64, 1.0f);\n"
+        "  scale<<<1, 64>>>(thrust::raw_pointer_cast(v.data()), 64); return 0; }\n")
+    assert dump(tmp_path / "scale.cu", libraries=True) is not None
+    (header,) = [h for h in (tmp_path / "cache").rglob("host-*.cuh") if "thrust" in h.read_text()]
+    built = header.with_suffix(".pch").stat().st_mtime_ns
+    os.utime(header, ns=(built + 10**9, built + 10**9))  # the prelude's header now newer than the prelude
+    assert dump(tmp_path / "scale.cu", libraries=True) is not None
+    assert header.with_suffix(".pch").stat().st_mtime_ns != built

@@ -154,9 +154,13 @@ def _create_once(path: Path, text: str) -> None:
 
 
 def _stamp(path: str) -> tuple[str, int]:
+    """A shim file's time, or a shim folder's latest: its own and its direct entries' (a fresh checkout or a
+    reinstalled header package stamps a new prelude, where a stale one would cost a parse without it)."""
     try:
-        st = os.stat(path)
-        return path, st.st_mtime_ns if os.path.isfile(path) else 0
+        if not os.path.isdir(path):
+            return path, os.stat(path).st_mtime_ns
+        with os.scandir(path) as entries:
+            return path, max([os.stat(path).st_mtime_ns, *(e.stat().st_mtime_ns for e in entries)])
     except OSError:
         return path, 0
 
@@ -192,8 +196,10 @@ def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False
     text reader."""
     pch = _pch(base, libraries)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
+    rebuilt = False
     with tempfile.TemporaryFile() as out:
-        for pre in attempts:
+        while attempts:
+            pre = attempts.pop(0)
             argv = clang_command() + base + pre + extra + ["-Xclang", "-ast-dump=json", str(path)]
             out.seek(0)
             out.truncate()
@@ -204,7 +210,11 @@ def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False
             size = out.tell()
             if pre and pch is not None and b"precompiled" in proc.stderr:
                 pch.unlink(missing_ok=True)  # damaged or stale (a dump past it may lack what it declares)
-                continue  # the next parse builds it again; this one goes without it
+                fresh = None if rebuilt else _pch(base, libraries)
+                rebuilt = True
+                if fresh is not None:  # built again now: without it a library's file dumps past the limit
+                    attempts.insert(0, ["-Xclang", "-include-pch", "-Xclang", str(fresh)])
+                continue
             if size == 0:
                 continue  # the prelude does not fit these flags: parse without it
             if size > MAX_DUMP_BYTES:
