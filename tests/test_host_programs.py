@@ -81,6 +81,8 @@ def test_values_the_program_passes_are_read(tmp_path: Path):
         [((128, 1, 1), (32, 1, 1)), ((64, 1, 1), (64, 1, 1)), ((32, 1, 1), (128, 1, 1))]
     (x,) = _launches(tmp_path, "template_size", "partial")
     assert (x.grid, x.block) == ((16, 1, 1), (128, 1, 1))
+    (x,) = _launches(tmp_path, "symbol_fields", "bucket_count")  # `&c` of a struct set member by member
+    assert x.symbols == (("C", 0, (8192, 16)),) and x.shmem == 64
 
 
 def test_what_is_not_known_keeps_its_relations_to_the_arguments(tmp_path: Path):

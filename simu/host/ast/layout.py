@@ -16,10 +16,20 @@ _SCOPES = {"NamespaceDecl", "LinkageSpecDecl"}
 MAX_ALIGN = 16
 
 
-def record_sizes(decls: list[Node]) -> dict[str, int]:
+class Records(dict):
+    """``sizeof`` by record name (see :func:`record_sizes`); ``fields``: the field names, in order, of each struct
+    whose fields are all numbers or pointers (``cudaMemcpyToSymbol(c_params, &p, …)`` copies them in that order)."""
+
+    def __init__(self, sizes: dict[str, int], fields: dict[str, tuple[str, ...]]):
+        super().__init__(sizes)
+        self.fields = fields
+
+
+def record_sizes(decls: list[Node]) -> Records:
     """Sizes by record name (``Detection``, ``ns::Detection``) and by typedef name, for the records of ``decls``
     whose every field has a known size."""
     layouts: dict[str, tuple[int, int]] = {}  # name -> (size, alignment)
+    fields: dict[str, tuple[str, ...]] = {}
     typedefs: list[tuple[str, str]] = []
 
     def visit(d: Node, scope: str) -> None:
@@ -37,6 +47,8 @@ def record_sizes(decls: list[Node]) -> dict[str, int]:
                 by_id[d.get("id", "")] = made
                 if d.get("name"):
                     layouts[scope + d["name"]] = layouts[d["name"]] = made
+                    if (names := _scalar_fields(d)) is not None:
+                        fields[scope + d["name"]] = fields[d["name"]] = names
         elif kind == "TypedefDecl" and d.get("name"):
             typedefs.append((d["name"], _type(d), _referenced_ids(d)))
 
@@ -47,7 +59,21 @@ def record_sizes(decls: list[Node]) -> dict[str, int]:
         made = layouts.get(plain_type(target)) or next((by_id[i] for i in ids if i in by_id), None)
         if made is not None and name not in layouts:
             layouts[name] = made
-    return {name: size for name, (size, _) in layouts.items()}
+    return Records({name: size for name, (size, _) in layouts.items()}, fields)
+
+
+def _scalar_fields(d: Node) -> tuple[str, ...] | None:
+    """The field names of a struct whose fields are each one number or pointer (no array, record or union)."""
+    if d.get("tagUsed") == "union":
+        return None
+    out = []
+    for k in kids(d):
+        if k.get("kind") == "FieldDecl":
+            plain = plain_type(_type(k))
+            if "[" in plain or not size_of(plain) or not k.get("name"):
+                return None
+            out.append(k["name"])
+    return tuple(out) or None
 
 
 def _referenced_ids(node: Any) -> list[str]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from simu.host.ast.expr import Call, Expr, Items, Unknown
-from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_type, strip
+from simu.host.ast.expr import Call, Expr, Field, Items, Unknown
+from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_type, record_name, referenced, strip
 
 SET_ARG = "clSetKernelArg"
 ENQUEUE = "clEnqueueNDRangeKernel"
@@ -77,12 +77,25 @@ def pointee(reader: Any, arg: Node, st: Any, scalar: bool) -> Expr:
             value = reader.expr(target, st)  # &a of an array: its items
             if scalar and isinstance(value, Call) and value.function == CREATE_BUFFER:
                 return value  # a buffer: its allocation, whose size is the kernel's buffer length
+            if not isinstance(value, Items) and not scalar and target.get("kind") == "DeclRefExpr":
+                value = _fields_of(reader, target, st) or value
             return value if isinstance(value, Items) and not scalar else Unknown("not the address of a number")
         value = reader.expr(target, st)
         return value if scalar else Items((value,))
     if scalar:
         return Unknown("a kernel argument not given as '&value'")
     return _items(reader.expr(n, st))
+
+
+def _fields_of(reader: Any, ref: Node, st: Any) -> Items | None:
+    """``&p`` of a struct of numbers and pointers: its fields in order, each as this function last assigned it
+    (``p.n = …``), else as the program assigns that field anywhere."""
+    record = record_name(qual_type(ref, desugared=False))
+    names = getattr(reader.records, "fields", {}).get(record)
+    if not names:
+        return None
+    local = referenced(ref).get("id")
+    return Items(tuple(st.env.get((local, f)) or Field(record, f) for f in names))
 
 
 def _items(e: Expr) -> Expr:

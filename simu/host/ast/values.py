@@ -210,6 +210,10 @@ class Program:
             return _unique(out)
         if isinstance(e, Cond):
             tests = self.values(e.test, fn, ctx, bound)
+            if tests is None and fn.name == "main" and _reads_argc(e.test):
+                default = [a for a in (e.then, e.other) if not _reads_argv(a)]  # `argc > 1 ? atoi(argv[1]) : 4096`
+                if len(default) == 1:
+                    return self.values(default[0], fn, ctx, bound)  # as run without options, like the text reader
             if tests is None:
                 return _union([self.values(e.then, fn, ctx, bound), self.values(e.other, fn, ctx, bound)])
             arms = ([e.then] if any(tests) else []) + ([e.other] if not all(tests) else [])
@@ -357,6 +361,16 @@ def _nodes(e: Expr) -> int:
 
 def _reads_param(e: Expr) -> bool:
     return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
+
+
+def _reads_argc(e: Expr) -> bool:
+    """Whether ``e`` reads ``main``'s argument count (its first parameter)."""
+    return (isinstance(e, Param) and e.index == 0) or any(_reads_argc(c) for c in _children(e))
+
+
+def _reads_argv(e: Expr) -> bool:
+    """Whether ``e`` reads ``main``'s arguments (its second parameter)."""
+    return (isinstance(e, Param) and e.index == 1) or any(_reads_argv(c) for c in _children(e))
 
 
 def _reads_member(e: Expr) -> bool:
