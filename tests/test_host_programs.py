@@ -56,8 +56,11 @@ def test_the_bug_is_an_error_at_the_programs_launch(tmp_path: Path, pair: str):
 
 @pytest.mark.parametrize("pair", PAIRS)
 def test_the_fixed_twin_is_clean(tmp_path: Path, pair: str):
+    """Nothing at a launch the program makes; an instance of a template kernel it never runs (the other cases of
+    `switch (tile)`) may keep warnings that say so, never an error."""
     shutil.copytree(PROGRAMS / pair / "fixed", tmp_path / pair)
-    assert _findings(tmp_path / pair) == []
+    found = _findings(tmp_path / pair)
+    assert [f for f in found if f.severity == "error" or not f.launch.origin.startswith("searched")] == []
 
 
 def _launches(tmp_path: Path, pair: str, kernel: str):
@@ -81,6 +84,8 @@ def test_values_the_program_passes_are_read(tmp_path: Path):
         [((128, 1, 1), (32, 1, 1)), ((64, 1, 1), (64, 1, 1)), ((32, 1, 1), (128, 1, 1))]
     (x,) = _launches(tmp_path, "template_size", "partial")
     assert (x.grid, x.block) == ((16, 1, 1), (128, 1, 1))
+    (x,) = _launches(tmp_path, "tile_switch", "tiled_product")  # the case the helper's tile picks, its members
+    assert (x.targs, x.grid, x.block, x.args[3]) == ("16", (3, 3, 1), (16, 16, 1), 48)
     (x,) = _launches(tmp_path, "symbol_fields", "bucket_count")  # `&c` of a struct set member by member
     assert x.symbols == (("C", 0, (8192, 16)),) and x.shmem == 64
 

@@ -9,7 +9,7 @@ call sites and a field the values of every assignment to it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Union
 
 Number = Union[int, float]
@@ -30,10 +30,14 @@ class Param:
 
 @dataclass(frozen=True)
 class Field:
-    """A struct or class member (``record`` ``::`` for a global variable): every value the program assigns it."""
+    """A struct or class member (``record`` ``::`` for a global variable): every value the program assigns it.
+    ``owner``: the variable it is read of (``a`` of ``a.rows``), so that ``a.rows`` and ``c.rows`` are not one
+    value in a launch's relations, though both take the values of every assignment to ``Matrix::rows``."""
 
     record: str
     name: str
+    owner: str = ""
+    index: int = field(default=-1, compare=False)  # its place among the record's fields (-1: not known)
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,7 @@ def to_json(e: Any) -> Any:
 def from_json(d: Any) -> Any:
     if isinstance(d, dict) and "~" in d:
         cls = _TYPES[d["~"]]
-        return cls(**{f.name: _tuple(from_json(d[f.name])) for f in fields(cls)})
+        return cls(**{f.name: _tuple(from_json(d[f.name])) for f in fields(cls) if f.name in d})
     if isinstance(d, list):
         return tuple(from_json(x) for x in d)
     if isinstance(d, dict):
@@ -280,3 +284,45 @@ def _children(e: Any) -> list[Any]:
         elif isinstance(v, _EXPRS):
             out.append(v)
     return out
+
+
+def substituted(e: Any, known: dict[Expr, Expr]) -> Any:
+    """``e`` with each sub-expression that ``known`` holds replaced by its value there."""
+    if isinstance(e, tuple):
+        items = tuple(substituted(x, known) for x in e)
+        return items if any(a is not b for a, b in zip(items, e, strict=True)) else e
+    if not isinstance(e, _EXPRS):
+        return e
+    if e in known:
+        return known[e]
+    changed = {f.name: v for f in fields(e) if (v := substituted(getattr(e, f.name), known)) is not getattr(e, f.name)}
+    return replace(e, **changed) if changed else e
+
+
+def equalities(conditions: tuple[tuple[Expr, bool], ...]) -> dict[Expr, Expr]:
+    """What the conditions that hold on the way fix: ``tile == 16`` (an ``if``, or ``case 16:`` of ``switch
+    (tile)``) makes ``tile`` 16 there (``k<16><<<g, dim3(tile, tile)>>>``)."""
+    out: dict[Expr, Expr] = {}
+    for cond, holds in conditions:
+        if holds and isinstance(cond, Op) and cond.op == "==" and len(cond.args) == 2:
+            for a, b in (cond.args, cond.args[::-1]):
+                if isinstance(uncast(b), Const) and not isinstance(uncast(a), Const):
+                    out[uncast(a)] = uncast(b)
+    return out
+
+
+def returned(returns: list[tuple[Expr, tuple[tuple[Expr, bool], ...]]]) -> Expr | None:
+    """What a function returns, from each ``return``'s value and the conditions that hold there, in order:
+    ``if (m % 32 == 0) return 32; return 8;`` is ``m % 32 == 0 ? 32 : 8``, so a call with known arguments gives
+    one value, not every value some ``return`` has."""
+    if not returns:
+        return None
+    out = returns[-1][0]
+    for value, conditions in reversed(returns[:-1]):
+        tests = [c if holds else Op("!", (c,), "b", 1) for c, holds in conditions]
+        if not tests:
+            return Choice(tuple(dict.fromkeys(v for v, _ in returns)))  # an unconditional return before others
+        test = tests[0] if len(tests) == 1 else Op("&&", tuple(tests), "b", 1)
+        out = out if value == out else Cond(test, value, out)
+    return out
+

@@ -126,21 +126,16 @@ class FunctionReader:
         self.launches: list[LaunchFact] = []
         self.calls: list[CallFact] = []
         self.writes: list[tuple[str, str, Expr]] = []
-        self.returns: list[Expr] = []
+        self.returns: list[tuple[Expr, tuple]] = []  # each return's value and the conditions that hold there
         self.fills = contents.Fills()  # host arrays' element writes and their copies to the device
 
     def read(self) -> FunctionFacts:
         body = next((k for k in kids(self.fn) if k.get("kind") == "CompoundStmt"), None)
         if body is not None:
             self.stmt(body, _State())
-        returns = None
-        if len(self.returns) == 1:
-            returns = self.returns[0]
-        elif self.returns:
-            returns = Choice(tuple(dict.fromkeys(self.returns)))
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
-                             tuple(self.calls), tuple(self.writes), returns, signature(self.fn), self.fills.copies(),
-                             self.fills.param_fills(self.params))
+                             tuple(self.calls), tuple(self.writes), exprs.returned(self.returns), signature(self.fn),
+                             self.fills.copies(), self.fills.param_fills(self.params))
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -168,7 +163,7 @@ class FunctionReader:
             inner = kids(node)
             if inner:
                 self.effects(inner[0], st)
-                self.returns.append(self.expr(inner[0], st))
+                self.returns.append((self.expr(inner[0], st), tuple(st.conditions)))
             st.left = True
         elif kind in ("BreakStmt", "ContinueStmt"):
             st.left = True
@@ -528,7 +523,12 @@ class FunctionReader:
             if member in ("x", "y", "z"):
                 return Element(self.expr(base_node, st), Const("xyz".index(member)))
             return Unknown(f".{member}")
-        return Field(record, member) if record else Unknown(f"member {member}")
+        names = getattr(self.records, "fields", {}).get(record, ())
+        index = names.index(member) if member in names else -1
+        if index >= 0 and isinstance(st.env.get(local), Items) and index < len(st.env[local].items):
+            return st.env[local].items[index]  # `Shape s = {n, n}; … s.rows`
+        owner = referenced(base).get("name", "") if local is not None else ""
+        return Field(record, member, owner, index) if record else Unknown(f"member {member}")
 
     # --- source ---------------------------------------------------------------------------------------------------
     def line(self, node: Node) -> int:

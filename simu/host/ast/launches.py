@@ -6,7 +6,7 @@ are fixed together, so a variant is a launch the program makes, not a mix of two
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from simu.host.ast.allocations import allocated_bytes
@@ -22,7 +22,9 @@ from simu.host.ast.expr import (
     Loop,
     _children,
     dim_parts,
+    equalities,
     runtime_value,
+    substituted,
     uncast,
 )
 from simu.host.ast.facts import FunctionFacts, LaunchFact
@@ -87,6 +89,11 @@ def launch_values(program: Program) -> list[LaunchValues]:
 
 def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0) -> list[LaunchValues]:
     program.steps, program.site_memo = 0, {}  # each launch site has its own evaluation allowance
+    conditions = x.conditions  # a context the launch's conditions rule out makes no launch (tile 32, case 16)
+    if fixed := equalities(x.conditions):  # `case 16:` of `switch (tile)`: the launch's tile is 16
+        x = replace(x, grid=substituted(x.grid, fixed), block=substituted(x.block, fixed),
+                    shmem=substituted(x.shmem, fixed), args=substituted(x.args, fixed),
+                    conditions=substituted(x.conditions, fixed))
     out: list[LaunchValues] = []
     seen: set[tuple] = set()  # the values made (two call chains passing the same values make one launch)
     parts: list[Expr] = [x.grid, x.block, x.shmem, *x.args]
@@ -100,7 +107,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
     program.steps, program.site_memo = 0, {}
     for ctx in program.contexts(fn):
         for bound in _bindings(program, fn, ctx, choices):
-            if program.fails(x.conditions, fn, ctx, bound):
+            if program.fails(conditions, fn, ctx, bound):
                 continue
             grids = _dims(program, x.grid, fn, ctx, bound)
             blocks = _dims(program, x.block, fn, ctx, bound)

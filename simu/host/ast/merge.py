@@ -65,9 +65,20 @@ def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
         return False
     if x.instance and not _consistent(x, v):
         return False  # another instantiation of the function template holding the launch
+    if not _same_literal_targs(x.targs, v.callee_text):
+        return False  # `case 16: k<16><<<…>>>` of a wrapper: not the launch of `k<8>` in the same wrapper
     if not x.via:
         return (x.file, x.line) == (v.file, v.line)
     return x.via.split("::")[-1] == v.function and bool(v.trail) and v.trail[0].endswith(f" at {x.file}:{x.line}")
+
+
+def _same_literal_targs(targs: str, callee: str) -> bool:
+    """Whether two launches' template arguments agree where both are integer literals (``8`` and ``k<8>``)."""
+    if not targs or "<" not in callee:
+        return True
+    ours = [a.strip() for a in callee[callee.index("<") + 1:callee.rindex(">")].split(",")]
+    theirs = [a.strip() for a in targs.split(",")]
+    return all(a == b for a, b in zip(ours, theirs, strict=False) if a.isdigit() and b.isdigit())
 
 
 def _consistent(x: CudaLaunch, v: LaunchValues) -> bool:

@@ -95,7 +95,7 @@ def _fields_of(reader: Any, ref: Node, st: Any) -> Items | None:
     if not names:
         return None
     local = referenced(ref).get("id")
-    return Items(tuple(st.env.get((local, f)) or Field(record, f) for f in names))
+    return Items(tuple(st.env.get((local, f)) or Field(record, f, ref.get("name", "")) for f in names))
 
 
 def _items(e: Expr) -> Expr:

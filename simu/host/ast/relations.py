@@ -262,10 +262,15 @@ class Renderer:
                 return [f"{a} {c.op if holds else _COMPARE[c.op]} {b}"]
         return []
 
+    def _named(self, e: Expr) -> bool:
+        """Whether ``e`` reads a launch argument the search draws (``a.rows % 32`` is not folded to the 0 every
+        value the program assigns ``rows`` gives: the argument is free, the requirement keeps it)."""
+        return e in self.names or any(self._named(c) for c in _children(e))
+
     def _constant(self, e: Expr) -> int | None:
         if isinstance(e, Const):
             return int(e.value) if float(e.value).is_integer() else None
-        if not isinstance(e, (Op, Cast, Field, Call, Element)) or _free(e):
+        if not isinstance(e, (Op, Cast, Field, Call, Element)) or _free(e) or self._named(e):
             return None
         vals = self.program.values(e, self.fn, Context(()))
         if vals is None or len(vals) != 1 or not float(vals[0]).is_integer():

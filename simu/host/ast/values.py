@@ -197,7 +197,7 @@ class Program:
         if isinstance(e, Unknown) or isinstance(e, Counter) or isinstance(e, Items):
             return None
         if isinstance(e, Field):
-            return self.field(e)
+            return self.passed_member(e, fn, ctx) or self.field(e)
         if isinstance(e, Cast):
             return _unique(_cast(e.kind, e.bits, v) for v in self.values(e.arg, fn, ctx, bound) or [None])
         if isinstance(e, Op):
@@ -271,6 +271,9 @@ class Program:
     def call(self, e: Call, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
         targets = [f for f in self.functions.get(e.function, ()) if f.returns is not None and
                    len(f.params) == len(e.args)]
+        if len(targets) > 1:  # two programs of one repository each define it: the caller's own, nearest
+            nearest = min(file_distance(fn.file, f.file) for f in targets)
+            targets = [f for f in targets if file_distance(fn.file, f.file) == nearest]
         if len(targets) != 1:
             return None
         target = targets[0]
@@ -288,6 +291,17 @@ class Program:
         for combo in itertools.islice(itertools.product(*[p if p is not None else [None] for p in per_arg]), 16):
             out.append(self.values(target.returns, target, Context(tuple(combo))))  # type: ignore[arg-type]
         return _union(out)
+
+    def passed_member(self, f: Field, fn: FunctionFacts, ctx: Context) -> Values:
+        """A member of a struct parameter whose call passes an aggregate of values (``product(Shape{n, n}, …)``,
+        ``Shape s = {n, n}; product(s, …)``): that item, when it reads no parameter of the outermost caller."""
+        if f.index < 0 or f.owner not in fn.params:
+            return None
+        i = fn.params.index(f.owner)
+        passed = ctx.exprs[i] if i < len(ctx.exprs) else None
+        if not isinstance(passed, Items) or f.index >= len(passed.items) or _reads_param(passed.items[f.index]):
+            return None
+        return self.values(passed.items[f.index], fn, Context(()))
 
     def field(self, f: Field) -> Values:
         key = (f.record, f.name)
@@ -357,6 +371,10 @@ def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
 
 def _nodes(e: Expr) -> int:
     return extent(e, {})[1]
+
+
+def _reads_param(e: Expr) -> bool:
+    return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
 
 
 def _reads_param(e: Expr) -> bool:
