@@ -532,6 +532,8 @@ __global__ void shift(cudaTextureObject_t t, float *out, int n) {
   if (i + 1 < n) out[i + 1] = tex1Dfetch<float>(t, i) * 0.5f;
 }
 __global__ void copy(const float *a, float *b) { b[threadIdx.x] = a[threadIdx.x]; }
+__global__ void widen(const int *a, float *b) { b[threadIdx.x] = a[threadIdx.x]; }
+__global__ void smooth(const float *a, float *b) { b[threadIdx.x + 1] = a[threadIdx.x] + a[threadIdx.x + 2]; }
 """
 
 
@@ -564,8 +566,13 @@ def test_same_is_checked_and_honoured_by_the_search_and_the_configuration():
     for bad in ("out=same:n", "out=same:nosuch", "out=same:out", "out=same:"):
         with pytest.raises(LaunchError):
             build_launch(ks["shift"], "1", "32", ["n=32"], [bad])
-    with pytest.raises(LaunchError):  # two plain pointers: pointer aliasing is not what same: models
-        build_launch(ks["copy"], "1", "32", [], ["b=same:a"])
+    with pytest.raises(LaunchError):  # pointers to other element types: not one buffer a launch can pass
+        build_launch(ks["widen"], "1", "32", [], ["b=same:a"])
+    in_place = build_launch(ks["smooth"], "1", "64", [], ["a=float32:66", "b=same:a"])  # `smooth(d, d)`: 2 warps
+    assert in_place.args["b"] is in_place.args["a"]
+    assert [f for f in check_launches(m, ks["smooth"], [in_place]).findings if f.kind == "race"]
+    assert check_launches(m, ks["copy"], [build_launch(ks["copy"], "1", "32", [], ["a=float32:32", "b=same:a"])
+                                          ]).findings == ()  # each thread reads then writes its own element
     c = parse_constraints("same:out=t")
     assert c.same == {"out": "t"} and config_constraints({"same": {"out": "t"}}).same == {"out": "t"}
     check_constraints(ks["shift"], c)

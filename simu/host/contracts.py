@@ -14,15 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from simu.host.ast.nodes import param_words
-from simu.host.ast.relations import RUNTIME_LENGTH
+from simu.host.bufferfacts import aliases, buffer_facts
 from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
-from simu.host.lengths import Params, allocated_length, host_length, length_factor, named_positions
+from simu.host.lengths import Params, host_length, length_factor
 from simu.host.model import HostFile, LaunchSite, variable_text
 from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
-from simu.launch.constraints import DIMS, KernelConstraints, Prior
+from simu.launch.constraints import DIMS, KernelConstraints
 
 MAX_CONTRACTS = 4  # distinct host launches of one kernel explored; the others are named in a note
 
@@ -89,7 +89,7 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     and (expr := _named(e, names)) is not None:
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
-        _buffer_facts(c, params, site.length_sym, site.contents, site.priors)  # simu.host.ast.clcontents, clpriors
+        buffer_facts(c, params, site.length_sym, site.contents, site.priors)  # simu.host.ast.clcontents, clpriors
         c.requires = _requirements(site.requires, names)
         if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):
@@ -185,6 +185,8 @@ def _searched(c: KernelConstraints) -> str:
         parts.append(f"dynamic shared bytes = {c.shared_bytes}")
     if c.requires:
         parts.append("requires " + ", ".join(c.requires))
+    if c.same:
+        parts.append(", ".join(f"{k} is {v}'s buffer" for k, v in c.same.items()))
     return f" ({'; '.join(parts)})" if parts else ""
 
 
@@ -245,56 +247,13 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     for i in x.zeroed:
         if i < len(params) and params[i][1] is not None:
             c.fills[params[i][0]] = "zeros"  # the host clears it before launching (cudaMemset)
-    _buffer_facts(c, params, x.clang_lengths, x.contents, x.priors)  # simu.host.ast.allocations, contents, sequence
+    buffer_facts(c, params, x.clang_lengths, x.contents, x.priors)  # simu.host.ast.allocations, contents, sequence
     for (name, elem), text in zip(params, x.arg_state, strict=False):
         if elem is None and text:
             c.state[name] = text
     c.symbols = {name: (offset, values) for name, offset, values in x.symbols}
+    aliases(x.args_text, params, c)
     return c
-
-
-def _buffer_facts(c: KernelConstraints, params: Params, allocated: tuple[str | None, ...],
-                  contents: tuple[tuple[int, str, int | float | None, int | None], ...], priors: tuple) -> None:
-    """What clang read of a launch's buffers, for either API: per argument the bytes its allocation gave
-    (``cudaMalloc``, ``clCreateBuffer``: over a number the text reader gave), the contents the host wrote there,
-    and the kernels launched before on some of them."""
-    for (name, elem), text in zip(params, allocated, strict=False):  # over a constant the text gave: clang knows
-        # which values the program computes at run time (``int n = 0; load(path, n); cudaMalloc(&d, n * 4)``)
-        numeric = c.buffer_lengths.get(name, "0").strip().isdigit()  # the text's length: none or a number
-        if elem is not None and text == RUNTIME_LENGTH and numeric:
-            c.buffer_lengths.pop(name, None)  # searched: the text's number is the value before the program's
-            c.length_factors.pop(name, None)
-        elif elem is not None and text is not None and numeric \
-                and (length := allocated_length(text, elem, params)) is not None:
-            c.buffer_lengths[name] = length
-            c.length_factors.pop(name, None)
-    for i, kind, value, j in contents:
-        if i < len(params) and params[i][1] is not None and (fill := _host_fill(kind, value, j, params)):
-            c.fills[params[i][0]] = fill
-    c.before = tuple(p for p in (_named_prior(p, params) for p in priors) if p is not None)
-
-
-def _named_prior(p: Prior, params: Params) -> Prior | None:
-    """A prior with this kernel's parameters named (shared buffers and values, the grid's expressions); None when
-    it shares no buffer, or its grid needs a value this kernel is not given."""
-    shared = tuple((j, params[i][0]) for j, i in p.shared if isinstance(i, int) and i < len(params))
-    if not any(params[i][1] is not None for _, i in p.shared if isinstance(i, int) and i < len(params)):
-        return None
-    grid_sym = tuple(named_positions(text, params) if text else text for text in p.grid_sym)
-    if any(text and named is None for text, named in zip(p.grid_sym, grid_sym, strict=True)):
-        return None
-    return replace(p, shared=shared, grid_sym=grid_sym)
-
-
-def _host_fill(kind: str, value: int | float | None, arg: int | None, params: Params) -> str | None:
-    """A host fill as a contract's fill (:func:`simu.launch.buffers.fill_arguments`)."""
-    if kind == "below" and arg is not None and arg < len(params) and params[arg][1] is None:
-        return f"below:{params[arg][0]}"
-    if kind == "below":
-        return f"below:{int(value)}" if value is not None and value >= 1 else None
-    if kind == "const" and value is not None:
-        return "zeros" if value == 0 else "ones" if value == 1 else f"const:{value}"
-    return {"ramp": "ramp:length", "unit": "small", "random": "below:2147483647"}.get(kind)
 
 
 def _relations(x: CudaLaunch, params: Params, c: KernelConstraints) -> None:

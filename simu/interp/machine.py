@@ -137,8 +137,9 @@ class Machine:
                 else:
                     arr = np.ascontiguousarray(v)
                     shared = st.backing.get(id(arr))
-                    if shared is not None and shared[0] is arr and shared[2]:
-                        a = shared[1]  # the memory of a texture/surface given the very same array
+                    if shared is not None and shared[0] is arr and (
+                            shared[2] or "same" in launch.buffer_specs.get(p.name, {})):
+                        a = shared[1]  # the memory of a texture/surface, or a pointer's given `same:` (in place)
                     else:
                         space = SPACE_CONSTANT if p.addrspace in (2, 4) else SPACE_GLOBAL
                         a = st.mem.allocate(p.name, space, arr.nbytes, 1, param=p.name, init=arr)

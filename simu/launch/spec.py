@@ -189,14 +189,18 @@ def parse_buffer_spec(spec: str, kernel: Kernel) -> BufferSpec:
 
 def check_same(kernel: Kernel, name: str, other: str, where: str) -> str:
     """``other`` if parameter ``name`` may share its buffer (``same:``): both take arrays (pointers,
-    textures, surfaces), at least one is a texture or surface object, and they differ."""
+    textures, surfaces), they differ, and at least one is a texture or surface object, or both point to elements
+    of one type (``blur<<<g, b>>>(d, d, n)``: an in-place launch)."""
     params = {p.name: p for p in launch_params(kernel)}
     arrays = [p for p in (params.get(name), params.get(other)) if p is not None
               and ((p.is_pointer and not is_by_value(p) and not p.is_local) or is_texture(p))]
-    if len(arrays) != 2 or other == name or not any(is_texture(p) for p in arrays):
+    alike = len(arrays) == 2 and all(p.is_pointer for p in arrays) and len({p.pointee for p in arrays}) == 1 \
+        and arrays[0].pointee_size == arrays[1].pointee_size and arrays[0].addrspace == arrays[1].addrspace
+    if len(arrays) != 2 or other == name or not (any(is_texture(p) for p in arrays) or alike):
         raise LaunchError(f"{where}: same:{other or '?'} shares the buffer of another parameter of kernel "
                           f"{kernel.display_name} (a texture or surface object and a pointer, texture or surface "
-                          f"parameter); its parameters: {describe_params(kernel)}")
+                          f"parameter, or two pointers to one element type); its parameters: "
+                          f"{describe_params(kernel)}")
     return other
 
 
