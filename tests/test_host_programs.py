@@ -86,6 +86,8 @@ def test_values_the_program_passes_are_read(tmp_path: Path):
     assert (x.grid, x.block) == ((16, 1, 1), (128, 1, 1))
     (x,) = _launches(tmp_path, "tile_switch", "tiled_product")  # the case the helper's tile picks, its members
     assert (x.targs, x.grid, x.block, x.args[3]) == ("16", (3, 3, 1), (16, 16, 1), 48)
+    (x,) = _launches(tmp_path, "init_members", "halo_right")  # members an initialising call assigns
+    assert x.args[2:] == (96, 32)
     (x,) = _launches(tmp_path, "symbol_fields", "bucket_count")  # `&c` of a struct set member by member
     assert x.symbols == (("C", 0, (8192, 16)),) and x.shmem == 64
 

@@ -528,6 +528,8 @@ class FunctionReader:
         if index >= 0 and isinstance(st.env.get(local), Items) and index < len(st.env[local].items):
             return st.env[local].items[index]  # `Shape s = {n, n}; … s.rows`
         owner = referenced(base).get("name", "") if local is not None else ""
+        if isinstance(st.env.get(local), Unknown) and exprs.writer(st.env[local]) is not None:
+            owner = st.env[local].why  # "img written by init() at 25": the object that call filled
         return Field(record, member, owner, index) if record else Unknown(f"member {member}")
 
     # --- source ---------------------------------------------------------------------------------------------------

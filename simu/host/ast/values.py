@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
@@ -32,6 +33,7 @@ from simu.host.ast.expr import (
     extent,
     is_expr,
 )
+from simu.host.ast.expr import writer as written_by
 from simu.host.ast.facts import Condition, FunctionFacts
 from simu.host.paths import file_distance
 
@@ -295,13 +297,37 @@ class Program:
     def passed_member(self, f: Field, fn: FunctionFacts, ctx: Context) -> Values:
         """A member of a struct parameter whose call passes an aggregate of values (``product(Shape{n, n}, …)``,
         ``Shape s = {n, n}; product(s, …)``): that item, when it reads no parameter of the outermost caller."""
-        if f.index < 0 or f.owner not in fn.params:
+        if (made := written_by(Unknown(f.owner))) is not None:  # a local an initialising call filled
+            return self.member_written(f, fn, *made)
+        if f.owner not in fn.params:
             return None
         i = fn.params.index(f.owner)
         passed = ctx.exprs[i] if i < len(ctx.exprs) else None
-        if not isinstance(passed, Items) or f.index >= len(passed.items) or _reads_param(passed.items[f.index]):
+        if (made := written_by(passed) if passed is not None else None) is not None:
+            return self.member_written(f, fn, *made)
+        if f.index < 0 or not isinstance(passed, Items) or f.index >= len(passed.items) \
+                or _reads_param(passed.items[f.index]):
             return None
         return self.values(passed.items[f.index], fn, Context(()))
+
+    def member_written(self, f: Field, fn: FunctionFacts, callee: str, line: int) -> Values:
+        """A member of an object an initialising call filled (``initMatrix(a, 192, 128)`` whose body assigns
+        ``m.rows = rows``): the value that call's one assignment to the member gives with the call's arguments,
+        when the callee takes one non-const reference or pointer to that record."""
+        calls = [(g, c) for g, c in self.callers.get(callee, ()) if c.line == line]
+        if len(calls) > 1:
+            nearest = min(file_distance(fn.file, g.file) for g, _ in calls)
+            calls = [(g, c) for g, c in calls if file_distance(fn.file, g.file) == nearest]
+        targets = [t for t in self.functions.get(callee, ()) if calls and len(t.params) == len(calls[0][1].args)]
+        if len(calls) != 1 or len(targets) != 1:
+            return None
+        (g, c), target = calls[0], targets[0]
+        writes = [v for record, name, v in target.writes if (record, name) == (f.record, f.name)]
+        holders = re.findall(rf"(?<![\w:])(?<!const ){re.escape(f.record)} *[&*]", target.signature)
+        if len(writes) != 1 or len(holders) != 1:
+            return None
+        args = tuple(None if _reads_param(a) else _only(self.values(a, g, Context(()))) for a in c.args)
+        return self.values(writes[0], target, Context(args))
 
     def field(self, f: Field) -> Values:
         key = (f.record, f.name)
@@ -373,8 +399,16 @@ def _nodes(e: Expr) -> int:
     return extent(e, {})[1]
 
 
+def _only(vals: Values) -> Number | None:
+    return vals[0] if vals is not None and len(vals) == 1 else None
+
+
 def _reads_param(e: Expr) -> bool:
     return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
+
+
+def _only(vals: Values) -> Number | None:
+    return vals[0] if vals is not None and len(vals) == 1 else None
 
 
 def _reads_param(e: Expr) -> bool:
