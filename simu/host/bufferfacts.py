@@ -21,7 +21,7 @@ def aliases(args_text: tuple[str, ...], params: Params, c: KernelConstraints) ->
     so that a thread's write through one races with another's read through the other (see ``spec.check_same``)."""
     first: dict[str, str] = {}
     for (name, elem), text in zip(params, args_text, strict=False):
-        if elem is not None and (ident := _identifier(text)) is not None:
+        if elem is not None and (ident := _identifier(text)) not in (None, "NULL", "nullptr"):
             if ident in first:
                 c.same[name] = first[ident]
                 for facts in (c.buffer_lengths, c.fills, c.length_factors):  # its partner's buffer

@@ -90,6 +90,9 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
         buffer_facts(c, params, site.length_sym, site.contents, site.priors)  # simu.host.ast.clcontents, clpriors
+        last = _last_args(h, site, params)
+        aliases(tuple(arg_variable(last[i].value_text) or "" if i in last else "" for i in range(len(params))),
+                params, c)  # clSetKernelArg(k, 0, sizeof(cl_mem), &buf); clSetKernelArg(k, 1, …, &buf)
         c.requires = _requirements(site.requires, names)
         if c.grid is None:
             for axis, e in enumerate(site.grid_sym[:3]):
@@ -516,17 +519,23 @@ def _builds_before(index: HostIndex, file: str, program: str, line: int) -> list
     return [b for b in before if b.line == last] if before else builds
 
 
-def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
-    """Scalar values and buffer lengths from the ``clSetKernelArg`` / ``setArg`` calls before the launch:
-    ``clSetKernelArg(k, 2, sizeof(int), &n)`` with ``n`` constant fixes argument 2; a ``cl_mem`` made by
-    ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length.  Returns the host values
-    taken at their command-line defaults (:mod:`simu.host.cmdline`)."""
+def _last_args(h: HostFile, site: LaunchSite, params: Params) -> dict:
+    """The last ``clSetKernelArg`` / ``setArg`` of each argument before the launch."""
     last = {}
     for a in sorted(h.args, key=lambda a: (a.line, bool(a.variant))):  # a launch's own variant wins at a line
         if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
                 and variable_text(a.kernel) == variable_text(site.kernel) and a.instance in ("", site.instance) \
                 and a.variant in ("", site.variant):
             last[a.index] = a
+    return last
+
+
+def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
+    """Scalar values and buffer lengths from the ``clSetKernelArg`` / ``setArg`` calls before the launch:
+    ``clSetKernelArg(k, 2, sizeof(int), &n)`` with ``n`` constant fixes argument 2; a ``cl_mem`` made by
+    ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length.  Returns the host values
+    taken at their command-line defaults (:mod:`simu.host.cmdline`)."""
+    last = _last_args(h, site, params)
     scalars = {name for name, elem in params if elem is None}
     used: set[str] = set()
     names = {}  # host variable -> the scalar parameter it is passed as
