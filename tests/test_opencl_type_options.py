@@ -77,6 +77,19 @@ def test_unknown_types_from_clang_diagnostics():
             "a.cl:3:26: error: use of undeclared identifier 'Tk'\na.cl:5:29: error: unknown type name 'T'\n")
     assert unknown_types(diag) == ["T", "To"]
     assert unknown_types(diag, {"Tk"}) == ["T", "To", "Tk"]  # a host type name clang sees only in a cast
+    pasted = "a.cl:25:3: error: use of undeclared identifier 'DATA_TYPE4'\na.cl:9:1: error: unknown type name 'IN4'\n"
+    assert unknown_types(pasted, set(), {"DATA_TYPE", "IN"}) == ["IN", "DATA_TYPE"]  # `VEC_DATA_TYPE(DATA_TYPE, 4)`
+    assert unknown_types(pasted, set(), {"OTHER"}) == ["IN4"]  # no name of the host: as clang calls it
+
+
+def test_a_build_option_that_renames_a_kernel_keeps_its_name():
+    """``"-Dactivation=" + obfuscated_name`` with ``__kernel void activation(…)``: the kernel's own name, not a
+    number that would not compile."""
+    from simu.scan.assume import resolve
+
+    cl = "__kernel void activation(__global float *x, int n) { x[get_global_id(0) % n] = 0; }\n"
+    flags, assumed = resolve("-Dactivation=@?@ -DBLOCK=@?@", cl, {})
+    assert assumed == ["activation=activation", "BLOCK=16"] and "activation=activation" in flags.defines
 
 
 def test_a_header_macro_definer_names_the_option(tmp_path):

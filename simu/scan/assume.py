@@ -5,8 +5,10 @@ value cannot compile, so the scan chooses one, and says so (a scan warning, and 
 kernel names it: :func:`mark_findings`):
 
 1. the one constant value the project's host code writes for that name elsewhere (``"-DLROWS=16"``);
-2. ``float`` when the ``.cl`` file uses the name as a type (``__global FPTYPE *a``);
-3. else :data:`DEFAULT_INT` (a small power of two: a work-group or tile size is the common use).
+2. the name itself when the ``.cl`` file names a kernel with it (``__kernel void activation(…)`` built with
+   ``"-Dactivation=" + obfuscated_name``: a build option that renames the kernel);
+3. ``float`` when the ``.cl`` file uses the name as a type (``__global FPTYPE *a``);
+4. else :data:`DEFAULT_INT` (a small power of two: a work-group or tile size is the common use).
 
 The same holds for a ``-DNAME=`` the host code writes somewhere (:meth:`HostIndex.define_hints`, a
 ``define("T", type_name<T>())`` helper's name included) that a ``.cl`` file uses outside preprocessor lines but
@@ -43,10 +45,12 @@ DEFAULT_INT = "16"
 DEFAULT_TYPE = "float"
 COMMON_TYPES = ("float", "int", "double")  # one compile variant each for a type the build passes
 AS_TYPE = "used as a type"
+RENAMES = "a kernel's name"
 HOST_COMPUTES = "values the host computes at run time"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
 _UNKNOWN_TYPE = re.compile(r"error: unknown type name '([A-Za-z_]\w*)'")
 _UNDECLARED = re.compile(r"error: use of undeclared identifier '([A-Za-z_]\w*)'")
+_VECTOR = re.compile(r"error: (?:use of undeclared identifier|unknown type name) '([A-Za-z_]\w*?)(?:2|3|4|8|16)'")
 
 
 def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, str]:
@@ -55,6 +59,8 @@ def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, s
     if len(known) == 1:
         return next(iter(known)), "the value the host code passes elsewhere"
     code = _DIRECTIVE.sub("", cl_text)
+    if re.search(rf"\b(?:__kernel|kernel)\s+void\s+{re.escape(name)}\s*\(", code):
+        return name, RENAMES  # `-Dactivation=" + obfuscated_name`: the kernel keeps a name; which one is moot
     if re.search(rf"\b{re.escape(name)}\s*\*|\b{re.escape(name)}\s+[A-Za-z_]\w*\s*[;=,)\[]|"
                  rf"\(\s*{re.escape(name)}\s*\)\s*[\w(]", code):
         return DEFAULT_TYPE, AS_TYPE
@@ -109,12 +115,17 @@ def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]],
     return out
 
 
-def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """The identifiers clang's errors call an unknown type name, first first; and the names of ``also`` (the
-    host's names the file uses as types, :func:`hinted`) where clang calls them undeclared (a cast ``(T)x``)."""
+def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset(),
+                  pasted: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """The identifiers clang's errors call an unknown type name, first first; the names of ``also`` (the
+    host's names the file uses as types, :func:`hinted`) where clang calls them undeclared (a cast ``(T)x``); and
+    the names of ``pasted`` (the host's build-option names) of which clang meets a vector type ``NAME4``."""
     names = _UNKNOWN_TYPE.findall(diagnostics)
     if also:
         names += [n for n in _UNDECLARED.findall(diagnostics) if n in also]
+    # a vector type pasted from a name the host passes (`VEC_DATA_TYPE(DATA_TYPE, 4)`: `DATA_TYPE ## 4`)
+    vectors = {m.group(0).split("'")[1]: m.group(1) for m in _VECTOR.finditer(diagnostics) if m.group(1) in pasted}
+    names = [vectors.get(n, n) for n in names] + list(vectors.values())
     return list(dict.fromkeys(names))
 
 

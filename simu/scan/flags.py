@@ -138,9 +138,10 @@ class FileFlags:
         if path.suffix.lower() != ".cl":
             return [], ""
         host = self._host_seen()
-        names = unknown_types(diagnostics, self._type_names.get(path.resolve(), set()) if host else set())
-        defined = {d.partition("=")[0] for d in copts.defines}
         hints = self._hints()
+        names = unknown_types(diagnostics, self._type_names.get(path.resolve(), set()) if host else set(),
+                              set(hints) if host else set())
+        defined = {d.partition("=")[0] for d in copts.defines}
         names = [n for n in names if n not in defined and (not host or n in hints)]
         if not names:
             return [], ""
