@@ -43,7 +43,7 @@ def label(folder: Path) -> tuple[str, set[int]]:
     body = where.split("):", 1)[1] if "):" in where else where
     while re.search(r"\([^()]*\)", body):
         body = re.sub(r"\([^()]*\)", " ", body)  # what each line does, in parentheses: not line numbers
-    lines = {int(x) for x in re.findall(r"line (\d+)", where)}
+    lines = {int(x) for x in re.findall(r"line (\d+)|\((\d+)[,)]", where) for x in x if x}  # `(35, what)`
     for a, b in re.findall(r"(?<![\w.])(\d+)(?:\s*-\s*(\d+))?(?![\w.])", body):
         lines |= set(range(int(a), int(b or a) + 1))
     return kernel, lines
