@@ -80,6 +80,12 @@ def test_unknown_types_from_clang_diagnostics():
     pasted = "a.cl:25:3: error: use of undeclared identifier 'DATA_TYPE4'\na.cl:9:1: error: unknown type name 'IN4'\n"
     assert unknown_types(pasted, set(), {"DATA_TYPE", "IN"}) == ["IN", "DATA_TYPE"]  # `VEC_DATA_TYPE(DATA_TYPE, 4)`
     assert unknown_types(pasted, set(), {"OTHER"}) == ["IN4"]  # no name of the host: as clang calls it
+    from simu.scan.assume import image_suffixes
+
+    calls = ("a.cl:33:3: error: use of undeclared identifier 'write_imageCMD_DATA_TYPE'\n"
+             "a.cl:30:9: error: use of undeclared identifier 'read_imageCMD_DATA_TYPE'\n")
+    assert image_suffixes(calls, {"CMD_DATA_TYPE"}) == ["CMD_DATA_TYPE"]  # `read_image ## CMD_DATA_TYPE`: f, i
+    assert image_suffixes(calls, {"DATA_TYPE"}) == []
 
 
 def test_a_build_option_that_renames_a_kernel_keeps_its_name():

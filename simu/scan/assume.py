@@ -50,6 +50,8 @@ HOST_COMPUTES = "values the host computes at run time"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
 _UNKNOWN_TYPE = re.compile(r"error: unknown type name '([A-Za-z_]\w*)'")
 _UNDECLARED = re.compile(r"error: use of undeclared identifier '([A-Za-z_]\w*)'")
+_IMAGE_CALL = re.compile(r"error: use of undeclared identifier '(?:read|write)_image([A-Za-z_]\w*)'")
+IMAGE_SUFFIX = {"float": "f", "int": "i", "double": "f"}  # read_imagef, read_imagei (no image holds doubles)
 _VECTOR = re.compile(r"error: (?:use of undeclared identifier|unknown type name) '([A-Za-z_]\w*?)(?:2|3|4|8|16)'")
 
 
@@ -127,6 +129,12 @@ def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset(
     vectors = {m.group(0).split("'")[1]: m.group(1) for m in _VECTOR.finditer(diagnostics) if m.group(1) in pasted}
     names = [vectors.get(n, n) for n in names] + list(vectors.values())
     return list(dict.fromkeys(names))
+
+
+def image_suffixes(diagnostics: str, pasted: set[str] | frozenset[str]) -> list[str]:
+    """The names of ``pasted`` (the host's build-option names) that clang meets pasted onto an image call
+    (``read_image ## CMD_DATA_TYPE``: ``read_imageCMD_DATA_TYPE``): the suffix of the element type (``f``, ``i``)."""
+    return list(dict.fromkeys(n for n in _IMAGE_CALL.findall(diagnostics) if n in pasted))
 
 
 def integer_types(text: str, names: list[str]) -> set[str]:

@@ -32,7 +32,17 @@ from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.frontend.setup_py import setup_defines
 from simu.host import BuildSite, HostIndex, parse_build_options
-from simu.scan.assume import COMMON_TYPES, hinted, integer_types, label, normal, resolve, unknown_types
+from simu.scan.assume import (
+    COMMON_TYPES,
+    IMAGE_SUFFIX,
+    hinted,
+    image_suffixes,
+    integer_types,
+    label,
+    normal,
+    resolve,
+    unknown_types,
+)
 from simu.scan.options import ScanError, ScanOptions
 
 MAX_VARIANTS = 8  # build-option sets of one .cl file compiled by a scan
@@ -143,14 +153,18 @@ class FileFlags:
                               set(hints) if host else set())
         defined = {d.partition("=")[0] for d in copts.defines}
         names = [n for n in names if n not in defined and (not host or n in hints)]
-        if not names:
+        suffixes = [n for n in image_suffixes(diagnostics, set(hints) if host else set()) if n not in defined]
+        if not names and not suffixes:
             return [], ""
         why = ("types the host code passes as build options and computes at run time" if host else
                "types nothing defines (no OpenCL host code seen)")
-        out = [_variant(label, ty, copts, tuple(f"{n}={ty}" for n in names), why)
+        out = [_variant(label, ty, copts, tuple(f"{n}={ty}" for n in names) +
+                        tuple(f"{n}={IMAGE_SUFFIX.get(ty, 'f')}" for n in suffixes), why)
                for ty in ([typed] if typed else COMMON_TYPES)]
-        mixed, indexed = ([], "") if typed else self._mixed_variants(path, label, copts, names, defined, why)
+        mixed, indexed = ([], "") if typed or not names else self._mixed_variants(path, label, copts, names,
+                                                                                  defined, why)
         out += mixed
+        names = names + suffixes  # said with the types: an image call's suffix (f, i) follows each variant's type
         rel = _rel(path, self.options.root) or str(path)
         if typed:  # the same text for every type: one note
             return out, (f"{rel}: also assuming {' = '.join(names)} = each variant's type (unknown type "
