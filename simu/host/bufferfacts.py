@@ -11,7 +11,8 @@ from simu.host.lengths import Params, allocated_length, named_positions
 from simu.launch.constraints import KernelConstraints, Prior
 
 
-def _identifier(text: str) -> str | None:
+def identifier(text: str) -> str | None:
+    """The variable an argument's text names (``d``, ``(d)``), else None."""
     e = text.strip().strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
@@ -21,7 +22,7 @@ def aliases(args_text: tuple[str, ...], params: Params, c: KernelConstraints) ->
     so that a thread's write through one races with another's read through the other (see ``spec.check_same``)."""
     first: dict[str, str] = {}
     for (name, elem), text in zip(params, args_text, strict=False):
-        if elem is not None and (ident := _identifier(text)) not in (None, "NULL", "nullptr"):
+        if elem is not None and (ident := identifier(text)) not in (None, "NULL", "nullptr"):
             if ident in first:
                 c.same[name] = first[ident]
                 for facts in (c.buffer_lengths, c.fills, c.length_factors):  # its partner's buffer

@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from simu.host.ast.nodes import param_words
-from simu.host.bufferfacts import aliases, buffer_facts
+from simu.host.bufferfacts import aliases, buffer_facts, identifier
 from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
@@ -82,7 +82,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             c.block = tuple(list(loc) + [1] * (3 - len(loc)))[:3]  # type: ignore[assignment]
             if g and len(g) == len(loc) and None not in g and all(a % b == 0 for a, b in zip(g, loc, strict=False)):
                 c.grid = tuple([a // b for a, b in zip(g, loc, strict=False)] + [1] * (3 - len(g)))[:3]  # type: ignore
-        defaults = _opencl_args(h, site, params, c)
+        last = _last_args(h, site, params)
+        defaults = _opencl_args(h, site, params, c, last)
         names = [name if elem is None else None for name, elem in params]
         for i, e in enumerate(site.arg_sym[:len(params)]):  # one value passed as two arguments: one drawn
             if names[i] is not None and names[i] not in c.args and e is not None \
@@ -90,7 +91,6 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                 c.derived[names[i]] = expr  # type: ignore[index]
         c.derived = _ordered(c.derived)
         buffer_facts(c, params, site.length_sym, site.contents, site.priors)  # simu.host.ast.clcontents, clpriors
-        last = _last_args(h, site, params)
         aliases(tuple(arg_variable(last[i].value_text) or "" if i in last else "" for i in range(len(params))),
                 params, c)  # clSetKernelArg(k, 0, sizeof(cl_mem), &buf); clSetKernelArg(k, 1, …, &buf)
         c.requires = _requirements(site.requires, names)
@@ -236,7 +236,7 @@ def launch_constraints(x: CudaLaunch, params: list[tuple[str, int | None]]) -> K
     elif x.shmem_sym:  # the bytes the host computes from the arguments and the block
         c.shared_bytes = _named(x.shmem_sym, [name if elem is None else None for name, elem in params])
     scalars = {name for name, elem in params if elem is None}
-    names = {_ident(a): name for a, (name, _) in zip(x.args_text, params, strict=False) if _ident(a)}
+    names = {identifier(a): name for a, (name, _) in zip(x.args_text, params, strict=False) if identifier(a)}
     for i, (name, elem) in enumerate(params[:len(x.args)]):
         if elem is None and x.args[i] is not None:
             c.args[name] = x.args[i]  # type: ignore[assignment]
@@ -353,11 +353,6 @@ def with_header_launch(path: str | Path | None, configured: KernelConstraints | 
     if written is not None:
         header = written if header is None else merge(header, written)
     return configured if header is None else merge(header, configured)
-
-
-def _ident(text: str) -> str | None:
-    e = text.strip().strip("()").strip()
-    return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
 
 def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
@@ -530,12 +525,12 @@ def _last_args(h: HostFile, site: LaunchSite, params: Params) -> dict:
     return last
 
 
-def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints) -> tuple[str, ...]:
+def _opencl_args(h: HostFile, site: LaunchSite, params: Params, c: KernelConstraints, last: dict
+                 ) -> tuple[str, ...]:
     """Scalar values and buffer lengths from the ``clSetKernelArg`` / ``setArg`` calls before the launch:
     ``clSetKernelArg(k, 2, sizeof(int), &n)`` with ``n`` constant fixes argument 2; a ``cl_mem`` made by
     ``clCreateBuffer(ctx, flags, n * sizeof(float), ...)`` gives its argument's length.  Returns the host values
-    taken at their command-line defaults (:mod:`simu.host.cmdline`)."""
-    last = _last_args(h, site, params)
+    taken at their command-line defaults (:mod:`simu.host.cmdline`); ``last``: :func:`_last_args`."""
     scalars = {name for name, elem in params if elem is None}
     used: set[str] = set()
     names = {}  # host variable -> the scalar parameter it is passed as

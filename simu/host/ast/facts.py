@@ -31,7 +31,7 @@ from simu.host.ast.expr import (
     Unknown,
     functions_in,
 )
-from simu.host.ast.layout import sized
+from simu.host.ast.layout import Records, sized
 from simu.host.ast.nodes import (
     Node,
     arithmetic_kind,
@@ -115,10 +115,10 @@ class FunctionReader:
     """Reads one function body statement by statement (see the module docstring)."""
 
     def __init__(self, fn: Node, name: str, file: str, text: str, enums: dict[str, int],
-                 records: dict[str, int] | None = None):
+                 records: Records | None = None):
         self.fn, self.name, self.file, self.text, self.enums = fn, name, file, text, enums
         self.later = False  # reading a while loop's later pass (loop_stmt)
-        self.records = records or {}  # sizeof of the program's structs (simu.host.ast.layout)
+        self.records = records or Records({}, {})  # the program's structs (simu.host.ast.layout)
         self.extents: dict[int, tuple[Expr, int, int]] = {}  # each expression node's size, computed once
         params = [p for p in kids(fn) if p.get("kind") == "ParmVarDecl"]
         self.params = {p.get("id"): (i, p.get("name", f"p{i}")) for i, p in enumerate(params)}
@@ -523,7 +523,7 @@ class FunctionReader:
             if member in ("x", "y", "z"):
                 return Element(self.expr(base_node, st), Const("xyz".index(member)))
             return Unknown(f".{member}")
-        names = getattr(self.records, "fields", {}).get(record, ())
+        names = self.records.fields.get(record, ())
         index = names.index(member) if member in names else -1
         if index >= 0 and isinstance(st.env.get(local), Items) and index < len(st.env[local].items):
             return st.env[local].items[index]  # `Shape s = {n, n}; … s.rows`

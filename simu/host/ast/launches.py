@@ -31,7 +31,7 @@ from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
 from simu.host.ast.relations import Relations, launch_relations, length_relations
 from simu.host.ast.sequence import _identity, base_of, priors
-from simu.host.ast.values import Context, Number, Program, lift
+from simu.host.ast.values import Context, Number, Program, _one, lift
 from simu.launch.constraints import Prior
 
 MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
@@ -245,10 +245,6 @@ def _same_arg(x: LaunchFact, value: Expr) -> int | None:
 def _zero(e: Expr) -> bool:
     e = uncast(e)
     return isinstance(e, Const) and e.value == 0
-
-
-def _one(vals: list[Number] | None) -> Number | None:
-    return vals[0] if vals is not None and len(vals) == 1 else None
 
 
 def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dict) -> list[Dim | None]:

@@ -91,7 +91,7 @@ def _fields_of(reader: Any, ref: Node, st: Any) -> Items | None:
     """``&p`` of a struct of numbers and pointers: its fields in order, each as this function last assigned it
     (``p.n = …``), else as the program assigns that field anywhere."""
     record = record_name(qual_type(ref, desugared=False))
-    names = getattr(reader.records, "fields", {}).get(record)
+    names = reader.records.fields.get(record)
     if not names:
         return None
     local = referenced(ref).get("id")

@@ -212,8 +212,8 @@ class Program:
             return _unique(out)
         if isinstance(e, Cond):
             tests = self.values(e.test, fn, ctx, bound)
-            if tests is None and fn.name == "main" and _reads_argc(e.test):
-                default = [a for a in (e.then, e.other) if not _reads_argv(a)]  # `argc > 1 ? atoi(argv[1]) : 4096`
+            if tests is None and fn.name == "main" and _reads_param(e.test, 0):  # argc
+                default = [a for a in (e.then, e.other) if not _reads_param(a, 1)]  # `argc > 1 ? atoi(argv[1]) : 4096`
                 if len(default) == 1:
                     return self.values(default[0], fn, ctx, bound)  # as run without options, like the text reader
             if tests is None:
@@ -297,6 +297,8 @@ class Program:
     def passed_member(self, f: Field, fn: FunctionFacts, ctx: Context) -> Values:
         """A member of a struct parameter whose call passes an aggregate of values (``product(Shape{n, n}, …)``,
         ``Shape s = {n, n}; product(s, …)``): that item, when it reads no parameter of the outermost caller."""
+        if not f.owner:
+            return None
         if (made := written_by(Unknown(f.owner))) is not None:  # a local an initialising call filled
             return self.member_written(f, fn, *made)
         if f.owner not in fn.params:
@@ -326,7 +328,7 @@ class Program:
         holders = re.findall(rf"(?<![\w:])(?<!const ){re.escape(f.record)} *[&*]", target.signature)
         if len(writes) != 1 or len(holders) != 1:
             return None
-        args = tuple(None if _reads_param(a) else _only(self.values(a, g, Context(()))) for a in c.args)
+        args = tuple(None if _reads_param(a) else _one(self.values(a, g, Context(()))) for a in c.args)
         return self.values(writes[0], target, Context(args))
 
     def field(self, f: Field) -> Values:
@@ -399,30 +401,14 @@ def _nodes(e: Expr) -> int:
     return extent(e, {})[1]
 
 
-def _only(vals: Values) -> Number | None:
+def _one(vals: Values) -> Number | None:
+    """The value of a list of one (``None`` for none or several)."""
     return vals[0] if vals is not None and len(vals) == 1 else None
 
 
-def _reads_param(e: Expr) -> bool:
-    return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
-
-
-def _only(vals: Values) -> Number | None:
-    return vals[0] if vals is not None and len(vals) == 1 else None
-
-
-def _reads_param(e: Expr) -> bool:
-    return isinstance(e, Param) or any(_reads_param(c) for c in _children(e))
-
-
-def _reads_argc(e: Expr) -> bool:
-    """Whether ``e`` reads ``main``'s argument count (its first parameter)."""
-    return (isinstance(e, Param) and e.index == 0) or any(_reads_argc(c) for c in _children(e))
-
-
-def _reads_argv(e: Expr) -> bool:
-    """Whether ``e`` reads ``main``'s arguments (its second parameter)."""
-    return (isinstance(e, Param) and e.index == 1) or any(_reads_argv(c) for c in _children(e))
+def _reads_param(e: Expr, index: int | None = None) -> bool:
+    """Whether ``e`` reads a parameter (``index``: that one; ``main``'s 0 is ``argc``, 1 is ``argv``)."""
+    return isinstance(e, Param) and index in (None, e.index) or any(_reads_param(c, index) for c in _children(e))
 
 
 def _reads_member(e: Expr) -> bool:
