@@ -19,12 +19,7 @@ CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 FILES = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".cu", ".cl"))
 
 # Known gaps of the search, each a real limitation written down rather than hidden.
-KNOWN: dict[str, str] = {
-    "cuda/irregular/two_kernel_csr_build_fixed.cu": (
-        "kernel 2 is the same code in both twins: only the slots kernel 1 computes make it race-free, and search mode "
-        "has no host code to say kernel 1 runs first (with a host main(), simu/evolve/sequence.py runs it first); "
-        "the race on slots the search chose is a warning, which this test counts"),
-}
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CORPUS)))

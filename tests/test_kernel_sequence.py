@@ -66,7 +66,8 @@ __global__ void scatter(const int *slot, const int *dst, int *adj, int m) {
 def test_outputs_made_from_buffers_the_search_drew_say_so_and_follow_the_launchs_fill():
     """``edge_slots`` reads ``src`` and ``row``, which the later launch does not share: the search drew them, so the
     slots it hands out are no data the program is known to make (``drawn_inputs``: the contents refutation varies
-    them); a zero-filled probe runs it on zeros, and a variant of a sequenced launch is not run through it again."""
+    them), drawn as ``edge_slots`` uses them (a bucket scatter: :mod:`simu.ir.buckets`); a zero-filled probe runs it on
+    zeros, and a variant of a sequenced launch is not run through it again."""
     module = load_source(SLOTS, "cuda")
     prior = Prior("edge_slots", "main.cu:40", (1, 1, 1), (64, 1, 1), ((4, 64),), ((3, "slot"),))
 
@@ -76,8 +77,11 @@ def test_outputs_made_from_buffers_the_search_drew_say_so_and_follow_the_launchs
 
     drawn = later("random")
     said = run_priors(module, drawn, (prior,), Limits())
-    assert said.endswith("from src, row the search drew") and drawn.sequenced
+    assert said.endswith("from src, row the search drew as edge_slots uses them") and drawn.sequenced
     assert drawn.buffer_specs["slot"]["drawn_inputs"] == "src, row"
+    # drawn as edge_slots uses them: src ids below 32 (half the edges), row where each id's slots start, cursor
+    # cleared: the slots are a permutation, as the program's are
+    assert sorted(drawn.args["slot"].tolist()) == list(range(64))
     zeros = later("zeros")
     run_priors(module, zeros, (prior,), Limits())
     assert sorted(zeros.args["slot"].tolist()) == list(range(64))  # row 0, one cursor: slots 0..63

@@ -57,6 +57,7 @@ from simu.evolve.dictionary import stride_arguments
 from simu.evolve.phases import launch_size
 from simu.evolve.refute_sequence import refute_by_earlier_kernels
 from simu.evolve.roles import STRUCTURED, laid_out, split
+from simu.evolve.sequence import DISTINCT  # the variant of a witness with distinct integer contents (Layout.distinct)
 from simu.ir.types import IntType
 from simu.launch import Launch
 from simu.launch.graphs import GRAPH_FILLS
@@ -69,7 +70,6 @@ POINTER_KINDS = ("null", "invalid-pointer")  # a pointer read from memory, in no
 CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
 RACE_KINDS = ("race", "warp-race")  # a warp race is a warning unless configured otherwise
 RACE_WITNESSES = 2  # the largest launches that showed a race, re-run with distinct contents (pigeonhole needs many)
-DISTINCT = "distinct"  # the variant of a witness with distinct integer contents (Layout.distinct), not a gene's fill
 
 
 @dataclass(frozen=True)
@@ -423,6 +423,8 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
             variant = search.layout.distinct(ev.launch)
             if variant is not None:
                 variant = (laid_out(search.layout.roles, ev.launch, *variant), variant[1])
+                if any("drawn_inputs" in s for s in ev.launch.buffer_specs.values()):  # earlier kernels run again,
+                    variant = (replace(variant[0], sequenced=False, fill=DISTINCT), variant[1])  # on laid-out inputs
             probes[key] = (None, []) if variant is None else \
                 (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
         else:

@@ -8,7 +8,9 @@ kernel computed.  A race or an out-of-bounds access whose address those contents
 :mod:`simu.evolve.dependence`) is then no launch of the program's: on every witness it is a warning that names
 the buffers and the kernel that makes them.  Distinct contents do not settle it (the pigeonhole rule of
 :func:`~simu.evolve.refute.refute_by_contents` keeps a race distinct values still show): offsets that an earlier
-kernel computes are a permutation, prefix sums or a tree, not a set of distinct values.
+kernel computes are a permutation, prefix sums or a tree, not a set of distinct values.  A race on what the earlier
+kernel left from inputs the search drew is judged by the distinct variant instead, which runs that kernel again on
+those inputs laid out as it uses them (:func:`simu.evolve.sequence.run_priors`).
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ def refute_by_earlier_kernels(search, witnesses) -> None:
         if not made:
             continue
         shown = witnesses(search, key)
-        if not shown or any(not _drawn(w[0].launch, made) for w in shown):
-            continue  # one witness read what the earlier kernel leaves there: the program's own data
+        if not shown or any(not _drawn(w[0].launch, made, f.kind == "out-of-bounds") for w in shown):
+            continue  # one witness read what the earlier kernel leaves there: the program's own data (or, for a
+            # race, what it leaves from inputs the search drew: the distinct variant re-runs it on laid-out ones)
         said = sorted({writers[n] for n in made})
         names = ", ".join(f"'{n}'" for n in made)
         search.found[key] = (beyond_contract(f, (
@@ -62,11 +65,11 @@ def _writers(search) -> dict[str, str]:
     return out
 
 
-def _drawn(launch, made: list[str]) -> bool:
-    """Whether one of ``made`` holds contents the search chose in ``launch`` (not what the earlier kernel left, run
-    on the program's own inputs)."""
+def _drawn(launch, made: list[str], inputs: bool = True) -> bool:
+    """Whether one of ``made`` holds contents the search chose in ``launch``: not what the earlier kernel left,
+    or (``inputs``) what it left from inputs the search drew."""
     for name in made:
         spec = launch.buffer_specs.get(name, {})
-        if "produced" not in spec or "drawn_inputs" in spec:
+        if "produced" not in spec or inputs and "drawn_inputs" in spec:
             return True
     return False

@@ -26,10 +26,11 @@ import numpy as np
 
 from simu.evolve.dictionary import const_int, int_params, memcpy_of, register_instrs, through_casts
 from simu.ir import Kernel, Param
+from simu.ir.buckets import bucket_scatters
 from simu.ir.constants import gep_constant_offset
 from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
 from simu.launch import graphs
-from simu.launch.buffers import element_type, is_record, rng_state, seal
+from simu.launch.buffers import data_spec, element_type, is_record, rng_state, seal
 from simu.launch.members import holds_pointers, member_at, member_fields
 
 INFERRED = "inferred"  # the fill gene's choice that draws these contents (Layout.fill_choices)
@@ -53,10 +54,11 @@ class Target:
 @dataclass(frozen=True)
 class Role:
     """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``), ``index``
-    (indices into ``targets``), or a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``:
-    ``partner`` names the other buffer); ``rows`` names the offsets buffer whose rows address this one (its
-    values are then a CSR row's column indices: sorted and distinct within each row); ``keys``: values a
-    compare-and-swap stores (a hash table's keys, which repeat in a program's data)."""
+    (indices into ``targets``), a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``:
+    ``partner`` names the other buffer), or a bucket scatter's ``buckets`` and ``cursor`` (``base[k] +
+    atomicAdd(&cursor[k], 1)``, :mod:`simu.ir.buckets`: ``partner`` names the keys); ``rows`` names the offsets
+    buffer whose rows address this one (its values are then a CSR row's column indices: sorted and distinct within
+    each row); ``keys``: values a compare-and-swap stores (a hash table's keys, which repeat in a program's data)."""
 
     kind: str
     targets: tuple[Target, ...]
@@ -158,6 +160,9 @@ def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     roles = _roles(kernel, uses, addressed, compared, segments)
     for p in sorted(keys - set(roles)):
         roles[p] = Role("keys", ())
+    for b in bucket_scatters(kernel):  # base[k] + atomicAdd(&cursor[k], 1): both laid out from the keys
+        if b.keys in roles:
+            roles[b.base], roles[b.cursor] = Role("buckets", (), partner=b.keys), Role("cursor", (), partner=b.keys)
     return roles
 
 
@@ -426,11 +431,14 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
     text says what was drawn (for the launch's origin), "" when nothing was."""
     said = []
     first = ("offsets", "counts", "starts")
-    order = sorted(roles, key=lambda n: (first.index(roles[n].kind) if roles[n].kind in first else 3,
-                                         roles[n].rows is None, n))
+    order = sorted(roles, key=lambda n: (first.index(roles[n].kind) if roles[n].kind in first else
+                                         5 if roles[n].kind in BUCKETS else 3, roles[n].rows is None, n))
     for name in order:
         role, arr = roles[name], args.get(name)
-        high = _bound(role, args)
+        if role.kind in BUCKETS:
+            said.extend(_buckets(name, role, args, specs))
+            continue
+        high = bound(role, args)
         if not isinstance(arr, np.ndarray) or high is None or arr.ndim != 1:
             continue
         state = rng_state(rng)
@@ -461,7 +469,23 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
     return "; ".join(said)
 
 
-STRUCTURED = ("offsets", "starts", "counts")  # roles whose buffers are laid out, not lists of values
+BUCKETS = ("buckets", "cursor")
+STRUCTURED = ("offsets", "starts", "counts", *BUCKETS)  # roles whose buffers are laid out, not lists of values
+
+
+def _buckets(name: str, role: Role, args: dict, specs: dict) -> list[str]:
+    """A bucket scatter's base (where each key's slots start, from the keys as drawn) or cursor (cleared)."""
+    arr, keys = args.get(name), args.get(role.partner or "")
+    if not isinstance(arr, np.ndarray) or arr.ndim != 1 or not isinstance(keys, np.ndarray):
+        return []
+    if role.kind == "cursor":
+        spec = {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "zeros"}
+        args[name], specs[name] = seal(np.zeros_like(arr), spec), spec
+        return [f"{name} cleared"]
+    spec = {"dtype": str(arr.dtype), "length": int(arr.size), "fill": "buckets",
+            "keys": specs.get(role.partner or "") or data_spec(keys)}
+    args[name], specs[name] = seal(graphs.buckets(keys, arr.size, arr.dtype), spec), spec
+    return [f"{name} as where each key of {role.partner} starts its slots"]
 
 
 def laid_out(roles: dict[str, Role], original, launch, changed: list[str]):
@@ -471,10 +495,11 @@ def laid_out(roles: dict[str, Role], original, launch, changed: list[str]):
     i`` overlap).  Indices into a fixed-size array of the kernel's (``__shared__ int hist[100]; hist[bins[i]]``) keep
     their values: a program's data has more elements than bins, so values repeat (pigeonhole); other indices more
     numerous than the values in range are distinct as far as the range allows."""
-    picked = {n: r for n, r in roles.items() if n in changed and (r.kind in STRUCTURED or r.rows)}
+    picked = {n: r for n, r in roles.items() if (n in changed or r.partner in changed and r.kind in BUCKETS)
+              and (r.kind in STRUCTURED or r.rows)}
     args, specs = dict(launch.args), dict(launch.buffer_specs)
     for name, role in roles.items():
-        arr, high = args.get(name), _bound(role, args)
+        arr, high = args.get(name), bound(role, args)
         if name not in changed or role.kind not in ("index", "keys") or role.rows or not isinstance(arr, np.ndarray):
             continue
         if all(t.size for t in role.targets):  # also keys (no targets): a table's inserts repeat keys
@@ -490,7 +515,7 @@ def laid_out(roles: dict[str, Role], original, launch, changed: list[str]):
     return replace(launch, args=args, buffer_specs=specs)
 
 
-def _bound(role: Role, args: dict) -> int | None:
+def bound(role: Role, args: dict) -> int | None:
     """The largest value (exclusive; inclusive for offsets) that keeps every target's access in bounds."""
     highs = []
     for t in role.targets:

@@ -43,12 +43,13 @@ from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
 from simu.evolve.prefix import cut_short, judge_prefix, partial_reason
 from simu.evolve.roles import split
-from simu.evolve.sequence import run_priors
+from simu.evolve.sequence import file_priors, run_priors
 from simu.evolve.shape import kernel_shape
 from simu.evolve.sizes import fit_sample
 from simu.evolve.tensors import on_simus_shape, tensor_buffers
 from simu.interp.compiler import compile_kernel
 from simu.interp.trace import ACCESS_BYTES
+from simu.ir.buckets import bucket_scatters
 from simu.ir.cursors import cursor_buffers
 from simu.ir.spin import spin_buffers
 from simu.launch import Launch
@@ -155,15 +156,15 @@ class Search:
                  budget: Budget | None = None, mode: str = "full", seed: int = 0):
         if mode not in MODES:
             raise ValueError(f"unknown search mode '{mode}' (use one of {', '.join(MODES)})")
-        self.module = module
-        self.kernel = kernel
-        self.settings = settings
+        self.module, self.kernel, self.settings = module, kernel, settings
         self.budget = budget or Budget()
         self.t0 = _now()  # the budget's clock counts reading the kernel for its layout too
         self.mode: Mode = MODES[mode]
         self.rng = random.Random(seed)
         self.layout = _layout(module, kernel, constraints)
-        self.priors = constraints.before if constraints is not None else ()  # kernels the host runs first (sequence)
+        # kernels the host runs first (sequence); with no host code, the file's kernel that writes what this one reads
+        self.priors = constraints.before if constraints is not None and constraints.origin else \
+            file_priors(module, kernel)
         self.cache: dict[tuple, Evaluation] = {}
         self.witness_index: tuple[int, dict] = (-1, {})  # refute's finding -> witnesses index, by cache size
         # a probe launch larger than this many accesses costs more to judge than it can teach
@@ -315,8 +316,7 @@ class Search:
 
     def may_refute(self, like: Evaluation | None = None, extra: int = 0) -> bool:
         """Whether the refutations' allowance has room for one more launch that costs what ``like`` did
-        (:attr:`Evaluation.cost`)
-        (plus ``extra`` steps: drawing its buffers)."""
+        (:attr:`Evaluation.cost`) (plus ``extra`` steps: drawing its buffers)."""
         left = self.budget.refutation_steps() - self.refuted_steps - extra
         return self.refutations < self.budget.refutations and left > 0 and (like.cost if like else 0) <= left
 
@@ -335,7 +335,7 @@ class Search:
 
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
         if self.priors and not launch.sequenced:
-            made = run_priors(self.module, launch, self.priors, limits or self._limits)
+            made = run_priors(self.module, launch, self.priors, limits or self._limits, self.layout.roles)
             if made:
                 launch.origin += f" (contents: {made})"
         try:
@@ -499,9 +499,8 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
                                                    or c.dims or derived or c.requires)
     ranges = {name: (0.0, float(n - 1)) for name, n in index_bounds(kernel).items()}  # the kernel's contract
     ranges.update(c.arg_ranges)  # the user's word wins
-    # what a spin-wait reads (a flag, a counter, a lock: simu.ir.spin) and an append cursor (simu.ir.cursors)
-    # start cleared, unless the program says
-    cleared = spin_buffers(kernel) | cursor_buffers(kernel)
+    # cleared unless the program says: a spin-wait's flags (simu.ir.spin), append and bucket cursors (.cursors, …)
+    cleared = spin_buffers(kernel) | cursor_buffers(kernel) | {b.cursor for b in bucket_scatters(kernel)}
     fills = {**{name: "zeros" for name in sorted(cleared)}, **c.fills}
     return Layout(kernel, shape, scalars, dict(c.args), ranges, _dim(c.grid), _dim(c.block),
                   dict(c.buffer_lengths), fills, c.warp_size or 32,

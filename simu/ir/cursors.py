@@ -23,7 +23,7 @@ _COUNTING = frozenset({"add", "sub", "uinc_wrap"})
 _COUNTING_CALL = re.compile(r"_Z\d+(?:atomic|atom)_(?:inc|add|sub|fetch_add|fetch_add_explicit|fetch_sub)[A-Z]")
 
 
-def _counting(ins: Any) -> bool:
+def counting(ins: Any) -> bool:
     """Whether ``ins`` returns the old value of a counting atomic (its pointer first)."""
     if ins.opcode == "atomicrmw":
         return str(ins.attrs.get("op", "")) in _COUNTING
@@ -34,7 +34,7 @@ def cursor_buffers(kernel: Any) -> set[str]:
     """The pointer parameters ``kernel`` uses as append cursors (see the module)."""
     fn = kernel.function
     instrs = [ins for b in fn.blocks for ins in b.instrs]
-    atomics = [ins for ins in instrs if ins.name and _counting(ins)]
+    atomics = [ins for ins in instrs if ins.name and counting(ins)]
     if not atomics:
         return set()
     params = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False) if p.is_pointer}

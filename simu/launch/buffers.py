@@ -239,7 +239,7 @@ def buffer_from_spec(spec: dict[str, Any]) -> np.ndarray:
     except (KeyError, TypeError, ValueError) as exc:
         raise LaunchError(f"bad buffer spec {spec!r}: {exc}") from None
     rng = None
-    if fill == "random" or fill in graphs.GRAPH_FILLS and fill != "starts":
+    if fill == "random" or fill in graphs.GRAPH_FILLS and fill not in ("starts", "buckets"):
         if spec.get("rng"):
             rng = rng_from_state(spec["rng"])
         elif spec.get("seed") is not None:

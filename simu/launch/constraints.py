@@ -41,6 +41,9 @@ class Prior:
     # False: a launch simu cannot run as the program does (a grid or an argument the host computes, a block
     # that is not constant): what it leaves is the program's data, which the search does not have
     runs: bool = True
+    # True: no host code orders them; a kernel of the same file that writes a buffer this one only reads (by name),
+    # run first at this launch's own grid and block (:func:`simu.evolve.sequence.file_priors`)
+    alongside: bool = False
 
     @classmethod
     def unrun(cls, kernel: str, site: str, shared: tuple[tuple[int, int | str], ...]) -> Prior:
@@ -52,12 +55,14 @@ class Prior:
         """The prior ``dataclasses.asdict`` wrote (a host file's cached launches)."""
         return cls(d["kernel"], d["site"], tuple(d["grid"]), tuple(d["block"]),  # type: ignore[arg-type]
                    tuple(tuple(a) for a in d["args"]), tuple(tuple(s) for s in d["shared"]),  # type: ignore[misc]
-                   int(d.get("dynamic_shared", 0)), tuple(d.get("grid_sym", ())), bool(d.get("runs", True)))
+                   int(d.get("dynamic_shared", 0)), tuple(d.get("grid_sym", ())), bool(d.get("runs", True)),
+                   bool(d.get("alongside", False)))
 
     def key(self) -> list:
         return [self.kernel, self.site, list(self.grid), list(self.block), [list(a) for a in self.args],
                 [list(s) for s in self.shared], self.dynamic_shared] + \
-            ([list(self.grid_sym)] if self.grid_sym else []) + ([] if self.runs else ["not run"])
+            ([list(self.grid_sym)] if self.grid_sym else []) + ([] if self.runs else ["not run"]) + \
+            (["alongside"] if self.alongside else [])
 
     def grid_at(self, values: dict[str, Any]) -> tuple[int, int, int] | None:
         """The grid at the later launch's argument ``values``; None when an axis cannot be computed or is empty."""

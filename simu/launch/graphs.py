@@ -9,6 +9,7 @@ real graph.  Both are replayable from their specs (:func:`simu.launch.buffers.bu
     {"dtype": "int32", "length": 256, "fill": "segments", "high": 64, "rows": {<the offsets' spec>}, "rng": {...}}
     {"dtype": "uint32", "length": 64, "fill": "counts", "high": 256, "rng": {...}}  # j < count[i]: x[start[i] + j]
     {"dtype": "int32", "length": 64, "fill": "starts", "counts": {<the counts' spec>}}  # where those segments start
+    {"dtype": "int32", "length": 64, "fill": "buckets", "keys": {<the keys' spec>}}  # base[k] + atomicAdd(&cur[k], 1)
 
 Everything is vectorised: no Python loop over rows.
 """
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 MAX_MEAN_DEGREE = 8
-GRAPH_FILLS = ("offsets", "segments", "counts", "starts")
+GRAPH_FILLS = ("offsets", "segments", "counts", "starts", "buckets")
 
 
 def mean_degree(rows: int, high: int) -> int:
@@ -75,6 +76,15 @@ def starts(lengths: np.ndarray, length: int, dtype: np.dtype) -> np.ndarray:
     return np.pad(out, (0, max(length - out.size, 0)), mode="edge").astype(dtype)
 
 
+def buckets(keys: np.ndarray, length: int, dtype: np.dtype) -> np.ndarray:
+    """Where each key's slots start when the slots are handed out key by key (:mod:`simu.ir.buckets`): the exclusive
+    prefix sums of how often each key in [0, ``length``) occurs in ``keys`` (others own no slot)."""
+    k = keys.astype(np.int64).ravel()
+    k = k[(k >= 0) & (k < length)]
+    occurs = np.bincount(k, minlength=length)[:length]
+    return (np.cumsum(occurs) - occurs).astype(dtype)
+
+
 def generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random.Generator,
              rebuild) -> np.ndarray:
     """The array an "offsets" or "segments" spec describes (``rebuild`` turns the rows' spec into its array)."""
@@ -84,4 +94,6 @@ def generate(spec: dict[str, Any], dtype: np.dtype, length: int, rng: np.random.
         return counts(rng, length, int(spec["high"]), dtype)
     if spec["fill"] == "starts":
         return starts(np.asarray(rebuild(spec["counts"])), length, dtype)
+    if spec["fill"] == "buckets":
+        return buckets(np.asarray(rebuild(spec["keys"])), length, dtype)
     return segments(rng, length, int(spec["high"]), np.asarray(rebuild(spec["rows"])), dtype)
