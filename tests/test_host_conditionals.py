@@ -93,3 +93,31 @@ def test_sizeof_a_type_a_define_names_and_a_size_held_in_a_variable():
     pos = src.code.index("make(")
     assert ev.int_value("sizeof(DATA_TYPE)", pos) == 4
     assert ev.element_count("bytes", pos) == (4 * 1024 * 1024, None)
+
+
+HYBRID = """
+#define TD
+unsigned reach(int *d, int n) {
+#ifdef TD
+  top_down<<<(n + 255) / 256, 256>>>(d, n);
+#else
+  bottom_up<<<(n + 255) / 256, 256>>>(d, n);
+#endif
+#ifdef USE_TEXTURES
+  textured<<<(n + 255) / 256, 256>>>(d, n);
+#endif
+#if 0
+  old<<<1, 1>>>(d, n);
+#endif
+  return 0;
+}
+"""
+
+
+def test_launches_in_a_branch_no_build_compiles_are_none_of_the_programs():
+    """``#define TD`` then ``#ifdef TD`` … ``#else``: the ``#else`` launch is dead whatever the build passes, as is
+    ``#if 0``'s; one under a name only a ``-D`` could define stays (the build decides)."""
+    src = CSource(HYBRID)
+    assert "top_down<<<" in src.code and "textured<<<" in src.code
+    assert "bottom_up" not in src.code and "old<<<" not in src.code
+    assert src.code.count("\n") == HYBRID.count("\n")  # lines keep their numbers

@@ -58,6 +58,28 @@ def defines(code: str, macro: re.Pattern[str]) -> Iterator[Define]:
     left out; ``macro`` splits a ``#define`` line into (name, parameters, value) as :mod:`simu.host.cscan` reads it.
     A definition is *certain* when a build that passes no ``-D`` compiles it; one a ``-D`` could select (``#ifdef
     GPU``) or the build decides (``#if __CUDA_ARCH__ >= 700``) is a candidate."""
+    return (d for _, _, d in _walk(code, macro) if d is not None)
+
+
+def dead_spans(code: str, macro: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The ``[start, end)`` offsets of ``code`` (comment-free) that no build compiles: ``#if 0``, and the branch a
+    name the file itself defined decides against (``#define TD`` … ``#ifdef TD`` … ``#else`` *here* ``#endif``)."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for m, state, _ in _walk(code, macro):
+        if state == (False, False) and start is None:
+            start = m.end()
+        elif state != (False, False) and start is not None:
+            out.append((start, m.start()))
+            start = None
+    if start is not None:
+        out.append((start, len(code)))
+    return out
+
+
+def _walk(code: str, macro: re.Pattern[str]) -> Iterator[tuple[re.Match[str], Branch, Define | None]]:
+    """Every directive of ``code`` with the state of the lines after it (:func:`_state`) and, for a ``#define`` a
+    build may compile, its :class:`Define`."""
     known: dict[str, str] = {}  # defined for sure before the current line
     maybe: set[str] = set()  # defined under a branch a build may compile or not
     stack: list[tuple[Branch, Branch]] = []  # per open #if: (this branch, whether an earlier one was taken)
@@ -67,6 +89,7 @@ def defines(code: str, macro: re.Pattern[str]) -> Iterator[Define]:
             state = _state([b for b, _ in stack])
             d = macro.match(code, m.start())
             if state == (False, False) or d is None:
+                yield m, state, None
                 continue
             value = d.group(3).replace("\\\n", " ").strip()
             certain = state[0] is True
@@ -74,8 +97,9 @@ def defines(code: str, macro: re.Pattern[str]) -> Iterator[Define]:
                 known.setdefault(d.group(1), value)
             else:
                 maybe.add(d.group(1))
-            yield Define(d.group(1), d.group(2), value, certain)
-        elif word in ("if", "ifdef", "ifndef"):
+            yield m, state, Define(d.group(1), d.group(2), value, certain)
+            continue
+        if word in ("if", "ifdef", "ifndef"):
             cond = _condition(word, rest, known, maybe)
             stack.append((cond, cond))
         elif word == "elif" and stack:
@@ -90,6 +114,7 @@ def defines(code: str, macro: re.Pattern[str]) -> Iterator[Define]:
             stack[-1] = ((None if taken is None else not taken, assumed), (True, assumed))
         elif word == "endif" and stack:
             stack.pop()
+        yield m, _state([b for b, _ in stack]), None
 
 
 def _state(branches: list[Branch]) -> Branch:

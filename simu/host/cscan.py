@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from simu.frontend.ctext import CHAR_LITERAL, RAW_STRING, STRING_LITERAL, comment_free
-from simu.host.conditionals import defines
+from simu.host.conditionals import dead_spans, defines
 
 # explicit template arguments of a call, ``LaunchScan<T, vecT, 256>(…)``: types, numbers, ``::``, ``*`` only, so
 # that a comparison ``a < b && c > (d)`` is never one
@@ -67,12 +67,21 @@ class Function:
     params_text: str = ""  # the parameter list as written (types, default values)
 
 
+def _live(code: str) -> str:
+    """``code`` with what no build compiles blanked, newlines kept (:func:`~simu.host.conditionals.dead_spans`): a
+    launch under ``#ifdef TD`` … ``#else`` of a file that defines ``TD`` is none of the program's."""
+    spans = dead_spans(code, _DEFINE) if "#" in code else []
+    for start, end in reversed(spans):
+        code = code[:start] + re.sub(r"[^\n]", " ", code[start:end]) + code[end:]
+    return code
+
+
 class CSource:
     """One host file as text: comment-free code, its macros, and lookups by position."""
 
     def __init__(self, text: str):
         self.text = text
-        self.code = comment_free(text)
+        self.code = _live(comment_free(text))
         self._lines = [m.start() for m in re.finditer("\n", self.code)]
         self.macros: dict[str, str] = {}
         candidates: dict[str, str] = {}  # defined under a branch the build may decide (simu.host.conditionals)
