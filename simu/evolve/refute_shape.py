@@ -1,0 +1,75 @@
+"""Errors only an unusual block size shows, where no host code gives the block (issues 28, 29: trust).
+
+With no host launch the search draws the block too, and it tries sizes such as 3, 65 or 194 threads.  Kernels are
+written for powers of two or whole warps (a tree reduction halving ``blockDim.x``, a bitonic step ``tid ^ j``, a
+tile of ``16 x 16``), and an error that only such an odd size shows is no launch their programs make: the OpenCL
+sort that collides only when the work-group is not a power of two, launched at 256 by its host.  Each error whose
+every witness has a block dimension that is neither a power of two nor a multiple of the warp size is re-run once
+with those dimensions raised to the next power of two (no thread of the witness is cut off), everything else kept;
+an error that re-run does not show is a warning that names both sizes.  A block the host or the user gives, or that
+the kernel requires, is never changed, and a re-run the allowance has no room for decides nothing: the error
+stands.
+"""
+
+from __future__ import annotations
+
+import math
+
+from simu import codes
+from simu.evolve.refute import affordable, most_shared, witnesses
+from simu.evolve.refute_state import COST_FACTOR, collision
+from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
+from simu.pipeline import beyond_contract
+
+
+def usual(size: int, warp: int) -> bool:
+    """Whether a block dimension is one programs launch: a power of two or a multiple of the warp size."""
+    return size & (size - 1) == 0 or size % warp == 0
+
+
+def refute_by_block_shape(search) -> None:
+    """Errors only blocks of unusual sizes show become warnings (see the module)."""
+    layout = search.layout
+    if layout.fixed_block or layout.shape.reqd_block or any(d.startswith("block") for d in layout.dims):
+        return
+    warp = layout.warp_size
+    pending = {}
+    for key, (f, _) in search.found.items():
+        shown = witnesses(search, key) if f.severity == codes.ERROR else []
+        if shown and all(_searched(w[0].launch) and not all(usual(b, warp) for b in w[0].launch.block)
+                         for w in shown):
+            pending[key] = affordable(search, shown)
+    while pending:
+        witness = most_shared(search, pending)
+        judged = [key for key, shown in pending.items() if any(e is witness for e, _ in shown)]
+        for key in judged:
+            del pending[key]
+        block = witness.launch.block
+        raised = tuple(b if usual(b, warp) else 1 << math.ceil(math.log2(b)) for b in block)
+        varied = list(witness.genes)
+        varied[layout.at.BLOCK] = [math.log2(b) for b in raised]
+        launch = layout.launch(varied)
+        if tuple(launch.block) != raised:
+            continue  # the kernel's own caps keep the size: nothing to compare
+        ev = search.refute(launch=launch, like=witness, most=COST_FACTOR * max(witness.cost, 1))
+        if ev is None:
+            break  # no room, or the run taught nothing: the errors stand
+        shown_there = {collision(f) for f in ev.findings}
+        for key in judged:
+            finding, genes = search.found[key]
+            if collision(finding) not in shown_there:
+                search.found[key] = (beyond_contract(finding, (
+                    f"only a block of {_dims(block)} threads shows it, not {_dims(raised)}: no host code gives the "
+                    f"block, and programs launch powers of two or whole warps of {warp}"),
+                    "block size: unusual"), genes)
+
+
+def _searched(launch) -> bool:
+    return launch.origin.startswith((ORIGIN_SEARCHED, ORIGIN_CONSTRAINED))
+
+
+def _dims(block) -> str:
+    used = [b for b in block]
+    while len(used) > 1 and used[-1] == 1:
+        used.pop()
+    return " x ".join(str(b) for b in used)
