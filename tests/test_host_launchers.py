@@ -116,10 +116,67 @@ def _project(root: Path, host: str = HOST) -> list[Path]:
 def test_a_kernel_helper_binds_its_callers_variable_to_the_kernel_it_names(tmp_path: Path):
     """util_make_kernel passes its parameter to clCreateKernel; Util::makeKernel forwards to it (one level);
     ``m_sum = Util::makeKernel(..., "sum64", prog)`` binds the member, with the .cl file its program is built from."""
-    assert kernel_helpers(CSource(UTIL_C)) == [{"function": "util_make_kernel", "name": 3, "program": 4}]
+    assert kernel_helpers(CSource(UTIL_C)) == [{"function": "util_make_kernel", "name": 3, "program": 4, "out": None}]
     index = build_host_index(tmp_path, _project(tmp_path))
     (site,) = [k for h in index.files for k in h.kernels if k.file == "host.cpp"]
     assert (site.line, site.var, site.name, site.sources) == (12, "m_sum", "sum64", ("scan.cl",))
+
+
+BASIC_CL = """
+#include <CL/cl.h>
+class BasicCL {
+ public:
+  int getProgramFromFile(cl_program *prog, cl_context ctx, const char *path);
+  int getKernel(cl_kernel *kernel, cl_program program, const char *kernelName) {
+    cl_int err;
+    kernel[0] = clCreateKernel(program, kernelName, &err);
+    return err;
+  }
+};
+"""
+
+SPARSE_CL = """
+#include "basiccl.h"
+#define GROUP 256
+class Sparse {
+  BasicCL cl_;
+  cl_program p_;
+  cl_kernel ksum_;
+  cl_command_queue q_;
+  cl_context ctx_;
+ public:
+  int prepare() {
+    int err = cl_.getProgramFromFile(&p_, ctx_, "scan.cl");
+    err = cl_.getKernel(&ksum_, p_, "sum64");
+    return err;
+  }
+  int run(cl_mem out, cl_mem in) {
+    size_t local[1];
+    size_t global[1];
+    int threads = GROUP;
+    local[0] = threads;
+    global[0] = 64 * local[0];
+    clSetKernelArg(ksum_, 0, sizeof(cl_mem), &out);
+    return clEnqueueNDRangeKernel(q_, ksum_, 1, NULL, global, local, 0, NULL, NULL);
+  }
+};
+"""
+
+
+def test_a_helper_storing_the_kernel_through_a_parameter_binds_a_member_another_method_launches(tmp_path: Path):
+    """``getKernel(&ksum_, p_, "sum64")`` on a helper object whose body is ``kernel[0] = clCreateKernel(…)``, the
+    program made by ``getProgramFromFile(&p_, …, "scan.cl")``; ``run`` enqueues ``ksum_`` with ``local[0] =
+    threads`` (not ``64 * local[0]``, a product, mistaken for a declaration)."""
+    assert kernel_helpers(CSource(BASIC_CL)) == [{"function": "getKernel", "name": 2, "program": 1, "out": 0}]
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "scan.cl").write_text(KERNEL)
+    (tmp_path / "basiccl.h").write_text(BASIC_CL)
+    (tmp_path / "sparse.cpp").write_text(SPARSE_CL)
+    index = build_host_index(tmp_path, [tmp_path / "basiccl.h", tmp_path / "sparse.cpp"])
+    (site,) = [k for h in index.files for k in h.kernels if k.file == "sparse.cpp"]
+    assert (site.var, site.name, site.sources) == ("ksum_", "sum64", ("scan.cl",))
+    (launch,) = index.launches_of("sum64")
+    assert launch.local_size == (256,)
 
 
 def test_a_launcher_class_is_read_from_what_its_methods_do():

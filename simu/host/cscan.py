@@ -104,10 +104,11 @@ class CSource:
         """The offset where line ``line`` (1-based) starts."""
         return 0 if line <= 1 else self._lines[min(line, len(self._lines) + 1) - 2] + 1
 
-    def calls(self, name: str, qualified: bool = False) -> list[Call]:
+    def calls(self, name: str, qualified: bool = False, methods: bool = False) -> list[Call]:
         """Every call of ``name`` (a function or method name), with its top-level arguments (memoised);
-        ``qualified``: also ``ns::name(...)`` / ``Class::name(...)`` calls (the position is the qualifier's)."""
-        key = f"{name}::" if qualified else name
+        ``qualified``: also ``ns::name(...)`` / ``Class::name(...)`` calls (the position is the qualifier's);
+        ``methods``: also ``x.name(...)`` / ``x->name(...)`` (the position is the name's)."""
+        key = f"{name}{'::' if qualified else ''}{'.' if methods else ''}"
         hit = self._calls.get(key)
         if hit is not None:
             return hit
@@ -116,7 +117,8 @@ class CSource:
         for m in re.finditer(rf"{re.escape(name)}\s*{TEMPLATE_ARGS}?\(", code):
             at = m.start()
             before = code[at - 1] if at else ""
-            if before.isalnum() or before in "_.>":
+            method = methods and (before == "." or code[max(0, at - 2):at] == "->")
+            if (before.isalnum() or before in "_.>") and not method:
                 continue  # part of a longer name, or a method (x.name / x->name)
             start = at - 2 if before == ":" else at
             if before == ":" and code[at - 2:at] == "::" and (at < 3 or code[at - 3].isalnum() or code[at - 3] == "_"):
@@ -397,7 +399,15 @@ def declares(code: str, pos: int) -> bool:
     before = code[max(0, pos - 60):pos]
     if re.search(r",\s*$", before):
         return later_declarator(code, pos)
-    return bool(re.search(r"[A-Za-z_][\w:<>]*[\s*&]+$", before)) and not re.search(r"\b(return|case)\s+$", before)
+    m = re.search(r"[A-Za-z_][\w:<>]*([\s*&]+)$", before)
+    if m is None or re.search(r"\b(return|case)\s+$", before):
+        return False
+    if "*" in m.group(1) or "&" in m.group(1):  # ``float *p`` or ``n * x[0]``: a declaration starts a statement
+        lead = re.search(r"(?:(?:const|static|volatile|unsigned|signed|long|short|struct|class|enum)\s+)*$",
+                         before[:m.start()])
+        head = before[:m.start() - len(lead.group(0)) if lead else m.start()].rstrip()
+        return not head or head[-1] in ";{}(,>" or m.start() == 0
+    return True
 
 
 def later_declarator(code: str, pos: int) -> bool:

@@ -372,8 +372,12 @@ def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) 
             continue
         launches = tuple(replace(x, kernel_name=name) for x in s.launches
                          for name in _kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b)))
+        # the file's own clEnqueueNDRangeKernel of a kernel variable a helper made (``getKernel(&m_k, p, "scan")``)
+        own = tuple(replace(x, kernel_name=name) if x.kernel_name is None else x for x in h.launches
+                    for name in (_kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b))
+                                 if x.kernel_name is None else [x.kernel_name]))
         files_out.append(replace(h, kernels=h.kernels + tuple(s.kernels), args=h.args + tuple(s.args),
-                                 launches=h.launches + launches))
+                                 launches=own + launches))
     index.files = files_out
 
 

@@ -4,8 +4,9 @@ Two kinds of helper, found by what their bodies do, never by their names:
 
 * *kernel-creating helpers*: a function whose parameter is ``clCreateKernel``'s kernel name (directly, or one
   level through another such helper: ``Utils::compileKernel(ctx, dev, src, "scan", &err, prog)`` forwarding to
-  a C function that calls ``clCreateKernel(prog, kernelName, &err)``).  ``k = helper(..., "scan", ...)`` binds
-  ``k`` to kernel ``scan`` as ``clCreateKernel`` does (a :class:`~simu.host.model.KernelSite`, with the ``.cl``
+  a C function that calls ``clCreateKernel(prog, kernelName, &err)``).  ``k = helper(..., "scan", ...)``, or
+  ``helper(&k, prog, "scan")`` for one that stores it through a parameter (``kernel[0] = clCreateKernel(…)``),
+  binds ``k`` to kernel ``scan`` as ``clCreateKernel`` does (a :class:`~simu.host.model.KernelSite`, with the ``.cl``
   file its program is built from when the call or the program's creation names one);
 * *launcher objects*: a class whose constructor stores a ``cl_kernel`` parameter in a member, whose methods call
   ``clSetKernelArg(member, idx++, ...)`` (each call of such a method sets the next argument; one looping over an
@@ -52,8 +53,17 @@ def kernel_helpers(src: CSource) -> list[dict]:
     for c in src.calls("clCreateKernel"):
         f = src.enclosing(c.pos)
         if f is not None and len(c.args) >= 2:
-            out += _forwarding(f, c.args[1], _aliased(src, f, c.args[0], c.pos))
+            out += [{**h, "out": _out_param(f, c.lhs)}
+                    for h in _forwarding(f, c.args[1], _aliased(src, f, c.args[0], c.pos))]
     return out
+
+
+def _out_param(f: Function, lhs: str | None) -> int | None:
+    """The parameter the helper stores the kernel through (``kernel[0] = clCreateKernel(…)``, ``*k = …``): the
+    caller's ``helper(&k, prog, "scan")`` binds its ``k``; None when the helper returns it."""
+    m = re.fullmatch(r"\*\s*([A-Za-z_]\w*)|([A-Za-z_]\w*)\s*\[\s*0\s*\]", (lhs or "").strip())
+    name = m and (m.group(1) or m.group(2))
+    return f.params.index(name) if name and name in f.params else None
 
 
 def _aliased(src: CSource, f: Function, expr: str, pos: int) -> str:
@@ -355,17 +365,20 @@ def forwarders(helpers: list[dict], src: CSource) -> list[dict]:
 
 def helper_kernels(helpers: list[dict], src: CSource, ev: Evaluator, rel: str, cl_names: Callable[[], list[str]]
                    ) -> list[KernelSite]:
-    """``k = helper(..., "name", ...)``: one kernel site per call of a kernel-creating helper."""
+    """``k = helper(..., "name", ...)`` (or ``helper(&k, ..., "name")``): one kernel site per call of a
+    kernel-creating helper."""
     out = []
     for h in helpers:
-        for c in src.calls(h["function"], qualified=True):
-            if len(c.args) <= h["name"] or not c.lhs:
+        for c in src.calls(h["function"], qualified=True, methods=True):
+            at = h.get("out")
+            lhs = c.args[at].strip().lstrip("&").strip() if at is not None and len(c.args) > at else c.lhs
+            if len(c.args) <= h["name"] or not lhs or not _IDENT.fullmatch(lhs.replace("->", "_").replace(".", "_")):
                 continue
             name = ev.str_value(c.args[h["name"]], c.pos)
             if name is None:
                 continue  # a name the caller computes: nothing to bind (the helper's own forwarding calls)
             prog = c.args[h["program"]] if h["program"] is not None and len(c.args) > h["program"] else ""
-            out.append(KernelSite(rel, c.line, c.lhs, prog, name, _cl_source(src, ev, c.args, prog, c.pos, cl_names)))
+            out.append(KernelSite(rel, c.line, lhs, prog, name, _cl_source(src, ev, c.args, prog, c.pos, cl_names)))
     return out
 
 
@@ -387,7 +400,13 @@ def _cl_source(src: CSource, ev: Evaluator, args: tuple[str, ...], program: str,
         f = src.enclosing(pos)
         lo = f.start if f is not None else max(0, pos - 4000)
         made = list(re.finditer(rf"\b{re.escape(p)}\s*=\s*[A-Za-z_][\w:]*\s*\(", src.code[lo:pos]))
-        if made:
+        if not made:  # made through a parameter: ``getProgramFromFile(&prog, ctx, "scan.cl")``
+            made = list(re.finditer(rf"[A-Za-z_][\w:]*\s*\(\s*&\s*{re.escape(p)}\s*,", src.code[:pos]))
+            made = [m for m in made if not src.code[m.start():m.end()].startswith("clSetKernelArg")]
+            if made:
+                inner, _ = split_args(src.code, made[-1].start() + src.code[made[-1].start():].index("(") + 1)
+                found = named(inner or [])
+        elif made:
             inner, _ = split_args(src.code, lo + made[-1].end())
             found = named(inner or [])
     if not found:
