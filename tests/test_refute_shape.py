@@ -41,9 +41,9 @@ def _races(s: Search) -> list:
     return [f for f, _ in s.found.values() if f.kind == "race"]
 
 
-def test_usual_sizes_are_powers_of_two_and_whole_warps():
-    assert [n for n in range(1, 70) if not usual(n, 32)][:6] == [3, 5, 6, 7, 9, 10]
-    assert usual(96, 32) and usual(64, 32) and not usual(194, 32)
+def test_usual_sizes_are_powers_of_two():
+    assert [n for n in range(1, 70) if not usual(n)][:6] == [3, 5, 6, 7, 9, 10]
+    assert usual(64) and not usual(96) and not usual(194)
 
 
 def test_a_race_only_an_odd_block_shows_is_a_warning_that_names_both_sizes():

@@ -1,10 +1,10 @@
 """Errors only an unusual block size shows, where no host code gives the block (issues 28, 29: trust).
 
 With no host launch the search draws the block too, and it tries sizes such as 3, 65 or 194 threads.  Kernels are
-written for powers of two or whole warps (a tree reduction halving ``blockDim.x``, a bitonic step ``tid ^ j``, a
+written for powers of two (a tree reduction halving ``blockDim.x``, a bitonic step ``tid ^ j``, a
 tile of ``16 x 16``), and an error that only such an odd size shows is no launch their programs make: the OpenCL
 sort that collides only when the work-group is not a power of two, launched at 256 by its host.  Each error whose
-every witness has a block dimension that is neither a power of two nor a multiple of the warp size is re-run once
+every witness has a block dimension that is not a power of two is re-run once
 with those dimensions raised to the next power of two (no thread of the witness is cut off), everything else kept;
 an error that re-run does not show is a warning that names both sizes.  A block the host or the user gives, or that
 the kernel requires, is never changed, and a re-run the allowance has no room for decides nothing: the error
@@ -22,9 +22,10 @@ from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import beyond_contract
 
 
-def usual(size: int, warp: int) -> bool:
-    """Whether a block dimension is one programs launch: a power of two or a multiple of the warp size."""
-    return size & (size - 1) == 0 or size % warp == 0
+def usual(size: int) -> bool:
+    """Whether a block dimension is one every kernel is written for: a power of two (a tree reduction or a bitonic
+    sort over 96 threads is not what its author launches, though 96 is three whole warps)."""
+    return size & (size - 1) == 0
 
 
 def refute_by_block_shape(search) -> None:
@@ -32,11 +33,10 @@ def refute_by_block_shape(search) -> None:
     layout = search.layout
     if layout.fixed_block or layout.shape.reqd_block or any(d.startswith("block") for d in layout.dims):
         return
-    warp = layout.warp_size
     pending = {}
     for key, (f, _) in search.found.items():
         shown = witnesses(search, key) if f.severity == codes.ERROR else []
-        if shown and all(_searched(w[0].launch) and not all(usual(b, warp) for b in w[0].launch.block)
+        if shown and all(_searched(w[0].launch) and not all(usual(b) for b in w[0].launch.block)
                          for w in shown):
             pending[key] = affordable(search, shown)
     while pending:
@@ -45,7 +45,7 @@ def refute_by_block_shape(search) -> None:
         for key in judged:
             del pending[key]
         block = witness.launch.block
-        raised = tuple(b if usual(b, warp) else 1 << math.ceil(math.log2(b)) for b in block)
+        raised = tuple(b if usual(b) else 1 << math.ceil(math.log2(b)) for b in block)
         varied = list(witness.genes)
         varied[layout.at.BLOCK] = [math.log2(b) for b in raised]
         launch = layout.launch(varied)
@@ -60,7 +60,7 @@ def refute_by_block_shape(search) -> None:
             if collision(finding) not in shown_there:
                 search.found[key] = (beyond_contract(finding, (
                     f"only a block of {_dims(block)} threads shows it, not {_dims(raised)}: no host code gives the "
-                    f"block, and programs launch powers of two or whole warps of {warp}"),
+                    "block, and a kernel that halves or pairs its threads is launched with powers of two"),
                     "block size: unusual"), genes)
 
 
