@@ -343,6 +343,7 @@ def test_an_index_gone_negative_is_judged_on_a_witness_that_reads_before_the_sta
 
     search = SimpleNamespace(found={"k": (past, [1.0])}, may_refute=lambda like=None, extra=0: True,
                              layout=SimpleNamespace(roles=()))
+    search.judge = lambda key, f, genes: search.found.__setitem__(key, (f, list(genes)))
     monkeypatch.setattr(refute, "search_rules", lambda s: None)
     monkeypatch.setattr(refute, "_inside", lambda rules, shown: shown)
     monkeypatch.setattr(refute, "witnesses", lambda s, key: [(short, past), (negative, before)])

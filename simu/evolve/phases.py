@@ -102,7 +102,7 @@ def shrink(search, per_finding: int = SHRINK_TRIES) -> None:
                 if hit is not None and launch_size(ev.launch) < _genes_size(layout, best):
                     best = cand
                     steps[tuple(cand)] = ev.steps
-                    search.found[key] = (hit, cand)
+                    search.judge(key, hit, cand)
                     improved = True
                     break
                 if tries >= per_finding:

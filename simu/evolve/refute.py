@@ -177,7 +177,7 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
         if inside:
             if broken_arguments(rules, reported[0].launch):  # report a launch the program can make
                 e, f = min(inside, key=lambda w: launch_size(w[0].launch))
-                search.found[key] = (f, list(e.genes))
+                search.judge(key, f, list(e.genes))
             continue
         others = sorted((w for w in shown if w is not reported), key=lambda w: launch_size(w[0].launch), reverse=True)
         gone: list[list[Broken]] = []
@@ -190,7 +190,7 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
             ev = search.refute(fixed, like=e)
             hit = None if ev is None else next((f for f in ev.findings if f.key == key), None)
             if hit is not None:  # shown inside the rules: the error stands, on the repaired launch
-                search.found[key] = (hit, fixed)
+                search.judge(key, hit, fixed)
                 gone = untried = []
                 break
             (untried if ev is None else gone).append(broken)
@@ -199,7 +199,7 @@ def refute_by_arguments(search, tries: int = ARGUMENT_WITNESSES) -> None:
             repaired = ", ".join(f"{b.name} = {b.repaired}" for b in broken)
             then = (f"with {repaired} the same launch does not show it" if gone else
                     f"no re-run with {repaired} could be made within the budget to show it at a value programs pass")
-            search.found[key] = (beyond_contract(finding, (
+            search.judge(key, beyond_contract(finding, (
                 f"the searched launch passes {'; '.join(b.text() for b in broken)}; the search chose it (no host "
                 f"launch or constraint gives it), and {then}"),
                 f"arguments {', '.join(sorted(b.name for b in broken))}"), genes)
@@ -259,7 +259,7 @@ def _memory_from_contents(search, probes: dict) -> None:
                     read = ("makes no such access, so the kernel reads the pointer from its buffers or arguments"
                             if finding.kind in POINTER_KINDS else
                             "stays in bounds, so the kernel reads the index from its buffers")
-                    search.found[key] = (beyond_contract(finding, (
+                    search.judge(key, beyond_contract(finding, (
                         f"the buffer contents are the search's (with {fill}{'' if fill == DISTINCT else '-filled'} "
                         f"buffers the same launch {read} "
                         "and the host's data decides)"), "buffer contents"), list(ev.genes))
@@ -293,7 +293,7 @@ def _outside_layouts(search, key) -> None:
         return
     made = sorted(layouts & kernel_flow(search).address_sources(sites_of(f)))
     if made and not any(_inferred(search, e) for e, _ in witnesses(search, key)):
-        search.found[key] = (beyond_contract(f, (
+        search.judge(key, beyond_contract(f, (
             f"its address comes from {_names(made)}, which the kernel uses as offsets or segments; only contents "
             "the search chose showed it, never the launches that laid them out as the kernel uses them, and no "
             "re-run could be afforded, so the host's data decides"), "buffer contents: layout"), genes)
@@ -345,7 +345,7 @@ def _races_from_contents(search, probes: dict, tries: int) -> None:
                 changed = list(dict.fromkeys(n for ns in cleared[key] for n in ns))
                 n = len(cleared[key])
                 which = "the launch that showed it" if n == 1 else f"each of the {n} largest launches that showed it"
-                search.found[key] = (beyond_contract(finding, (
+                search.judge(key, beyond_contract(finding, (
                     f"the race needs two threads to read equal values from {_names(changed)}, contents the search "
                     "chose (no host, user or launch comment gives them); with distinct values there (element k "
                     f"holding k; offsets and segments laid out as the kernel uses them) {which} shows no race, so "
@@ -457,7 +457,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
         before = next((w for w in inside if w[1].detail.get("offset", 0) < 0 or w[1].variable not in invented), None)
         if before is not None or not inside:  # no length helps, or the length is not the search's
             if before is not None and before[0].genes != list(genes):
-                search.found[key] = (before[1], list(before[0].genes))
+                search.judge(key, before[1], list(before[0].genes))
             continue
         inside.sort(key=lambda w: launch_size(w[0].launch), reverse=True)
         tried, stands, capped = [], False, None
@@ -479,7 +479,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
                 break
             if hit is not None:  # past every plausible length: the error stands, on a witness that shows it
                 n = _elements(longer, shown_f.variable)
-                search.found[key] = (replace(shown_f, message=f"{shown_f.message} (out of bounds even with {n} "
+                search.judge(key, replace(shown_f, message=f"{shown_f.message} (out of bounds even with {n} "
                                              "elements, the longest length the kernel's own sizes allow)"),
                                      list(ev.genes))
                 stands = True
@@ -502,7 +502,7 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
         else:  # no witness could be re-run: nothing shows it on a launch the program can make
             why = ("no launch with a length the kernel's own sizes allow was run (the refutations' allowance had "
                    "no room for one), so no launch the program can make shows it")
-        search.found[key] = (beyond_contract(finding, (
+        search.judge(key, beyond_contract(finding, (
             f"'{var}' holds {_elements(reported, var)} elements, a length the search chose (no host allocation, "
             f"constraint or launch comment gives it); {why}"), f"length of '{var}'"), genes)
 

@@ -56,7 +56,7 @@ def refute_by_counts(search, tries: int = COUNT_WITNESSES) -> None:
             ev = search.refute(fixed, like=e)
             hit = None if ev is None else next((f for f in ev.findings if f.key == key), None)
             if hit is not None:  # shown with the counts inside the buffer: an error, on that launch
-                search.found[key] = (hit, fixed)
+                search.judge(key, hit, fixed)
                 gone = None
                 break
             if ev is not None and gone is None:
@@ -64,14 +64,14 @@ def refute_by_counts(search, tries: int = COUNT_WITNESSES) -> None:
         if gone and grown:
             values = f"{next(iter(gone))} > {grown}" if len(gone) == 1 else \
                 f"one of {', '.join(gone)} is larger than {grown}"
-            search.found[key] = (beyond_contract(finding, (
+            search.judge(key, beyond_contract(finding, (
                 f"only when {values}: '{finding.variable}' holds {grown} elements the host allocates, "
                 f"{', '.join(gone)} the host computes at run time and simu could not read (the search chose it), and "
                 f"with {grown} as large as {', '.join(gone)} the launch stays in bounds"),
                 f"counts {', '.join(sorted(gone))}"), genes)
         elif gone:
             values = ", ".join(f"{n} > {limit}" for n, limit in gone.items())
-            search.found[key] = (beyond_contract(finding, (
+            search.judge(key, beyond_contract(finding, (
                 f"only when {values}, the elements of '{finding.variable}' the host allocates: "
                 f"{', '.join(gone)} the host computes at run time and simu could not read (the search chose it), and "
                 f"with {', '.join(f'{n} = {v}' for n, v in gone.items())} the same launch stays in bounds"),

@@ -43,7 +43,7 @@ def refute_by_earlier_kernels(search, witnesses) -> None:
             # race, what it leaves from inputs the search drew: the distinct variant re-runs it on laid-out ones)
         said = sorted({writers[n] for n in made})
         names = ", ".join(f"'{n}'" for n in made)
-        search.found[key] = (beyond_contract(f, (
+        search.judge(key, beyond_contract(f, (
             f"its address comes from {names}, which the program computes with {', '.join(said)} before this "
             "launch; simu does not have that data (not run as the program runs it, or run on contents the search "
             "drew), so the program's data decides"), "buffer contents: an earlier kernel's"), genes)

@@ -58,7 +58,7 @@ def refute_by_block_shape(search) -> None:
         for key in judged:
             finding, genes = search.found[key]
             if collision(finding) not in shown_there:
-                search.found[key] = (beyond_contract(finding, (
+                search.judge(key, beyond_contract(finding, (
                     f"only a block of {_dims(block)} threads shows it, not {_dims(raised)}: no host code gives the "
                     "block, and a kernel that halves or pairs its threads is launched with powers of two"),
                     "block size: unusual"), genes)

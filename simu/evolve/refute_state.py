@@ -92,7 +92,7 @@ def _demote(search, key: tuple, names: list[str], values: list[int], lost: list[
     at = ", ".join(f"{n} = {v}" for n, v in zip(names, values, strict=True))
     then = ", ".join(f"{n} = {v}" for n, v in zip(names, lost, strict=True))
     hosts = "; ".join(search.layout.state[n] for n in names)
-    search.found[key] = (beyond_contract(finding, (
+    search.judge(key, beyond_contract(finding, (
         f"the host launch shows it at {at} but not at {then}; the host computes these from program state simu "
         f"does not read ({hosts}), and the program may keep them in the order that does not show it"),
         f"host state {', '.join(names)}"), genes)

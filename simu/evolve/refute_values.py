@@ -304,7 +304,7 @@ def _demote(search, key: tuple, finding, genes, name: str, value: int, shows: in
     # a flag's two values say when; an integer's two neighbours only that its value decides (reorg's race needs
     # the channels not to be a multiple of stride squared: it shows at stride 6, not at 7, and again at others)
     condition = f"only when {name} = {shows}" if {shows, lost} == {0, 1} else f"only at some values of {name}"
-    search.found[key] = (beyond_contract(finding, (
+    search.judge(key, beyond_contract(finding, (
         f"{condition}: the host launch shows it at {name} = {shows} but not at {name} = {lost}"
         f"{f' ({what})' if what else ''}, where its accesses "
         f"still run; the host computes {name} from program state simu does not read ({search.layout.state[name]}), "

@@ -37,6 +37,7 @@ from deap import tools
 from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import NotLaunchableError, SimuError, SourcePoint
+from simu.evolve.contract import kernel_refuses, outside_contract, thread_indexed_private
 from simu.evolve.dictionary import argument_constants, grid_relative_arguments, index_bounds
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
@@ -59,7 +60,7 @@ from simu.launch.images import is_image, is_sampler, is_texture
 from simu.launch.members import symbol_holders
 from simu.launch.model import as_dim3
 from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
-from simu.pipeline import KernelAnalysis, LaunchRun, beyond_contract, outcome_where, status_of
+from simu.pipeline import KernelAnalysis, beyond_contract, outcome_where, status_of
 
 CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
 MAX_PROBE_TRACE_BYTES = 24_000_000  # trace bytes per searched launch: a million accesses (trace.ACCESS_BYTES each)
@@ -121,6 +122,10 @@ class Evaluation:
     seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
     cut: bool = False  # stopped at a time bound, or a step bound lower than the search's: says nothing of the launch
     recorded: int | None = None  # accesses the run recorded (at least the trace limit when it stopped there)
+    # what the run decided of the kernel (:meth:`Search.evaluate` applies it, a probe does not): it failed or is
+    # unsupported (status, reason, where), or no GPU could run this launch (reason, where)
+    failed: tuple[str, str, SourcePoint | None] | None = None
+    unlaunchable: tuple[str, SourcePoint | None] | None = None
 
     @classmethod
     def invalid(cls, launch: Launch, reason: str) -> Evaluation:
@@ -244,12 +249,12 @@ class Search:
         self.stats.evaluations += 1
         broken = self.layout.broken(launch)
         ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
-            self._run(launch, limits if limits is not None else self.timed_limits())
+            self._decided(self._run(launch, limits if limits is not None else self.timed_limits()))
         # every run of a sampled grid sizes the later samples; one too heavy for the trace runs again on fewer blocks
         resized = ev.recorded is not None and fit_sample(self.layout, launch, ev.recorded, SAMPLE_ACCESSES)
         if resized and built and not ev.valid:
             launch = self.layout.launch(genes)
-            ev = self._run(launch, limits if limits is not None else self.timed_limits())
+            ev = self._decided(self._run(launch, limits if limits is not None else self.timed_limits()))
         ev = dataclasses.replace(ev, genes=list(genes))
         if not guessed_buffers_ok and ev.valid and any(
                 f.kind == "out-of-bounds" and f.space in ("global", "constant") for f in ev.findings):
@@ -269,6 +274,15 @@ class Search:
         else:
             self.stats.invalid += 1
         return ev
+
+    def judge(self, key: tuple, finding: Finding, genes: list[float]) -> None:
+        """A phase's verdict on finding ``key``: ``finding`` as the witness ``genes`` shows it (a refutation's
+        warning that states what the error needs, or the witness that keeps it).  With :meth:`drop`, the one place
+        findings change after the loop: a verdict never raises a finding's severity nor brings back one ruled out."""
+        old = self.found.get(key)
+        if old is None or codes.SEVERITY_RANK[finding.severity] > codes.SEVERITY_RANK[old[0].severity]:
+            return
+        self.found[key] = (finding, list(genes))
 
     def drop(self, key: tuple) -> None:
         """Rule finding ``key`` out for good (no launch of the program's shows it)."""
@@ -327,10 +341,15 @@ class Search:
         return ev if ev.valid else None
 
     def _probe(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
-        state = (self.status, self.reason, self.where, self.not_launchable)
         self.stats.evaluations += 1
-        ev = self._run(launch, limits, inspect)
-        self.status, self.reason, self.where, self.not_launchable = state
+        return self._run(launch, limits, inspect)  # what it decided of the kernel is not applied: a variant's
+
+    def _decided(self, ev: Evaluation) -> Evaluation:
+        """Apply what a run of the search's own decided of the kernel (:attr:`Evaluation.failed`)."""
+        if ev.unlaunchable is not None:
+            self.not_launchable = self.not_launchable or ev.unlaunchable
+        if ev.failed is not None:
+            self.status, self.reason, self.where = ev.failed
         return ev
 
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
@@ -341,16 +360,14 @@ class Search:
         try:
             launch_run = self.analysis.run_launch(launch, limits or self._limits, judge_incomplete=False)
         except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine
-            self.not_launchable = self.not_launchable or (str(exc), exc.where)
-            return Evaluation.invalid(launch, str(exc))
+            return dataclasses.replace(Evaluation.invalid(launch, str(exc)), unlaunchable=(str(exc), exc.where))
         except SimuError as exc:
-            self.status, self.reason, self.where = status_of(exc), str(exc), exc.where
-            return Evaluation.invalid(launch, str(exc))
+            return dataclasses.replace(Evaluation.invalid(launch, str(exc)),
+                                       failed=(status_of(exc), str(exc), exc.where))
         result = launch_run.result
         if not result.outcome.completed:
-            if result.outcome.status == codes.FAILED and not _kernel_refuses(result.outcome):
-                self.status, self.reason = codes.FAILED, str(result.outcome)
-                self.where = outcome_where(result.outcome)
+            failed = (codes.FAILED, str(result.outcome), outcome_where(result.outcome)) \
+                if result.outcome.status == codes.FAILED and not kernel_refuses(result.outcome) else None
             reason = result.outcome.reason
             # stopped where the budget ran out (a lowered bound), not at its own limits: its part is not judged
             bound = (limits or self._limits).max_seconds
@@ -364,16 +381,16 @@ class Search:
                 said = (f"{codes.INCOMPLETE}: a launch stopped after {bound:.2g} s, "
                         "where the budget ran out (a larger --budget runs it further)")
             return dataclasses.replace(Evaluation.invalid(launch, said), steps=result.steps,
-                                       cost=launch_cost(result), cut=cut,
+                                       cost=launch_cost(result), cut=cut, failed=failed,
                                        recorded=_recorded(result) if reason.startswith("trace limit") else None)
         findings = launch_run.findings
         prior = None if self.layout.fixed_block else self.layout.shape.block_prior  # the user's block is in
         searched_block = not self.layout.fixed_block and not self.layout.shape.reqd_block
-        private = [f.element for f in findings if searched_block and _thread_indexed_private(f)]
+        private = [f.element for f in findings if searched_block and thread_indexed_private(f)]
         if private:  # written for blocks of at most that many threads: later blocks are capped there
             cap = self.layout.shape.block_cap or (1024, 1024, 64)
             self.layout.shape.block_cap = (min(cap[0], *private),) + tuple(cap[1:])  # type: ignore[assignment]
-        if private or _outside_contract(launch_run, findings, prior, self.tiles):
+        if private or outside_contract(launch_run, findings, prior, self.tiles):
             at_prior = tuple(launch.block) == tuple(self.layout.shape.block_prior or ())
             for f in findings:  # reported only if no launch is inside the contract
                 if f.kind in OUTSIDE_KINDS and f.space == "shared":
@@ -544,56 +561,3 @@ def _launch_key(launch: Launch) -> tuple:
         else:
             parts.append((name, repr(v)))
     return tuple(parts)
-
-
-def _outside_contract(run: LaunchRun, findings: list[Finding], prior=None, tiles: frozenset[str] = frozenset()) -> bool:
-    """A searched launch in which the kernel indexes its shared memory out of bounds was not written
-    for (the kernel assumes other blocks or sizes); nor was a block smaller than the shared tile
-    (``prior``) that leaves a tile (a static shared array) partly unloaded.  Such a launch is outside
-    the kernel's contract: its findings are not reported (unless no launch is inside, see
-    :meth:`Search.result`)."""
-    if any(f.kind == "out-of-bounds" and f.space == "shared" for f in findings):
-        return True
-    launch = run.launch
-    return prior is not None and any(b < p for b, p in zip(launch.block, prior, strict=False)) and (
-        any(f.kind == "uninitialized" and f.space == "shared" for f in findings) or _tile_unloaded(run, tiles))
-
-
-def _kernel_refuses(outcome) -> bool:
-    """A searched launch the kernel's own check stops (``assert(blockDim.x <= 16)``, ``__trap()``): the kernel says
-    it is not written for that launch, so the launch is invalid, not the kernel failed (other launches may pass)."""
-    return outcome.reason.startswith(("assertion failed", "trap"))
-
-
-def _thread_indexed_private(f: Finding) -> bool:
-    """An out-of-bounds access to a thread's own array at the element of its thread index (``int y[10]; …
-    y[threadIdx.x]``): the kernel was written for blocks no larger than the array, so a searched block past it is
-    outside the kernel's contract, as for a shared tile."""
-    return f.kind == "out-of-bounds" and f.space == "private" and bool(f.threads) and f.element is not None \
-        and f.element == f.threads[0].thread[0] > 0
-
-
-def _tile_unloaded(run: LaunchRun, tiles: frozenset[str]) -> bool:
-    """Whether the first block left a byte of one of its static shared arrays (``tiles``) unwritten."""
-    from simu.interp.memory import OFFSET_BITS, SPACE_SHARED
-    from simu.interp.trace import READ
-
-    allocs = [a for a in run.result.allocations
-              if a is not None and a.space == SPACE_SHARED and a.name in tiles and a.instance_size > 0]
-    t = run.result.trace
-    if not allocs or t is None:
-        return False
-    rows = np.flatnonzero((t.space == SPACE_SHARED) & (t.action != READ) & (t.lane < run.launch.threads_per_block))
-    ids = t.addr[rows] >> OFFSET_BITS
-    offsets = t.addr[rows] & ((1 << OFFSET_BITS) - 1)
-    sizes = t.size[rows]
-    for a in allocs:
-        sel = ids == a.id
-        written = np.zeros(a.instance_size, bool)
-        o, s = offsets[sel].astype(np.int64), sizes[sel].astype(np.int64)
-        for k in range(int(s.max()) if len(s) else 0):
-            m = (k < s) & (o + k < a.instance_size)
-            written[o[m] + k] = True
-        if not written.all():
-            return True
-    return False
