@@ -7,7 +7,8 @@ launch, a size a function returns through a reference parameter (``int n = 0; re
 rounded up over a block read at run time with a helper's allocation, a buffer's
 length a ``cudaMalloc`` in ``main`` gives through a wrapper, values ``cudaMemcpyToSymbol`` copies
 into ``__constant__`` memory (device pointers among them), a kernel whose input an earlier kernel writes at a grid
-sized at run time (launched in place or by a helper it calls), tied OpenCL arguments, indices drawn with
+sized at run time (launched in place or by a helper it calls, or copied into the later kernel's buffer with a
+device-to-device ``cudaMemcpy``), tied OpenCL arguments, indices drawn with
 ``<random>``, written into managed memory or copied into OpenCL buffers, two OpenCL kernels enqueued on one
 buffer, a dynamic shared size computed at run time — and reports each bug
 as an error at a host launch, and nothing on its fixed twin (where values the search invents would raise false

@@ -6,6 +6,7 @@ are fixed together, so a variant is a launch the program makes, not a mix of two
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -160,8 +161,9 @@ def _exclusive(a: tuple, b: tuple) -> bool:
 
 def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple[int, str, Expr]]:
     """``(argument, kind, value)`` for each pointer argument of ``x`` whose buffer the function copied a host array
-    it filled into (:mod:`simu.host.ast.contents`), with no launch, and no call of the program's own, passing it
-    in between: what the kernel finds there is what the host wrote."""
+    it filled into (:mod:`simu.host.ast.contents`), with no launch that may write it (one whose parameter there is
+    no pointer to ``const``), and no call of the program's own, passing it in between: what the kernel finds there
+    is what the host wrote."""
     out = []
     for i, arg in enumerate(x.args):
         ident = _identity(arg)
@@ -174,11 +176,29 @@ def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple
             if found is None:
                 continue
             kind, value = found
-        between = [y.args for y in fn.launches if line < y.line < x.line] + \
+        between = [tuple(a for j, a in enumerate(y.args) if not read_only(y.signature, j))
+                   for y in fn.launches if line < y.line < x.line] + \
             [c.args for c in fn.calls if line < c.line < x.line and not c.callee.startswith("cu")]
         if not any(_identity(a) == ident for args in between for a in args):
             out.append((i, kind, value))
     return out
+
+
+def read_only(signature: str, j: int) -> bool:
+    """Whether parameter ``j`` of a kernel of type ``signature`` (``void (const int *, int *, int)``) points to
+    ``const``: a launch in between that is given the buffer there reads it, and leaves the host's contents."""
+    inner = signature[signature.find("(") + 1:signature.rfind(")")] if "(" in signature else ""
+    params, depth, cur = [], 0, ""
+    for ch in inner:
+        depth += 1 if ch in "<(" else -1 if ch in ">)" else 0
+        if ch == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    params.append(cur)
+    p = params[j] if j < len(params) else ""
+    return p.count("*") == 1 and "const" in re.findall(r"\w+", p.split("*")[0])
 
 
 Copy = tuple[str, Expr, Expr, FunctionFacts]  # (variable, source, offset, the function that copies)

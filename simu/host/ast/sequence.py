@@ -5,7 +5,9 @@
 that needs the program's offsets is never seen.  For each launch this finds the latest earlier launch, in the same
 function or in a function it calls before (one level: ``run(d_in, d_pos, n)`` whose body launches ``scan`` with its
 parameters), that passes one of the same variables (a pointer the function allocated, or one of its parameters);
-the search runs that kernel first at its own launch (:mod:`simu.evolve.sequence`).  Only launches whose grid and
+the search runs that kernel first at its own launch (:mod:`simu.evolve.sequence`).  A buffer copied whole into one
+of the launch's on the device before it (``cudaMemcpy(d_cursor, d_start, …, cudaMemcpyDeviceToDevice)``) counts as
+that one up to the copy.  Only launches whose grid and
 block are constant run: the earlier kernel must run as the program runs it; another is kept as one not run
 (``Prior.runs``), whose buffers hold data the program makes and the search does not have.
 """
@@ -48,12 +50,15 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
     wanted = {ident: i for i, a in enumerate(x.args) if (ident := _identity(a)) is not None}
     if not wanted:
         return ()
+    copied = _copied_from(fn, x, wanted)  # cudaMemcpy(d_cursor, d_start, …, DeviceToDevice): d_start until then
     found: dict[int, tuple[int, Prior]] = {}  # x's argument -> (line, the launch that last passed it)
     # (line, function, launch, shared arguments, what a call passes the function: None in fn itself)
     earlier: list[tuple[int, FunctionFacts, LaunchFact, dict[int, int], tuple[Expr, ...] | None]] = []
     for y in fn.launches:
         if y.line < x.line and y.kernel != x.kernel:
             shared = {j: wanted[ident] for j, a in enumerate(y.args) if (ident := _identity(a)) in wanted}
+            shared.update({j: copied[ident][0] for j, a in enumerate(y.args)
+                           if (ident := _identity(a)) in copied and y.line < copied[ident][1] and j not in shared})
             earlier.append((y.line, fn, y, shared, None))
     for c in fn.calls:
         if c.line >= x.line:
@@ -84,6 +89,19 @@ def priors(program, fn: FunctionFacts, x: LaunchFact, values) -> tuple[Prior, ..
         if p not in out:
             out.append(p)
     return tuple(out)
+
+
+def _copied_from(fn: FunctionFacts, x: LaunchFact, wanted: dict) -> dict:
+    """The device buffers copied whole into one of ``x``'s before it (``cudaMemcpy(dst, src, n,
+    cudaMemcpyDeviceToDevice)``): src's identity -> (``x``'s argument, the copy's line); a kernel that wrote src
+    before the copy wrote what ``x`` reads there."""
+    out = {}
+    for c in fn.calls:
+        if c.callee in ("cudaMemcpy", "cudaMemcpyAsync") and c.line < x.line and len(c.args) >= 4 \
+                and "DeviceToDevice" in str(c.args[3]) and (dst := _identity(c.args[0])) in wanted \
+                and (src := _identity(c.args[1])) is not None and src not in wanted:
+            out[src] = (wanted[dst], c.line)
+    return out
 
 
 def _prior(g: FunctionFacts, y: LaunchFact, shared: dict[int, int], values,
