@@ -5,7 +5,8 @@ written for powers of two (a tree reduction halving ``blockDim.x``, a bitonic st
 tile of ``16 x 16``), and an error that only such an odd size shows is no launch their programs make: the OpenCL
 sort that collides only when the work-group is not a power of two, launched at 256 by its host.  Each error whose
 every witness has a block dimension that is not a power of two is re-run once
-with those dimensions raised to the next power of two (no thread of the witness is cut off), everything else kept;
+with those dimensions raised to the next power of two on the witness's own buffers and values (every thread it ran
+runs again on the same data);
 an error that re-run does not show is a warning that names both sizes.  A block the host or the user gives, or that
 the kernel requires, is never changed, and a re-run the allowance has no room for decides nothing: the error
 stands.
@@ -13,6 +14,7 @@ stands.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from simu import codes
@@ -46,11 +48,12 @@ def refute_by_block_shape(search) -> None:
             del pending[key]
         block = witness.launch.block
         raised = tuple(b if usual(b) else 1 << math.ceil(math.log2(b)) for b in block)
-        varied = list(witness.genes)
-        varied[layout.at.BLOCK] = [math.log2(b) for b in raised]
-        launch = layout.launch(varied)
-        if tuple(launch.block) != raised:
-            continue  # the kernel's own caps keep the size: nothing to compare
+        cap = layout.shape.block_cap
+        if cap and any(r > c for r, c in zip(raised, cap, strict=False)):
+            continue  # the kernel is written for blocks no larger than the witness's: nothing to compare
+        # the witness's own buffers and values: only the block grows, so every thread it ran runs again on them
+        launch = dataclasses.replace(witness.launch, block=raised, args=dict(witness.launch.args),
+                                     buffer_specs=dict(witness.launch.buffer_specs))
         ev = search.refute(launch=launch, like=witness, most=COST_FACTOR * max(witness.cost, 1))
         if ev is None:
             break  # no room, or the run taught nothing: the errors stand
