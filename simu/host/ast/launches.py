@@ -30,6 +30,7 @@ from simu.host.ast.expr import (
 )
 from simu.host.ast.facts import FunctionFacts, LaunchFact
 from simu.host.ast.opencl import SYMBOL_COPIES
+from simu.host.ast.outputs import parameter_texts
 from simu.host.ast.relations import Relations, launch_relations, length_relations
 from simu.host.ast.sequence import _identity, base_of, priors
 from simu.host.ast.values import Context, Number, Program, _one, lift
@@ -187,16 +188,7 @@ def host_fills(program: Program, fn: FunctionFacts, x: LaunchFact) -> list[tuple
 def read_only(signature: str, j: int) -> bool:
     """Whether parameter ``j`` of a kernel of type ``signature`` (``void (const int *, int *, int)``) points to
     ``const``: a launch in between that is given the buffer there reads it, and leaves the host's contents."""
-    inner = signature[signature.find("(") + 1:signature.rfind(")")] if "(" in signature else ""
-    params, depth, cur = [], 0, ""
-    for ch in inner:
-        depth += 1 if ch in "<(" else -1 if ch in ">)" else 0
-        if ch == "," and depth == 0:
-            params.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    params.append(cur)
+    params = parameter_texts(signature) or []
     p = params[j] if j < len(params) else ""
     return p.count("*") == 1 and "const" in re.findall(r"\w+", p.split("*")[0])
 

@@ -34,16 +34,30 @@ def reference_outputs(decl: Node) -> tuple[bool, ...]:
     """Per parameter of a function or method declaration, whether it is a reference to non-``const`` (``int &``,
     ``std::vector<int> &``): the callee may write the caller's variable through it (``load(path, n, m)``,
     ``in >> n``)."""
-    text = re.sub(r"\s+", " ", qual_type(decl, desugared=False))
+    params = parameter_texts(qual_type(decl, desugared=False))
+    if params is None:
+        return ()
+    out = []
+    for param in params:
+        t = param.strip()
+        words = re.findall(r"[A-Za-z_]\w*", t.split("<")[0])
+        out.append(t.endswith("&") and not t.endswith("&&") and "const" not in words)
+    return tuple(out) if "".join(params).strip() else ()
+
+
+def parameter_texts(function_type: str) -> list[str] | None:
+    """The parameters' texts of a function type (``void (const int *, std::pair<int, int> &)``): the last
+    parenthesised group at depth 0, split at its top-level commas; None when there is none."""
+    text = re.sub(r"\s+", " ", function_type)
     end = text.rfind(")")
     depth, start = 0, -1
-    for i in range(end, -1, -1):  # the parameter list: the last parenthesised group at depth 0
+    for i in range(end, -1, -1):
         depth += {")": 1, "(": -1}.get(text[i], 0)
         if depth == 0:
             start = i
             break
     if start < 0:
-        return ()
+        return None
     params, depth, cur = [], 0, ""
     for ch in text[start + 1:end]:
         depth += {"<": 1, "(": 1, "[": 1, ">": -1, ")": -1, "]": -1}.get(ch, 0)
@@ -53,9 +67,4 @@ def reference_outputs(decl: Node) -> tuple[bool, ...]:
         else:
             cur += ch
     params.append(cur)
-    out = []
-    for param in params:
-        t = param.strip()
-        words = re.findall(r"[A-Za-z_]\w*", t.split("<")[0])
-        out.append(t.endswith("&") and not t.endswith("&&") and "const" not in words)
-    return tuple(out) if text[start + 1:end].strip() else ()
+    return params
