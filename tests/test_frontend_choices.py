@@ -206,3 +206,36 @@ def test_a_file_that_names_nvcc_in_its_compiler_chain_compiles_as_nvcc(tmp_path)
         "void run(int *a) { k<<<1, 32>>>(a); API(DeviceSynchronize)(); }\n")
     module = compile_file(tmp_path / "k.cu")
     assert "@_Z1kPi" in module.ir and any("__NVCC__" in n for n in module.notes), module.notes
+
+
+COMMON_CL = """#pragma once
+// the host passes one of: -DCL_DTYPE_float, -DCL_DTYPE_half
+#ifdef CL_DTYPE_float
+#define CL_DTYPE float
+#endif
+#ifdef CL_DTYPE_half
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#define CL_DTYPE half
+#endif
+"""
+
+RELU_CL = """#include "common.h"
+__kernel void relu(__global const CL_DTYPE *in, __global CL_DTYPE *out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = in[i] > (CL_DTYPE)0 ? in[i] : (CL_DTYPE)0;
+}
+"""
+
+
+def test_a_type_a_header_defines_only_under_ifdef_choices_takes_the_first(tmp_path: Path):
+    """``CL_DTYPE`` is defined only under ``#ifdef CL_DTYPE_float`` or ``#ifdef CL_DTYPE_half`` (the host's build
+    options choose): the kernel compiles with the first choice, and the note says so; a header that also defines it
+    unconditionally is no such choice."""
+    write(tmp_path, {"kernels/common.h": COMMON_CL, "kernels/relu.cl": RELU_CL})
+    module = compile_file(tmp_path / "kernels" / "relu.cl", CompileOptions())
+    assert "@relu(" in module.ir and "CL_DTYPE_float" in module.options.defines
+    assert any("defined CL_DTYPE_float, the first choice under which" in n and "common.h" in n for n in module.notes)
+    write(tmp_path, {"kernels/common.h": COMMON_CL + "#ifndef CL_DTYPE\n#define CL_DTYPE double\n#endif\n"})
+    from simu.frontend.choices import definition_choice
+    error = f"{tmp_path / 'kernels' / 'relu.cl'}:2:35: error: unknown type name 'CL_DTYPE'"
+    assert definition_choice(error, ()) == ((), "")

@@ -52,7 +52,7 @@ def test_a_race_only_an_odd_block_shows_is_a_warning_that_names_both_sizes():
     refute_by_block_shape(s)
     races = _races(s)
     assert races and all(f.severity == codes.WARNING for f in races), races
-    assert "only a block of 24 threads shows it, not 32" in races[0].message
+    assert "only a block of 24 threads shows it, not 32: the block is the search's" in races[0].message
 
 
 def test_a_race_every_size_shows_stays_an_error():

@@ -1,15 +1,14 @@
 """Errors only an unusual block size shows, where no host code gives the block (issues 28, 29: trust).
 
-With no host launch the search draws the block too, and it tries sizes such as 3, 65 or 194 threads.  Kernels are
-written for powers of two (a tree reduction halving ``blockDim.x``, a bitonic step ``tid ^ j``, a
-tile of ``16 x 16``), and an error that only such an odd size shows is no launch their programs make: the OpenCL
-sort that collides only when the work-group is not a power of two, launched at 256 by its host.  Each error whose
-every witness has a block dimension that is not a power of two is re-run once
-with those dimensions raised to the next power of two on the witness's own buffers and values (every thread it ran
-runs again on the same data);
-an error that re-run does not show is a warning that names both sizes.  A block the host or the user gives, or that
-the kernel requires, is never changed, and a re-run the allowance has no room for decides nothing: the error
-stands.
+With no host launch, or one whose block the host computes at run time, the search draws the block too, and it tries
+sizes such as 3, 65 or 194 threads.  Kernels are written for powers of two (a tree reduction halving
+``blockDim.x``, a bitonic step ``tid ^ j``, a tile of ``16 x 16``), and an error that only such an odd size shows is
+no launch their programs make: the OpenCL sort that collides only when the work-group is not a power of two,
+launched at 256 by its host.  Each error whose every witness has a block dimension that is not a power of two is
+re-run once with those dimensions raised to the next power of two on the witness's own buffers and values (every
+thread it ran runs again on the same data); an error that re-run does not show is a warning that names both sizes.
+A block the host or the user gives, or that the kernel requires or caps, is never changed, and a re-run the
+allowance has no room for decides nothing: the error stands.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ import math
 from simu import codes
 from simu.evolve.refute import affordable, most_shared, witnesses
 from simu.evolve.refute_state import COST_FACTOR, collision
-from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import beyond_contract
 
 
@@ -38,8 +36,7 @@ def refute_by_block_shape(search) -> None:
     pending = {}
     for key, (f, _) in search.found.items():
         shown = witnesses(search, key) if f.severity == codes.ERROR else []
-        if shown and all(_searched(w[0].launch) and not all(usual(b) for b in w[0].launch.block)
-                         for w in shown):
+        if shown and all(not all(usual(b) for b in w[0].launch.block) for w in shown):
             pending[key] = affordable(search, shown)
     while pending:
         witness = most_shared(search, pending)
@@ -62,13 +59,10 @@ def refute_by_block_shape(search) -> None:
             finding, genes = search.found[key]
             if collision(finding) not in shown_there:
                 search.judge(key, beyond_contract(finding, (
-                    f"only a block of {_dims(block)} threads shows it, not {_dims(raised)}: no host code gives the "
-                    "block, and a kernel that halves or pairs its threads is launched with powers of two"),
+                    f"only a block of {_dims(block)} threads shows it, not {_dims(raised)}: the block is the search's "
+                    "(no host code or constraint gives it), and a kernel that halves or pairs its threads is launched "
+                    "with powers of two"),
                     "block size: unusual"), genes)
-
-
-def _searched(launch) -> bool:
-    return launch.origin.startswith((ORIGIN_SEARCHED, ORIGIN_CONSTRAINED))
 
 
 def _dims(block) -> str:

@@ -15,6 +15,7 @@ defined(__NVCOMPILER_CUDA__) … #elif defined(__HIP_PLATFORM_HCC__) … #else #
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from simu.frontend.guards import reserved
 
@@ -83,4 +84,74 @@ def chain_choice(text: str, line: int) -> tuple[str, ...]:
     return next((c for c in reversed(chain) if c), ())
 
 
-__all__ = ["PLATFORM", "branch_macros", "chain_choice", "error_location"]
+_MISSING = re.compile(r"error: (?:unknown type name|use of undeclared identifier) '(\w+)'")
+_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+
+
+def definition_choice(diagnostics: str, folders: tuple[Path, ...]) -> tuple[tuple[str, ...], str]:
+    """(the macros to define, the header) when clang's first error names a type or identifier that a header the
+    failing file includes (``#include "…"``, three levels deep) defines only inside ``#ifdef`` choices with no
+    default (``#ifdef CL_DTYPE_float`` / ``#define CL_DTYPE float`` … ``#ifdef CL_DTYPE_half`` / ``#define CL_DTYPE
+    half``): the build passes one of them, and simu takes the first; ((), "") when there is none."""
+    missing, at = _MISSING.search(diagnostics), error_location(diagnostics)
+    if missing is None or at is None:
+        return (), ""
+    name = missing.group(1)
+    seen: set[Path] = set()
+    todo = [(Path(at[0]), 0)]
+    while todo:
+        path, depth = todo.pop(0)
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        chosen = _defined_under(text, name)
+        if chosen:
+            return chosen, str(path)
+        if depth < 3:
+            for inc in _INCLUDE.findall(text):
+                for d in (path.parent, *folders):
+                    q = (d / inc).resolve()
+                    if q.is_file() and q not in seen:
+                        seen.add(q)
+                        todo.append((q, depth + 1))
+                        break
+    return (), ""
+
+
+def _defined_under(text: str, name: str) -> tuple[str, ...]:
+    """The macros of the ``#ifdef`` branch holding the first ``#define name`` of ``text``, when every definition
+    of it sits in such a branch; () when one is unconditional or none is choosable."""
+    lines = text.splitlines()
+    first: tuple[str, ...] = ()
+    for i, line in enumerate(lines):
+        if not re.match(rf"\s*#\s*define\s+{name}\b", line):
+            continue
+        branch = _enclosing(lines, i)
+        if not branch:
+            return ()  # defined whatever the build passes: not this
+        first = first or branch
+    return first
+
+
+def _enclosing(lines: list[str], i: int) -> tuple[str, ...]:
+    """The macros of the innermost conditional branch holding line ``i`` (:func:`branch_macros`), () for an
+    ``#else``, an ``#ifndef``, or no conditional at all."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        d = _DIRECTIVE.match(lines[j])
+        if not d:
+            continue
+        kind = d.group(1)
+        if kind == "endif":
+            depth += 1
+        elif kind in ("if", "ifdef", "ifndef") and depth:
+            depth -= 1
+        elif not depth and kind in ("if", "ifdef", "elif"):
+            return branch_macros(kind, d.group(2))
+        elif not depth and kind in ("ifndef", "else"):
+            return ()
+    return ()
+
+
+__all__ = ["PLATFORM", "branch_macros", "chain_choice", "definition_choice", "error_location"]

@@ -292,7 +292,7 @@ def _defining(options: CompileOptions, macros: list[str] | tuple[str, ...]) -> C
 def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tuple[CompiledModule, CompileOptions]:
     """Compile, and while the file stops at the ``#error`` of an unchosen ``#if defined(X)`` chain (in the
     file or a header: :mod:`simu.frontend.choices`), again with the chain's first choice defined."""
-    from simu.frontend.choices import chain_choice, error_location
+    from simu.frontend.choices import chain_choice, definition_choice, error_location
     from simu.frontend.guards import option_macros
 
     notes: list[str] = []
@@ -306,13 +306,18 @@ def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tup
             except OSError:
                 text = ""
             chosen = chain_choice(text, at[1]) if at else ()
+            header = ""
+            if not chosen:  # a type a header defines only under #ifdef choices: ``#ifdef CL_DTYPE_float``
+                folders = tuple(Path(d) for d in (*options.include_dirs, *options.after_dirs))
+                chosen, header = definition_choice(exc.diagnostics, folders)
             if not chosen or len(notes) >= _MAX_CHOICES or \
                     set(chosen) & option_macros(options.defines, options.clang_args):
                 raise
             options = _defining(options, chosen)
             where = "" if Path(at[0]) == path else f" of {at[0]}"
-            notes.append(f"no build option chose a configuration: defined {', '.join(chosen)}, the first choice of "
-                         f"the #if chain whose #else is the #error on line {at[1]}{where}")
+            notes.append(f"no build option chose a configuration: defined {', '.join(chosen)}, the first choice "
+                         + (f"under which {header} defines what line {at[1]}{where} uses" if header else
+                            f"of the #if chain whose #else is the #error on line {at[1]}{where}"))
             continue
         module.notes += notes
         return module, options
