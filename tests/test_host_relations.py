@@ -496,3 +496,34 @@ def test_a_relation_over_a_scalar_named_like_a_python_keyword_evaluates():
     assert int_expression("lambda * Vin + in", {"lambda": 3, "Vin": 5, "in": 1}) == 16
     with pytest.raises(ValueError):
         int_expression("a +* b", {"a": 1, "b": 2})
+
+
+POOL_CU = """
+__global__ void pool(int n, const int *assign, int *idx) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) idx[i] = assign[i];
+}
+void pool_launcher(int n) {
+  int *assign = NULL;
+  cudaMalloc(&assign, n * sizeof(int));
+  int *idx = NULL;
+  cudaMalloc(&idx, n * sizeof(int));
+  pool<<<(n + 255) / 256, 256>>>(n, assign, idx);
+}
+"""
+
+POOL_CPP = """
+void pool_launcher(int n);
+int run(int n) { pool_launcher(n); return 0; }
+"""
+
+
+def test_two_locals_a_wrapper_starts_null_are_two_buffers(tmp_path: Path):
+    """``int *assign = NULL; … int *idx = NULL;`` allocated apart in a wrapper called from another file: the call
+    site's texts are the null pointer each local starts as, not one variable (``same``)."""
+    (tmp_path / "pool.cu").write_text(POOL_CU)
+    (tmp_path / "run.cpp").write_text(POOL_CPP)
+    index = build_host_index(tmp_path, sorted(tmp_path.iterdir()))
+    params = [("n", None), ("assign", 4), ("idx", 4)]
+    contracts = contracts_for(index, "pool", params, None, files={"pool.cu"}, api="cuda").contracts
+    assert contracts and all(not c.same for c in contracts), [c.same for c in contracts]

@@ -396,8 +396,9 @@ def expand_locals(src: CSource, ev: Evaluator, fn: Function, pos: int, text: str
     def expand(s: str, depth: int) -> str:
         def one(m: re.Match[str]) -> str:
             name = m.group(0)
-            if name in fn.params or m.start() and s[m.start() - 1] in ".>" or re.match(r"\s*\(", s[m.end():]):
-                return name  # a parameter, a member, a function
+            if name in fn.params or m.start() and s[m.start() - 1] in ".>" or re.match(r"\s*\(", s[m.end():]) \
+                    or name in ("NULL", "nullptr"):
+                return name  # a parameter, a member, a function, the null pointer (``int *d = NULL``: no local)
             v = ev.int_value(name, pos)
             if v is not None:
                 return str(v)
