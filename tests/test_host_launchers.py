@@ -389,3 +389,14 @@ def test_a_raw_ndrange_over_a_passed_value_gives_the_grid_relation(tmp_path: Pat
     assert c.block == (128, 1, 1) and c.dims == {"grid.x": "(n)/128", "grid.y": "1", "grid.z": "1"}
     assert origin == "host launch at host.c:8 (grid.x = (n)/128 from the host code; requires (n)%128 == 0, n >= 128)"
     assert c.arg_ranges == {"n": (128, 4096)}  # the program launches at least one group: n >= 128
+
+
+def test_a_function_whose_signature_is_followed_by_long_comments_still_holds_its_launches():
+    """``void S::solve(…)`` then three comment lines (one a commented-out signature of 180 characters) before its
+    ``{``: the body is still the function's, so the launcher objects it makes are read."""
+    long_comment = "//void S::solveGroup(" + ", ".join(f"Array<Data>* argument{i}" for i in range(8)) + ")"
+    text = f"void S::solve(int n, const struct Config& config)\n//\n//\n{long_comment}\n{{\n  int x = n;\n}}\n"
+    assert len(long_comment) > 180
+    (f,) = CSource(text).functions()
+    assert f.name == "S::solve" and f.params == ("n", "config")
+

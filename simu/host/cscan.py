@@ -274,7 +274,7 @@ def _function_head(blank: str, brace: int) -> tuple[str, str] | None:
     """``(name, parameter text)`` when the ``{`` at ``brace`` opens a function body (bounded look-back)."""
     j = brace
     while True:
-        lo = max(0, j - 200)
+        lo = max(0, j - 4000)  # comments blanked between ``)`` and ``{`` may be long (a commented-out signature)
         k = lo + len(blank[lo:j].rstrip())
         word = re.search(r"(const|noexcept|override|final)$", blank[max(0, k - 9):k])
         if word is None:
