@@ -66,7 +66,7 @@ def refute_by_block_shape(search) -> None:
 
 
 def _dims(block) -> str:
-    used = [b for b in block]
+    used = list(block)
     while len(used) > 1 and used[-1] == 1:
         used.pop()
     return " x ".join(str(b) for b in used)

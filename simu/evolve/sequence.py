@@ -42,11 +42,7 @@ ALONGSIDE = "no host code orders them: a kernel of this file that writes it"
 
 def prior_kernel(module: Module, name: str) -> Kernel | None:
     """The module's kernel the host launches as ``name`` (its source name, namespaces and template aside)."""
-    for k in module.kernels:
-        base = k.display_name.split("(")[0].split("<")[0].split("::")[-1].strip()
-        if base == name:
-            return k
-    return None
+    return next((k for k in module.kernels if _base(k) == name), None)
 
 
 def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits, roles: dict | None = None) -> str:
@@ -102,7 +98,7 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
                         + (f"run first at this launch ({ALONGSIDE})" if prior.alongside else
                            f"at its host launch {prior.site}")
                         + (f", from {', '.join(tainted)} the search drew" if tainted else "")
-                        + (f" as {prior.kernel} uses them" if tainted and first.fill else ""))
+                        + (f" as {prior.kernel} uses them" if tainted and launch.fill not in PLAIN_PROBES else ""))
     return "; ".join(said)
 
 
@@ -185,7 +181,6 @@ def _draw(k1: Kernel, first: Launch, later: Launch, drawn: list[str], outputs: d
         return laid_out(roles, first, first, drawn)
     if roles:
         draw_valid(roles, first.args, first.buffer_specs, rng)
-    first.fill = "" if plain else "inferred"
     return first
 
 
@@ -194,11 +189,14 @@ def _facts(k1: Kernel) -> tuple[dict, frozenset[str], dict[str, frozenset[str]]]
     stores there; read once per kernel."""
     key = id(k1.function)
     if key not in _FACTS:
+        if len(_FACTS) >= MAX_FACTS:  # a scan worker reads many modules: keep the latest kernels' only
+            _FACTS.clear()
         flow = KernelFlow(k1)
         _FACTS[key] = (k1.function, (buffer_roles(k1), flow.written_params(), dict(flow.memory)))
     return _FACTS[key][1]
 
 
+MAX_FACTS = 256
 _FACTS: dict[int, tuple] = {}  # id of a kernel's function -> (the function, kept alive so its id stays its own; facts)
 
 
@@ -208,11 +206,11 @@ def file_priors(module: Module, kernel: Kernel) -> tuple[Prior, ...]:
     to run first, at this launch's grid and block, with the buffers and
     values of the same names shared (:attr:`Prior.alongside`); none where a scalar of that kernel has no namesake
     here or two kernels write the buffer."""
-    indexing = {n for n, r in buffer_roles(kernel).items() if r.kind in ("index", "offsets", "starts", "counts")}
+    roles, written_here, _ = _facts(kernel)
+    indexing = {n for n, r in roles.items() if r.kind in ("index", "offsets", "starts", "counts")}
     if not indexing:
         return ()
     mine = {p.name: (i, p) for i, p in enumerate(kernel.params)}
-    written_here = KernelFlow(kernel).written_params()
     out = []
     for name in sorted(indexing - written_here):
         makers = [k for k in module.kernels if k is not kernel and _writes(k, name, mine[name][1])]
@@ -237,7 +235,7 @@ def _writes(k: Kernel, name: str, like) -> bool:
     p = next((q for q in k.params if q.name == name), None)
     return p is not None and p.is_pointer and not p.is_local and \
         element_type(p.pointee, p.pointee_size) == element_type(like.pointee, like.pointee_size) and \
-        name in KernelFlow(k).written_params()
+        name in _facts(k)[1]
 
 
 def _namesakes(k1: Kernel, mine: dict) -> tuple[tuple[int, str], ...] | None:

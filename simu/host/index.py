@@ -370,14 +370,13 @@ def _launcher_sites(index: HostIndex, files: list[Path], headers: HeaderMacros) 
         if s is None:
             files_out.append(h)
             continue
-        launches = tuple(replace(x, kernel_name=name) for x in s.launches
-                         for name in _kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b)))
-        # the file's own clEnqueueNDRangeKernel of a kernel variable a helper made (``getKernel(&m_k, p, "scan")``)
-        own = tuple(replace(x, kernel_name=name) if x.kernel_name is None else x for x in h.launches
-                    for name in (_kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b))
-                                 if x.kernel_name is None else [x.kernel_name]))
+        # the launcher objects' launches, and the file's own ``clEnqueueNDRangeKernel`` of a kernel variable a
+        # helper made (``getKernel(&m_k, p, "scan")``): named by what was made for the variable
+        launches = tuple(replace(x, kernel_name=name) for x in h.launches + tuple(s.launches)
+                         for name in ([x.kernel_name] if x.kernel_name is not None else
+                                      _kernels_of(made, x, lambda a, b, rel=h.path: together(rel, a, b))))
         files_out.append(replace(h, kernels=h.kernels + tuple(s.kernels), args=h.args + tuple(s.args),
-                                 launches=own + launches))
+                                 launches=launches))
     index.files = files_out
 
 

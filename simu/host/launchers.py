@@ -66,6 +66,12 @@ def _out_param(f: Function, lhs: str | None) -> int | None:
     return f.params.index(name) if name and name in f.params else None
 
 
+def _out_variable(arg: str) -> str | None:
+    """The variable an out-parameter argument names (``&m_k``, ``&this->k``), else None."""
+    e = arg.strip().lstrip("&").strip()
+    return e if re.fullmatch(r"[A-Za-z_]\w*(?:\s*(?:->|\.)\s*[A-Za-z_]\w*)*", e) else None
+
+
 def _aliased(src: CSource, f: Function, expr: str, pos: int) -> str:
     """The parameter a local stands for: ``cl_program p = prog; if (!p) p = build(...);`` -> ``prog``."""
     e = expr.strip().lstrip("&")
@@ -371,8 +377,8 @@ def helper_kernels(helpers: list[dict], src: CSource, ev: Evaluator, rel: str, c
     for h in helpers:
         for c in src.calls(h["function"], qualified=True, methods=True):
             at = h.get("out")
-            lhs = c.args[at].strip().lstrip("&").strip() if at is not None and len(c.args) > at else c.lhs
-            if len(c.args) <= h["name"] or not lhs or not _IDENT.fullmatch(lhs.replace("->", "_").replace(".", "_")):
+            lhs = c.lhs if at is None else _out_variable(c.args[at]) if len(c.args) > at else None
+            if len(c.args) <= h["name"] or not lhs:
                 continue
             name = ev.str_value(c.args[h["name"]], c.pos)
             if name is None:
@@ -399,15 +405,13 @@ def _cl_source(src: CSource, ev: Evaluator, args: tuple[str, ...], program: str,
     if not found and _IDENT.fullmatch(p):
         f = src.enclosing(pos)
         lo = f.start if f is not None else max(0, pos - 4000)
-        made = list(re.finditer(rf"\b{re.escape(p)}\s*=\s*[A-Za-z_][\w:]*\s*\(", src.code[lo:pos]))
-        if not made:  # made through a parameter: ``getProgramFromFile(&prog, ctx, "scan.cl")``
-            made = list(re.finditer(rf"[A-Za-z_][\w:]*\s*\(\s*&\s*{re.escape(p)}\s*,", src.code[:pos]))
-            made = [m for m in made if not src.code[m.start():m.end()].startswith("clSetKernelArg")]
-            if made:
-                inner, _ = split_args(src.code, made[-1].start() + src.code[made[-1].start():].index("(") + 1)
-                found = named(inner or [])
-        elif made:
-            inner, _ = split_args(src.code, lo + made[-1].end())
+        # where the arguments of the call that made it start: ``prog = build(…)``, or through a parameter,
+        # ``getProgramFromFile(&prog, ctx, "scan.cl")``
+        made = [lo + m.end() for m in re.finditer(rf"\b{re.escape(p)}\s*=\s*[A-Za-z_][\w:]*\s*\(",
+                                                  src.code[lo:pos])] or \
+            [m.end(1) for m in re.finditer(rf"[A-Za-z_][\w:]*\s*(\()\s*&\s*{re.escape(p)}\s*,", src.code[:pos])]
+        if made:
+            inner, _ = split_args(src.code, made[-1])
             found = named(inner or [])
     if not found:
         names = cl_names()
