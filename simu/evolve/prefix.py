@@ -1,10 +1,16 @@
-"""What the part that ran of a launch stopped at the trace limit shows (issue 31: long-running threads).
+"""What the part that ran of a launch stopped before its end shows (issue 31: long-running threads).
 
 Its accesses happened, so a race, an access out of bounds or a read of memory nobody wrote among them is one of
-that launch; a barrier's findings need the rest of it.  Such findings are at most warnings: no refutation can
-re-run the launch to say whether the program's own values and contents show them.  The message says which part
-ran.  Launches stopped at the time or step limit (threads that loop long: a K loop, a hash's rounds) are judged the
-same way.  A kernel whose every launch stopped so is *analysed* on those parts, its reason saying which part ran
+that launch; a barrier's findings need the rest of it.
+
+* A launch stopped at the **trace limit** stops where its recorded accesses fill the trace, which does not depend on
+  the machine: the part that ran is judged as any launch is (:func:`judged_part`), its findings saying which part
+  ran, and the severity refutations re-run their variants the same way, judged on their own parts.  A race the
+  program's own launch shows in its first million accesses is an error.
+* A launch stopped at the **time or step limit** (threads that loop long: a K loop, a hash's rounds) stops where the
+  machine's speed or the search's allowance says: what its part shows is at most a warning (:func:`judge_prefix`).
+
+A kernel whose every launch stopped so is *analysed* on those parts, its reason saying which part ran
 (:func:`partial_reason`), not ``incomplete``: every thread ran its first iterations, and that is what was judged.
 """
 
@@ -26,9 +32,29 @@ def cut_short(reason: str) -> bool:
     return reason.startswith(CUT)
 
 
+def judged_part(analysis: Any, launch: Any, result: Any) -> Any:
+    """The :class:`~simu.pipeline.LaunchRun` of the part that ran of ``launch`` (``result``, stopped at the trace
+    limit): its races and memory errors, each saying which part ran, and no observations for the checks' kernel
+    phase (a redundant barrier needs the whole launch)."""
+    run = analysis.judge(launch, result)
+    reason, accesses = result.outcome.reason, len(result.trace)
+    findings = [part_finding(f, reason, accesses) for f in run.findings if f.kind in PREFIX_KINDS]
+    return dataclasses.replace(run, findings=findings, observations=[None] * len(run.observations))
+
+
+def part_finding(f: Finding, reason: str, accesses: int) -> Finding:
+    """``f``, seen in the first ``accesses`` accesses of a launch that stopped for ``reason``, saying so."""
+    part = _part(reason, accesses)
+    return dataclasses.replace(f, message=f"{f.message} ({part})", detail={**f.detail, "partial": part})
+
+
+def _part(reason: str, accesses: int) -> str:
+    return f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped ({reason})"
+
+
 def judge_prefix(search: Any, launch: Any, result: Any) -> None:
-    """Keep in ``search.prefix`` what the part of ``launch`` that ran (``result``, stopped at the trace limit)
-    shows, for at most :data:`PREFIX_JUDGED` launches of a search."""
+    """Keep in ``search.prefix`` what the part of ``launch`` that ran (``result``, stopped at the time or step
+    limit) shows, for at most :data:`PREFIX_JUDGED` launches of a search."""
     if search.prefix_judged >= PREFIX_JUDGED:
         return
     search.prefix_judged += 1
@@ -44,8 +70,7 @@ def prefix_finding(f: Finding, reason: str, accesses: int) -> Finding:
     warning that says so."""
     severity = codes.WARNING if codes.SEVERITY_RANK.get(f.severity, 0) > codes.SEVERITY_RANK[codes.WARNING] \
         else f.severity
-    part = (f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped "
-            f"({reason}); a larger --budget or a smaller launch decides")
+    part = f"{_part(reason, accesses)}; a larger --budget or a smaller launch decides"
     return dataclasses.replace(f, severity=severity, message=f"{f.message} (a warning, not an error: {part})",
                                detail={**f.detail, "partial": part})
 

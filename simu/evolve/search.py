@@ -42,7 +42,7 @@ from simu.evolve.dictionary import argument_constants, grid_relative_arguments, 
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
 from simu.evolve.modes import MODES, Mode
-from simu.evolve.prefix import cut_short, judge_prefix, partial_reason
+from simu.evolve.prefix import cut_short, judge_prefix, judged_part, partial_reason
 from simu.evolve.roles import split
 from simu.evolve.sequence import file_priors, run_priors
 from simu.evolve.shape import kernel_shape
@@ -122,6 +122,7 @@ class Evaluation:
     seen: Any = None  # what a refutation's ``inspect`` read of the run (its trace is not kept)
     cut: bool = False  # stopped at a time bound, or a step bound lower than the search's: says nothing of the launch
     recorded: int | None = None  # accesses the run recorded (at least the trace limit when it stopped there)
+    partial: bool = False  # stopped at the search's trace limit: judged on the part that ran (prefix.judged_part)
     # what the run decided of the kernel (:meth:`Search.evaluate` applies it, a probe does not): it failed or is
     # unsupported (status, reason, where), or no GPU could run this launch (reason, where)
     failed: tuple[str, str, SourcePoint | None] | None = None
@@ -252,7 +253,7 @@ class Search:
             self._decided(self._run(launch, limits if limits is not None else self.timed_limits()))
         # every run of a sampled grid sizes the later samples; one too heavy for the trace runs again on fewer blocks
         resized = ev.recorded is not None and fit_sample(self.layout, launch, ev.recorded, SAMPLE_ACCESSES)
-        if resized and built and not ev.valid:
+        if resized and built and (not ev.valid or ev.partial):
             launch = self.layout.launch(genes)
             ev = self._decided(self._run(launch, limits if limits is not None else self.timed_limits()))
         ev = dataclasses.replace(ev, genes=list(genes))
@@ -352,6 +353,17 @@ class Search:
             self.status, self.reason, self.where = ev.failed
         return ev
 
+    def _in_tile(self, launch: Launch) -> bool:
+        """Whether ``launch``'s block is the program's or the user's, or the one the kernel's shared tile was written
+        for: a part that ran at another searched block may stop before the accesses past the tile that would put the
+        whole launch outside the kernel's contract, so it says no more than a warning (:func:`judge_prefix`)."""
+        prior = self.layout.shape.block_prior
+        if self.layout.fixed_block or self.layout.shape.reqd_block:
+            return True
+        if prior is None:  # no tile read off (or one under a warp): only a module with no shared array has none
+            return not self.tiles
+        return tuple(launch.block) == tuple(prior)
+
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
         if self.priors and not launch.sequenced:
             made = run_priors(self.module, launch, self.priors, limits or self._limits, self.layout.roles)
@@ -365,20 +377,26 @@ class Search:
             return dataclasses.replace(Evaluation.invalid(launch, str(exc)),
                                        failed=(status_of(exc), str(exc), exc.where))
         result = launch_run.result
-        if not result.outcome.completed:
+        bound = limits or self._limits
+        partial = result.outcome.reason.startswith("trace limit") and result.outcome.status != codes.FAILED and \
+            bound.max_trace_bytes >= self._limits.max_trace_bytes and self._in_tile(launch)
+        if partial:
+            launch_run = judged_part(self.analysis, launch, result)
+            if self.partial is None:
+                self.partial = (len(result.trace), result.outcome.reason, launch)
+        elif not result.outcome.completed:
             failed = (codes.FAILED, str(result.outcome), outcome_where(result.outcome)) \
                 if result.outcome.status == codes.FAILED and not kernel_refuses(result.outcome) else None
             reason = result.outcome.reason
             # stopped where the budget ran out (a lowered bound), not at its own limits: its part is not judged
-            bound = (limits or self._limits).max_seconds
-            lowered = reason.startswith("time limit") and bound < self._limits.max_seconds
+            lowered = reason.startswith("time limit") and bound.max_seconds < self._limits.max_seconds
             if cut_short(reason) and not lowered:
                 judge_prefix(self, launch, result)
             cut = reason.startswith("time limit") or (reason.startswith("step limit")
-                                                       and (limits or self._limits).max_steps < self._limits.max_steps)
+                                                       and bound.max_steps < self._limits.max_steps)
             said = str(result.outcome)
             if lowered:
-                said = (f"{codes.INCOMPLETE}: a launch stopped after {bound:.2g} s, "
+                said = (f"{codes.INCOMPLETE}: a launch stopped after {bound.max_seconds:.2g} s, "
                         "where the budget ran out (a larger --budget runs it further)")
             return dataclasses.replace(Evaluation.invalid(launch, said), steps=result.steps,
                                        cost=launch_cost(result), cut=cut, failed=failed,
@@ -398,7 +416,7 @@ class Search:
             return dataclasses.replace(Evaluation.invalid(launch, "launch outside the kernel's contract"),
                                        steps=result.steps, cost=launch_cost(result))
         return Evaluation(launch, findings, launch_run.observations, self.mode.fitness(result.trace, findings),
-                          steps=result.steps, cost=launch_cost(result), recorded=_recorded(result),
+                          steps=result.steps, cost=launch_cost(result), recorded=_recorded(result), partial=partial,
                           seen=inspect(launch_run) if inspect is not None else None)
 
     # -- phases ----------------------------------------------------------------------------------
@@ -468,7 +486,9 @@ class Search:
                 status = codes.INCOMPLETE
                 reason = next((e.error for e in self.cache.values() if e.error), "no valid launch")
         if status == codes.ANALYSED and not reason:
-            reason = sample_note(e.launch for e in self.cache.values() if e.valid)
+            valid = [e for e in self.cache.values() if e.valid]
+            reason = partial_reason(*self.partial) if self.partial is not None and all(e.partial for e in valid) \
+                else sample_note(e.launch for e in valid)
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache), self.where)
 
 
