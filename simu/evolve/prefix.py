@@ -49,7 +49,8 @@ def part_finding(f: Finding, reason: str, accesses: int) -> Finding:
 
 
 def _part(reason: str, accesses: int) -> str:
-    return f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped ({reason})"
+    return (f"seen in the part of the launch that ran: its first {accesses:,} memory accesses, where it stopped "
+            f"({reason})")
 
 
 def judge_prefix(search: Any, launch: Any, result: Any) -> None:

@@ -25,8 +25,8 @@ itself, wherever the missing header is included from (the file, a project header
 * any other ``#error``, when a header is missing: left out of the copy (an empty stand-in defines none of the
   macros a check such as ``#if PROTOBUF_VERSION < 3006000`` / ``#error`` tests, so the check cannot pass).
 
-Stand-ins sit deep enough for the ``../`` of every missing name (at least :data:`STAND_IN_DEPTH` folders);
-a missing header named by an absolute path is an empty file in the overlay.
+Stand-ins (:mod:`simu.frontend.stand_ins`) sit deep enough for the ``../`` of every missing name; a missing header
+named by an absolute path is an empty file in the overlay.
 
 An error inside a ``__global__`` function, one outside any declaration of a project file (other than the
 ``#error`` lines above), or a round that blanks nothing new ends the attempt: the file keeps its compile error
@@ -50,10 +50,10 @@ from simu.frontend.choices import chain_choice
 from simu.frontend.declarations import Declaration, Unbalanced, declaration_at, declarations, directive_lines
 from simu.frontend.guards import option_macros
 from simu.frontend.overlay import close_up
+from simu.frontend.stand_ins import dependencies, write_stand_ins
 from simu.frontend.toolchain import INCLUDE_DIR
 
 MAX_ROUNDS = 12
-STAND_IN_DEPTH = 4  # a missing "../x.h" still lands inside the stand-in folder
 _DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (fatal error|error|note): (.*)$", re.M)
 _GLOBAL = re.compile(r"\b__global__\b")
 _ERROR_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*error\b")
@@ -107,7 +107,7 @@ def device_slice(path: Path, base: list[str], exclude: tuple[str, ...] = ()) -> 
 
 def _slice(path: Path, base: list[str], root: Path, system: list[Path],
            tmp: tempfile.TemporaryDirectory) -> DeviceSlice | None:
-    deps, missing = _dependencies(path, base)
+    deps, missing = dependencies(path, base)
     if not any(_is_project(d, system) and _has_kernel(d) for d in (path, *deps)):
         return None  # no kernel to gain
     sliced = _Files(root, system)
@@ -139,7 +139,7 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
                     return None
                 if chosen:  # a chain's choice: its branch may include more missing headers
                     args += [f"-D{m}" for m in chosen]
-                    _, more = _dependencies(path, base + args + sliced.overlay_args())
+                    _, more = dependencies(path, base + args + sliced.overlay_args())
                     more = [m for m in more if m not in missing]
                     missing += more
                     args += sliced.stand_ins(more)
@@ -174,28 +174,15 @@ class _Files:
         self.folders = 0
 
     def stand_ins(self, missing: list[str]) -> list[str]:
-        """Empty stand-ins for ``missing`` headers: the clang arguments that find them (a folder searched last,
-        deep enough for each name's ``../``; an absolute name is a file of the overlay)."""
+        """Empty stand-ins for ``missing`` headers (:func:`~simu.frontend.stand_ins.write_stand_ins`): the clang
+        arguments that find them; an absolute name is a file of the overlay."""
         if not missing:
             return []
-        depth = max([STAND_IN_DEPTH] + [Path(n).parts.count("..") for n in missing])
-        top = self.root / f"stand{self.folders}"
+        args, absolute = write_stand_ins(self.root / f"stand{self.folders}", missing)
         self.folders += 1
-        stand = top / Path(*(["d"] * depth))
-        stand.mkdir(parents=True)
-        for name in missing:
-            text = f"/* simu: empty stand-in for the missing header {name} */\n"
-            if name and Path(name).is_absolute():
-                copy = self.root / f"absent{len(self.copies)}.h"
-                copy.write_text(text)
-                self.copies.setdefault(Path(name), copy)
-                continue
-            target = (stand / name).resolve()
-            if not name or not target.is_relative_to(top.resolve()):
-                continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
-        return ["-idirafter", str(stand)]
+        for name, copy in absolute.items():
+            self.copies.setdefault(name, copy)
+        return args
 
     def directive(self, f: Path, line: int, missing: bool, defined: set[str]) -> tuple[str, ...] | None:
         """Decide an error on a preprocessor line of ``f`` (module docstring): the macros of an ``#error`` chain's
@@ -265,20 +252,6 @@ class _Files:
         overlay.write_text(json.dumps({"version": 0, "case-sensitive": True, "use-external-names": False,
                                        "roots": roots}))
         return ["-ivfsoverlay", str(overlay)]
-
-
-def _dependencies(path: Path, base: list[str]) -> tuple[list[Path], list[str]]:
-    """(the files the translation unit includes, the headers it includes that are not found)."""
-    proc = subprocess.run(base + ["-M", "-MG", str(path)], capture_output=True, text=True)
-    words = [w.replace("\\ ", " ") for w in re.split(r"(?<!\\)\s+", proc.stdout.replace("\\\n", " ")) if w]
-    found, missing = [], []
-    for w in words[1:] if words and words[0].endswith(":") else words:
-        p = Path(w)
-        if p.is_file():
-            found.append(p.resolve())
-        else:
-            missing.append(w)
-    return found, list(dict.fromkeys(missing))
 
 
 def _errors(stderr: str) -> list[list[tuple[Path, int, int, str]]]:

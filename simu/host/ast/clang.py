@@ -29,6 +29,7 @@ from typing import Any
 
 from simu.frontend.cuda_headers import shim_arguments
 from simu.frontend.overlay import spaced_launch_overlay
+from simu.frontend.stand_ins import dependencies, header_missing, write_stand_ins
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
 Node = dict[str, Any]
@@ -184,16 +185,26 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
     # launches written `k<< <g, b>> >(…)` (nvcc takes them) read closed up, as the front end reads them
     overlay, tmp = spaced_launch_overlay(path, (*include_dirs, *after_dirs)) if language == "cuda" else ([], None)
     try:
-        return _dump(base, extra + overlay, path, libraries)
+        tree, missing = _dump(base, extra + overlay, path, libraries)
+        if missing:  # a fatal error drops what follows it: parse again with the missing headers empty
+            with tempfile.TemporaryDirectory(prefix="simu-stand-") as stand:
+                try:
+                    _, names = dependencies(path, clang_command() + base + extra + overlay, timeout=_TIMEOUT)
+                except (OSError, subprocess.SubprocessError):
+                    names = []
+                args, _ = write_stand_ins(Path(stand) / "s", [n for n in names if not Path(n).is_absolute()])
+                if args:
+                    tree = _dump(base, extra + overlay + args, path, libraries)[0] or tree
+        return tree
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False) -> Node | None:
+def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False) -> tuple[Node | None, bool]:
     """The dump is written to a file and parsed from its bytes: a large C++ file's dump (tens of MB) read through
     a pipe and decoded to text costs more than clang itself; past :data:`MAX_DUMP_BYTES` the file is left to the
-    text reader."""
+    text reader.  With it, whether clang said an included header was not found."""
     pch = _pch(base, libraries)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
     rebuilt = False
@@ -206,7 +217,7 @@ def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False
             try:
                 proc = subprocess.run(argv, stdout=out, stderr=subprocess.PIPE, timeout=_TIMEOUT)
             except (OSError, subprocess.SubprocessError):
-                return None
+                return None, False
             size = out.tell()
             if pre and pch is not None and b"precompiled" in proc.stderr:
                 pch.unlink(missing_ok=True)  # damaged or stale (a dump past it may lack what it declares)
@@ -218,13 +229,13 @@ def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False
             if size == 0:
                 continue  # the prelude does not fit these flags: parse without it
             if size > MAX_DUMP_BYTES:
-                return None
+                return None, False
             out.seek(0)
             try:
-                return json.loads(out.read())
+                return json.loads(out.read()), header_missing(proc.stderr)
             except ValueError:
-                return None
-    return None
+                return None, False
+    return None, False
 
 
 def own_declarations(tu: Node, keep: set[str] | None = None) -> list[tuple[str, Node]]:
