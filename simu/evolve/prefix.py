@@ -5,8 +5,9 @@ that launch; a barrier's findings need the rest of it.
 
 * A launch stopped at the **trace limit** stops where its recorded accesses fill the trace, which does not depend on
   the machine: the part that ran is judged as any launch is (:func:`judged_part`), its findings saying which part
-  ran, and the severity refutations re-run their variants the same way, judged on their own parts.  A race the
-  program's own launch shows in its first million accesses is an error.
+  ran.  A race on shared memory the program's own launch shows in its first million accesses is an error; what
+  needs the severity refutations to re-run the launch (out of bounds, uninitialised reads, races on global
+  buffers: :func:`judged_in_part`) stays at most a warning, since their re-runs stop where their allowance does.
 * A launch stopped at the **time or step limit** (threads that loop long: a K loop, a hash's rounds) stops where the
   machine's speed or the search's allowance says: what its part shows is at most a warning (:func:`judge_prefix`).
 
@@ -38,8 +39,17 @@ def judged_part(analysis: Any, launch: Any, result: Any) -> Any:
     phase (a redundant barrier needs the whole launch)."""
     run = analysis.judge(launch, result)
     reason, accesses = result.outcome.reason, len(result.trace)
-    findings = [part_finding(f, reason, accesses) for f in run.findings if f.kind in PREFIX_KINDS]
+    findings = [(part_finding if judged_in_part(f) else prefix_finding)(f, reason, accesses)
+                for f in run.findings if f.kind in PREFIX_KINDS]
     return dataclasses.replace(run, findings=findings, observations=[None] * len(run.observations))
+
+
+def judged_in_part(f: Finding) -> bool:
+    """Whether ``f``, seen in the part that ran, is judged as a whole launch's: a race on the block's own shared
+    memory.  Whether an access out of bounds, a read of memory nobody wrote or a race on a global buffer needs the
+    launch's drawn contents is what the severity refutations decide by re-running it, and a re-run within their
+    allowance stops before the witness's part ends: those stay warnings."""
+    return f.kind in ("race", "benign-race") and f.space == "shared"
 
 
 def part_finding(f: Finding, reason: str, accesses: int) -> Finding:
