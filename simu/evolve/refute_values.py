@@ -80,14 +80,14 @@ def refute_by_value(search) -> None:
                if f.severity == codes.ERROR and f.kind in JUDGED_KINDS and (shown := witnesses(search, key))}
     sites = {key: sites_of(search.found[key][0]) for key in pending}
     wanted = frozenset().union(*sites.values()) if sites else frozenset()
-    reruns: dict[tuple, _Reruns] = {}  # per witness genes: two evaluations of one launch share their re-runs
+    reruns: dict[tuple, Reruns] = {}  # per witness genes: two evaluations of one launch share their re-runs
     while pending:
         witness = most_shared(search, pending)
         judged = {key: next(f for e, f in shown if e is witness) for key, shown in pending.items()
                   if any(e is witness for e, _ in shown)}
         others = {key: [w for w in pending.pop(key) if w[0] is not witness] for key in judged}
         if tuple(witness.genes) not in reruns:
-            reruns[tuple(witness.genes)] = _Reruns(search, witness, wanted)
+            reruns[tuple(witness.genes)] = Reruns(search, witness, wanted)
         runs = reruns[tuple(witness.genes)]
         plan = schedule(runs, names, [p.name for p in layout.kernel.params if isinstance(p.type, IntType)
                                       and p.type.bits > 1 and p.name not in runs.flags], layout.strides,
@@ -102,7 +102,7 @@ def refute_by_value(search) -> None:
             return  # the allowance is spent: what is not yet judged stands
 
 
-class _Reruns:
+class Reruns:
     """The witness re-run with one argument changed, each (argument, value) run once whatever it judges."""
 
     def __init__(self, search, witness, wanted: frozenset) -> None:
@@ -127,7 +127,7 @@ class _Reruns:
         return self.done[(name, value)]
 
 
-def _verdict(run, finding, sites: frozenset) -> str | None:
+def rerun_verdict(run, finding, sites: frozenset) -> str | None:
     """``shown``, ``lost`` or None (nothing learnt).  A race is lost when threads in its scope still make accesses at
     its source positions: the two that showed it, or two of other blocks for a race between blocks, of two warps of a
     block between warps, of one warp within one (a size that cuts them off proves nothing: a race between two warps
@@ -186,7 +186,7 @@ def threads_by_site(search, wanted: frozenset, run) -> dict[tuple, frozenset]:
     return out
 
 
-def multiples(runs: _Reruns, ints: list[str], divisors: list[str]) -> list[tuple[str, int, str]]:
+def multiples(runs: Reruns, ints: list[str], divisors: list[str]) -> list[tuple[str, int, str]]:
     """Each argument of ``ints`` rounded up to a multiple of a smaller integer argument's value or square (``c`` to
     a multiple of ``stride * stride``: programs pass sizes their tiles and strides divide), the nearest first, each
     with the divisors it is a multiple of; the largest arguments first, at most :data:`MAX_MULTIPLES`."""
@@ -216,7 +216,7 @@ class Rerun(NamedTuple):
     below: tuple[tuple[int, str], ...] = ()
 
 
-def extents(runs: _Reruns, raised: list[str], lowered: list[str], others: list[str]) -> list[Rerun]:
+def extents(runs: Reruns, raised: list[str], lowered: list[str], others: list[str]) -> list[Rerun]:
     """Products of two other integer arguments' values (``others``, each at least 2, at most :data:`MAX_EXTENT`) an
     argument is re-run at: each of ``raised`` (a thread-index multiplier: an offset between threads' regions must
     reach the extent of one region) at the largest product above its value, each of ``lowered`` (a count a thread
@@ -238,7 +238,7 @@ def extents(runs: _Reruns, raised: list[str], lowered: list[str], others: list[s
     return out[:MAX_EXTENTS]
 
 
-def schedule(runs: _Reruns, names: list[str], divisors: list[str] | None = None,
+def schedule(runs: Reruns, names: list[str], divisors: list[str] | None = None,
              multipliers: set[str] | frozenset = frozenset(), bounds: set[str] | frozenset = frozenset()
              ) -> list[Rerun]:
     """The re-runs in the order they are tried, each with what its value is when it is no plain number: flags first
@@ -257,7 +257,7 @@ def schedule(runs: _Reruns, names: list[str], divisors: list[str] | None = None,
         [Rerun(n, p[0], "") for n, p in ints if len(p) == 2] + [Rerun(n, p[-1], "") for n, p in ints]
 
 
-def _needed_value(runs: _Reruns, plan: list[Rerun], finding, sites: frozenset) -> tuple[str | None, tuple | None]:
+def _needed_value(runs: Reruns, plan: list[Rerun], finding, sites: frozenset) -> tuple[str | None, tuple | None]:
     """(``lost``, (argument, the witness's value, the nearest value tried that shows it, the nearest that does not,
     what that value is)) for the first re-run of ``plan`` that loses ``finding`` (as the witness showed it);
     (``shown``, None) when the re-runs that could judge it all show it, (None, None) when none could.  A multiple
@@ -265,7 +265,7 @@ def _needed_value(runs: _Reruns, plan: list[Rerun], finding, sites: frozenset) -
     products that still loses it."""
     judged = None
     for name, other, what, below in plan:
-        verdict = _verdict(runs.run(name, other), finding, sites)
+        verdict = rerun_verdict(runs.run(name, other), finding, sites)
         if verdict != "lost":
             judged = judged or verdict
             continue
@@ -277,7 +277,7 @@ def _needed_value(runs: _Reruns, plan: list[Rerun], finding, sites: frozenset) -
             if abs(shows - lost) <= 1:
                 break
             middle = (shows + lost) // 2
-            verdict = _verdict(runs.run(name, middle), finding, sites)
+            verdict = rerun_verdict(runs.run(name, middle), finding, sites)
             if verdict is None:
                 break
             shows, lost = (middle, lost) if verdict == "shown" else (shows, middle)
@@ -285,14 +285,14 @@ def _needed_value(runs: _Reruns, plan: list[Rerun], finding, sites: frozenset) -
     return judged, None
 
 
-def _nearest_losing(runs: _Reruns, name: str, ladder: list[tuple[int, str]], finding, sites: frozenset
+def _nearest_losing(runs: Reruns, name: str, ladder: list[tuple[int, str]], finding, sites: frozenset
                     ) -> tuple[int, str]:
     """The first value of ``ladder`` (nearest the witness's first, its last known to lose ``finding``) that loses it,
     by bisection over the ladder (a value farther from the witness's separates the threads a nearer one does)."""
     low, high = -1, len(ladder) - 1  # ladder[high] loses; ladder[low] is not known to
     while high - low > 1:
         middle = (low + high) // 2
-        verdict = _verdict(runs.run(name, ladder[middle][0]), finding, sites)
+        verdict = rerun_verdict(runs.run(name, ladder[middle][0]), finding, sites)
         if verdict is None:
             break
         low, high = (middle, high) if verdict == "shown" else (low, middle)

@@ -1,0 +1,80 @@
+"""Errors that need a searched row length shorter than the launch's extent (simu/evolve/refute_rows.py): an
+unguarded kernel that linearises a thread index with an argument was written for launches of that many work-items
+along the dimension, so rows that overlap at a shorter argument are a warning that says so; a race at any row
+length stays an error."""
+
+from __future__ import annotations
+
+import math
+
+from simu import codes
+from simu.api import load_source
+from simu.evolve import Budget
+from simu.evolve.refute_rows import refute_by_rows
+from simu.evolve.rows import row_length_arguments
+from simu.evolve.search import Search
+from simu.pipeline import CheckSettings
+
+KERNELS = """
+__kernel void scale_rows(__global float *out, __global const float *in, int width) {
+  int c = get_global_id(0), w = get_global_id(1);
+  out[mad24(c, width, w)] = in[c * width + w] + w;  // rows overlap when more than width work-items run along 1
+}
+__kernel void sum_rows(__global float *out, __global const float *in, int width) {
+  int c = get_global_id(0), w = get_global_id(1);
+  out[c] += in[c * width + w];  // every work-item of a row adds into one element: a race at any width
+}
+__kernel void copy_image(__read_only image2d_t in, __write_only image2d_t out, int out_width) {
+  int c = get_global_id(0), w = get_global_id(1);
+  int2 pos = (int2)(c * out_width + w, get_global_id(2));
+  write_imagef(out, pos, read_imagef(in, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, pos));
+}
+__kernel void guarded(__global float *out, int n) {
+  int i = get_global_id(0);
+  if (i < n) out[i] = 1.0f;
+}
+"""
+
+
+def _module():
+    return load_source(KERNELS, "opencl")
+
+
+def _search(name: str, grid: tuple[int, int], block: tuple[int, int], width: int) -> Search:
+    m = _module()
+    s = Search(m, m.kernel(name), CheckSettings(), None,
+               budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=0)
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.GRID] = [math.log2(grid[0]), math.log2(grid[1]), 0.0]
+    genes[s.layout.at.BLOCK] = [math.log2(block[0]), math.log2(block[1]), 0.0]
+    genes[s.layout.at.scalar(0)] = float(width)
+    assert s.evaluate(genes).valid
+    return s
+
+
+def _races(s: Search) -> list:
+    return [f for f, _ in s.found.values() if f.kind == "race"]
+
+
+def test_row_lengths_are_read_from_addresses_and_image_coordinates():
+    m = _module()
+    assert row_length_arguments(m.kernel("scale_rows")) == {"width"}
+    assert row_length_arguments(m.kernel("copy_image")) == {"out_width"}
+    assert row_length_arguments(m.kernel("guarded")) == set()
+
+
+def test_overlapping_rows_at_a_searched_width_are_a_warning_that_names_it():
+    s = _search("scale_rows", (2, 2), (1, 8), 4)  # 16 work-items along dimension 1, rows of 4
+    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    races = _races(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert "only when width = 4 is shorter than the 16 work-items the launch runs along one dimension" in \
+        races[0].message
+
+
+def test_a_race_at_every_width_stays_an_error():
+    s = _search("sum_rows", (2, 2), (1, 8), 4)
+    assert _races(s)
+    refute_by_rows(s)
+    assert any(f.severity == codes.ERROR for f in _races(s))
