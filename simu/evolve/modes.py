@@ -20,8 +20,8 @@ from simu.evolve.operators import fresh, mutate
 from simu.evolve.phases import dictionary_sweep, refute_redundant, shrink
 from simu.evolve.refute import refute_by_arguments, refute_by_contents, refute_by_length
 from simu.evolve.refute_counts import refute_by_counts
-from simu.evolve.refute_shape import refute_by_block_shape
 from simu.evolve.refute_rows import refute_by_rows
+from simu.evolve.refute_shape import refute_by_block_shape
 from simu.evolve.refute_state import refute_by_state
 from simu.evolve.refute_values import refute_by_value
 
