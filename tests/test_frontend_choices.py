@@ -239,3 +239,36 @@ def test_a_type_a_header_defines_only_under_ifdef_choices_takes_the_first(tmp_pa
     from simu.frontend.choices import definition_choice
     error = f"{tmp_path / 'kernels' / 'relu.cl'}:2:35: error: unknown type name 'CL_DTYPE'"
     assert definition_choice(error, ()) == ((), "")
+
+
+def test_a_static_assertion_on_the_architecture_chooses_it(tmp_path: Path):
+    """``static_assert(__CUDA_ARCH__ >= MIN_ARCH * 10)`` with a minimum above simu's sm_70: compiled for the
+    smallest known architecture that meets it, and the note says so."""
+    (tmp_path / "k.cu").write_text(
+        "#define MIN_ARCH 75\n#if defined(__CUDA_ARCH__)\n"
+        "static_assert(__CUDA_ARCH__ >= MIN_ARCH * 10, \"MIN_ARCH must bound __CUDA_ARCH__ from below\");\n#endif\n"
+        "__global__ void k(int *a) { a[threadIdx.x] = __CUDA_ARCH__; }\n")
+    module = compile_file(tmp_path / "k.cu")
+    assert "@_Z1kPi" in module.ir and "store i32 750" in module.ir
+    assert any("compiled for sm_75: a static assertion" in n for n in module.notes), module.notes
+
+
+def test_a_macro_the_build_must_define_is_defined(tmp_path: Path):
+    """``#ifndef HALF`` / ``#error "… The build system must define this explicitly."``: defined as ``-DHALF``."""
+    write(tmp_path, {"include/lib/common.h": "#ifndef HALF\n#error \"HALF is undefined. The build system must "
+                                             "define this explicitly.\"\n#endif\n",
+                     "k.cu": "#include \"include/lib/common.h\"\n"
+                             "__global__ void k(int *a) { a[threadIdx.x] = HALF; }\n"})
+    module = compile_file(tmp_path / "k.cu")
+    assert "@_Z1kPi" in module.ir and "HALF" in module.options.defines
+    assert any("no build option defined HALF, which line 2 of" in n for n in module.notes), module.notes
+
+
+def test_a_special_register_in_a_header_included_with_angle_brackets_is_escaped(tmp_path: Path):
+    """nvcc takes ``asm("mov.u32 %0, %laneid;" : "=r"(r))``, clang wants ``%%laneid``: the project header is read
+    through a rewritten copy wherever it is included from, ``<lib/lane.h>`` too."""
+    write(tmp_path, {"include/lib/lane.h": "__device__ unsigned lane_id() {\n  unsigned r;\n"
+                                           "  asm volatile(\"mov.u32 %0, %laneid;\" : \"=r\"(r));\n  return r;\n}\n",
+                     "k.cu": "#include <lib/lane.h>\n__global__ void k(unsigned *a) { a[threadIdx.x] = lane_id(); }\n"})
+    module = compile_file(tmp_path / "k.cu", CompileOptions(include_dirs=(str(tmp_path / "include"),)))
+    assert "@_Z1kPj" in module.ir and "laneid" in module.ir

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from simu.errors import CompileError
+from simu.frontend.choices import DEFAULT_ARCH
 from simu.frontend.cuda_headers import cub_block_requirements, cuda_header_arguments, drop_library_kernels
 from simu.frontend.headers import (
     ast_of,
@@ -64,6 +65,7 @@ class CompileOptions:
     # the function template instantiation whose host build these options are (``RunTest<float>``): the
     # launches of its kernels are that instantiation's (simu.host.contracts)
     instance: str = ""
+    arch: int = DEFAULT_ARCH  # the GPU architecture CUDA compiles for (70: sm_70, __CUDA_ARCH__ = 700)
 
     @property
     def mode(self) -> str:
@@ -72,7 +74,8 @@ class CompileOptions:
     def key(self) -> str:
         """A stable text form, used in cache keys."""
         return repr((self.include_dirs, self.defines, self.clang_args, self.opt_level, self.fp_contract,
-                     self.after_dirs, self.cuda_path, self.cuda_path_detected))
+                     self.after_dirs, self.cuda_path, self.cuda_path_detected) +
+                    ((self.arch,) if self.arch != DEFAULT_ARCH else ()))
 
 
 @dataclass
@@ -118,7 +121,7 @@ def clang_arguments(language: str, options: CompileOptions) -> list[str]:
     if language == "cuda":
         args += [
             "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-            "--cuda-gpu-arch=sm_70", "-Wno-unknown-cuda-version",
+            f"--cuda-gpu-arch=sm_{options.arch}", "-Wno-unknown-cuda-version",
             # `register` is only a warning for nvcc and g++ in C++17; clang makes it an error by default
             "-Wno-register",
             # `int a[] = {0.0}`: nvcc's front end warns about narrowing in braced initialisers, clang errs
@@ -292,7 +295,7 @@ def _defining(options: CompileOptions, macros: list[str] | tuple[str, ...]) -> C
 def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tuple[CompiledModule, CompileOptions]:
     """Compile, and while the file stops at the ``#error`` of an unchosen ``#if defined(X)`` chain (in the
     file or a header: :mod:`simu.frontend.choices`), again with the chain's first choice defined."""
-    from simu.frontend.choices import chain_choice, definition_choice, error_location
+    from simu.frontend.choices import arch_choice, chain_choice, definition_choice, error_location, required_macro
     from simu.frontend.guards import option_macros
 
     notes: list[str] = []
@@ -306,7 +309,20 @@ def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tup
             except OSError:
                 text = ""
             chosen = chain_choice(text, at[1]) if at else ()
+            required = () if chosen or not at else required_macro(text, at[1])
             header = ""
+            arch = arch_choice(exc.diagnostics, options.arch) if language == "cuda" else None
+            if not chosen and arch is not None and len(notes) < _MAX_CHOICES:
+                options = replace(options, arch=arch)
+                notes.append(f"compiled for sm_{arch}: a static assertion of {at[0] if at else path} requires "
+                             f"__CUDA_ARCH__ >= {arch * 10} (simu compiles for sm_{DEFAULT_ARCH} otherwise)")
+                continue
+            if required and len(notes) < _MAX_CHOICES and not set(required) & option_macros(options.defines,
+                                                                                           options.clang_args):
+                options = _defining(options, required)
+                notes.append(f"no build option defined {required[0]}, which line {at[1]} of {at[0]} requires: "
+                             f"defined as -D{required[0]} does (1)")
+                continue
             if not chosen:  # a type a header defines only under #ifdef choices: ``#ifdef CL_DTYPE_float``
                 folders = tuple(Path(d) for d in (*options.include_dirs, *options.after_dirs))
                 chosen, header = definition_choice(exc.diagnostics, folders)

@@ -24,7 +24,7 @@ from simu.frontend.ctext import RAW_STRING, comment_free, spaces
 _OPEN = re.compile(r"<<\s+<(?!<)")
 _CLOSE = re.compile(r">>\s+>")
 _LAUNCH_OPEN = re.compile(r"<<\s*<(?!<)")
-_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+_INCLUDE = re.compile(r'^\s*#\s*include\s*(?:"([^"]+)"|<([^>]+)>)', re.M)
 _ASM = re.compile(r"\b(?:asm|__asm__)\s*(?:(?:volatile|__volatile__)\s*)?\(")
 _ASM_TEXT = re.compile(r'(?:\s*"(?:[^"\\\n]|\\.)*")+')
 _SPECIAL_REGISTER = re.compile(r"(?<!%)%(?=[A-Za-z_][A-Za-z_])")
@@ -125,8 +125,9 @@ Overlay = tuple[list[str], "tempfile.TemporaryDirectory | None"]
 
 
 def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), language: str = "cuda") -> Overlay:
-    """Clang arguments that make it read closed-up or unwrapped copies of ``path`` and its quoted includes that
-    need it, and the temporary folder holding them (the caller cleans it up); ``([], None)`` if none does."""
+    """Clang arguments that make it read closed-up or unwrapped copies of ``path`` and its includes that need it
+    (quoted ones, and ``<…>`` ones found in ``include_dirs``), and the temporary folder holding them (the caller
+    cleans it up); ``([], None)`` if none does."""
     fixed: dict[Path, str] = {}
     seen: set[Path] = set()
     todo = [path.resolve()]
@@ -148,8 +149,9 @@ def spaced_launch_overlay(path: Path, include_dirs: tuple[str, ...] = (), langua
             new = cuda_rewrites(new or text) or new
         if new is not None:
             fixed[f] = new
-        for name in _INCLUDE.findall(text):
-            for base in (f.parent, *map(Path, include_dirs)):
+        for quoted, angled in _INCLUDE.findall(text):  # <…> only from the project's folders, never the system's
+            name = quoted or angled
+            for base in (f.parent, *map(Path, include_dirs)) if quoted else map(Path, include_dirs):
                 candidate = (base / name)
                 if candidate.is_file():
                     todo.append(candidate.resolve())
