@@ -253,17 +253,6 @@ def test_a_static_assertion_on_the_architecture_chooses_it(tmp_path: Path):
     assert any("compiled for sm_75: a static assertion" in n for n in module.notes), module.notes
 
 
-def test_a_macro_the_build_must_define_is_defined(tmp_path: Path):
-    """``#ifndef HALF`` / ``#error "… The build system must define this explicitly."``: defined as ``-DHALF``."""
-    write(tmp_path, {"include/lib/common.h": "#ifndef HALF\n#error \"HALF is undefined. The build system must "
-                                             "define this explicitly.\"\n#endif\n",
-                     "k.cu": "#include \"include/lib/common.h\"\n"
-                             "__global__ void k(int *a) { a[threadIdx.x] = HALF; }\n"})
-    module = compile_file(tmp_path / "k.cu")
-    assert "@_Z1kPi" in module.ir and "HALF" in module.options.defines
-    assert any("no build option defined HALF, which line 2 of" in n for n in module.notes), module.notes
-
-
 def test_a_special_register_in_a_header_included_with_angle_brackets_is_escaped(tmp_path: Path):
     """nvcc takes ``asm("mov.u32 %0, %laneid;" : "=r"(r))``, clang wants ``%%laneid``: the project header is read
     through a rewritten copy wherever it is included from, ``<lib/lane.h>`` too."""

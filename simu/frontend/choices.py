@@ -10,9 +10,7 @@ defined(HAVE_GETTIMEOFDAY) ... #else #error No supported timer available``, behi
 macro, or a conjunction of macros, being defined (of a disjunction, its first such term); a branch on a name the
 compiler or platform defines (``_WIN32``, ``__APPLE__``, ``WIN32``) is never chosen, nor an ``#ifndef`` or a negated
 test -- except nvcc's own name, ``__NVCC__``: simu compiles CUDA as nvcc does (``#if defined(__NVCC__) ||
-defined(__NVCOMPILER_CUDA__) … #elif defined(__HIP_PLATFORM_HCC__) … #else #error Unsupported compiler``).  An
-``#error`` directly under ``#ifndef X`` (``X is undefined. The build system must define this explicitly.``) says the
-build defines ``X``: simu defines it as ``-DX`` does (1), and says so (:func:`required_macro`).
+defined(__NVCOMPILER_CUDA__) … #elif defined(__HIP_PLATFORM_HCC__) … #else #error Unsupported compiler``).
 
 A static assertion that ``__CUDA_ARCH__`` is at least a value (:func:`arch_choice`) chooses the architecture the
 file is compiled for."""
@@ -160,24 +158,6 @@ def _enclosing(lines: list[str], i: int) -> tuple[str, ...]:
 
 
 __all__ = ["PLATFORM", "branch_macros", "chain_choice", "definition_choice", "error_location"]
-
-
-def required_macro(text: str, line: int) -> tuple[str, ...]:
-    """``(X,)`` when the ``#error`` on ``line`` (1-based) sits directly under ``#ifndef X`` (or ``#if
-    !defined(X)``), no ``#else`` between: the build defines ``X``; () otherwise."""
-    lines = text.splitlines()
-    if not 0 < line <= len(lines) or not (m := _DIRECTIVE.match(lines[line - 1])) or m.group(1) != "error":
-        return ()
-    for i in range(line - 2, -1, -1):
-        d = _DIRECTIVE.match(lines[i])
-        if not d or d.group(1) == "error":
-            continue
-        kind, rest = d.group(1), re.sub(r"/\*.*?\*/|//.*$", "", d.group(2)).strip()
-        negated = re.fullmatch(r"!\s*defined\s*\(?\s*(\w+)\s*\)?", rest) if kind == "if" else None
-        if kind == "ifndef" or negated:
-            return branch_macros("ifdef", negated.group(1) if negated else rest)
-        return ()
-    return ()
 
 
 DEFAULT_ARCH = 70  # simu compiles CUDA for sm_70 (compile.clang_arguments)

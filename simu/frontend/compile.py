@@ -295,7 +295,7 @@ def _defining(options: CompileOptions, macros: list[str] | tuple[str, ...]) -> C
 def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tuple[CompiledModule, CompileOptions]:
     """Compile, and while the file stops at the ``#error`` of an unchosen ``#if defined(X)`` chain (in the
     file or a header: :mod:`simu.frontend.choices`), again with the chain's first choice defined."""
-    from simu.frontend.choices import arch_choice, chain_choice, definition_choice, error_location, required_macro
+    from simu.frontend.choices import arch_choice, chain_choice, definition_choice, error_location
     from simu.frontend.guards import option_macros
 
     notes: list[str] = []
@@ -309,19 +309,12 @@ def _compile_choosing(path: Path, language: str, options: CompileOptions) -> tup
             except OSError:
                 text = ""
             chosen = chain_choice(text, at[1]) if at else ()
-            required = () if chosen or not at else required_macro(text, at[1])
             header = ""
             arch = arch_choice(exc.diagnostics, options.arch) if language == "cuda" else None
             if not chosen and arch is not None and len(notes) < _MAX_CHOICES:
                 options = replace(options, arch=arch)
                 notes.append(f"compiled for sm_{arch}: a static assertion of {at[0] if at else path} requires "
                              f"__CUDA_ARCH__ >= {arch * 10} (simu compiles for sm_{DEFAULT_ARCH} otherwise)")
-                continue
-            if required and len(notes) < _MAX_CHOICES and not set(required) & option_macros(options.defines,
-                                                                                           options.clang_args):
-                options = _defining(options, required)
-                notes.append(f"no build option defined {required[0]}, which line {at[1]} of {at[0]} requires: "
-                             f"defined as -D{required[0]} does (1)")
                 continue
             if not chosen:  # a type a header defines only under #ifdef choices: ``#ifdef CL_DTYPE_float``
                 folders = tuple(Path(d) for d in (*options.include_dirs, *options.after_dirs))
