@@ -467,6 +467,36 @@ def test_a_float_round_up_of_a_count_is_the_integer_round_up(tmp_path: Path):
     assert [c.dims["grid.x"] for c in contracts] == ["(n+256-1)/256", "(n+128-1)/128", "n/64", "max(1, (n+128-1)/128)"]
 
 
+DIVUP_GRID = """#include <cstdio>
+#define DIVUP(m, n) ((m) / (n) + ((m) % (n) > 0))
+const int THREADS = sizeof(unsigned long long) * 8;
+__global__ void mark(unsigned long long *mask, int boxes) {
+  if (threadIdx.x < boxes) mask[(blockIdx.y * THREADS + threadIdx.x) * gridDim.x + blockIdx.x] = 1;
+}
+void launch(unsigned long long *mask, int boxes) {
+  dim3 blocks(DIVUP(boxes, THREADS), DIVUP(boxes, THREADS));
+  mark<<<blocks, THREADS>>>(mask, boxes);
+}
+int main() {
+  int n;
+  if (scanf("%d", &n) != 1) return 1;
+  unsigned long long *m;
+  cudaMalloc(&m, n * DIVUP(n, THREADS) * sizeof(unsigned long long));
+  launch(m, n);
+  return 0;
+}
+"""
+
+
+def test_a_divup_macro_of_a_count_is_the_integer_round_up(tmp_path: Path):
+    """``m / n + (m % n > 0)`` (a ``DIVUP`` macro) over a namespace-scope ``const`` is the round-up the search
+    evaluates: the grid follows the argument in both dimensions instead of being searched apart."""
+    (tmp_path / "main.cu").write_text(DIVUP_GRID)
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    (c,) = contracts_for(index, "mark", [("mask", 8), ("boxes", None)], None).contracts
+    assert c.block == (64, 1, 1) and (c.dims["grid.x"], c.dims["grid.y"]) == ("(boxes+64-1)/64",) * 2
+
+
 def test_two_draws_of_one_distribution_are_two_values(tmp_path: Path):
     """``int a = d(gen), b = d(gen);`` passed as two arguments: each call draws anew, so neither follows the other
     (a call whose result simu cannot compute, copied to two arguments, is one value: ``x = f(); k(x, x)``)."""

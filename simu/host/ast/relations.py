@@ -216,7 +216,7 @@ class Renderer:
         if bounded is not None:  # ``count > 0 ? count : 1``: max(count, 1)
             inner = self._text(bounded[1], exclude)
             return None if inner is None else (f"{bounded[0]}({inner[0]}, {bounded[2]})", 9)
-        rounded = _rounded_quotient(e, self._constant)
+        rounded = _rounded_quotient(e, self._constant) or _divided_up(e)
         if rounded is not None:  # (int)ceil((double)n / b): the integer round-up, over counts and sizes
             parts = [self._text(a, exclude) for a in rounded[1:]]
             if any(p is None for p in parts):
@@ -302,6 +302,22 @@ def _rounded_quotient(e: Expr, constant) -> tuple[str, Expr, Expr] | None:
         else:
             return None
     return e.op, ints[0], ints[1]
+
+
+def _divided_up(e: Expr) -> tuple[str, Expr, Expr] | None:
+    """``a / b + (a % b > 0)`` (or ``!= 0``: a ``DIVUP`` macro) of two integers as ``("ceil", a, b)``, which it is
+    for the counts and sizes a launch divides; None for anything else."""
+    if not (isinstance(e, Op) and e.op == "+" and e.kind in "iu" and len(e.args) == 2):
+        return None
+    for q, r in (e.args, e.args[::-1]):
+        q, r = uncast(q), uncast(r)
+        if not (isinstance(q, Op) and q.op == "/" and len(q.args) == 2 and isinstance(r, Op) and r.op in (">", "!=")
+                and len(r.args) == 2 and isinstance(r.args[1], Const) and r.args[1].value == 0):
+            continue
+        rem = uncast(r.args[0])
+        if isinstance(rem, Op) and rem.op == "%" and [uncast(a) for a in rem.args] == [uncast(a) for a in q.args]:
+            return "ceil", q.args[0], q.args[1]
+    return None
 
 
 def _free(e: Expr) -> bool:
