@@ -20,6 +20,7 @@ from simu.evolve.operators import fresh, mutate
 from simu.evolve.phases import dictionary_sweep, refute_redundant, shrink
 from simu.evolve.refute import refute_by_arguments, refute_by_contents, refute_by_length
 from simu.evolve.refute_counts import refute_by_counts
+from simu.evolve.refute_overrun import refute_by_overrun
 from simu.evolve.refute_rows import refute_by_rows
 from simu.evolve.refute_shape import refute_by_block_shape
 from simu.evolve.refute_state import refute_by_state
@@ -58,7 +59,8 @@ def fresh_launch(search) -> tuple:
 MODES: dict[str, Mode] = {m.name: m for m in (
     Mode("full", simu_fitness, normal_and_cauchy, dictionary=True, sweep=dictionary_sweep,
          phases=(refute_redundant, shrink, refute_by_arguments, refute_by_block_shape, refute_by_state,
-                 refute_by_counts, refute_by_contents, refute_by_length, refute_by_value, refute_by_rows)),
+                 refute_by_counts, refute_by_contents, refute_by_length, refute_by_overrun, refute_by_value,
+                 refute_by_rows)),
     Mode("simulee", simulee_fitness, normal_and_cauchy),
     Mode("random", no_fitness, fresh_launch, settle=0, population=1, bounded=False),
 )}
