@@ -15,17 +15,20 @@ _THREAD_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.
                  "_Z12get_local_idj", "_Z12get_group_idj")
 _MULTIPLY_CALLS = ("_Z5mad24", "_Z5mul24", "_Z6mad_hi", "_Z3mad")  # the first two operands multiply
 _IMAGE_CALLS = ("_Z12write_image", "_Z11read_image", "_Z12read_image")  # an image's coordinates
+_CASTS = ("sext", "zext", "trunc", "freeze")
 _CARRYING = {"sext", "zext", "trunc", "freeze", "bitcast", "add", "sub", "mul", "shl", "or", "phi", "select", "sdiv",
              "udiv", "srem", "urem", "insertelement", "call"}
 
 
 def row_length_arguments(kernel: Kernel) -> set[str]:
-    """The integer parameters that multiply a thread-dependent value inside an address or an image coordinate."""
+    """The integer parameters that multiply a thread index itself (a work-item id, not a value computed from one:
+    ``row = i / width`` is a row the kernel chose to compute) inside an address or an image coordinate."""
     params = int_params(kernel)
     instrs = [(ins.opcode, ins.name, [op.value if op.kind == "reg" else None for op in ins.ops],
                str(ins.attrs.get("callee") or "") if ins.opcode == "call" else "")
               for b in kernel.function.blocks for ins in b.instrs]
     thread: set[str] = set()
+    raw: set[str] = set()  # a thread index itself (a work-item id, through casts), not a value computed from one
     rows: dict[str, set[str]] = {}  # value -> the parameters that multiply a thread-dependent value inside it
     found: set[str] = set()
     changed = True
@@ -37,19 +40,21 @@ def row_length_arguments(kernel: Kernel) -> set[str]:
                     found |= rows.get(r, set())
             if not name or (opcode == "call" and not callee.startswith((*_THREAD_CALLS, *_MULTIPLY_CALLS))):
                 continue
-            before = (name in thread, name in params, len(rows.get(name, ())))
-            if callee.startswith(_THREAD_CALLS) or (opcode in _CARRYING and any(r in thread for r in regs)):
+            before = (name in thread, name in raw, name in params, len(rows.get(name, ())))
+            if callee.startswith(_THREAD_CALLS) or (opcode in _CASTS and regs and regs[0] in raw):
+                raw.add(name)
+            if name in raw or (opcode in _CARRYING and any(r in thread for r in regs)):
                 thread.add(name)
-            if opcode in ("sext", "zext", "trunc", "freeze") and regs and regs[0] in params and name not in thread:
+            if opcode in _CASTS and regs and regs[0] in params and name not in thread:
                 params[name] = params[regs[0]]
             if opcode in _CARRYING:
                 carried = set().union(*(rows[r] for r in regs if r in rows))
                 factors = regs[:2] if opcode == "mul" or callee.startswith(_MULTIPLY_CALLS) else []
                 if len(factors) == 2:
                     a, b = factors
-                    carried |= {params[p] for p, q in ((a, b), (b, a)) if p in params and q in thread}
+                    carried |= {params[p] for p, q in ((a, b), (b, a)) if p in params and q in raw}
                 if carried:
                     rows.setdefault(name, set()).update(carried)
-            if before != (name in thread, name in params, len(rows.get(name, ()))):
+            if before != (name in thread, name in raw, name in params, len(rows.get(name, ()))):
                 changed = True
     return found
