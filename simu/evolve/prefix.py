@@ -33,23 +33,26 @@ def cut_short(reason: str) -> bool:
     return reason.startswith(CUT)
 
 
-def judged_part(analysis: Any, launch: Any, result: Any) -> Any:
+def judged_part(analysis: Any, launch: Any, result: Any, flow: Any) -> Any:
     """The :class:`~simu.pipeline.LaunchRun` of the part that ran of ``launch`` (``result``, stopped at the trace
     limit): its races and memory errors, each saying which part ran, and no observations for the checks' kernel
-    phase (a redundant barrier needs the whole launch)."""
+    phase (a redundant barrier needs the whole launch).  ``flow``: the kernel's
+    :class:`~simu.evolve.dependence.KernelFlow`."""
     run = analysis.judge(launch, result)
     reason, accesses = result.outcome.reason, len(result.trace)
-    findings = [(part_finding if judged_in_part(f) else prefix_finding)(f, reason, accesses)
+    findings = [(part_finding if judged_in_part(f, flow) else prefix_finding)(f, reason, accesses)
                 for f in run.findings if f.kind in PREFIX_KINDS]
     return dataclasses.replace(run, findings=findings, observations=[None] * len(run.observations))
 
 
-def judged_in_part(f: Finding) -> bool:
+def judged_in_part(f: Finding, flow: Any) -> bool:
     """Whether ``f``, seen in the part that ran, is judged as a whole launch's: a race on the block's own shared
-    memory.  Whether an access out of bounds, a read of memory nobody wrote or a race on a global buffer needs the
-    launch's drawn contents is what the severity refutations decide by re-running it, and a re-run within their
-    allowance stops before the witness's part ends: those stay warnings."""
-    return f.kind in ("race", "benign-race") and f.space == "shared"
+    memory at addresses no buffer's values pick (``flow.address_sources``).  Whether an access out of bounds, a read
+    of memory nobody wrote or a race on a global buffer or at an address read from the data needs the launch's drawn
+    contents is what the severity refutations decide by re-running it, and a re-run within their allowance stops
+    before the witness's part ends: those stay warnings."""
+    return f.kind in ("race", "benign-race") and f.space == "shared" and not flow.address_sources(
+        [(loc.file, loc.line, loc.column) for loc in f.locations])
 
 
 def part_finding(f: Finding, reason: str, accesses: int) -> Finding:

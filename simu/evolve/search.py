@@ -38,6 +38,7 @@ from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import NotLaunchableError, SimuError, SourcePoint
 from simu.evolve.contract import kernel_refuses, outside_contract, thread_indexed_private
+from simu.evolve.dependence import kernel_flow
 from simu.evolve.dictionary import argument_constants, grid_relative_arguments, index_bounds
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
@@ -381,7 +382,7 @@ class Search:
         partial = result.outcome.reason.startswith("trace limit") and result.outcome.status != codes.FAILED and \
             bound.max_trace_bytes >= self._limits.max_trace_bytes and self._in_tile(launch)
         if partial:
-            launch_run = judged_part(self.analysis, launch, result)
+            launch_run = judged_part(self.analysis, launch, result, kernel_flow(self))
             if self.partial is None:
                 self.partial = (len(result.trace), result.outcome.reason, launch)
         elif not result.outcome.completed:
