@@ -12,7 +12,7 @@ from __future__ import annotations
 from simu.ir import Kernel, Operand
 from simu.ir.types import IntType
 
-_CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
+CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
 _MAX_VALUE = 1 << 20  # genes are clamped to this range anyway
 
 
@@ -58,7 +58,7 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
         for ins in b.instrs:
             ops = ins.ops
             src = origin.get(ops[0].value) if ops and ops[0].kind == "reg" else None
-            if ins.opcode in _CASTS and src is not None and ins.name:
+            if ins.opcode in CASTS and src is not None and ins.name:
                 origin[ins.name] = src
             elif ins.opcode in ("add", "sub") and ins.name and len(ops) == 2:
                 k = const_int(ops[1])
@@ -84,7 +84,7 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
 
 
 _BLOCK_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.ctaid.", "_Z12get_group_idj", "_Z13get_global_idj")
-_DERIVING = _CASTS | {"add", "sub", "mul", "shl", "or", "and", "xor", "lshr", "ashr"}
+_DERIVING = CASTS | {"add", "sub", "mul", "shl", "or", "and", "xor", "lshr", "ashr"}
 
 
 def grid_relative_arguments(kernel: Kernel) -> set[str]:
@@ -102,7 +102,7 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
             regs = [op.value for op in ins.ops if op.kind == "reg"]
             if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_BLOCK_ID_CALLS):
                 block_ids.add(ins.name)
-            elif ins.opcode in _CASTS and regs and regs[0] in params:
+            elif ins.opcode in CASTS and regs and regs[0] in params:
                 params[ins.name] = params[regs[0]]
             elif ins.opcode in ("urem", "srem", "udiv", "sdiv") and len(ins.ops) == 2:
                 dividend, divisor = ins.ops
@@ -116,9 +116,9 @@ def grid_relative_arguments(kernel: Kernel) -> set[str]:
     return found
 
 
-_THREAD_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.", "_Z13get_global_idj",
+THREAD_ID_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.", "_Z13get_global_idj",
                     "_Z12get_local_idj", "_Z12get_group_idj")
-_CARRYING = _CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", "udiv", "srem", "urem"}
+_CARRYING = CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", "udiv", "srem", "urem"}
 
 
 def stride_arguments(kernel: Kernel) -> set[str]:
@@ -141,7 +141,7 @@ def stride_arguments(kernel: Kernel) -> set[str]:
             if not name:
                 continue
             before = (name in params, len(strided.get(name, ())))
-            if not reads_thread and opcode in _CASTS and regs and regs[0] in params:
+            if not reads_thread and opcode in CASTS and regs and regs[0] in params:
                 params[name] = params[regs[0]]
             if opcode in _CARRYING or opcode in _DERIVING:
                 carried = set().union(*(strided[r] for r in regs if r in strided))
@@ -179,7 +179,7 @@ def register_instrs(kernel: Kernel) -> list[tuple[str, str | None, list[str], bo
     """(opcode, name, register operands, whether it reads a thread index) of each instruction, read once: the
     fixed-point loops over them may pass over a large kernel several times."""
     return [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
-             ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS))
+             ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(THREAD_ID_CALLS))
             for b in kernel.function.blocks for ins in b.instrs]
 
 
@@ -204,7 +204,7 @@ def through_casts(instrs: list[tuple[str, str | None, list[str], bool]], params:
     while changed:
         changed = False
         for opcode, name, regs, _ in instrs:
-            if name and name not in params and name not in skip and opcode in _CASTS and regs and regs[0] in params:
+            if name and name not in params and name not in skip and opcode in CASTS and regs and regs[0] in params:
                 params[name] = params[regs[0]]
                 changed = True
     return params
@@ -241,7 +241,7 @@ def thread_stride_bytes(kernel: Kernel) -> int:
                 continue
             old = scale.get(ins.name)
             new = old
-            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(_THREAD_ID_CALLS):
+            if ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(THREAD_ID_CALLS):
                 new = max(old or 0, 1)
             elif ins.opcode in ("mul", "shl") and len(ins.ops) == 2:
                 a, b = ins.ops
@@ -250,7 +250,7 @@ def thread_stride_bytes(kernel: Kernel) -> int:
                             and 1 < c.value <= 1 << 20:
                         k = c.value if ins.opcode == "mul" else (1 << c.value if c.value < 21 else 0)
                         new = max(new or 0, scale[x.value] * k)
-            elif ins.opcode in _CASTS or ins.opcode in ("add", "sub", "or", "phi", "select"):
+            elif ins.opcode in CASTS or ins.opcode in ("add", "sub", "or", "phi", "select"):
                 carried = [scale[r] for r in regs if r in scale]
                 if carried:
                     new = max(new or 0, min(carried) if ins.opcode in ("phi", "select") else max(carried))
@@ -273,7 +273,7 @@ def index_bounds(kernel: Kernel) -> dict[str, int]:
     counters = _counters(instrs, through_casts(register_instrs(kernel), dict(params)))
     bounds: dict[str, int] = {}
     for ins in instrs:
-        if ins.opcode in _CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:
+        if ins.opcode in CASTS and ins.name and ins.ops and ins.ops[0].kind == "reg" and ins.ops[0].value in params:
             params[ins.name] = params[ins.ops[0].value]
         if ins.opcode != "getelementptr":
             continue

@@ -8,16 +8,13 @@ threads.  A kernel that never compares ``w`` with it was written for launches wh
 
 from __future__ import annotations
 
-from simu.evolve.dictionary import int_params
+from simu.evolve.dictionary import CASTS, THREAD_ID_CALLS, int_params
 from simu.ir import Kernel
 
-_THREAD_CALLS = ("llvm.nvvm.read.ptx.sreg.tid.", "llvm.nvvm.read.ptx.sreg.ctaid.", "_Z13get_global_idj",
-                 "_Z12get_local_idj", "_Z12get_group_idj")
 _MULTIPLY_CALLS = ("_Z5mad24", "_Z5mul24", "_Z6mad_hi", "_Z3mad")  # the first two operands multiply
 _IMAGE_CALLS = ("_Z12write_image", "_Z11read_image", "_Z12read_image")  # an image's coordinates
-_CASTS = ("sext", "zext", "trunc", "freeze")
-_CARRYING = {"sext", "zext", "trunc", "freeze", "bitcast", "add", "sub", "mul", "shl", "or", "phi", "select", "sdiv",
-             "udiv", "srem", "urem", "insertelement", "call"}
+_CARRYING = CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", "udiv", "srem", "urem",
+                     "insertelement", "call"}
 
 
 def row_length_arguments(kernel: Kernel) -> set[str]:
@@ -38,14 +35,14 @@ def row_length_arguments(kernel: Kernel) -> set[str]:
             if opcode == "getelementptr" or callee.startswith(_IMAGE_CALLS):
                 for r in regs[1:] if opcode == "getelementptr" else regs:
                     found |= rows.get(r, set())
-            if not name or (opcode == "call" and not callee.startswith((*_THREAD_CALLS, *_MULTIPLY_CALLS))):
+            if not name or (opcode == "call" and not callee.startswith((*THREAD_ID_CALLS, *_MULTIPLY_CALLS))):
                 continue
             before = (name in thread, name in raw, name in params, len(rows.get(name, ())))
-            if callee.startswith(_THREAD_CALLS) or (opcode in _CASTS and regs and regs[0] in raw):
+            if callee.startswith(THREAD_ID_CALLS) or (opcode in CASTS and regs and regs[0] in raw):
                 raw.add(name)
             if name in raw or (opcode in _CARRYING and any(r in thread for r in regs)):
                 thread.add(name)
-            if opcode in _CASTS and regs and regs[0] in params and name not in thread:
+            if opcode in CASTS and regs and regs[0] in params and name not in thread:
                 params[name] = params[regs[0]]
             if opcode in _CARRYING:
                 carried = set().union(*(rows[r] for r in regs if r in rows))
