@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -12,8 +14,20 @@ INCLUDE_DIR = Path(__file__).resolve().parent.parent / "include"
 
 
 def clang_command() -> list[str]:
-    """The argv prefix that runs the clang inside the ziglang wheel."""
-    return [sys.executable, "-m", "ziglang", "clang"]
+    """The argv prefix that runs the clang inside the ziglang wheel: its ``zig`` executable itself where the wheel
+    has one (what ``python -m ziglang`` execs: a Python start-up less per call, a third of a small host file's
+    dump), else through the module."""
+    return list(_clang_argv())
+
+
+@functools.lru_cache(maxsize=1)
+def _clang_argv() -> tuple[str, ...]:
+    spec = importlib.util.find_spec("ziglang")
+    if spec is not None and spec.origin is not None and os.name == "posix":
+        zig = Path(spec.origin).parent / "zig"
+        if os.access(zig, os.X_OK):
+            return str(zig), "clang"
+    return sys.executable, "-m", "ziglang", "clang"
 
 
 @functools.lru_cache(maxsize=1)
