@@ -114,7 +114,13 @@ class KernelFlow:
                 if self.roots.get(o.value) in self.buffers:
                     self.written.add(self.roots[o.value])
         if ins.name:
-            changed |= self._set(ins.name, frozenset().union(*(self.of(o) for o in args)))
+            value = frozenset().union(*(self.of(o) for o in args))
+            if not callee.startswith("llvm."):  # a builtin reading memory (atomic_inc's old value, an image read)
+                for o in args:
+                    obj = self.roots.get(o.value)
+                    if obj is not None:
+                        value |= self.memory.get(obj, frozenset()) | ({obj} if obj in self.buffers else set())
+            changed |= self._set(ins.name, value)
         return changed
 
     def _set(self, name: str, value: frozenset[str]) -> bool:
@@ -127,6 +133,18 @@ class KernelFlow:
     def written_params(self) -> frozenset[str]:
         """The pointer parameters whose buffers the kernel stores to (or hands to a call it did not inline)."""
         return frozenset(self.written)
+
+    def values_decide(self) -> bool:
+        """Whether the values of some buffer (or of memory they were stored to) decide a branch or the address of
+        an access.  Where none do, every launch of the same dimensions and scalars runs the same threads over the
+        same addresses whatever its buffers hold: only whether two writes store equal values can differ."""
+        for ins in self.instrs:
+            if ins.opcode in ("br", "switch") and len(ins.ops) >= (3 if ins.opcode == "br" else 1):
+                if self.of(ins.ops[0]):
+                    return True
+            elif ins.opcode in _ACCESSES and self.of(_pointer_operand(ins)):
+                return True
+        return False
 
     def address_sources(self, positions) -> frozenset[str]:
         """The parameters whose values pick the address of an access the kernel makes at any of the source

@@ -196,6 +196,9 @@ class Search:
         # shared-memory errors of launches outside the contract, by whether the block was the tile's
         self.outside: dict[bool, dict[tuple, Finding]] = {}
         self.tiles = frozenset(g.display_name for g in module.globals.values() if g.addrspace == 3 and not g.external)
+        # no buffer's values decide a branch or an address (nor pointers the launch draws into module variables):
+        # launches differing only in their data are one
+        self.blind = not self.layout.holders and not kernel_flow(self).values_decide()
         if self.mode.dictionary:  # the constants the kernel compares its arguments with
             self.layout.dictionary = argument_constants(kernel)[0]
             self.layout.grid_relative = grid_relative_arguments(kernel)
@@ -244,7 +247,7 @@ class Search:
         outgrow them."""
         built = launch is None
         launch = launch if launch is not None else self.layout.launch(genes)
-        key = _launch_key(launch)
+        key = _launch_key(launch, self.blind)
         if key in self.cache:
             self.stats.cache_hits += 1
             return self.cache[key]
@@ -305,7 +308,7 @@ class Search:
         the evaluation's ``seen``)."""
         if genes is not None:
             launch = self.layout.launch(genes)
-            key = _launch_key(launch)
+            key = _launch_key(launch, self.blind)
             if key in self.cache and self.cache[key].cut:  # a timed phase cut it short: run it in full
                 del self.cache[key]
             elif key in self.cache:
@@ -568,17 +571,21 @@ def _pair(f: Finding) -> tuple:
     return tuple(sorted((l.file, l.line) for l in (f.first, f.second) if l is not None))
 
 
-def _launch_key(launch: Launch) -> tuple:
+def _launch_key(launch: Launch, blind: bool = False) -> tuple:
     """What makes two launches the same for the cache: dimensions, scalars, and each buffer's bytes (a large
     buffer's fill instead: hashing it costs more than it saves; launches differing only in the seed of a large
-    buffer's random numbers count as one, but zero- and random-filled ones never do)."""
-    parts = [launch.grid, launch.block, launch.blocks, launch.warp_size, launch.dynamic_shared, launch.seed]
+    buffer's random numbers count as one, but zero- and random-filled ones never do).  ``blind``: no buffer's
+    values decide a branch or an address of the kernel (:meth:`KernelFlow.values_decide`), so every buffer is
+    keyed by its fill, whatever its size: another seed runs the same accesses again."""
+    parts = [launch.grid, launch.block, launch.blocks, launch.warp_size, launch.dynamic_shared,
+             None if blind else launch.seed]
     for name, v in launch.args.items():
         if isinstance(v, np.ndarray) and v.ndim > 0:
             spec = launch.buffer_specs.get(name) or {}
             fill = tuple(sorted((k, repr(x)) for k, x in spec.items() if k not in ("rng", "seed"))) \
                 if spec else ("unknown", id(v))
-            parts.append((name, str(v.dtype), v.shape, hash(v.tobytes()) if v.size < 65536 else (v.size, fill)))
+            by_fill = v.size >= 65536 or (blind and bool(spec))
+            parts.append((name, str(v.dtype), v.shape, (v.size, fill) if by_fill else hash(v.tobytes())))
         else:
             parts.append((name, repr(v)))
     return tuple(parts)
