@@ -229,3 +229,17 @@ def test_vector_store_entirely_out_of_bounds_is_reported_not_a_crash(tmp_path):
     (kernel,) = [k for f in doc["files"] for k in f["kernels"]]
     assert kernel["status"] == "analysed"
     assert {f["kind"] for f in kernel["findings"]} == {"out-of-bounds"}
+
+
+def test_geometric_functions_of_a_constant_vector_and_a_register():
+    """``dot((float4)(1.0f), tmp[i])``: the constant splat is the first operand (seen on Paddle-Lite's softmax)."""
+    src = """__kernel void k(__global const float4 *in, __global float *out, __global float *far) {
+      int g = get_global_id(0);
+      out[g] = dot((float4)(1.0f), in[g]);
+      far[g] = distance((float4)(0.0f), in[g]);
+    }"""
+    m = load_source(src, "opencl", path="dot.cl")
+    x = np.arange(64, dtype=np.float32).reshape(16, 4)
+    r = run(m, None, Launch(1, 16, {"in": x, "out": np.zeros(16, np.float32), "far": np.zeros(16, np.float32)}))
+    assert np.allclose(r.buffers["out"], x.sum(1))
+    assert np.allclose(r.buffers["far"], np.sqrt((x.astype(np.float64) ** 2).sum(1)))

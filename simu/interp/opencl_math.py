@@ -139,10 +139,16 @@ def _select_float(fdt, dt, a, b, c):
     return np.where(_select_condition(a, c), b, a).astype(dt)
 
 
+def _vector(*xs) -> bool:
+    """Whether the operands are vectors: lanes × components for a register, components alone for a constant (a
+    splat ``(float4)(1.0f)``), so one register operand says it."""
+    return any(np.ndim(x) >= 2 for x in xs)
+
+
 def _rel(op, vector_true=-1):
     def f(fdt, dt, *xs):
         r = op(*xs)
-        if np.ndim(xs[0]) >= 2:
+        if _vector(*xs):
             return np.where(r, vector_true, 0).astype(dt)
         return np.asarray(r).astype(dt)
     return f
@@ -162,12 +168,12 @@ COMMON = {
     "radians": lambda fdt, dt, x: (x.astype(np.float64) * (np.pi / 180.0)).astype(dt),
     "clamp": lambda fdt, dt, x, lo, hi: np.fmin(np.fmax(x, lo), hi).astype(dt),
     "max": lambda fdt, dt, a, b: np.fmax(a, b).astype(dt), "min": lambda fdt, dt, a, b: np.fmin(a, b).astype(dt),
-    "dot": lambda fdt, dt, a, b: (a * b).sum(axis=-1).astype(dt) if np.ndim(a) >= 2 else (a * b).astype(dt),
+    "dot": lambda fdt, dt, a, b: (a * b).sum(axis=-1).astype(dt) if _vector(a, b) else (a * b).astype(dt),
     "length": lambda fdt, dt, a: np.sqrt((a.astype(np.float64) ** 2).sum(axis=-1) if np.ndim(a) >= 2
                                          else a.astype(np.float64) ** 2).astype(dt),
     "fast_length": lambda fdt, dt, a: np.sqrt((a.astype(np.float64) ** 2).sum(axis=-1) if np.ndim(a) >= 2
                                               else a.astype(np.float64) ** 2).astype(dt),
-    "distance": lambda fdt, dt, a, b: np.sqrt(((a.astype(np.float64) - b) ** 2).sum(axis=-1) if np.ndim(a) >= 2
+    "distance": lambda fdt, dt, a, b: np.sqrt(((a.astype(np.float64) - b) ** 2).sum(axis=-1) if _vector(a, b)
                                               else (a.astype(np.float64) - b) ** 2).astype(dt),
     "normalize": lambda fdt, dt, a: (a / np.sqrt((a.astype(np.float64) ** 2).sum(axis=-1, keepdims=True)
                                                  if np.ndim(a) >= 2 else a.astype(np.float64) ** 2)).astype(dt),
