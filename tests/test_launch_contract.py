@@ -45,6 +45,34 @@ def test_the_shared_tile_is_a_prior_not_a_limit():
     assert declared.reqd_block == (64, 1, 1) and declared.block_prior is None
 
 
+ROW_PER_GLOBAL_Y = """__kernel void row_max(__global const float *in, __global float *out, int n) {
+  int row = get_global_id(1);
+  int tid = get_local_id(0);
+  __local float4 best4[8];  /* 32 floats */
+  __local float *best = (__local float *)best4;
+  float m = -1e30f;
+  for (int s = tid; s < n; s += 32) m = fmax(m, in[row * n + s]);
+  best[tid] = m;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (tid == 0) { for (int i = 1; i < 32; ++i) m = fmax(m, best[i]); out[row] = m; }
+}"""
+
+
+def test_a_row_per_global_y_with_a_tile_indexed_by_local_x_is_searched_in_work_groups_one_row_high(tmp_path):
+    """The work-items of a group along y share ``best`` by ``get_local_id(0)`` alone: the kernel was written for
+    groups one row high (each row its own group), so the search does not make taller ones and reports no race
+    between rows (seen on Paddle-Lite's softmax_1x1 and instance_norm)."""
+    shape = _shape(ROW_PER_GLOBAL_Y, "opencl")
+    assert shape.block_dims == 2 and shape.local_dims == 1
+    assert _shape(ROW_PER_GLOBAL_Y.replace("get_local_id(0)", "get_local_id(0) + 32 * get_local_id(1)"),
+                  "opencl").local_dims == 2
+    assert _shape("__kernel void k(__global int *a) { a[get_global_id(1) * 8 + get_global_id(0)] = 1; }",
+                  "opencl").local_dims == 2  # nothing shared in the group: its rows may be any height
+    src = tmp_path / "row_max.cl"
+    src.write_text(ROW_PER_GLOBAL_Y)
+    assert not [f for f in _findings(src, "--budget", "1") if f["kind"] == "race"]
+
+
 def test_block_ids_reduced_modulo_an_argument_are_found():
     module = load_source("__global__ void k(float *acc, int k, int m) { acc[blockIdx.x % k] += m; }", "cuda")
     assert grid_relative_arguments(module.kernel()) == {"k"}

@@ -112,8 +112,8 @@ class Layout:
             block = s.block_prior
         elif r < 0.85:  # tiles are often twice the block (halos, a zeroed upper half, two loads per thread)
             block = tuple(max(1, d // 2) if d > 1 else 1 for d in s.block_prior)
-        elif s.block_dims >= 2:
-            choices = [(16, 16, 1), (8, 8, 1), (32, 8, 1), (16, 4, 1), (8, 4, 2)] if s.block_dims == 2 else \
+        elif s.local_dims >= 2:
+            choices = [(16, 16, 1), (8, 8, 1), (32, 8, 1), (16, 4, 1), (8, 4, 2)] if s.local_dims == 2 else \
                 [(8, 8, 4), (4, 4, 4), (16, 4, 2)]
             block = rng.choice(choices)
         else:
@@ -165,7 +165,7 @@ class Layout:
         for d in range(3):
             if d >= s.grid_dims:
                 grid[d] = 1
-            if d >= s.block_dims:
+            if d >= s.local_dims:
                 block[d] = 1
         if s.block_cap:
             block = [min(b, c) for b, c in zip(block, s.block_cap, strict=True)]

@@ -21,6 +21,10 @@ class Shape:
     """What the IR says about a kernel's launch: dimensions used, fixed block, dynamic shared."""
 
     block_dims: int = 1
+    # the block axes the search varies: block_dims, less those along which a kernel sharing memory in its blocks
+    # never tells its threads apart (only a global id reads them: an OpenCL row per ``get_global_id(1)`` whose
+    # local tile is indexed by ``get_local_id(0)`` alone was written for work-groups one row high)
+    local_dims: int = 1
     grid_dims: int = 1  # 0: the kernel reads no block id, so its contract is one block
     reqd_block: tuple[int, int, int] | None = None  # declared (reqd_work_group_size): a hard limit
     block_prior: tuple[int, int, int] | None = None  # read off static shared tiles: tried first
@@ -36,7 +40,7 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
     """Dimensions the kernel reads.  A kernel that never reads a block id (``blockIdx``,
     ``get_group_id``, ``get_global_id``) has every block do the same work: launching several only
     makes the blocks race with themselves, so its grid is one block (``grid_dims = 0``)."""
-    bdim, gdim = 1, 0
+    bdim, gdim, ldim = 1, 0, 1
     for b in kernel.function.blocks:
         for ins in b.instrs:
             if ins.opcode != "call":
@@ -46,7 +50,7 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
             if m:
                 axis = "xyz".index(m.group(2)) + 1
                 if m.group(1) in ("tid", "ntid"):
-                    bdim = max(bdim, axis)
+                    bdim, ldim = max(bdim, axis), max(ldim, axis)
                 elif m.group(1) == "ctaid":
                     gdim = max(gdim, axis)
                 continue
@@ -58,11 +62,15 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                 axis = min(int(ins.ops[0].value) + 1, 3) if ins.ops and ins.ops[0].kind == "const" else 3
                 if m.group(1) in ("get_local_id", "get_local_size", "get_global_id", "get_global_size"):
                     bdim = max(bdim, axis)
+                if m.group(1) in ("get_local_id", "get_local_size"):
+                    ldim = max(ldim, axis)
                 if m.group(1) in ("get_group_id", "get_global_id"):
                     gdim = max(gdim, axis)
     dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
-    prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, bdim)
-    return Shape(block_dims=bdim, grid_dims=gdim, reqd_block=kernel.reqd_block,
+    shares = dyn or bool(_shared_globals_used(kernel) & _shared_names(module)) or any(p.is_local for p in kernel.params)
+    local = ldim if shares else bdim
+    prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, local)
+    return Shape(block_dims=bdim, local_dims=local, grid_dims=gdim, reqd_block=kernel.reqd_block,
                  max_threads=kernel.max_threads or MAX_THREADS_PER_BLOCK, dynamic_shared=dyn, block_prior=prior,
                  block_cap=prior if multi else None,
                  # a spin-wait (simu.ir.spin) may wait for every block too: a hand-written grid barrier
@@ -103,6 +111,10 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int
     if best is not None and best[0] * best[1] >= 32:
         return best, multi  # type: ignore[return-value]
     return None, False
+
+
+def _shared_names(module) -> set[str]:
+    return {g.name for g in module.globals.values() if g.addrspace == 3}
 
 
 def _shared_globals_used(kernel: Kernel) -> set[str]:
