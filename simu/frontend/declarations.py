@@ -40,6 +40,7 @@ class Declaration:
     container: bool = False
     body: tuple[int, int] | None = None
     members: list[Declaration] = field(default_factory=list)
+    block: tuple[int, int] | None = None  # a function definition's body: the offsets of its braces
 
 
 class Unbalanced(ValueError):
@@ -159,7 +160,7 @@ def _parse(blank: str, a: int, b: int, code: str) -> list[Declaration]:
                 end = close + 1
                 if nxt[:1] == ";":
                     end = blank.index(";", close + 1) + 1
-                out.append(Declaration(start, end, kernel=bool(_GLOBAL.search(blank[start:i]))))
+                out.append(Declaration(start, end, kernel=bool(_GLOBAL.search(blank[start:i])), block=(i, close)))
                 i, start = end, None
             else:  # an initialiser, an enum body: the declaration goes on to its ';'
                 i = close + 1
@@ -170,6 +171,64 @@ def _parse(blank: str, a: int, b: int, code: str) -> list[Declaration]:
     if start is not None:
         out.append(Declaration(start, b))
     return out
+
+
+def statement_at(blank: str, pos: int, block: tuple[int, int]) -> tuple[int, int] | None:
+    """The offsets of the statement of a function body (``block``: its braces) that holds ``pos``, in ``blank``
+    (:func:`structure_text`): from after the ``;``, ``{`` or ``}`` before it to its ``;`` (or the ``}`` closing a
+    block it ends with: ``if (…) { … }``).  A statement inside parentheses is its whole enclosing statement (a
+    lambda's in a call); None where ``pos`` is not inside ``block`` or the brackets do not match."""
+    lo, hi = block
+    if not lo < pos < hi:
+        return None
+    start, parens, braces = None, 0, 0
+    for i in range(pos - 1, lo - 1, -1):
+        c = blank[i]
+        if c in ")]":
+            parens += 1
+        elif c in "([":
+            parens = max(parens - 1, 0)  # at 0: ``pos`` is inside this group, whose statement goes on before it
+        elif parens:
+            continue
+        elif c == "}":
+            if braces == 0:
+                start = i + 1  # after a block statement
+                break
+            braces += 1
+        elif c == "{":
+            if braces == 0:
+                start = i + 1
+                break
+            braces -= 1
+        elif c == ";" and braces == 0:
+            start = i + 1
+            break
+    if start is None:
+        return None
+    parens = braces = 0
+    i = start
+    while i < hi:
+        c = blank[i]
+        if c in "([":
+            parens += 1
+        elif c in ")]":
+            parens -= 1
+            if parens < 0:
+                return None
+        elif c == "{":
+            braces += 1
+        elif c == "}":
+            braces -= 1
+            if braces < 0:
+                return (start, i) if i > pos else None  # the enclosing block's end: a last statement without ';'
+            if braces == 0 and parens == 0:
+                rest = blank[i + 1:hi].lstrip()
+                if rest[:1] not in (";", ",", ")", ".", "(", "-"):
+                    return start, i + 1  # a block the statement ends with
+        elif c == ";" and parens == 0 and braces == 0:
+            return (start, i + 1) if i + 1 > pos else None
+        i += 1
+    return (start, hi) if parens == braces == 0 and hi > pos else None  # the body's last statement, without ';'
 
 
 def _statement_end(blank: str, i: int, b: int) -> int:
@@ -211,4 +270,4 @@ def _is_function(head: str) -> bool:
 
 
 __all__ = ["Declaration", "Unbalanced", "declaration_at", "declarations", "directive_lines", "enclosing_namespaces",
-           "structure_text"]
+           "statement_at", "structure_text"]

@@ -47,15 +47,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simu.frontend.choices import chain_choice
-from simu.frontend.declarations import Declaration, Unbalanced, declaration_at, declarations, directive_lines
+from simu.frontend.declarations import (
+    Declaration,
+    Unbalanced,
+    declaration_at,
+    declarations,
+    directive_lines,
+    statement_at,
+    structure_text,
+)
 from simu.frontend.guards import option_macros
 from simu.frontend.overlay import close_up
 from simu.frontend.stand_ins import dependencies, write_stand_ins
 from simu.frontend.toolchain import INCLUDE_DIR
 
 MAX_ROUNDS = 12
+MAX_STATEMENT_ROUNDS = 4  # rounds that leave statements of one function out before the whole function is
 _DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (fatal error|error|note): (.*)$", re.M)
 _GLOBAL = re.compile(r"\b__global__\b")
+# device code keeps every statement or goes whole (its own or a project macro's __device__: HOST_DEVICE)
+_DEVICE_CODE = re.compile(r"\b__(?:device|global)__\b|\b[A-Z_]*DEVICE[A-Z_]*\b")
 _ERROR_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*error\b")
 _ODD_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85]")  # line breaks to str.splitlines, not to clang
 
@@ -72,6 +83,7 @@ class DeviceSlice:
     files: list[str] = field(default_factory=list)  # project files a declaration was left out of
     first_error: str = ""  # the first error of the host code, as clang said it (or the first missing header)
     directives: list[str] = field(default_factory=list)  # what was decided about #error lines
+    statements: int = 0  # statements of host functions left out
 
     def note(self) -> str:
         parts = []
@@ -80,8 +92,10 @@ class DeviceSlice:
             shown = ", ".join(self.missing[:3]) + (f" and {more} more" if more > 0 else "")
             parts.append(f"missing header{'s' if len(self.missing) > 1 else ''} {shown} replaced by empty stand-ins")
         parts += self.directives
-        if self.removed:
-            parts.append(f"{self.removed} declaration{'s' if self.removed > 1 else ''} that did not compile left out "
+        if self.removed or self.statements:
+            what = [f"{n} {word}{'s' if n > 1 else ''}" for n, word in ((self.removed, "declaration"),
+                                                                       (self.statements, "statement")) if n]
+            parts.append(f"{' and '.join(what)} that did not compile left out "
                          f"of {len(self.files)} file{'s' if len(self.files) > 1 else ''}"
                          + (f" (first: {self.first_error})" if self.first_error else ""))
         return "host code not compiled: " + "; ".join(parts) + "; kernels analysed from a device-only slice"
@@ -113,15 +127,16 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
     sliced = _Files(root, system)
     args = sliced.stand_ins(missing)
     first = ""
-    for _ in range(MAX_ROUNDS):
+    for sliced.round in range(MAX_ROUNDS):
         argv = base + args + sliced.overlay_args() + ["-fsyntax-only", "-ferror-limit=0", "-fno-caret-diagnostics",
                                                        "-fno-diagnostics-show-option", str(path)]
         proc = subprocess.run(argv, capture_output=True, text=True)
         if proc.returncode == 0:
-            if not sliced.removed and not missing and not sliced.directives:
+            if not sliced.removed and not sliced.statements and not missing and not sliced.directives:
                 return None  # nothing to leave out: the file's own compile error stands
             s = DeviceSlice(args + sliced.overlay_args(), tmp, list(missing), len(sliced.removed),
-                            sorted({str(f) for f, _ in sliced.removed}), first, list(sliced.directives))
+                            sorted({str(f) for f, _ in (*sliced.removed, *sliced.statements)}), first,
+                            list(sliced.directives), len(sliced.statements))
             return s
         errors = _errors(proc.stderr)
         if not errors:
@@ -147,9 +162,15 @@ def _slice(path: Path, base: list[str], root: Path, system: list[Path],
                     break  # the other errors may have been the unchosen configuration's
                 progress = True
                 continue
-            if decl.kernel:
-                return None
-            if sliced.remove(where[0], decl):
+            if decl.kernel:  # a template kernel a host statement instantiates: that statement goes instead
+                site = sliced.requesting_statement(chain, system)
+                if site is None:
+                    return None
+                if not sliced.remove_statement(*site) and not sliced.left_out(*site):
+                    return None
+                progress = True
+                continue
+            if sliced.remove_statement(where, decl) or sliced.remove(where[0], decl):
                 progress = True
                 if not first:
                     first = f"{_show(where[0])}:{where[1]}: {chain[0][3]}"
@@ -168,6 +189,9 @@ class _Files:
         self.text: dict[Path, str] = {}
         self.decls: dict[Path, list[Declaration]] = {}
         self.removed: set[tuple[Path, int]] = set()
+        self.statements: set[tuple[Path, int]] = set()  # statements of function bodies left out
+        self.statement_rounds: dict[tuple[Path, int], set[int]] = {}  # by declaration: the rounds that left some out
+        self.round = 0
         self.copies: dict[Path, Path] = {}
         self.directives: list[str] = []  # what was decided about #error lines, for the note
         self.decided: set[tuple[Path, int]] = set()
@@ -216,7 +240,7 @@ class _Files:
             self.text[f] = close_up(text) or text
             self.decls[f] = declarations(self.text[f])
 
-    def declaration(self, f: Path, line: int, col: int) -> Declaration | None:
+    def offset(self, f: Path, line: int, col: int) -> int | None:
         self._load(f)
         text = self.text[f]
         pos = 0
@@ -224,20 +248,66 @@ class _Files:
             pos = text.find("\n", pos) + 1
             if pos == 0:
                 return None
-        return declaration_at(self.decls[f], pos + col - 1)
+        return pos + col - 1
+
+    def declaration(self, f: Path, line: int, col: int) -> Declaration | None:
+        pos = self.offset(f, line, col)
+        return declaration_at(self.decls[f], pos) if pos is not None else None
 
     def remove(self, f: Path, decl: Declaration) -> bool:
         if (f, decl.start) in self.removed:
             return False
         self.removed.add((f, decl.start))
+        self._blank_out(f, decl.start, decl.end)
+        return True
+
+    def remove_statement(self, where: tuple[Path, int, int], decl: Declaration) -> bool:
+        """Leave out the statement of a function body that holds the error at ``where`` (a host function that
+        launches a kernel keeps its launch when only its logging or error message uses a missing library); the
+        whole function once :data:`MAX_STATEMENT_ROUNDS` statements of it were left out and it still fails."""
+        f = where[0]
+        rounds = self.statement_rounds.setdefault((f, decl.start), set())
+        if decl.block is None or _DEVICE_CODE.search(self.text[f][decl.start:decl.block[0]]) or \
+                (f, decl.start) in self.removed or \
+                (self.round not in rounds and len(rounds) >= MAX_STATEMENT_ROUNDS):
+            return False
+        pos = self.offset(f, where[1], where[2])
+        blank = structure_text(self.text[f])
+        span = statement_at(blank, pos, decl.block) if pos is not None else None
+        if span is None or (f, span[0]) in self.statements or _in_device_lambda(blank, span[0], decl.block[0]):
+            return False
+        self.statements.add((f, span[0]))
+        rounds.add(self.round)
+        self._blank_out(f, *span)
+        return True
+
+    def left_out(self, where: tuple[Path, int, int], decl: Declaration) -> bool:
+        """Whether the statement at ``where`` was left out already."""
+        pos = self.offset(*where)
+        span = statement_at(structure_text(self.text[where[0]]), pos, decl.block) \
+            if pos is not None and decl.block is not None else None
+        return span is not None and (where[0], span[0]) in self.statements
+
+    def requesting_statement(self, chain: list[tuple[Path, int, int, str]], system: list[Path]
+                             ) -> tuple[tuple[Path, int, int], Declaration] | None:
+        """Where a host function's statement asked for the template instantiation an error happened in (its
+        "in instantiation of … requested here" note), with that function's declaration; None if none did."""
+        for f, line, col, message in chain[1:]:
+            if message.startswith("in instantiation of") and _is_project(f, system):
+                decl = self.declaration(f, line, col)
+                if decl is not None and not decl.kernel and decl.block is not None:
+                    return (f, line, col), decl
+        return None
+
+    def _blank_out(self, f: Path, start: int, end: int) -> None:
+        """Blank ``text[start:end]`` of ``f`` (lines and columns kept), its preprocessor lines kept."""
         text = self.text[f]
-        keep = [(a, b) for a, b in directive_lines(text[decl.start:decl.end])]
-        chunk = list(re.sub(r"[^\n]", " ", text[decl.start:decl.end]))
-        original = text[decl.start:decl.end]
+        keep = [(a, b) for a, b in directive_lines(text[start:end])]
+        chunk = list(re.sub(r"[^\n]", " ", text[start:end]))
+        original = text[start:end]
         for a, b in keep:
             chunk[a:b] = original[a:b]
-        self._write(f, text[:decl.start] + "".join(chunk) + text[decl.end:])
-        return True
+        self._write(f, text[:start] + "".join(chunk) + text[end:])
 
     def _write(self, f: Path, text: str) -> None:
         self.text[f] = text
@@ -252,6 +322,21 @@ class _Files:
         overlay.write_text(json.dumps({"version": 0, "case-sensitive": True, "use-external-names": False,
                                        "roots": roots}))
         return ["-ivfsoverlay", str(overlay)]
+
+
+def _in_device_lambda(blank: str, pos: int, body: int) -> bool:
+    """Whether ``pos`` of a host function (``body``: its opening brace) is inside a ``__device__`` lambda's body."""
+    depth = 0
+    for i in range(pos - 1, body, -1):
+        if blank[i] == "}":
+            depth += 1
+        elif blank[i] == "{":
+            if depth == 0:
+                head = blank[max(body, i - 200):i]
+                if _DEVICE_CODE.search(head[head.rfind("]") + 1:] if "]" in head else ""):
+                    return True
+            depth = max(depth - 1, 0)
+    return False
 
 
 def _errors(stderr: str) -> list[list[tuple[Path, int, int, str]]]:
