@@ -807,6 +807,16 @@ def test_host_cxx_standard_library_works_with_the_shims():
     assert _kernels(ir) == ["_Z1kPfPii"]
 
 
+def test_integer_arguments_of_cmath_functions_are_doubles():
+    """``std::ldexp(unsigned, int)`` (a JSON library's half-float decoder in host code) is <cmath>'s integral
+    overload, not ambiguous between the float and double ones."""
+    ir = _ir("#include <cmath>\n"
+             "double host(unsigned m, int *e) { return std::ldexp(m, -24) + std::frexp(3, e) + std::scalbn(2u, 1)"
+             " + std::ilogb(8) + std::lround(3); }\n"
+             "__global__ void k(float *a, int n) { a[threadIdx.x] = ldexp(1.0f, n) + ldexp(n, 2); }\n")
+    assert _kernels(ir) == ["_Z1kPfi"]
+
+
 # --------------------------------------------------------------------------------------
 # The CUDA corpus: every file carries its labels and compiles.
 # --------------------------------------------------------------------------------------

@@ -579,6 +579,16 @@ __SIMU_MATH_HD long lrint(float x) { return lrintf(x); }
 __SIMU_MATH_HD long long llrint(float x) { return llrintf(x); }
 __SIMU_MATH_HD void sincos(float x, float *s, float *c) { sincosf(x, s, c); }
 __SIMU_MATH_HD void sincospi(float x, float *s, float *c) { sincospif(x, s, c); }
+/* an integer argument is a double, as <cmath>'s overloads for integral types (json.hpp: ldexp(unsigned, int)) */
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, double) ldexp(T x, int e) { return ldexp((double)x, e); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, double) frexp(T x, int *e) { return frexp((double)x, e); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, double) scalbn(T x, int n) { return scalbn((double)x, n); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, double) scalbln(T x, long n) { return scalbln((double)x, n); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, int) ilogb(T x) { return ilogb((double)x); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, long) lround(T x) { return lround((double)x); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, long long) llround(T x) { return llround((double)x); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, long) lrint(T x) { return lrint((double)x); }
+template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, long long) llrint(T x) { return llrint((double)x); }
 template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, bool) isnan(T) { return false; }
 template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, bool) isinf(T) { return false; }
 template <typename T> __SIMU_MATH_HD __SIMU_IF_INT(T, bool) isfinite(T) { return true; }
