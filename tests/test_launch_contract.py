@@ -73,6 +73,25 @@ def test_a_row_per_global_y_with_a_tile_indexed_by_local_x_is_searched_in_work_g
     assert not [f for f in _findings(src, "--budget", "1") if f["kind"] == "race"]
 
 
+def test_the_tile_prior_follows_the_axis_that_indexes_each_dimension():
+    """``part[lid0][lid1 * 4]`` of a ``part[32][16]`` tile is a block of 32 by 4 (Paddle-Lite's transposed matmul),
+    not the 16 by 32 its declaration reads as; the stores decide, not a transposed read after the barrier."""
+    transposed = _shape("""__kernel void colsum(__global const float *in, __global float *out, int k) {
+      int gx = get_global_id(0);
+      int2 tid = (int2)(get_local_id(0), get_local_id(1));
+      __local float part[32][16];
+      float s = 0.0f;
+      for (int c = tid.y; c < k; c += 4) s += in[c * 64 + gx];
+      part[tid.x][tid.y * 4] = s;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (tid.y == 0) out[gx] = part[tid.x][0] + part[tid.x][4] + part[tid.x][8] + part[tid.x][12];
+    }""", "opencl")
+    assert transposed.block_prior == (32, 4, 1)
+    plain = _shape("__global__ void k(float *a) { __shared__ float t[8][32]; t[threadIdx.y][threadIdx.x] = 1;"
+                   " __syncthreads(); a[threadIdx.x] = t[threadIdx.x % 8][threadIdx.y]; }")
+    assert plain.block_prior == (32, 8, 1)
+
+
 def test_block_ids_reduced_modulo_an_argument_are_found():
     module = load_source("__global__ void k(float *acc, int k, int m) { acc[blockIdx.x % k] += m; }", "cuda")
     assert grid_relative_arguments(module.kernel()) == {"k"}

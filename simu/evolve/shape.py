@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from simu.evolve.tile_axes import tile_block
 from simu.ir import Kernel
 from simu.ir.spin import spin_loops
 from simu.launch.model import MAX_THREADS_PER_BLOCK
@@ -81,7 +82,9 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int
     """The block a kernel was probably written for, read off its static shared tiles.
 
     Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` usually
-    assume one thread per tile element.  The tile's dimensions, rounded down to powers of two
+    assume one thread per tile element.  Which thread axis indexes which dimension, and how many elements apart,
+    is read off the tile's stores where it can be (:mod:`simu.evolve.tile_axes`: ``temp[lid0][lid1 * 4 + k]``
+    is 32 by 4 for ``temp[32][16]``).  The tile's dimensions, rounded down to powers of two
     (dropping padding and halos), give a *prior*: the search tries it first but also explores other
     blocks (``slot[t % 32]`` races only with more than 32 threads).  Launches that then index the
     tile past its end, or leave it partly unloaded, are outside the kernel's contract
@@ -98,8 +101,11 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int
         while isinstance(t, ArrayType):
             dims.append(t.count)
             t = t.elem
+        indexed = tile_block(kernel, g.name, dims) if bdim >= 2 and len(dims) >= 2 else None
         dims = [1 << (d.bit_length() - 1) for d in dims if d > 0]
-        if bdim >= 2 and len(dims) >= 2:
+        if indexed is not None:  # which axis indexes which dimension, read off the accesses
+            cand = tuple(1 << (d.bit_length() - 1) for d in indexed)
+        elif bdim >= 2 and len(dims) >= 2:
             cand = (dims[-1], dims[-2], 1)
         else:
             cand = (dims[-1], 1, 1)
