@@ -7,20 +7,29 @@ search chooses the argument and the NDRange apart, and where the argument is sho
 rows overlap: two threads write one element, an index runs into the next row.  No launch of the program's is such.
 An error every witness of which has a searched row length below the launch's largest extent (the grid times the
 block along one dimension) is re-run on its cheapest witness with each such argument raised to that extent, the rest
-kept; when a re-run loses it while its accesses still run (:func:`~simu.evolve.refute_values.rerun_verdict`), it is
+kept, its images as much wider as the rows grew (rows past the image drawn for the short ones would write outside it);
+when a re-run loses it while its accesses still run (:func:`~simu.evolve.refute_values.rerun_verdict`), it is
 a warning that names the assumption.  An error a re-run still shows, or that no re-run could judge, stands.
 Arguments the host computes from program state are :mod:`simu.evolve.refute_values`' to judge.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from functools import partial
+
+import numpy as np
+
 from simu import codes
 from simu.evolve.refute import affordable, int_value, sites_of, witnesses
 from simu.evolve.refute_values import JUDGED_KINDS, Reruns, rerun_verdict
 from simu.evolve.rows import row_length_arguments
+from simu.launch.buffers import seal
+from simu.launch.images import is_image
 from simu.pipeline import beyond_contract
 
 MAX_EXTENT = 1 << 16  # a longer row would cost the re-run more than its witness
+MAX_IMAGE_ELEMENTS = 1 << 22  # an image widened for longer rows past this stays as it was
 
 
 def refute_by_rows(search) -> None:
@@ -40,7 +49,8 @@ def refute_by_rows(search) -> None:
         witness, finding = min(shown, key=lambda s: s[0].cost)
         extent = min(_extent(witness.launch), MAX_EXTENT)
         sites = sites_of(finding)
-        runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, sites))
+        wider = partial(_wider_images, _images(layout.kernel), witness)
+        runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, sites, wider))
         for name in (n for n in rows if runs.value(n) < extent):
             verdict = rerun_verdict(runs.run(name, extent), finding, sites)
             if verdict == "lost":
@@ -66,3 +76,29 @@ def _short(launch, rows: list[str]) -> bool:
 def _extent(launch) -> int:
     """The most work-items ``launch`` runs along one dimension."""
     return max(int(g) * int(b) for g, b in zip(launch.grid, launch.block, strict=True))
+
+
+def _images(kernel) -> list[str]:
+    return [p.name for p in kernel.params if is_image(p)]
+
+
+def _wider_images(images: list[str], witness, launch, name: str, value: int):
+    """``launch`` with its images as much wider than the witness's as ``name``'s row grew (their contents repeated
+    across): rows raised past the image the search drew for the short ones would write outside it, and the re-run
+    could not tell the race gone from the accesses cut off.  The program's images are as wide as its rows."""
+    before = int_value(witness.launch.args.get(name))
+    if not images or before <= 0 or value <= before:
+        return launch
+    factor = -(-value // before)
+    args, specs = dict(launch.args), dict(launch.buffer_specs)
+    for n in images:
+        arr = args.get(n)
+        if not isinstance(arr, np.ndarray) or arr.ndim < 3 or arr.size * factor > MAX_IMAGE_ELEMENTS:
+            continue
+        reps = [1] * arr.ndim
+        reps[-2] = factor  # (…, height, width, channels)
+        wide = np.ascontiguousarray(np.tile(arr, reps))
+        spec = dict(specs.get(n) or {})
+        spec.update(shape=list(wide.shape), length=int(wide.size))
+        args[n], specs[n] = seal(wide, spec), spec
+    return dataclasses.replace(launch, args=args, buffer_specs=specs)

@@ -105,8 +105,9 @@ def refute_by_value(search) -> None:
 class Reruns:
     """The witness re-run with one argument changed, each (argument, value) run once whatever it judges."""
 
-    def __init__(self, search, witness, wanted: frozenset) -> None:
+    def __init__(self, search, witness, wanted: frozenset, adjust=None) -> None:
         self.search, self.witness = search, witness
+        self.adjust = adjust  # (launch, argument, value) -> the launch to run instead (room for the new value)
         self.inspect = partial(threads_by_site, search, wanted)
         self.index = {p.name: j for j, p in enumerate(search.layout.scalars)}
         self.flags = {p.name for p in search.layout.scalars
@@ -122,8 +123,11 @@ class Reruns:
             layout = self.search.layout
             varied = list(self.witness.genes)
             varied[layout.at.scalar(self.index[name])] = float(value)
+            launch = layout.launch(varied)
+            if self.adjust is not None:
+                launch = self.adjust(launch, name, value)
             self.done[(name, value)] = None if degenerate(layout, varied, self.witness) else \
-                self.search.refute(launch=layout.launch(varied), like=self.witness, inspect=self.inspect)
+                self.search.refute(launch=launch, like=self.witness, inspect=self.inspect)
         return self.done[(name, value)]
 
 
