@@ -73,6 +73,25 @@ def test_a_row_per_global_y_with_a_tile_indexed_by_local_x_is_searched_in_work_g
     assert not [f for f in _findings(src, "--budget", "1") if f["kind"] == "race"]
 
 
+def test_a_group_whose_threads_are_told_apart_along_y_and_z_only_is_one_wide_along_x(tmp_path):
+    """``local_id = get_local_id(1) * ly + get_local_id(2)`` indexes the group's tile and x is never read: one
+    channel per group, groups of 1 × w × h (Paddle-Lite's instance_norm); work-items along x would all be local 0."""
+    src = tmp_path / "norm.cl"
+    src.write_text("""__kernel void mean(__global const float *in, __global float *out, int ly, int n) {
+      int c = get_global_id(0);
+      int local_id = get_local_id(1) * ly + get_local_id(2);
+      __local float part[256];
+      float s = 0.0f;
+      for (int i = local_id; i < n; i += 64) s += in[c * n + i];
+      part[local_id] = s + c;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (local_id == 0) { for (int i = 1; i < 64; ++i) s += part[i]; out[c] = s; }
+    }""")
+    shape = _shape(src.read_text(), "opencl")
+    assert shape.local_dims == 3 and shape.unread_axes == {0} and shape.block_prior is None
+    assert not [f for f in _findings(src, "--budget", "1") if f["kind"] == "race" and f["severity"] == "error"]
+
+
 def test_the_tile_prior_follows_the_axis_that_indexes_each_dimension():
     """``part[lid0][lid1 * 4]`` of a ``part[32][16]`` tile is a block of 32 by 4 (Paddle-Lite's transposed matmul),
     not the 16 by 32 its declaration reads as; the stores decide, not a transposed read after the barrier."""

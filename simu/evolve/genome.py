@@ -165,7 +165,7 @@ class Layout:
         for d in range(3):
             if d >= s.grid_dims:
                 grid[d] = 1
-            if d >= s.local_dims:
+            if d >= s.local_dims or d in s.unread_axes:
                 block[d] = 1
         if s.block_cap:
             block = [min(b, c) for b, c in zip(block, s.block_cap, strict=True)]

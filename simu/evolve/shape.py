@@ -13,6 +13,8 @@ from simu.launch.model import MAX_THREADS_PER_BLOCK
 _CUDA_IDS = re.compile(r"llvm\.nvvm\.read\.ptx\.sreg\.(tid|ntid|ctaid|nctaid)\.([xyz])$")
 _PTX_BLOCK_ID = re.compile(r"%ctaid")
 GRID_BARRIER = "__simu_grid_sync"  # what cooperative_groups' grid sync() calls (include/cuda/cooperative_groups.h)
+_PTX_THREAD = re.compile(r"%(?:tid|laneid|ntid)")
+_LINEAR_IDS = re.compile(r"_Z\d+(get_local_linear_id|get_sub_group_local_id|get_sub_group_id)")
 _OPENCL_IDS = re.compile(r"_Z\d+(get_local_id|get_local_size|get_group_id|get_num_groups|get_global_id|"
                          r"get_global_size)")
 
@@ -26,6 +28,7 @@ class Shape:
     # never tells its threads apart (only a global id reads them: an OpenCL row per ``get_global_id(1)`` whose
     # local tile is indexed by ``get_local_id(0)`` alone was written for work-groups one row high)
     local_dims: int = 1
+    unread_axes: frozenset[int] = frozenset()  # block axes below local_dims it never tells threads apart along
     grid_dims: int = 1  # 0: the kernel reads no block id, so its contract is one block
     reqd_block: tuple[int, int, int] | None = None  # declared (reqd_work_group_size): a hard limit
     block_prior: tuple[int, int, int] | None = None  # read off static shared tiles: tried first
@@ -42,6 +45,7 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
     ``get_group_id``, ``get_global_id``) has every block do the same work: launching several only
     makes the blocks race with themselves, so its grid is one block (``grid_dims = 0``)."""
     bdim, gdim, ldim = 1, 0, 1
+    read: set[int] = set()  # the block axes the kernel reads a thread's index or the block's size along
     for b in kernel.function.blocks:
         for ins in b.instrs:
             if ins.opcode != "call":
@@ -52,12 +56,17 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                 axis = "xyz".index(m.group(2)) + 1
                 if m.group(1) in ("tid", "ntid"):
                     bdim, ldim = max(bdim, axis), max(ldim, axis)
+                    read.add(axis - 1)
                 elif m.group(1) == "ctaid":
                     gdim = max(gdim, axis)
                 continue
+            if "asm" in ins.attrs and _PTX_THREAD.search(str(ins.attrs["asm"])):
+                read |= {0, 1, 2}  # inline PTX reading %tid or %laneid
             if "asm" in ins.attrs and _PTX_BLOCK_ID.search(str(ins.attrs["asm"])):
                 gdim = max(gdim, 3)  # inline PTX reading %ctaid
                 continue
+            if _LINEAR_IDS.match(name):
+                read |= {0, 1, 2}
             m = _OPENCL_IDS.match(name)
             if m:
                 axis = min(int(ins.ops[0].value) + 1, 3) if ins.ops and ins.ops[0].kind == "const" else 3
@@ -65,13 +74,18 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                     bdim = max(bdim, axis)
                 if m.group(1) in ("get_local_id", "get_local_size"):
                     ldim = max(ldim, axis)
+                    read |= {axis - 1} if ins.ops and ins.ops[0].kind == "const" else {0, 1, 2}
                 if m.group(1) in ("get_group_id", "get_global_id"):
                     gdim = max(gdim, axis)
     dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
     shares = dyn or bool(_shared_globals_used(kernel) & _shared_names(module)) or any(p.is_local for p in kernel.params)
     local = ldim if shares else bdim
+    # an axis below the last one read that the kernel never reads (instance_norm's groups of 1 × w × h)
+    unread = frozenset(a for a in range(local) if a not in read) if shares and read else frozenset()
     prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, local)
-    return Shape(block_dims=bdim, local_dims=local, grid_dims=gdim, reqd_block=kernel.reqd_block,
+    if prior is not None and any(prior[a] > 1 for a in unread):
+        prior, multi = None, False  # a tile read as running along an axis no thread index is read on
+    return Shape(block_dims=bdim, local_dims=local, unread_axes=unread, grid_dims=gdim, reqd_block=kernel.reqd_block,
                  max_threads=kernel.max_threads or MAX_THREADS_PER_BLOCK, dynamic_shared=dyn, block_prior=prior,
                  block_cap=prior if multi else None,
                  # a spin-wait (simu.ir.spin) may wait for every block too: a hand-written grid barrier
