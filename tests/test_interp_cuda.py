@@ -822,3 +822,29 @@ def test_shuffle_source_lane_modulo_width():
                "plus40_w16": shfl_reference(v, tpb, 16, "idx", (lane + 40) % 16)}
         bad = [k for k in got if not np.array_equal(got[k], exp[k])]
         assert not bad, f"wrong shuffles: {bad}"
+
+
+def test_a_struct_passed_by_value_is_each_threads_own_copy(tmp_path):
+    """A kernel that advances its by-value random generator (``rng.state = …``) changes its own copy, as CUDA's
+    parameters are: no race between the threads, and each reads the launch's value first (tiny-cuda-nn's
+    generate_random_kernel raced on its pcg32 before)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from simu.cli import app
+
+    src = ("struct Rng { unsigned long long state, inc; };\n"
+           "__global__ void gen(int n, Rng rng, unsigned long long *out) {\n"
+           "  int i = threadIdx.x;\n  if (i >= n) return;\n  rng.state += i;\n"
+           "  out[i] = rng.state * 3 + rng.inc;\n}\n")
+    m = load_source(src, "cuda", path="byval.cu")
+    (param,) = [p for p in m.kernel().params if p.name == "rng"]
+    assert param.byval
+    r = run(m, None, Launch(1, 8, {"n": 8, "rng": np.array([10, 1], np.uint64), "out": np.zeros(8, np.uint64)}))
+    assert (r.buffers["out"] == (10 + np.arange(8)) * 3 + 1).all()
+    assert (r.buffers["rng"] == [10, 1]).all()  # the launch's value, whatever the threads did to their copies
+    (tmp_path / "byval.cu").write_text(src)
+    res = CliRunner().invoke(app, ["check", str(tmp_path / "byval.cu"), "--budget", "1", "--format", "json"])
+    findings = [f for file in json.loads(res.stdout)["files"] for k in file["kernels"] for f in k["findings"]]
+    assert not [f for f in findings if f["kind"] == "race"], findings

@@ -28,6 +28,8 @@ from simu.ir.types import PtrType, alloc_size
 from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
 from simu.launch.model import MAX_THREADS_PER_BLOCK, Launch, LocalBuffer, Schedule
 
+MAX_BYVAL_COPIES_BYTES = 1 << 28  # past this, the threads of a launch share one copy of a by-value struct
+
 
 @dataclass
 class Limits:
@@ -134,6 +136,13 @@ class Machine:
                     st.r[slot] = a.base + st.block_of * nbytes
                 elif v is None:
                     st.r[slot] = np.zeros(T, np.int64)
+                elif p.byval and np.asarray(v).nbytes * T <= MAX_BYVAL_COPIES_BYTES:
+                    # a struct passed by value: each thread's own copy (one thread's changes are not another's)
+                    arr = np.ascontiguousarray(v)
+                    a = st.mem.allocate(p.name, SPACE_PRIVATE, arr.nbytes, T, param=p.name,
+                                        init=np.tile(arr.view(np.uint8).ravel(), T))
+                    buffers[p.name] = (a, arr.dtype, arr.shape)
+                    st.r[slot] = a.base + st.lane * arr.nbytes
                 else:
                     arr = np.ascontiguousarray(v)
                     shared = st.backing.get(id(arr))
@@ -231,8 +240,8 @@ class Machine:
             trace.releases = rel
         if st.grid_releases:
             trace.grid_releases = np.asarray(st.grid_releases, np.int64).reshape(-1, 2)
-        out = {name: st.mem.contents(a).view(np.uint8).copy().view(dt).reshape(shape)
-               for name, (a, dt, shape) in buffers.items()}
+        out = {name: st.mem.contents(a)[:a.instance_size].view(np.uint8).copy().view(dt).reshape(shape)
+               for name, (a, dt, shape) in buffers.items()}  # a by-value struct: the launch's value
         return RunResult(outcome, out, trace, st.step, st.thread_instructions, time.perf_counter() - t0,
                          st.memory_errors, allocations=st.mem.allocs,
                          instructions=self.program.instrs)

@@ -49,6 +49,8 @@ def place(st, launch, buffers: dict, variables: dict | None = None) -> None:
             alloc.data[at] = values.astype("<i8").view(np.uint8).reshape(-1, 8)
             if len(run) > 6 and run[6]:
                 _write_shape(alloc, size, run[6], int(np.prod(buffers[target][2])))
+        if alloc.instances > 1:  # a struct passed by value: every thread's copy holds the same pointers
+            alloc.data[size:size * alloc.instances] = np.tile(alloc.data[:size], alloc.instances - 1)
 
 
 def tensor_shape(elements: int, dims: int) -> list[int]:

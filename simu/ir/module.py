@@ -133,6 +133,8 @@ class Param:
     # launch gives each slot a buffer of its own (simu.launch.members)
     pointers: PointerLayout | None = None
     canonical_type: str | None = None  # c_type with typedefs written out (debug info): ``float*`` for ``real*``
+    # a struct passed by value (``ptr byval(%struct.S)``): each thread works on its own copy of the launch's value
+    byval: bool = False
 
     @property
     def is_pointer(self) -> bool:
@@ -363,6 +365,7 @@ class _Decoder:
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
         params = []
+        byval = _byval_args(header)
         for i, (_aname, atype) in enumerate(fn.args):
             space = atype.addrspace if isinstance(atype, PtrType) else 0
             ctype = ctypes[i] if i < len(ctypes) else None
@@ -374,7 +377,8 @@ class _Decoder:
             if held is not None and held.by_value:  # the pointer the IR passes points to the struct itself
                 size, fl = held.stride, held.floats
             params.append(Param(i, names.get(i) or f"arg{i}", atype, ctype, space, size, fl, held,
-                                canonical[i] if i < len(canonical) and canonical[i] != ctype else None))
+                                canonical[i] if i < len(canonical) and canonical[i] != ctype else None,
+                                byval=i in byval))
         lang = language
         if lang == "llvm":
             lang = "opencl" if self.kernel_names.get(fn.name) == "opencl" else "cuda"
@@ -582,3 +586,27 @@ def _plain_name(mangled: str) -> str:
         n = int(m.group(1))
         return m.group(2)[:n]
     return mangled
+
+
+def _byval_args(header: str) -> set[int]:
+    """The positions of the arguments a ``define`` line passes ``byval``."""
+    start = header.find("(", header.find("@"))
+    if start < 0:
+        return set()
+    out, depth, index, piece = set(), 0, 0, []
+    for ch in header[start + 1:]:
+        if ch in "([{<":
+            depth += 1
+        elif ch in ")]}>":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            if "byval(" in "".join(piece):
+                out.add(index)
+            index, piece = index + 1, []
+            continue
+        piece.append(ch)
+    if "byval(" in "".join(piece):
+        out.add(index)
+    return out
