@@ -557,3 +557,42 @@ def test_two_locals_a_wrapper_starts_null_are_two_buffers(tmp_path: Path):
     params = [("n", None), ("assign", 4), ("idx", 4)]
     contracts = contracts_for(index, "pool", params, None, files={"pool.cu"}, api="cuda").contracts
     assert contracts and all(not c.same for c in contracts), [c.same for c in contracts]
+
+
+LINEAR_KERNEL = """#include <cstdint>
+constexpr uint32_t N_THREADS_LINEAR = 128;
+template <typename T> constexpr uint32_t n_blocks_linear(T n) { return (uint32_t)((n + N_THREADS_LINEAR - 1) / 128); }
+template <typename K, typename T, typename ... Types>
+void linear_kernel(K kernel, uint32_t shmem_size, cudaStream_t stream, T n_elements, Types ... args) {
+  if (n_elements <= 0) return;
+  kernel<<<n_blocks_linear(n_elements), N_THREADS_LINEAR, shmem_size, stream>>>(n_elements, args...);
+}
+__global__ void update_moment(const uint32_t n_elements, float beta, const float *norm, float *moment) {
+  const uint32_t i = threadIdx.x + blockIdx.x * blockDim.x;
+  if (i >= n_elements) return;
+  *moment = beta * *moment + *norm;  // one element: one thread, as the host launches it
+}
+int main() {
+  float *norm, *moment;
+  cudaMalloc(&norm, 4);
+  cudaMalloc(&moment, 4 * 8);
+  for (int i = 0; i < 8; ++i)
+    linear_kernel(update_moment, 0, nullptr, COUNT, 0.9f, norm, moment + i);
+  return 0;
+}
+"""
+
+
+def test_a_launch_helper_takes_the_kernel_its_caller_passes(tmp_path: Path):
+    """``linear_kernel(update_moment, shmem, stream, 1u, …)``: a helper that launches the kernel it is given with
+    its element count and the rest of its arguments (``args...``): each call is a host launch of the kernel passed,
+    at its count, each pointer its own buffer (the pack's arguments all read ``args``)."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "main.cu").write_text(LINEAR_KERNEL.replace("COUNT", "1u"))
+    k = _kernel(_scan(tmp_path), "update_moment")
+    assert not _races(k), _races(k)
+    assert k.launches <= 8  # the host's launch, not a search over counts
+    (tmp_path / "main.cu").write_text(LINEAR_KERNEL.replace("COUNT", "100u"))
+    races = _races(_kernel(_scan(tmp_path), "update_moment"))
+    assert races and all(f.severity == "error" and f.variable == "moment" for f in races), races
+    assert all("host launch at main.cu" in f.launch.origin for f in races)

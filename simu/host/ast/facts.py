@@ -75,6 +75,9 @@ class LaunchFact:
     conditions: tuple[Condition, ...]
     signature: str = ""  # the kernel's type as this launch instantiates it (``void (double *)``)
     later: bool = False  # made on a while loop's later pass: what is unknown varies, no text reader's value holds
+    # a kernel the launching function takes as a parameter (``kernel<<<…>>>(n, args...)`` in a launch helper):
+    # each call passes its own (simu.host.ast.launches)
+    kernel_param: Expr | None = None
 
 
 @dataclass(frozen=True)
@@ -341,18 +344,25 @@ class FunctionReader:
         callee = strip(inner[0])
         ref = referenced(callee)
         names = [ref.get("name") or callee.get("name", "")]
+        held = None
         if ref.get("kind") != "FunctionDecl" and callee.get("kind") != "UnresolvedLookupExpr":
-            names = functions_in(self.expr(callee, st)) or names  # a kernel through a pointer or a table
+            held = self.expr(callee, st)
+            names = functions_in(held) or names  # a kernel through a pointer or a table
         config = kids(inner[1])[1:]
         parts = [self.expr(c, st) for c in config] + [Const(0)] * (3 - len(config))
         args = inner[2:]
         for a in args:
             self.effects(a, st)
+        values = tuple(self.expr(a, st) for a in args)
+        texts = [self.source(a) for a in args]
+        for i, (text, value) in enumerate(zip(texts, values, strict=True)):  # a parameter pack's `args...`, expanded:
+            if any(t == text and v != value for t, v in zip(texts, values, strict=True)):  # one text, other values
+                texts[i] = f"{text}#{i}"
         for name in names:
             self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
-                                            parts[2], tuple(self.expr(a, st) for a in args),
-                                            tuple(self.source(a) for a in args), tuple(st.conditions),
-                                            signature(ref) if len(names) == 1 else "", self.later))
+                                            parts[2], values, tuple(texts), tuple(st.conditions),
+                                            signature(ref) if len(names) == 1 else "", self.later,
+                                            held if isinstance(held, Param) else None))
 
     def assign(self, lhs: Node, value: Expr, st: _State) -> None:
         target = strip(lhs)

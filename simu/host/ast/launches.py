@@ -24,6 +24,7 @@ from simu.host.ast.expr import (
     _children,
     dim_parts,
     equalities,
+    functions_in,
     runtime_value,
     substituted,
     uncast,
@@ -125,21 +126,34 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             device = device_note([lift(p, ctx, bound) for p in parts], program.writes)
             lengths = length_relations(program, fn, ctx, bound, x, known,
                                        [allocated_bytes(program, fn, ctx, bound, a) for a in x.args])
-            for g, b in itertools.product(grids, blocks):
-                made = LaunchValues(fn.file, x.line, x.kernel, x.callee_text, fn.name, g, b,
+            kernels = passed_kernels(x, ctx, bound)
+            for (kernel, callee, sig), g, b in itertools.product(kernels, grids, blocks):
+                made = LaunchValues(fn.file, x.line, kernel, callee, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail,
                                     _describe(bound) + device, rel,
-                                    zeroed, before, x.signature, x.later, fills, equal, symbols, lengths, runtime,
+                                    zeroed, before, sig, x.later, fills, equal, symbols, lengths, runtime,
                                     runtime_dims)
-                key = (made.grid, made.block, made.shmem, made.args, made.bound, made.relations, made.symbols,
-                       made.lengths)
+                key = (made.kernel, made.grid, made.block, made.shmem, made.args, made.bound, made.relations,
+                       made.symbols, made.lengths)
                 if key not in seen:
                     seen.add(key)
                     out.append(made)
             if len(out) >= MAX_VARIANTS:
                 return out[:MAX_VARIANTS]
     return out
+
+
+def passed_kernels(x: LaunchFact, ctx, bound) -> list[tuple[str, str, str]]:
+    """``(kernel, callee text, signature)`` of what launch ``x`` launches in context ``ctx``: its own kernel, or,
+    for a kernel the launching function takes as a parameter (``linear_kernel(kernel, shmem, stream, n,
+    args...)``), each function the caller passes there (its signature the parameter's, less the pointer)."""
+    if x.kernel_param is not None:
+        names = functions_in(lift(x.kernel_param, ctx, bound))
+        if names:
+            sig = x.signature.replace("(*)", "", 1).replace("  ", " ")
+            return [(n, n, sig) for n in names]
+    return [(x.kernel, x.callee_text, x.signature)]
 
 
 _MEMSETS = {"cudaMemset", "cudaMemsetAsync", "cudaMemset2D", "cudaMemset2DAsync", "cudaMemset3D",
