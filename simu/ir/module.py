@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from simu.errors import CompileError
 from simu.frontend.kernel_names import kernel_names
+from simu.ir.arguments import byval_arguments
 from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef
 from simu.ir.debuginfo import DebugInfo, Loc
@@ -365,7 +366,7 @@ class _Decoder:
         file = self.dbg.file_of(sp.get("file")) if sp else "?"
         line = int(sp.get("line", 0)) if sp else 0
         params = []
-        byval = _byval_args(header)
+        byval = byval_arguments(header)
         for i, (_aname, atype) in enumerate(fn.args):
             space = atype.addrspace if isinstance(atype, PtrType) else 0
             ctype = ctypes[i] if i < len(ctypes) else None
@@ -587,26 +588,3 @@ def _plain_name(mangled: str) -> str:
         return m.group(2)[:n]
     return mangled
 
-
-def _byval_args(header: str) -> set[int]:
-    """The positions of the arguments a ``define`` line passes ``byval``."""
-    start = header.find("(", header.find("@"))
-    if start < 0:
-        return set()
-    out, depth, index, piece = set(), 0, 0, []
-    for ch in header[start + 1:]:
-        if ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            if depth == 0:
-                break
-            depth -= 1
-        elif ch == "," and depth == 0:
-            if "byval(" in "".join(piece):
-                out.add(index)
-            index, piece = index + 1, []
-            continue
-        piece.append(ch)
-    if "byval(" in "".join(piece):
-        out.add(index)
-    return out

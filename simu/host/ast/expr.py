@@ -151,6 +151,13 @@ def _tuple(v: Any) -> Any:
     return tuple(v) if isinstance(v, list) else v
 
 
+def distinct_texts(texts: list[str], values: tuple[Expr, ...]) -> tuple[str, ...]:
+    """Argument texts, those one text writes for other values (a parameter pack's ``args...``, expanded: each
+    ``args``) told apart as ``args#i``, so that no later reader takes them for one variable."""
+    return tuple(f"{t}#{i}" if any(u == t and w != v for u, w in zip(texts, values, strict=True)) else t
+                 for i, (t, v) in enumerate(zip(texts, values, strict=True)))
+
+
 def functions_in(e: Expr) -> list[str]:
     """The functions a pointer expression may hold: each of a table's (one where the index is a constant), each
     arm of a choice."""

@@ -29,8 +29,10 @@ from simu.host.ast.expr import (
     Op,
     Param,
     Unknown,
+    distinct_texts,
     functions_in,
 )
+from simu.host.ast.factdata import CallFact, Condition, FunctionFacts, LaunchFact
 from simu.host.ast.layout import Records, sized
 from simu.host.ast.nodes import (
     Node,
@@ -52,7 +54,6 @@ from simu.host.ast.nodes import (
 )
 from simu.host.ast.outputs import written_targets
 
-Condition = tuple[Expr, bool]  # an expression and whether it holds (True) or not (False)
 _ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "__assert", "__assert_func",
                  "__builtin_trap"}
 _LEAVES = {"exit", "abort", "_exit", "quick_exit"}
@@ -60,48 +61,6 @@ _API_LAUNCHES = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 _DIM3 = {"dim3", "uint3", "struct dim3"}
 MAX_DEPTH = 40  # nesting of one expression
 MAX_NODES = 400  # nodes of one expression written out as a tree (shared subtrees counted each time)
-
-
-@dataclass(frozen=True)
-class LaunchFact:
-    line: int
-    kernel: str
-    callee_text: str  # ``reduce<float, 256>``
-    grid: Expr
-    block: Expr
-    shmem: Expr
-    args: tuple[Expr, ...]
-    args_text: tuple[str, ...]
-    conditions: tuple[Condition, ...]
-    signature: str = ""  # the kernel's type as this launch instantiates it (``void (double *)``)
-    later: bool = False  # made on a while loop's later pass: what is unknown varies, no text reader's value holds
-    # a kernel the launching function takes as a parameter (``kernel<<<…>>>(n, args...)`` in a launch helper):
-    # each call passes its own (simu.host.ast.launches)
-    kernel_param: Expr | None = None
-
-
-@dataclass(frozen=True)
-class CallFact:
-    line: int
-    callee: str
-    args: tuple[Expr, ...]
-    conditions: tuple[Condition, ...]
-    signature: str = ""  # the callee's type (``void (int, double *)``): which template instantiation it calls
-
-
-@dataclass(frozen=True)
-class FunctionFacts:
-    name: str
-    file: str
-    line: int
-    params: tuple[str, ...]
-    launches: tuple[LaunchFact, ...] = ()
-    calls: tuple[CallFact, ...] = ()
-    writes: tuple[tuple[str, str, Expr], ...] = ()  # (record, field, value); record "::" for a global
-    returns: Expr | None = None
-    signature: str = ""  # its type, as calls name it (``void (int, double *)`` for ``f<double>``)
-    copies: tuple[tuple[int, Expr, str, Expr], ...] = ()  # (line, device pointer, fill): simu.host.ast.contents
-    param_fills: tuple[tuple[int, str, Expr], ...] = ()  # (parameter, kind, value): what it fills a caller's array with
 
 
 @dataclass
@@ -354,13 +313,10 @@ class FunctionReader:
         for a in args:
             self.effects(a, st)
         values = tuple(self.expr(a, st) for a in args)
-        texts = [self.source(a) for a in args]
-        for i, (text, value) in enumerate(zip(texts, values, strict=True)):  # a parameter pack's `args...`, expanded:
-            if any(t == text and v != value for t, v in zip(texts, values, strict=True)):  # one text, other values
-                texts[i] = f"{text}#{i}"
+        texts = distinct_texts([self.source(a) for a in args], values)
         for name in names:
             self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
-                                            parts[2], values, tuple(texts), tuple(st.conditions),
+                                            parts[2], values, texts, tuple(st.conditions),
                                             signature(ref) if len(names) == 1 else "", self.later,
                                             held if isinstance(held, Param) else None))
 
