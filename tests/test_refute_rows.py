@@ -33,6 +33,12 @@ __kernel void tag_image(__write_only image2d_t out, int out_width) {
   int c = get_global_id(0), w = get_global_id(1);
   write_imagef(out, (int2)(c * out_width + w, get_global_id(2)), (float4)(c));  // a block of columns per c
 }
+__kernel void two_passes(__global float *out, int width) {
+  int c = get_global_id(0), w = get_global_id(1);
+  out[c * width + w] = (float)c;
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  out[c * width + w] += (float)w;  // a second error on the same witness, at other lines
+}
 __kernel void guarded(__global float *out, int n) {
   int i = get_global_id(0);
   if (i < n) out[i] = 1.0f;
@@ -94,3 +100,14 @@ def test_overlapping_image_rows_are_judged_on_an_image_as_wide_as_the_raised_row
     races = _races(s)
     assert races and all(f.severity == codes.WARNING for f in races), races
     assert "only when out_width = 2 is shorter than the 8 work-items" in races[0].message
+
+
+def test_errors_sharing_a_witness_are_each_judged_on_its_rerun():
+    """The re-run at a raised row length is made once per witness and judges every error that witness shows: it
+    reads the source positions of all of them, not only of the first judged (Paddle-Lite's instance_norm kept its
+    later statements' races as errors)."""
+    s = _search("two_passes", (2, 2), (1, 8), 4)
+    lines = {f.first.line for f in _races(s)}
+    assert len(lines) >= 2 and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    assert all(f.severity == codes.WARNING for f in _races(s)), [(f.first.line, f.severity) for f in _races(s)]

@@ -39,10 +39,11 @@ def refute_by_rows(search) -> None:
     rows = sorted(row_length_arguments(layout.kernel) & searched)
     if not rows:
         return
+    errors = [key for key, (f, _) in search.found.items() if f.severity == codes.ERROR and f.kind in JUDGED_KINDS]
+    # every error's source positions, read off each re-run: errors sharing a witness share its re-runs
+    wanted = frozenset().union(*(sites_of(search.found[key][0]) for key in errors))
     reruns: dict[tuple, Reruns] = {}
-    for key, (f, _) in list(search.found.items()):
-        if f.severity != codes.ERROR or f.kind not in JUDGED_KINDS:
-            continue
+    for key in errors:
         shown = affordable(search, witnesses(search, key))
         if not shown or any(not _short(w.launch, rows) for w, _ in shown):
             continue  # a witness whose rows are as long as its launch is inside the contract
@@ -50,7 +51,7 @@ def refute_by_rows(search) -> None:
         extent = min(_extent(witness.launch), MAX_EXTENT)
         sites = sites_of(finding)
         wider = partial(_wider_images, _images(layout.kernel), witness)
-        runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, sites, wider))
+        runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, wanted, wider))
         for name in (n for n in rows if runs.value(n) < extent):
             verdict = rerun_verdict(runs.run(name, extent), finding, sites)
             if verdict == "lost":
