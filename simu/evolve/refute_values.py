@@ -123,11 +123,13 @@ class Reruns:
             layout = self.search.layout
             varied = list(self.witness.genes)
             varied[layout.at.scalar(self.index[name])] = float(value)
-            launch = layout.launch(varied)
-            if self.adjust is not None:
-                launch = self.adjust(launch, name, value)
-            self.done[(name, value)] = None if degenerate(layout, varied, self.witness) else \
-                self.search.refute(launch=launch, like=self.witness, inspect=self.inspect)
+            run = None
+            if not degenerate(layout, varied, self.witness):
+                launch = layout.launch(varied)
+                if self.adjust is not None:
+                    launch = self.adjust(launch, name, value)
+                run = self.search.refute(launch=launch, like=self.witness, inspect=self.inspect)
+            self.done[(name, value)] = run
         return self.done[(name, value)]
 
 

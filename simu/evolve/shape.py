@@ -78,11 +78,12 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                 if m.group(1) in ("get_group_id", "get_global_id"):
                     gdim = max(gdim, axis)
     dyn = any(g.addrspace == 3 and g.external for g in module.globals.values())
-    shares = dyn or bool(_shared_globals_used(kernel) & _shared_names(module)) or any(p.is_local for p in kernel.params)
+    used = _shared_globals_used(kernel)
+    shares = dyn or bool(used & _shared_names(module)) or any(p.is_local for p in kernel.params)
     local = ldim if shares else bdim
     # an axis below the last one read that the kernel never reads (instance_norm's groups of 1 × w × h)
     unread = frozenset(a for a in range(local) if a not in read) if shares and read else frozenset()
-    prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, local)
+    prior, multi = (None, False) if kernel.reqd_block else _block_from_tiles(module, kernel, local, used)
     if prior is not None and any(prior[a] > 1 for a in unread):
         prior, multi = None, False  # a tile read as running along an axis no thread index is read on
     return Shape(block_dims=bdim, local_dims=local, unread_axes=unread, grid_dims=gdim, reqd_block=kernel.reqd_block,
@@ -92,7 +93,8 @@ def kernel_shape(module, kernel: Kernel) -> Shape:
                  whole_grid=GRID_BARRIER in module.functions or bool(spin_loops(kernel.function.blocks)))
 
 
-def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int, int] | None, bool]:
+def _block_from_tiles(module, kernel: Kernel, bdim: int, used: set[str]
+                      ) -> tuple[tuple[int, int, int] | None, bool]:
     """The block a kernel was probably written for, read off its static shared tiles.
 
     Kernels with `__shared__ float tile[TILE][TILE + 1]` or `__local float s[WG + 2*R]` usually
@@ -105,7 +107,6 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int) -> tuple[tuple[int, int
     (``search._violates_contract``)."""
     from simu.ir.types import ArrayType
 
-    used = _shared_globals_used(kernel)
     best, multi = None, False
     for g in module.globals.values():
         if g.addrspace != 3 or g.external or g.name not in used or not isinstance(g.type, ArrayType):

@@ -190,6 +190,7 @@ class _Files:
         self.decls: dict[Path, list[Declaration]] = {}
         self.removed: set[tuple[Path, int]] = set()
         self.statements: set[tuple[Path, int]] = set()  # statements of function bodies left out
+        self.structures: dict[Path, str] = {}  # structure_text of each copy as it stands
         self.statement_rounds: dict[tuple[Path, int], set[int]] = {}  # by declaration: the rounds that left some out
         self.round = 0
         self.copies: dict[Path, Path] = {}
@@ -264,17 +265,16 @@ class _Files:
     def remove_statement(self, where: tuple[Path, int, int], decl: Declaration) -> bool:
         """Leave out the statement of a function body that holds the error at ``where`` (a host function that
         launches a kernel keeps its launch when only its logging or error message uses a missing library); the
-        whole function once :data:`MAX_STATEMENT_ROUNDS` statements of it were left out and it still fails."""
+        whole function once :data:`MAX_STATEMENT_ROUNDS` rounds left statements of it out and it still fails."""
         f = where[0]
         rounds = self.statement_rounds.setdefault((f, decl.start), set())
         if decl.block is None or _DEVICE_CODE.search(self.text[f][decl.start:decl.block[0]]) or \
                 (f, decl.start) in self.removed or \
                 (self.round not in rounds and len(rounds) >= MAX_STATEMENT_ROUNDS):
             return False
-        pos = self.offset(f, where[1], where[2])
-        blank = structure_text(self.text[f])
-        span = statement_at(blank, pos, decl.block) if pos is not None else None
-        if span is None or (f, span[0]) in self.statements or _in_device_lambda(blank, span[0], decl.block[0]):
+        span = self._statement(where, decl)
+        if span is None or (f, span[0]) in self.statements or \
+                _in_device_lambda(self._structure(f), span[0], decl.block[0]):
             return False
         self.statements.add((f, span[0]))
         rounds.add(self.round)
@@ -283,10 +283,20 @@ class _Files:
 
     def left_out(self, where: tuple[Path, int, int], decl: Declaration) -> bool:
         """Whether the statement at ``where`` was left out already."""
-        pos = self.offset(*where)
-        span = statement_at(structure_text(self.text[where[0]]), pos, decl.block) \
-            if pos is not None and decl.block is not None else None
+        span = self._statement(where, decl)
         return span is not None and (where[0], span[0]) in self.statements
+
+    def _statement(self, where: tuple[Path, int, int], decl: Declaration) -> tuple[int, int] | None:
+        """The offsets of the statement of ``decl``'s body that holds ``where``."""
+        pos = self.offset(*where)
+        return statement_at(self._structure(where[0]), pos, decl.block) \
+            if pos is not None and decl.block is not None else None
+
+    def _structure(self, f: Path) -> str:
+        """``f``'s text as :func:`structure_text` gives it, made once per version of the copy."""
+        if f not in self.structures:
+            self.structures[f] = structure_text(self.text[f])
+        return self.structures[f]
 
     def requesting_statement(self, chain: list[tuple[Path, int, int, str]], system: list[Path]
                              ) -> tuple[tuple[Path, int, int], Declaration] | None:
@@ -311,6 +321,7 @@ class _Files:
 
     def _write(self, f: Path, text: str) -> None:
         self.text[f] = text
+        self.structures.pop(f, None)
         copy = self.copies.setdefault(f, self.root / f"{len(self.copies)}{f.suffix}")
         copy.write_bytes(text.encode("latin-1"))
 
