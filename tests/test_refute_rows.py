@@ -33,6 +33,12 @@ __kernel void tag_image(__write_only image2d_t out, int out_width) {
   int c = get_global_id(0), w = get_global_id(1);
   write_imagef(out, (int2)(c * out_width + w, get_global_id(2)), (float4)(c));  // a block of columns per c
 }
+__kernel void copy_by_fields(__write_only image2d_t out, int out_width) {
+  int2 pos;
+  pos.x = get_global_id(0) * out_width + get_global_id(1);
+  pos.y = get_global_id(2);
+  write_imagef(out, (int2)(pos.x, pos.y), (float4)(1.0f));  // the coordinate rebuilt from its components
+}
 __kernel void two_passes(__global float *out, int width) {
   int c = get_global_id(0), w = get_global_id(1);
   out[c * width + w] = (float)c;
@@ -70,6 +76,7 @@ def test_row_lengths_are_read_from_addresses_and_image_coordinates():
     m = _module()
     assert row_length_arguments(m.kernel("scale_rows")) == {"width"}
     assert row_length_arguments(m.kernel("copy_image")) == {"out_width"}
+    assert row_length_arguments(m.kernel("copy_by_fields")) == {"out_width"}
     assert row_length_arguments(m.kernel("guarded")) == set()
 
 

@@ -36,6 +36,8 @@ from simu.interp.spinwait import ordered_by_acquire
 from simu.interp.trace import ATOMIC, READ, WRITE
 
 ACTIONS = ("read", "write", "atomic")
+# a word's byte mask (bit k: byte k) as the bits of those bytes in a value
+_BYTE_MASKS = np.array([sum(0xFF << (8 * k) for k in range(4) if m >> k & 1) for m in range(16)], np.uint64)
 
 
 class _Rows:
@@ -98,7 +100,14 @@ class _Rows:
 
     @cached_property
     def value(self) -> np.ndarray:
-        return self._t.values_at(self.row)
+        """The bytes each row stored into its word, at their places in the word (0 for a read): two stores that
+        overlap in part (a `vstore8` clamped to the array's end and its neighbour's) are compared on the bytes
+        they share (:func:`same_bytes`)."""
+        bits = self._t.values_at(self.row)
+        offset = (self.word << 2) - self._col("addr").astype(np.int64)  # the word's first byte in the value
+        right = np.clip(offset, 0, 7).astype(np.uint64) * np.uint64(8)
+        left = np.maximum(-offset, 0).astype(np.uint64) * np.uint64(8)
+        return ((bits >> right) << left) & _BYTE_MASKS[self.mask]
 
     @cached_property
     def conv(self) -> np.ndarray:
@@ -361,7 +370,7 @@ def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
     ia, ic = rows.instr[a], rows.instr[c]
     lo, hi = np.minimum(ia, ic), np.maximum(ia, ic)
     ww = (rows.action[a] != READ) & (rows.action[c] != READ)
-    same_val = ww & (rows.value[a] == rows.value[c]) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
+    same_val = ww & same_bytes(rows, a, c) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
     # one group per (word, epoch, lane): when each lane first read and first stored each word in an epoch
     lane_word = _group_ids(rows.lane, rows.epoch.astype(np.int64), rows.word) if same_val.any() or not ww.all() \
         else None
@@ -389,6 +398,12 @@ def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
             "row_x": rows.row[x], "lane_x": rows.lane[x], "instr_x": rows.instr[x], "action_x": rows.action[x],
             "lane_y": rows.lane[y], "instr_y": rows.instr[y], "action_y": rows.action[y],
             "racy_writers": set(rows.instr[np.where(rows.action[a] != READ, a, c)[rw]].tolist())}
+
+
+def same_bytes(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """Per pair: whether the two rows stored the same bytes where both stored into their word."""
+    shared = _BYTE_MASKS[rows.mask[a] & rows.mask[c]]
+    return ((rows.value[a] ^ rows.value[c]) & shared) == 0
 
 
 def _group_ids(*keys: np.ndarray) -> np.ndarray:

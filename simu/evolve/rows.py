@@ -14,7 +14,7 @@ from simu.ir import Kernel
 _MULTIPLY_CALLS = ("_Z5mad24", "_Z5mul24", "_Z6mad_hi", "_Z3mad")  # the first two operands multiply
 _IMAGE_CALLS = ("_Z12write_image", "_Z11read_image", "_Z12read_image")  # an image's coordinates
 _CARRYING = CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", "udiv", "srem", "urem",
-                     "insertelement", "call"}
+                     "insertelement", "extractelement", "shufflevector", "call"}
 
 
 def row_length_arguments(kernel: Kernel) -> set[str]:

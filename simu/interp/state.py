@@ -19,6 +19,8 @@ from simu.interp.trace import ACTION_NAMES, ATOMIC, READ, WRITE, TraceBuilder
 from simu.interp.values import to_bits
 from simu.launch.model import Launch
 
+STORED_BITS_BYTES = 8  # the bytes of a stored value one trace row keeps (a uint64)
+
 FULL = slice(None)
 MAX_MEMORY_ERRORS = 1000
 
@@ -265,8 +267,19 @@ class State:
         else:
             conv = self.last_full[idx]
             self.last_full_shared = True
-        self.trace.add(lanes, off + (alloc.id << OFFSET_BITS), size, space, ep, we, action,
-                       instr, self.step, to_bits(values) if values is not None else None, conv)
+        base = off + (alloc.id << OFFSET_BITS)
+        if values is None or size <= STORED_BITS_BYTES:
+            self.trace.add(lanes, base, size, space, ep, we, action, instr, self.step,
+                           to_bits(values) if values is not None else None, conv)
+            return
+        # A store wider than the value column (a float8 `vstore8`) is recorded as pieces of 8 bytes, each with its
+        # own bits, so that two stores overlapping in part are compared on the bytes they share.
+        values = np.ascontiguousarray(values)
+        raw = values.view(np.uint8).reshape(len(values), values.itemsize * int(np.prod(values.shape[1:])))
+        for start in range(0, size, STORED_BITS_BYTES):
+            piece = raw[:, start:start + STORED_BITS_BYTES]
+            self.trace.add(lanes, base + start, piece.shape[1], space, ep, we, action, instr, self.step,
+                           to_bits(piece), conv)
 
     def _locate(self, lanes, sel, addrs, size: int, instr: int, action: int):
         """[(allocation, offsets, lanes, mask or None, selector for the trace)], one per allocation hit."""
