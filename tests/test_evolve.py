@@ -51,6 +51,19 @@ def test_dictionary_reads_the_constants_each_argument_is_compared_with():
     assert {5, 12, 40, 64} <= set(pool)
 
 
+def test_dictionary_tries_the_values_that_put_an_argument_minus_a_constant_before_an_address():
+    m = load_source("""
+__kernel void tail(__global const float *x, __global float *y, const int count) {
+  const int idx = get_global_id(0) << 3;
+  const int index = (idx + 8) > count ? (count - 8) : idx;  // before the buffers when count < 8
+  vstore8(vload8(0, x + index), 0, y + index);
+}
+""", "opencl")
+    per, pool = argument_constants(m.kernels[0])
+    assert {7, 8} <= set(per["count"])
+    assert -1 not in pool
+
+
 def test_mutation_steps_dimensions_in_range_and_jumps_to_dictionary_words():
     rng = random.Random(1)
     at = Genes(1)

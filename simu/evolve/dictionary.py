@@ -4,7 +4,8 @@ A bug behind `if (mode == 5)`, `switch (op)`, `if (flags & 64)` or `if (shift < 
 branch whose condition compares a scalar argument with a constant.  Random values rarely hit such
 a constant; the IR says it outright.  For every comparison, switch and bit mask that involves an
 integer argument (directly, through casts, or plus/minus a constant) the constant is collected,
-with its neighbours for ordered comparisons; the search seeds and mutates argument genes with them.
+with its neighbours for ordered comparisons; the search seeds and mutates argument genes with them.  An address
+indexed by an argument minus a constant (``x + (n - 8)``) adds the values that put that index at -1 and 0.
 """
 
 from __future__ import annotations
@@ -64,6 +65,19 @@ def argument_constants(kernel: Kernel) -> tuple[dict[str, list[int]], list[int]]
                 k = const_int(ops[1])
                 if src is not None and k is not None:
                     origin[ins.name] = (src[0], src[1] + (k if ins.opcode == "add" else -k))
+            elif ins.opcode in ("select", "phi") and ins.name:
+                # `count < 8 ? 0 : count - 8`: the arm that carries an argument, the other a constant or a thread's
+                arms = ops[1:] if ins.opcode == "select" else ops
+                carried = [origin[o.value] for o in arms if o.kind == "reg" and o.value in origin]
+                if len(carried) == 1:
+                    origin[ins.name] = carried[0]
+            elif ins.opcode == "getelementptr":
+                # an address at `n - 8`: before the buffer's start when n < 8, so try n = 7 and 8
+                for o in ops[1:]:
+                    src_off = origin.get(o.value) if o.kind == "reg" else None
+                    if src_off is not None and src_off[1] < 0:
+                        name, off = src_off
+                        per.setdefault(name, set()).update((-off - 1, -off))
             elif ins.opcode == "icmp" and len(ops) == 2:
                 for a, c in ((ops[0], ops[1]), (ops[1], ops[0])):
                     k = const_int(c)

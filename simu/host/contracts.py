@@ -477,7 +477,7 @@ def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile]
              and not (instance and site.instance and _unqualified(site.instance) != _unqualified(instance))]
     if not cl_file:
         return sites
-    judged = [(site, h, _built_from(index, h, site, Path(cl_file).name)) for site, h in sites]
+    judged = [(site, h, _built_from(index, h, site, cl_file)) for site, h in sites]
     known = [(site, h) for site, h, built in judged if built is True]
     if known:
         return known
@@ -487,16 +487,18 @@ def _opencl_launches(index: HostIndex, kernel: str, by_path: dict[str, HostFile]
     return near or maybe
 
 
-def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_name: str) -> bool | None:
-    """Whether the launched kernel's program is built from ``cl_name`` (``None``: not known)."""
+def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_file: str) -> bool | None:
+    """Whether the launched kernel's program is built from ``cl_file`` (``None``: not known)."""
     from simu.host.options import names_source
 
-    made = [k for k in h.kernels
-            if k.var and variable_text(k.var) == variable_text(site.kernel) and k.line <= site.line]
+    cl_name = Path(cl_file).name
+    made = [k for k in h.kernels if k.var and variable_text(k.var) == variable_text(site.kernel)
+            and k.line <= site.line and k.name in (None, site.kernel_name)]
     if not made:
         return None
-    if made[-1].sources:  # a kernel-creating helper's call names it
-        return cl_name in made[-1].sources
+    if made[-1].sources:  # a kernel-creating helper's call names it (a path names the folder too)
+        return any(s == cl_name or ("/" in s and Path(cl_file).as_posix().endswith("/" + s.lstrip("./")))
+                   for s in made[-1].sources)
     program = variable_text(made[-1].program)
     builds = _builds_before(index, site.file, program, made[-1].line)
     stem = Path(cl_name).stem

@@ -18,7 +18,8 @@ import re
 from simu.frontend.ctext import comment_free
 from simu.host.cscan import split_args
 
-LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "clCreateBuffer", "cudaMalloc", "<<<")
+LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "clCreateBuffer", "cudaMalloc", "<<<",
+                "enqueueNDRangeKernel")  # the C++ wrapper's ``queue.enqueueNDRangeKernel(kernel, …)``
 FUNCTION_MACRO = re.compile(  # name, parameters, body (continuation lines kept)
     r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*")

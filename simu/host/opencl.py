@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
+from simu.host.clregistry import counter_index, kernel_alias, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
@@ -36,7 +37,8 @@ from simu.launch.constraints import BLOCK_DIMS
 
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
-MARKERS = ("clBuildProgram", "clCreateKernel", "clEnqueueNDRangeKernel", "cl::Program", "cl::Kernel")
+MARKERS = ("clBuildProgram", "clCreateKernel", "clEnqueueNDRangeKernel", "cl::Program", "cl::Kernel",
+           "enqueueNDRangeKernel")
 
 
 def cl_mentions(src: CSource) -> list[tuple[int, str]]:
@@ -86,7 +88,7 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
     builds += _cpp_builds(src, ev, rel, mentions, defs)
     kernels = [KernelSite(rel, c.line, c.lhs or "", c.args[0], ev.str_value(c.args[1], c.pos))
                for c in src.calls("clCreateKernel") if len(c.args) >= 2]
-    kernels += _cpp_kernels(src, ev, rel)
+    kernels += _cpp_kernels(src, ev, rel) + registry_kernels(src, rel)
     args = [a for c in src.calls("clSetKernelArg") if len(c.args) >= 4
             for a in _per_instantiation(src, ev, c.pos, lambda c=c: _arg_site(ev, rel, c))]
     launches = []
@@ -357,7 +359,9 @@ def _passed(line: int, kernel: str, args: list[ArgSite], constants: bool = True)
 
 def arg_variable(value_text: str) -> str | None:
     """The variable a ``clSetKernelArg`` value points to: ``&n``, ``(void*)&d_buf``, ``buf`` (``setArg``)."""
-    e = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&").strip().strip("()").strip()
+    e = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&*").strip()
+    e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+)?[A-Za-z_]\w*\s*\)\s*(?=[A-Za-z_(])", "", e)  # (const int)n
+    e = e.strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
 
@@ -402,7 +406,10 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
         v = ev.int_value(value, m.start()) if re.fullmatch(r"[\w\s+\-*/()]+", value) else None
         used = tuple(sorted(ev.defaults)) if v is not None else ()
         state = state_source(ev, m.start(), value) if v is None else ""
-        out.append(ArgSite(rel, src.line_of(m.start()), m.group(1), ev.int_value(args[0], m.start()), args[0],
+        index = counter_index(src, args[0], m.start())
+        if index is None and "++" not in args[0] and "--" not in args[0]:
+            index = ev.int_value(args[0], m.start())
+        out.append(ArgSite(rel, src.line_of(m.start()), kernel_alias(src, m.group(1), m.start()), index, args[0],
                            args[1] if len(args) > 2 else "", value, v, used, state=state))
     return out
 
@@ -411,28 +418,55 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
                   ) -> list[LaunchSite]:
     """``queue.enqueueNDRangeKernel(kernel, offset, global, local)`` with ``cl::NDRange`` sizes."""
     out = []
-    for m in re.finditer(r"(?<![\w])([A-Za-z_][\w.\->]*)\s*(?:\.|->)\s*enqueueNDRangeKernel\s*\(", src.code):
+    for m in re.finditer(r"(?:\.|->)\s*enqueueNDRangeKernel\s*\(", src.code):  # on any queue expression
         args, _ = split_args(src.code, m.end())
         if not args or len(args) < 3:
             continue
-        out += _per_instantiation(src, ev, m.start(),
-                                  lambda m=m, args=args: _cpp_launch_site(src, ev, rel, m.start(), args, kernels,
-                                                                          arg_sites))
+        kernel = kernel_alias(src, args[0].strip(), m.start())
+        line = src.line_of(m.start())
+        named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
+        local = [k for k in named if src.enclosing(src.offset_of(k.line) + 1) == src.enclosing(m.start())]
+        # made in the launching function: the last made; made elsewhere for a member (one per name a registry
+        # may hand it): a launch per name
+        names = [local[-1].name] if local else list(dict.fromkeys(k.name for k in named)) or [None]
+        for name in names:
+            out += _per_instantiation(src, ev, m.start(), lambda m=m, args=args, kernel=kernel, name=name:
+                                      _cpp_launch_site(src, ev, rel, m.start(), [kernel, *args[1:]], name,
+                                                       arg_sites))
     return out
 
 
-def _cpp_launch_site(src: CSource, ev: Evaluator, rel: str, pos: int, args: list[str], kernels: list[KernelSite],
+def _cpp_launch_site(src: CSource, ev: Evaluator, rel: str, pos: int, args: list[str], name: str | None,
                      arg_sites: list[ArgSite]) -> LaunchSite:
     kernel, offset, glob = args[0], args[1], args[2]
     local = args[3] if len(args) > 3 else "cl::NullRange"
     line = src.line_of(pos)
     g_text, g = _ndrange(src, ev, glob, pos)
     l_text, loc = _ndrange(src, ev, local, pos)
-    named = [k for k in kernels if k.var and _same(k.var, kernel) and k.line <= line]
     dim = len(g) if g is not None else None
-    return LaunchSite(rel, line, kernel, named[-1].name if named else None, "", dim, offset, glob, g_text, g,
-                      local, l_text, loc, requires=launch_requires(
-                          ev, pos, _passed(line, kernel, arg_sites, constants=False)))
+    sizes = re.fullmatch(r"(?:cl::)?NDRange\s*[({](.*)[)}]", g_text, re.S)
+    grid = _grid_relation(ev, Call("enqueueNDRangeKernel", pos, line, ()), kernel, "{" + sizes.group(1) + "}", g,
+                          loc, arg_sites) if sizes else ()
+    return LaunchSite(rel, line, kernel, name, "", dim, offset, glob, g_text, g, local, l_text, loc, grid_sym=grid,
+                      requires=launch_requires(ev, pos, _passed(line, kernel, arg_sites, constants=False)),
+                      arg_sym=_arg_relations(src, ev, line, kernel, arg_sites))
+
+
+def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_sites: list[ArgSite]
+                   ) -> tuple[str | None, ...]:
+    """Per argument position, the value an expression passes as one of the other arguments' (``setArg(6, h * w)``
+    after ``setArg(4, h)`` and ``setArg(5, w)``: ``_a4_*_a5_``), where it is one."""
+    last = {a.index: a for a in sorted(arg_sites, key=lambda a: a.line)
+            if a.index is not None and a.line <= line and _same(a.kernel, kernel)}
+    passed = _passed(line, kernel, arg_sites)
+    out: list[str | None] = [None] * (max(last, default=-1) + 1)
+    for i, a in last.items():
+        if a.value is not None or arg_variable(a.value_text) is not None:
+            continue
+        others = {v: j for v, j in passed.items() if j != i}
+        sym = symbolic(ev, a.value_text, src.offset_of(a.line), others) if others else None
+        out[i] = sym if sym is not None and ARG.search(sym) else None
+    return tuple(out) if any(out) else ()
 
 
 def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
@@ -442,7 +476,8 @@ def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tup
         return e, None
     m = re.fullmatch(r"(?:cl::)?NDRange\s*[({](.*)[)}]", e, re.S)
     if m is None and re.fullmatch(r"[A-Za-z_]\w*", e):
-        decl = list(re.finditer(rf"(?:cl::)?NDRange\s+{re.escape(e)}\s*[({{](.*?)[)}}]\s*;", src.code[:pos], re.S))
+        decl = list(re.finditer(rf"(?:(?:cl::)?NDRange|auto)\s+{re.escape(e)}\s*(?:=\s*(?:cl::)?NDRange\s*)?"
+                                rf"[({{](.*?)[)}}]\s*;", src.code[:pos], re.S))
         if decl:
             e = f"NDRange({decl[-1].group(1)})"
             m = re.fullmatch(r"NDRange\((.*)\)", e, re.S)

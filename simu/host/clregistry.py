@@ -1,0 +1,129 @@
+"""Kernels a C++ host takes from a registry by name, and the argument counters it sets them with.
+
+Inference frameworks on the ``cl::Kernel`` C++ wrapper keep one program per ``.cl`` file and hand kernels out by
+name: a method registers the kernel (``ctx->AddKernel(kernel_func_name_, "buffer/act.cl", build_options_)``) and
+fetches it into a ``cl::Kernel`` member (``kernel_ = ctx->GetKernel(key)``, the key built from the name), the
+name a member set elsewhere (``kernel_func_name_ = "relu";`` in each ``case`` of a ``switch``, or its initialiser);
+another method takes the member by reference (``auto& kernel = kernel_;``) and sets its arguments with a counter
+(``kernel.setArg(arg_idx++, x)``, ``kernel.setArg(++arg_idx, n)``) before it enqueues it.
+
+* :func:`registry_kernels`: one :class:`~simu.host.model.KernelSite` per name such a member may hold, with the
+  ``.cl`` path the registering call names (``sources``, compared by path: two folders may hold files of one name).
+* :func:`kernel_alias`: the variable a reference to a kernel stands for.
+* :func:`counter_index`: the argument index a counter gives, counted over the straight-line statements before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from simu.host.cscan import CSource, split_args
+from simu.host.model import KernelSite
+
+_DECLARED = re.compile(r"\bcl::Kernel\s+([A-Za-z_]\w*)\s*[;{=]")
+_SETS_ARGS = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(")
+_CL_PATH = re.compile(r'"([^"\n]+\.cl)"')
+_IDENT = re.compile(r"[A-Za-z_][\w.\->]*")
+_CONTROL = re.compile(r"\b(?:for|while|do|goto|if|else|switch|case)\b")
+
+
+def registry_kernels(src: CSource, rel: str) -> list[KernelSite]:
+    """The kernels fetched into ``cl::Kernel`` variables in functions that register them by name (see the module)."""
+    if "setArg" not in src.code or ".cl\"" not in src.code:
+        return []
+    kernels = set(_DECLARED.findall(src.code)) | set(_SETS_ARGS.findall(src.code))
+    registered = {f: [r for m in _CL_PATH.finditer(src.code, f.start, f.end)
+                      if (r := _registration(src, m.start(), m.group(1)))] for f in src.functions()}
+    everywhere = [r for regs in registered.values() for r in regs]
+    if not everywhere:
+        return []
+    out = []
+    for f, own in registered.items():
+        for var in kernels:  # fetched by a call: `kernel_ = ctx->GetKernel(key)`, `auto kernel = ctx->GetKernel(key)`
+            for m in re.finditer(rf"(?<![\w.>]){re.escape(var)}\s*=(?!=)\s*[^;]*\(", src.code[f.start:f.end]):
+                at = f.start + m.start()
+                # registered before it in its function, else anywhere in the file (a method made for that)
+                regs = [r for r in own if r[2] < at] or everywhere
+                out += [KernelSite(rel, src.line_of(at), var, "", name, (path,))
+                        for name_expr, path, _ in regs for name in string_values(src, name_expr)]
+    return out
+
+
+def _registration(src: CSource, literal_at: int, path: str) -> tuple[str, str, int] | None:
+    """(the kernel-name argument, the ``.cl`` path, the call's offset) of the call whose argument list holds the
+    ``.cl`` literal at ``literal_at``, when another argument is a name (a string literal or a variable)."""
+    depth, i = 0, literal_at - 1
+    while i >= 0:  # back to the call's open parenthesis
+        c = src.code[i]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                break
+            depth -= 1
+        elif c in ";{}" and depth == 0:
+            return None
+        i -= 1
+    if i < 0:
+        return None
+    args, _ = split_args(src.code, i + 1)
+    for a in args or []:
+        a = a.strip()
+        if _CL_PATH.fullmatch(a):
+            continue
+        if a.startswith('"') or _IDENT.fullmatch(a) or re.fullmatch(r"[A-Za-z_]\w*\s*\[[^\]]*\]", a):
+            return a, path, i
+    return None
+
+
+def string_values(src: CSource, expr: str) -> list[str]:
+    """The string literals a name expression may hold: itself when a literal; else every literal the file assigns
+    to the variable, initialises it with or appends to it (``names_.push_back("a")`` for ``names_[i]``)."""
+    expr = expr.strip()
+    if expr.startswith('"'):
+        m = re.fullmatch(r'"([^"\\\n]*)"', expr)
+        return [m.group(1)] if m else []
+    var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
+    found = re.findall(rf'(?<![\w.>]){var}\s*(?:=|\{{|\()\s*"([^"\\\n]*)"', src.code)
+    found += re.findall(rf'(?<![\w]){var}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(\s*"([^"\\\n]*)"', src.code)
+    return [n for n in dict.fromkeys(found) if re.fullmatch(r"[A-Za-z_]\w*", n)]
+
+
+def kernel_alias(src: CSource, name: str, pos: int) -> str:
+    """The variable ``name`` stands for at ``pos`` when its function declared it as a reference to or a copy of one
+    (``auto& kernel = kernel_;``, ``auto kernel = kernel_;``: a ``cl::Kernel`` copy is the same kernel), else
+    ``name``."""
+    f = src.enclosing(pos)
+    if f is None or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
+        return name
+    decl = list(re.finditer(rf"(?:\bauto|\bcl::Kernel)\s*&?\s*{re.escape(name.strip())}\s*=\s*"
+                            r"([A-Za-z_][\w.\->]*(?:\[\w+\])?)\s*;", src.code[f.start:pos]))
+    return decl[-1].group(1).strip() if decl else name
+
+
+def counter_index(src: CSource, text: str, pos: int) -> int | None:
+    """The argument index ``text`` gives at ``pos`` when it is a counter (``i``, ``i++``, ``++i``) that the
+    enclosing function sets to a number and steps by one on straight-line statements before ``pos`` (a loop, a
+    branch or a block between them leaves it unknown: ``None``)."""
+    m = re.fullmatch(r"\s*(\+\+)?\s*([A-Za-z_]\w*)\s*(\+\+)?\s*", text)
+    f = src.enclosing(pos)
+    if m is None or f is None or (m.group(1) and m.group(3)):
+        return None
+    var = re.escape(m.group(2))
+    code = src.code
+    sets = list(re.finditer(rf"(?<![\w.>]){var}\s*=\s*(\d+)\s*;", code[f.start:pos]))
+    if not sets:
+        return None
+    start = f.start + sets[-1].end()
+    between = code[start:pos]
+    if _CONTROL.search(between) or not _straight(between):
+        return None
+    steps = len(re.findall(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", between))
+    if re.search(rf"(?<![\w.>]){var}\s*(?:--|[-+*/]=)|--\s*{var}\b", between):
+        return None
+    return int(sets[-1].group(1)) + steps + (1 if m.group(1) else 0)
+
+
+def _straight(code: str) -> bool:
+    """Whether ``code`` opens and closes no block."""
+    return "{" not in code and "}" not in code

@@ -1,0 +1,156 @@
+"""Kernels a C++ host takes from a registry by name (simu/host/clregistry.py): a method registers the kernel with
+the ``.cl`` path it is built from and fetches it into a ``cl::Kernel`` member, the name a member set in a ``switch``;
+another method sets the arguments through a counter and enqueues through a project macro around
+``queue.enqueueNDRangeKernel``.  The launch is the host's: its global size over the argument it passes, and an
+argument passed as the product of two others, so the race the search shows when it draws that argument apart is not
+the program's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from simu.cli.app import app
+from simu.host.contracts import host_constraints
+from simu.host.index import build_host_index
+from simu.host.clregistry import counter_index, kernel_alias, registry_kernels
+from simu.host.cscan import CSource
+from simu.host.launchmacros import expand_launch_macros, launch_macros
+from simu.host.opencl import extract
+
+runner = CliRunner()
+
+BUFFER_KERNELS = """
+__kernel void plane_copy(__global const float *src, __global float *dst, const int c, const int h, const int w,
+                         const int hw) {
+  const int ci = get_global_id(0), hi = get_global_id(1), wi = get_global_id(2);
+  if (ci >= c || hi >= h || wi >= w) return;
+  dst[ci * hw + hi * w + wi] = src[hi * w + wi] + (float)ci;  // planes of hw: they overlap when hw < h * w
+}
+__kernel void scale(__global const float *src, __global float *dst, const int count) {
+  const int i = get_global_id(0);
+  if (i < count) dst[i] = 2.0f * src[i];
+}
+"""
+
+IMAGE_KERNELS = """
+__kernel void scale(__read_only image2d_t src, __write_only image2d_t dst, const int count) {
+  const int2 p = (int2)(get_global_id(0), get_global_id(1));
+  write_imagef(dst, p, read_imagef(src, CLK_NORMALIZED_COORDS_FALSE | CLK_FILTER_NEAREST, p) * (float)count);
+}
+"""
+
+UTILITY_H = """#pragma once
+#define EnqueueKernel(ctx, kernel, offset, gws, lws, events, event) \\
+  ctx.queue().enqueueNDRangeKernel(kernel, offset, gws, lws, events, &event)
+"""
+
+HOST = """#include "utility.h"
+class PlaneCompute {
+ public:
+  void Prepare(int mode) {
+    switch (mode) {
+      case 0:
+        kernel_func_name_ = "plane_copy";
+        break;
+      default:
+        kernel_func_name_ = "scale";
+    }
+    ctx_->AddKernel(kernel_func_name_, "buffer/kernels.cl", build_options_);
+    std::stringstream key;
+    key << kernel_func_name_ << build_options_;
+    kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Run(const Tensor& x, Tensor* out) {
+    auto& kernel = kernel_;
+    const int c = x.dims()[0], h = x.dims()[1], w = x.dims()[2];
+    int arg_idx = 0;
+    cl_int status = kernel.setArg(arg_idx, *x.buffer());
+    status = kernel.setArg(++arg_idx, *out->buffer());
+    status = kernel.setArg(++arg_idx, c);
+    status = kernel.setArg(++arg_idx, h);
+    status = kernel.setArg(++arg_idx, w);
+    status = kernel.setArg(++arg_idx, h * w);
+    auto global_work_size = cl::NDRange{static_cast<size_t>(c), static_cast<size_t>(h), static_cast<size_t>(w)};
+    status = EnqueueKernel((*ctx_), kernel, cl::NullRange, global_work_size, cl::NullRange, nullptr, event_);
+  }
+ private:
+  cl::Kernel kernel_;
+  std::string kernel_func_name_{"plane_copy"};
+  std::string build_options_{""};
+};
+"""
+
+
+def _sites():
+    text = expand_launch_macros(HOST, launch_macros(UTILITY_H))
+    return CSource(text), extract(CSource(text), "host/plane_compute.cc")
+
+
+def test_registered_kernels_take_every_name_the_member_holds_and_the_path_they_are_built_from():
+    src, _ = _sites()
+    made = registry_kernels(src, "host/plane_compute.cc")
+    assert {(k.var, k.name, k.sources) for k in made} == {("kernel_", "plane_copy", ("buffer/kernels.cl",)),
+                                                          ("kernel_", "scale", ("buffer/kernels.cl",))}
+
+
+def test_argument_counters_and_references_to_the_kernel_member():
+    src, sites = _sites()
+    assert [(a.kernel, a.index) for a in sites.args] == [("kernel_", i) for i in range(6)]
+    at = src.code.index("EnqueueKernel") if "EnqueueKernel" in src.code else src.code.index("enqueueNDRangeKernel")
+    assert kernel_alias(src, "kernel", at) == "kernel_"
+    pos = src.code.index("kernel.setArg(++arg_idx, c)")
+    assert counter_index(src, "++arg_idx", pos) == 2
+    assert counter_index(src, "arg_idx++", pos) == 1
+    branchy = CSource("void f(cl::Kernel k) { int i = 0; if (x) { k.setArg(i++, a); } k.setArg(i++, b); }")
+    assert counter_index(branchy, "i++", branchy.code.index("k.setArg(i++, b)")) is None
+
+
+def test_the_macro_enqueue_is_one_launch_per_registered_name_with_its_relations():
+    _, sites = _sites()
+    launches = {s.kernel_name: s for s in sites.launches}
+    assert set(launches) == {"plane_copy", "scale"}
+    copy = launches["plane_copy"]
+    assert copy.kernel == "kernel_"
+    assert copy.grid_sym == ("(_a2_)/blockDim_x", "(_a3_)/blockDim_y", "(_a4_)/blockDim_z")
+    assert copy.arg_sym[5] == "_a3_*_a4_"
+
+
+def _project(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "kernels" / "buffer").mkdir(parents=True)
+    (tmp_path / "kernels" / "image").mkdir(parents=True)
+    (tmp_path / "kernels" / "buffer" / "kernels.cl").write_text(BUFFER_KERNELS)
+    (tmp_path / "kernels" / "image" / "kernels.cl").write_text(IMAGE_KERNELS)
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "utility.h").write_text(UTILITY_H)
+    (tmp_path / "host" / "plane_compute.cc").write_text(HOST)
+
+
+def test_the_host_launch_is_of_the_kernel_built_from_the_registered_path(tmp_path: Path):
+    _project(tmp_path)
+    index = build_host_index(tmp_path, [tmp_path / "host" / "plane_compute.cc", tmp_path / "host" / "utility.h"])
+    params = [("src", 4), ("dst", 4), ("c", None), ("h", None), ("w", None), ("hw", None)]
+    (copy, _), = host_constraints(index, "plane_copy", params, cl_file="kernels/buffer/kernels.cl", api="opencl")
+    assert copy.origin.startswith("host launch at host/plane_compute.cc:")
+    assert copy.derived == {"hw": "h*w"}
+    assert copy.dims == {"grid.x": "(c)/blockDim_x", "grid.y": "(h)/blockDim_y", "grid.z": "(w)/blockDim_z"}
+    scale = [("src", 4), ("dst", 4), ("count", None)]
+    assert host_constraints(index, "scale", scale, cl_file="kernels/image/kernels.cl", api="opencl") == []
+    assert host_constraints(index, "scale", scale, cl_file="kernels/buffer/kernels.cl", api="opencl")
+
+
+def _scan(tmp_path: Path) -> dict:
+    _project(tmp_path)
+    out = runner.invoke(app, ["scan", str(tmp_path), "--no-cache", "--budget", "2", "-j", "1", "--format", "json"])
+    return json.loads(out.stdout)
+
+
+def test_a_registered_kernel_is_judged_at_its_host_launch(tmp_path: Path):
+    data = _scan(tmp_path)
+    kernels = {(Path(f["path"]).parent.name, k["name"]): k for f in data["files"] for k in f["kernels"]}
+    copy = kernels[("buffer", "plane_copy")]  # the search alone draws hw below h * w: a race no launch makes
+    assert copy["status"] == "analysed" and copy["launches"] > 0
+    assert not [f for f in copy["findings"] if f["severity"] == "error"], copy["findings"]
