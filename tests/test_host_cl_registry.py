@@ -13,10 +13,10 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from simu.cli.app import app
-from simu.host.contracts import host_constraints
-from simu.host.index import build_host_index
 from simu.host.clregistry import counter_index, kernel_alias, registry_kernels
+from simu.host.contracts import host_constraints
 from simu.host.cscan import CSource
+from simu.host.index import build_host_index
 from simu.host.launchmacros import expand_launch_macros, launch_macros
 from simu.host.opencl import extract
 
