@@ -154,3 +154,40 @@ def test_a_registered_kernel_is_judged_at_its_host_launch(tmp_path: Path):
     copy = kernels[("buffer", "plane_copy")]  # the search alone draws hw below h * w: a race no launch makes
     assert copy["status"] == "analysed" and copy["launches"] > 0
     assert not [f for f in copy["findings"] if f["severity"] == "error"], copy["findings"]
+
+
+def test_an_argument_that_passes_a_component_of_the_local_size_is_that_block_dimension():
+    src = CSource("""
+class Norm {
+  void Run(cl::CommandQueue& queue, int n) {
+    kernel_.setArg(0, n);
+    kernel_.setArg(1, static_cast<int>(lws_[1]));
+    queue.enqueueNDRangeKernel(kernel_, cl::NullRange, gws_, lws_);
+  }
+  cl::Kernel kernel_;
+  cl::NDRange gws_, lws_;
+};
+""")
+    (launch,) = extract(src, "norm.cc").launches
+    assert launch.arg_sym == (None, "blockDim_y")
+
+
+def test_a_name_a_helper_stores_through_the_pointer_it_is_passed():
+    src = CSource("""
+static void Pick(int axis, std::string* kernel_func_name) {
+  switch (axis) {
+    case 0: *kernel_func_name = "split_rows"; break;
+    default: *kernel_func_name = "split_cols";
+  }
+}
+class Split {
+  void Prepare(int axis) {
+    Pick(axis, &kernel_func_name_);
+    ctx_->AddKernel(kernel_func_name_, "image/split.cl", options_);
+    kernel_ = ctx_->GetKernel(kernel_func_name_ + options_);
+  }
+  void Run() { kernel_.setArg(0, n_); }
+  std::string kernel_func_name_;
+};
+""")
+    assert sorted(k.name for k in registry_kernels(src, "split.cc")) == ["split_cols", "split_rows"]

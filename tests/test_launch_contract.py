@@ -45,6 +45,14 @@ def test_the_shared_tile_is_a_prior_not_a_limit():
     assert declared.reqd_block == (64, 1, 1) and declared.block_prior is None
 
 
+def test_a_zero_length_local_array_is_no_tile():
+    """A size macro assumed at a value that leaves an array empty (``__local int s[GROUPS - 16]``) gives no prior."""
+    shape = _shape("__kernel void k(__global int *a) { __local int s[0]; __local int t[64];"
+                   " t[get_local_id(0)] = a[get_local_id(0)]; barrier(CLK_LOCAL_MEM_FENCE);"
+                   " a[get_local_id(0)] = t[63 - get_local_id(0)] + (s == 0); }", "opencl")
+    assert shape.block_prior == (64, 1, 1)
+
+
 ROW_PER_GLOBAL_Y = """__kernel void row_max(__global const float *in, __global float *out, int n) {
   int row = get_global_id(1);
   int tid = get_local_id(0);

@@ -118,6 +118,8 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int, used: set[str]
             t = t.elem
         indexed = tile_block(kernel, g.name, dims) if bdim >= 2 and len(dims) >= 2 else None
         dims = [1 << (d.bit_length() - 1) for d in dims if d > 0]
+        if not dims:
+            continue  # a zero-length array (`__local int s[N - 16]` at N = 16) is no tile
         if indexed is not None:  # which axis indexes which dimension, read off the accesses
             cand = tuple(1 << (d.bit_length() - 1) for d in indexed)
         elif bdim >= 2 and len(dims) >= 2:

@@ -86,7 +86,25 @@ def string_values(src: CSource, expr: str) -> list[str]:
     var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
     found = re.findall(rf'(?<![\w.>]){var}\s*(?:=|\{{|\()\s*"([^"\\\n]*)"', src.code)
     found += re.findall(rf'(?<![\w]){var}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(\s*"([^"\\\n]*)"', src.code)
+    found += _written_through(src, var)
     return [n for n in dict.fromkeys(found) if re.fullmatch(r"[A-Za-z_]\w*", n)]
+
+
+def _written_through(src: CSource, var: str) -> list[str]:
+    """The literals a function of the file stores through the pointer its caller passes ``&var`` as
+    (``pick(dims, axis, &kernel_func_name_)`` and ``*name = "split_height";`` in ``pick``)."""
+    out: list[str] = []
+    functions = {f.name.split("::")[-1]: f for f in src.functions()}
+    for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\((?=[^;]*&\s*{var}\b)", src.code):
+        f = functions.get(m.group(1))
+        args, _ = split_args(src.code, m.end())
+        if f is None or not args:
+            continue
+        at = next((i for i, a in enumerate(args) if re.fullmatch(rf"&\s*{var}", a.strip())), None)
+        if at is None or at >= len(f.params):
+            continue
+        out += re.findall(rf'\*\s*{re.escape(f.params[at])}\s*=\s*"([^"\\\n]*)"', src.code[f.start:f.end])
+    return out
 
 
 def kernel_alias(src: CSource, name: str, pos: int) -> str:

@@ -44,6 +44,7 @@ from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
 from simu.host.paths import file_distance
+from simu.host.streamed import STREAMED_KEY, mapped_defines, streamed_sources, streamed_types
 
 HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
@@ -180,9 +181,11 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
     if ("clSetKernelArg" in text or "clEnqueueNDRangeKernel" in text or "cl_kernel" in text) and \
             (classes := launcher_classes(src)):
         extra[CLASSES_KEY] = classes
+    if stems := streamed_sources(src):
+        extra[STREAMED_KEY] = stems
     return HostFile(rel, tuple(sorted({n for _, n in cl_mentions(src)})), tuple(cl.builds), tuple(cl.kernels),
-                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers), define_hints(src),
-                    extra=extra)
+                    tuple(cl.args), tuple(cl.launches), tuple(cl.wrappers),
+                    tuple(dict.fromkeys((*define_hints(src), *streamed_types(src), *mapped_defines(src)))), extra=extra)
 
 
 def _relative(path: Path, root: Path) -> str | None:

@@ -449,19 +449,25 @@ def _cpp_launch_site(src: CSource, ev: Evaluator, rel: str, pos: int, args: list
                           loc, arg_sites) if sizes else ()
     return LaunchSite(rel, line, kernel, name, "", dim, offset, glob, g_text, g, local, l_text, loc, grid_sym=grid,
                       requires=launch_requires(ev, pos, _passed(line, kernel, arg_sites, constants=False)),
-                      arg_sym=_arg_relations(src, ev, line, kernel, arg_sites))
+                      arg_sym=_arg_relations(src, ev, line, kernel, arg_sites, local.strip()))
 
 
-def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_sites: list[ArgSite]
+def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_sites: list[ArgSite], local: str
                    ) -> tuple[str | None, ...]:
     """Per argument position, the value an expression passes as one of the other arguments' (``setArg(6, h * w)``
-    after ``setArg(4, h)`` and ``setArg(5, w)``: ``_a4_*_a5_``), where it is one."""
+    after ``setArg(4, h)`` and ``setArg(5, w)``: ``_a4_*_a5_``), or as a component of the local size it enqueues
+    with (``setArg(3, static_cast<int>(lws_[1]))``, ``lws_`` the local range: ``blockDim_y``), where it is one."""
     last = {a.index: a for a in sorted(arg_sites, key=lambda a: a.line)
             if a.index is not None and a.line <= line and _same(a.kernel, kernel)}
     passed = _passed(line, kernel, arg_sites)
     out: list[str | None] = [None] * (max(last, default=-1) + 1)
     for i, a in last.items():
         if a.value is not None or arg_variable(a.value_text) is not None:
+            continue
+        part = re.fullmatch(r"(?:static_cast\s*<[\w\s]+>\s*)?\(?\s*([A-Za-z_]\w*)\s*\[\s*([012])\s*\]\s*\)?",
+                            a.value_text.strip())
+        if part and part.group(1) == local:
+            out[i] = BLOCK_DIMS[int(part.group(2))]
             continue
         others = {v: j for v, j in passed.items() if j != i}
         sym = symbolic(ev, a.value_text, src.offset_of(a.line), others) if others else None

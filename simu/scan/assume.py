@@ -48,6 +48,7 @@ AS_TYPE = "used as a type"
 RENAMES = "a kernel's name"
 HOST_COMPUTES = "values the host computes at run time"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
+_NUMBER_TYPE = re.compile(r"(?<![A-Za-z0-9])(?:float|double|half)(?=\d|\b)")
 _UNKNOWN_TYPE = re.compile(r"error: unknown type name '([A-Za-z_]\w*)'")
 _UNDECLARED = re.compile(r"error: use of undeclared identifier '([A-Za-z_]\w*)'")
 _IMAGE_CALL = re.compile(r"error: use of undeclared identifier '(?:read|write)_image([A-Za-z_]\w*)'")
@@ -60,11 +61,18 @@ def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, s
     known = {v for v in hints.get(name, ()) if v and HOLE not in v}
     if len(known) == 1:
         return next(iter(known)), "the value the host code passes elsewhere"
+    # `typedef float real` or `typedef double real`, `make_real2` as `make_float2` or `make_double2`: the float one
+    chosen = sorted(v for v in known if re.search(rf"\b{DEFAULT_TYPE}|_{DEFAULT_TYPE}", v))
+    if len(chosen) == 1 and len({_NUMBER_TYPE.sub("T", v) for v in known}) == 1:
+        return chosen[0], "one of the types the host code passes elsewhere"
     code = _DIRECTIVE.sub("", cl_text)
     if re.search(rf"\b(?:__kernel|kernel)\s+void\s+{re.escape(name)}\s*\(", code):
         return name, RENAMES  # `-Dactivation=" + obfuscated_name`: the kernel keeps a name; which one is moot
-    if re.search(rf"\b{re.escape(name)}\s*\*|\b{re.escape(name)}\s+[A-Za-z_]\w*\s*[;=,)\[]|"
-                 rf"\(\s*{re.escape(name)}\s*\)\s*[\w(]", code):
+    n = re.escape(name)
+    # a declaration's type (`__global T *a`, `T x;`) or a cast (`(T)x`), not a product (`XSIZE*y`, `n * 4`)
+    if re.search(rf"(?:^|[,;{{}}]|\w\s*\()\s*(?:(?:const|__global|global|__local|local|__constant|constant|"
+                 rf"__private|private|volatile|restrict)\s+)*{n}\s*\*\s*(?:(?:const|restrict)\s+)*[A-Za-z_]\w*\s*"
+                 rf"[;=,)\[]|\b{n}\s+[A-Za-z_]\w*\s*[;=,)\[]|\(\s*(?:const\s+)?{n}\s*\*?\s*\)\s*[\w(]", code, re.M):
         return DEFAULT_TYPE, AS_TYPE
     return DEFAULT_INT, "default"
 

@@ -32,6 +32,7 @@ from simu.frontend import CompileOptions
 from simu.frontend.compdb import CompileDatabase, CompileDatabaseError, find_compile_database
 from simu.frontend.setup_py import setup_defines
 from simu.host import BuildSite, HostIndex, parse_build_options
+from simu.host.streamed import STREAMED_KEY
 from simu.scan.assume import (
     COMMON_TYPES,
     IMAGE_SUFFIX,
@@ -66,6 +67,7 @@ class FileFlags:
     # file uses as types are left to clang's diagnostics; else (simu check, simu kernels) they are guessed float
     retype: bool = False
     _hint_cache: dict[str, set[str]] | None = field(default=None, init=False, repr=False)
+    _prelude_stems: set[str] | None = field(default=None, init=False, repr=False)
     # .cl file -> the host's names it uses as types, left undefined for clang to judge (assume.hinted)
     _type_names: dict[Path, set[str]] = field(default_factory=dict, init=False, repr=False)
 
@@ -118,9 +120,13 @@ class FileFlags:
             args += cf.clang_args
         if suffix == ".cl" and self.host is not None:
             types: list[str] = []
-            extra = hinted(path, {d.partition("=")[0] for d in defines}, self._hints(), types if self.retype else None)
-            defines += extra
-            assumed += extra
+            preludes = self._preludes(path)
+            for source in (*preludes, path):  # a streamed prelude's names are the file's too
+                extra = hinted(source, {d.partition("=")[0] for d in defines}, self._hints(),
+                               types if self.retype else None)
+                defines += extra
+                assumed += extra
+            args += [a for p in preludes for a in ("-include", str(p))]
             self._type_names.setdefault(path.resolve(), set()).update(types)
         if assumed:
             where = f" ({site.file}:{site.line})" if site is not None else ""
@@ -200,6 +206,15 @@ class FileFlags:
     def _note(self, text: str) -> None:
         if text not in self.notes:
             self.notes.append(text)
+
+    def _preludes(self, path: Path) -> list[Path]:
+        """The ``.cl`` files of ``path``'s folder that host code streams in front of the programs it builds
+        (:mod:`simu.host.streamed`), ``path`` itself left out."""
+        if self._prelude_stems is None:
+            self._prelude_stems = {s for h in self.host.files for s in h.extra.get(STREAMED_KEY, ())} \
+                if self.host is not None else set()
+        found = [path.parent / f"{s}.cl" for s in sorted(self._prelude_stems)]
+        return [p for p in found if p.name != path.name and p.is_file()]
 
     def _hints(self) -> dict[str, set[str]]:
         if self._hint_cache is None:
