@@ -137,7 +137,7 @@ def test_the_host_launch_is_of_the_kernel_built_from_the_registered_path(tmp_pat
     assert copy.origin.startswith("host launch at host/plane_compute.cc:")
     assert copy.derived == {"hw": "h*w"}
     assert copy.dims == {"grid.x": "(c)/blockDim_x", "grid.y": "(h)/blockDim_y", "grid.z": "(w)/blockDim_z"}
-    scale = [("src", 4), ("dst", 4), ("count", None)]
+    scale = [("src", 4), ("dst", 4), ("count", None), ("a", None), ("b", None), ("c", None)]  # as many as are set
     assert host_constraints(index, "scale", scale, cl_file="kernels/image/kernels.cl", api="opencl") == []
     assert host_constraints(index, "scale", scale, cl_file="kernels/buffer/kernels.cl", api="opencl")
 
@@ -191,3 +191,37 @@ class Split {
 };
 """)
     assert sorted(k.name for k in registry_kernels(src, "split.cc")) == ["split_cols", "split_rows"]
+
+
+BRANCHES = """
+class Pick {
+  void Prepare(bool two) {
+    kernel_func_name_ = two ? "pair" : "many";
+    if (two) kernel_func_name_ = "pair"; else kernel_func_name_ = "many";
+    ctx_->AddKernel(kernel_func_name_, "buffer/concat.cl", options_);
+    kernel_ = ctx_->GetKernel(kernel_func_name_);
+  }
+  void Run(cl::CommandQueue& q) {
+    if (kernel_func_name_ == "pair") {
+      kernel_.setArg(0, a); kernel_.setArg(1, b); kernel_.setArg(2, c); kernel_.setArg(3, d);
+      q.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{n}, cl::NullRange);
+    } else {
+      kernel_.setArg(0, a); kernel_.setArg(1, b);
+      q.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{n}, cl::NullRange);
+    }
+  }
+  std::string kernel_func_name_;
+};
+"""
+
+
+def test_a_launch_in_a_branch_on_the_name_is_of_the_names_it_allows(tmp_path: Path):
+    launches = extract(CSource(BRANCHES), "pick.cc").launches
+    assert sorted((x.line, x.kernel_name) for x in launches) == [(12, "pair"), (15, "many")]
+    (tmp_path / "pick.cc").write_text(BRANCHES.replace('if (kernel_func_name_ == "pair")', "if (two_)"))
+    (tmp_path / "buffer").mkdir()
+    (tmp_path / "buffer" / "concat.cl").write_text("__kernel void many(__global float *x, int n) { x[0] = n; }")
+    index = build_host_index(tmp_path, [tmp_path / "pick.cc"])
+    # both launches may be of `many` by the names alone; the first sets four arguments, `many` has two
+    (site,) = host_constraints(index, "many", [("x", 4), ("n", None)], cl_file="buffer/concat.cl", api="opencl")
+    assert site[0].origin.startswith("host launch at pick.cc:15")

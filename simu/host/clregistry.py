@@ -11,6 +11,7 @@ another method takes the member by reference (``auto& kernel = kernel_;``) and s
   ``.cl`` path the registering call names (``sources``, compared by path: two folders may hold files of one name).
 * :func:`kernel_alias`: the variable a reference to a kernel stands for.
 * :func:`counter_index`: the argument index a counter gives, counted over the straight-line statements before it.
+* :func:`named_in_branch`: the names a launch inside ``if (kernel_func_name_ == "concat2")`` can be of.
 """
 
 from __future__ import annotations
@@ -145,3 +146,16 @@ def counter_index(src: CSource, text: str, pos: int) -> int | None:
 def _straight(code: str) -> bool:
     """Whether ``code`` opens and closes no block."""
     return "{" not in code and "}" not in code
+
+
+def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:
+    """Of the kernel names a member may hold, those the branches around a launch allow: ``if (name_ == "a" || name_
+    == "b")`` keeps ``a`` and ``b``, an ``else`` of ``name_ == "a"`` (``name_ != "a"``) drops ``a``."""
+    for cond in conditions:
+        if "&&" in cond:
+            continue
+        equal = {a or b for a, b in re.findall(r'==\s*"(\w+)"|"(\w+)"\s*==', cond)}
+        if equal:
+            names = [n for n in names if n in equal]
+        names = [n for n in names if n not in re.findall(r'!=\s*"(\w+)"', cond)]
+    return names

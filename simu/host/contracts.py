@@ -75,6 +75,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
         out.append((c, c.origin))
     by_path = {h.path: h for h in index.files}
     for site, h in _opencl_launches(index, kernel, by_path, cl_file, instance) if api != "cuda" else []:
+        if _sets_past(h, site, len(params)):
+            continue  # it sets an argument the kernel does not have: another kernel the variable may hold
         c = KernelConstraints(origin=f"host launch at {site.file}:{site.line}"
                                      + (f" in {site.instance}" if site.instance else ""))
         g, loc = site.global_size, site.local_size
@@ -497,7 +499,7 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_file: str) -
     if not made:
         return None
     if made[-1].sources:  # a kernel-creating helper's call names it (a path names the folder too)
-        return any(s == cl_name or ("/" in s and Path(cl_file).as_posix().endswith("/" + s.lstrip("./")))
+        return any(s == cl_name or ("/" in s and ("/" + Path(cl_file).as_posix()).endswith("/" + s.lstrip("./")))
                    for s in made[-1].sources)
     program = variable_text(made[-1].program)
     builds = _builds_before(index, site.file, program, made[-1].line)
@@ -514,6 +516,15 @@ def _builds_before(index: HostIndex, file: str, program: str, line: int) -> list
     before = [b for b in builds if b.line <= line]
     last = max((b.line for b in before), default=None)
     return [b for b in before if b.line == last] if before else builds
+
+
+def _sets_past(h: HostFile, site: LaunchSite, count: int) -> bool:
+    """Whether the arguments set on the launch's kernel variable since its previous launch in the file reach past
+    ``count`` parameters."""
+    kernel = variable_text(site.kernel)
+    before = max((x.line for x in h.launches if x.line < site.line and variable_text(x.kernel) == kernel), default=0)
+    return any(a.index is not None and a.index >= count and before < a.line <= site.line
+               and variable_text(a.kernel) == kernel for a in h.args)
 
 
 def _last_args(h: HostFile, site: LaunchSite, params: Params) -> dict:

@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
-from simu.host.clregistry import counter_index, kernel_alias, registry_kernels
+from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
@@ -31,7 +31,7 @@ from simu.host.options import (
     source_identifiers,
     template_calls,
 )
-from simu.host.relations import ARG, conditions, norm, required, symbolic
+from simu.host.relations import ARG, conditions, guards, norm, required, symbolic
 from simu.host.state import state_source
 from simu.launch.constraints import BLOCK_DIMS
 
@@ -428,7 +428,11 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
         local = [k for k in named if src.enclosing(src.offset_of(k.line) + 1) == src.enclosing(m.start())]
         # made in the launching function: the last made; made elsewhere for a member (one per name a registry
         # may hand it): a launch per name
-        names = [local[-1].name] if local else list(dict.fromkeys(k.name for k in named)) or [None]
+        last = [k.name for k in local if k.line == local[-1].line]  # a registry's names at one line: each
+        names = list(dict.fromkeys(last or [k.name for k in named])) or [None]
+        fn = src.enclosing(m.start())
+        if len(names) > 1 and fn is not None:  # `if (kernel_func_name_ == "concat2") { … enqueue … }`
+            names = named_in_branch(guards(src, ev, fn, m.start(), expand=False), names)
         for name in names:
             out += _per_instantiation(src, ev, m.start(), lambda m=m, args=args, kernel=kernel, name=name:
                                       _cpp_launch_site(src, ev, rel, m.start(), [kernel, *args[1:]], name,
