@@ -104,8 +104,16 @@ def test_argument_counters_and_references_to_the_kernel_member():
     pos = src.code.index("kernel.setArg(++arg_idx, c)")
     assert counter_index(src, "++arg_idx", pos) == 2
     assert counter_index(src, "arg_idx++", pos) == 1
-    branchy = CSource("void f(cl::Kernel k) { int i = 0; if (x) { k.setArg(i++, a); } k.setArg(i++, b); }")
-    assert counter_index(branchy, "i++", branchy.code.index("k.setArg(i++, b)")) is None
+    for code, at, text, want in (
+            ("int i = 0; if (x) { k.setArg(i++, a); } k.setArg(i++, b);", "k.setArg(i++, b)", "i++", None),
+            ("int i = 0; if (two) { k.setArg(i++, a); k.setArg(i++, b); }", "k.setArg(i++, b)", "i++", 1),
+            ("int i = 0; for (int j = 0; j < n; j++) { k.setArg(i++, a); }", "k.setArg(i++, a)", "i++", None),
+            ("int i = 0; k.setArg(i++, a); if (c) k.setArg(i++, b); k.setArg(i++, d);", "k.setArg(i++, d)", "i++",
+             None),
+            ("int i; for (int j = 0; j < n; j++) { i = 0; k.setArg(i, a); k.setArg(++i, b); }", "k.setArg(++i, b)",
+             "++i", 1)):
+        body = CSource("void f(cl::Kernel k) { " + code + " }")
+        assert counter_index(body, text, body.code.index(at)) == want, code
 
 
 def test_the_macro_enqueue_is_one_launch_per_registered_name_with_its_relations():

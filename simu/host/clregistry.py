@@ -25,7 +25,7 @@ _DECLARED = re.compile(r"\bcl::Kernel\s+([A-Za-z_]\w*)\s*[;{=]")
 _SETS_ARGS = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(")
 _CL_PATH = re.compile(r'"([^"\n]+\.cl)"')
 _IDENT = re.compile(r"[A-Za-z_][\w.\->]*")
-_CONTROL = re.compile(r"\b(?:for|while|do|goto|if|else|switch|case)\b")
+_CONTROL = re.compile(r"(?:for|while|do|if|else|switch|case)\b")
 
 
 def registry_kernels(src: CSource, rel: str) -> list[KernelSite]:
@@ -122,8 +122,9 @@ def kernel_alias(src: CSource, name: str, pos: int) -> str:
 
 def counter_index(src: CSource, text: str, pos: int) -> int | None:
     """The argument index ``text`` gives at ``pos`` when it is a counter (``i``, ``i++``, ``++i``) that the
-    enclosing function sets to a number and steps by one on straight-line statements before ``pos`` (a loop, a
-    branch or a block between them leaves it unknown: ``None``)."""
+    enclosing function sets to a number and steps by one on the path to ``pos``: in the blocks still open there
+    (``if (two) { k.setArg(i++, a); … }`` around the launch), never in a loop's body entered since, nor in a block
+    closed before ``pos`` or a statement under ``if``/``else`` (a conditional step leaves it unknown: ``None``)."""
     m = re.fullmatch(r"\s*(\+\+)?\s*([A-Za-z_]\w*)\s*(\+\+)?\s*", text)
     f = src.enclosing(pos)
     if m is None or f is None or (m.group(1) and m.group(3)):
@@ -135,17 +136,47 @@ def counter_index(src: CSource, text: str, pos: int) -> int | None:
         return None
     start = f.start + sets[-1].end()
     between = code[start:pos]
-    if _CONTROL.search(between) or not _straight(between):
-        return None
-    steps = len(re.findall(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", between))
     if re.search(rf"(?<![\w.>]){var}\s*(?:--|[-+*/]=)|--\s*{var}\b", between):
         return None
+    blocks = _open_blocks(between)
+    if blocks is None or any(_opened_by(between, b) in ("for", "while", "do") for b in blocks):
+        return None
+    steps = 0
+    for step in re.finditer(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", between):
+        inside = _open_blocks(between[:step.start()])
+        statement = re.split(r"[;{}]", between[:step.start()])[-1]
+        if inside is None or any(b not in blocks for b in inside) or _CONTROL.match(statement.strip()):
+            return None  # stepped in a block closed before the launch, or under a condition
+        steps += 1
     return int(sets[-1].group(1)) + steps + (1 if m.group(1) else 0)
 
 
-def _straight(code: str) -> bool:
-    """Whether ``code`` opens and closes no block."""
-    return "{" not in code and "}" not in code
+def _opened_by(code: str, brace: int) -> str:
+    """The keyword whose statement the ``{`` at ``brace`` opens (``for``, ``if``, ``do``, ``else``, ...; ``""``)."""
+    head = code[:brace].rstrip()
+    if head.endswith(")"):  # skip the condition: `for (int i = 0; i < n; i++) {`
+        depth, i = 0, len(head) - 1
+        while i >= 0:
+            depth += (head[i] == ")") - (head[i] == "(")
+            if depth == 0:
+                break
+            i -= 1
+        head = head[:max(i, 0)].rstrip()
+    word = re.search(r"([A-Za-z_]\w*)$", head)
+    return word.group(1) if word else ""
+
+
+def _open_blocks(code: str) -> list[int] | None:
+    """The offsets of the ``{`` still open at the end of ``code`` (``None`` when it closes one it did not open)."""
+    stack: list[int] = []
+    for i, c in enumerate(code):
+        if c == "{":
+            stack.append(i)
+        elif c == "}":
+            if not stack:
+                return None
+            stack.pop()
+    return stack
 
 
 def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:
