@@ -118,3 +118,13 @@ def test_errors_sharing_a_witness_are_each_judged_on_its_rerun():
     assert len(lines) >= 2 and all(f.severity == codes.ERROR for f in _races(s))
     refute_by_rows(s)
     assert all(f.severity == codes.WARNING for f in _races(s)), [(f.first.line, f.severity) for f in _races(s)]
+
+
+def test_a_row_length_the_host_computes_from_its_state_is_judged_too():
+    """A host launch whose row length the host reads off its own data (``out_w = dims[3]``) launches as many
+    work-items as that length says: rows that overlap at a shorter drawn value are not the program's."""
+    s = _search("scale_rows", (2, 2), (1, 8), 4)
+    s.layout.state["width"] = "out_w = out_dims[3]"
+    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    assert _races(s) and all(f.severity == codes.WARNING for f in _races(s))

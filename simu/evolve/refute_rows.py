@@ -10,7 +10,8 @@ block along one dimension) is re-run on its cheapest witness with each such argu
 kept, its images as much wider as the rows grew (rows past the image drawn for the short ones would write outside it);
 when a re-run loses it while its accesses still run (:func:`~simu.evolve.refute_values.rerun_verdict`), it is
 a warning that names the assumption.  An error a re-run still shows, or that no re-run could judge, stands.
-Arguments the host computes from program state are :mod:`simu.evolve.refute_values`' to judge.
+An argument the host computes from program state (:mod:`simu.evolve.refute_values` judges it first) is judged here
+too when that left the error standing: the host that computes it launches as many work-items as it says.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ MAX_IMAGE_ELEMENTS = 1 << 22  # an image widened for longer rows past this stays
 def refute_by_rows(search) -> None:
     """Errors that need a row length shorter than the launch's extent become warnings (see the module)."""
     layout = search.layout
-    searched = {p.name for p in layout.scalars} - set(layout.state)
+    searched = {p.name for p in layout.scalars}  # a value the host computes from its state is a row length too
     rows = sorted(row_length_arguments(layout.kernel) & searched)
     if not rows:
         return
