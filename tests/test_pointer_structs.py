@@ -68,6 +68,10 @@ __global__ void spmv(Csr g, float *out) {
     out[v] = s;
   }
 }
+struct Item { double scale; int length; int value; char *name; };
+__global__ void by_ref(Item &item) {
+  if (threadIdx.x == 0) item.name[0] = 'r';
+}
 struct Pair { int a; int b; int *hits; };
 __global__ void tally(Pair p, const int *idx, int n) {
   int i = threadIdx.x;
@@ -166,6 +170,18 @@ def test_a_race_behind_a_member_pointer_names_the_member_buffer():
     assert not [f for f in report.findings if f.kind in POINTERS]
     fixed = _search("each")
     assert not [f for f in fixed.findings if f.kind == "race" or f.kind in POINTERS], fixed.findings
+
+
+def test_a_reference_parameter_is_a_pointer_to_one_struct_with_its_pointer_members():
+    """``Item &item`` (a C++ reference: a pointer in the IR, a reference type in the debug information) points to a
+    whole ``Item``, whose ``name`` member gets a buffer of its own: no null or invalid pointer read past a short
+    buffer of bytes."""
+    _, kernel = _kernel("by_ref")
+    (p,) = kernel.params
+    assert p.pointee == "Item" and p.pointee_size == 24 and [f.path for f in p.pointers.fields] == [".name"]
+    report = _search("by_ref")
+    assert report.status == codes.ANALYSED
+    assert not [f for f in report.findings if f.kind in POINTERS or f.kind == "out-of-bounds"], report.findings
 
 
 def test_a_pointer_to_structs_and_an_array_of_pointers():

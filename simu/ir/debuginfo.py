@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+# a C++ reference parameter (``Params &p``) is, to the launch, a pointer to one object
+POINTER_TAGS = ("DW_TAG_pointer_type", "DW_TAG_reference_type", "DW_TAG_rvalue_reference_type")
 _MD_LINE = re.compile(r"^!(\d+) = (?:distinct )?(.*)$", re.M)
 
 
@@ -175,7 +177,7 @@ class DebugInfo:
 
     def _pointee_size(self, ref: str) -> int | None:
         n = self._strip(ref)
-        if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_pointer_type":  # type: ignore[union-attr]
+        if n is None or n[0] != "DIDerivedType" or n[1].get("tag") not in POINTER_TAGS:  # type: ignore[union-attr]
             return None
         return self.type_size(n[1].get("baseType"))  # type: ignore[union-attr]
 
@@ -186,7 +188,7 @@ class DebugInfo:
         out: list[tuple[tuple[int, int], ...] | None] = []
         for t in self._param_type_refs(sp_ref):
             n = self._strip(t)
-            if n is None or n[0] != "DIDerivedType" or n[1].get("tag") != "DW_TAG_pointer_type":  # type: ignore[union-attr]
+            if n is None or n[0] != "DIDerivedType" or n[1].get("tag") not in POINTER_TAGS:  # type: ignore[union-attr]
                 out.append(None)
                 continue
             found: list[tuple[int, int]] = []

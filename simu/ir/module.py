@@ -153,8 +153,9 @@ class Param:
     def pointee(self) -> str | None:
         """C type of the pointed-to element ("float"; behind typedefs where the debug information says), when
         known."""
-        c_type = self.canonical_type if self.canonical_type and self.canonical_type.endswith("*") else self.c_type
-        if not c_type or not c_type.endswith("*"):
+        c_type = self.canonical_type if self.canonical_type and self.canonical_type.endswith(("*", "&")) \
+            else self.c_type
+        if not c_type or not c_type.endswith(("*", "&")):  # a reference parameter points to one object
             return None
         return c_type[:-1].replace("const ", "").replace("volatile ", "").replace("restrict", "").strip()
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from simu.ir.debuginfo import POINTER_TAGS
+
 MAX_FIELDS = 64  # pointer slots one element may list (an array of pointers inside a struct is written out)
 MAX_ARRAY = 64  # elements of an array member written out
 
@@ -74,7 +76,7 @@ def _layout(dbg: Any, ref: str) -> PointerLayout | None:
         return None
     kind, f = n
     found: list[PointerField] = []
-    if kind == "DIDerivedType" and f.get("tag") == "DW_TAG_pointer_type":
+    if kind == "DIDerivedType" and f.get("tag") in POINTER_TAGS:
         base = f.get("baseType")
         inner = dbg._strip(base) if base else None
         if inner is None:

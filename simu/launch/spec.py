@@ -44,7 +44,7 @@ __all__ = ["build_launch", "check_constraints", "is_complete", "launch_constrain
 def is_by_value(param: Param) -> bool:
     """A scalar given by value although the IR passes a pointer: a struct such as ``float3``, ``int4`` or
     ``__half`` (clang passes it ``byval``)."""
-    return param.is_pointer and bool(param.c_type) and not param.c_type.rstrip().endswith("*") \
+    return param.is_pointer and bool(param.c_type) and not param.c_type.rstrip().endswith(("*", "&")) \
         and not param.is_local
 
 
