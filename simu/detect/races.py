@@ -110,6 +110,13 @@ class _Rows:
         return ((bits >> right) << left) & _BYTE_MASKS[self.mask]
 
     @cached_property
+    def proposes(self) -> np.ndarray | None:
+        """Per row, whether it is a read that only proposes a value to a compare-and-swap of its word
+        (:mod:`simu.ir.optimistic`); None when the kernel has none."""
+        reads = self._t.validated_reads
+        return np.isin(self.instr, np.fromiter(reads, np.int64)) if reads else None
+
+    @cached_property
     def conv(self) -> np.ndarray:
         return self._col("conv_step")
 
@@ -191,8 +198,12 @@ def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
 
 def _conflicts(rows: _Rows, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     act_a, act_b = rows.action[a], rows.action[b]
-    return ((rows.lane[a] != rows.lane[b]) & ((rows.mask[a] & rows.mask[b]) != 0)
-            & ~((act_a == READ) & (act_b == READ)) & ~((act_a == ATOMIC) & (act_b == ATOMIC)))
+    ok = ((rows.lane[a] != rows.lane[b]) & ((rows.mask[a] & rows.mask[b]) != 0)
+          & ~((act_a == READ) & (act_b == READ)) & ~((act_a == ATOMIC) & (act_b == ATOMIC)))
+    proposes = rows.proposes
+    if proposes is not None:  # a compare-and-swap validates what such a read saw: no race with atomics
+        ok &= ~((proposes[a] & (act_b == ATOMIC)) | (proposes[b] & (act_a == ATOMIC)))
+    return ok
 
 
 def _intra_block_pairs(ctx: Context, rows: _Rows):

@@ -22,6 +22,7 @@ from simu.interp.values import constant
 from simu.ir import Function, Instr, Kernel, Module, Operand
 from simu.ir.constants import GlobalRef, RefDifference
 from simu.ir.module import register_uses
+from simu.ir.optimistic import validated_reads
 from simu.ir.spin import spin_loops
 
 
@@ -123,7 +124,7 @@ class Compiler:
         return Program(blocks, rpo_pos, by_pos, len(self.slots), arg_slots, self.global_refs, self.allocas, phis,
                        instrs, frozenset((index[a], index[b]) for a, b in spin.back_edges),
                        frozenset((index[a], index[b]) for a, b in spin.exits), spin.reads,
-                       {index[h]: loc for h, loc in spin.headers.items()})
+                       {index[h]: loc for h, loc in spin.headers.items()}, validated_reads(fn.blocks))
 
     def translated(self, ins: Instr):
         """:meth:`instruction`, with a translator's failure on a form it was not written for (a type it has

@@ -224,6 +224,7 @@ class Machine:
         trace.exit_step = st.exit_step
         trace.acquires = spinwait.acquire_table(st.acquires)
         trace.sync_reads = self.program.spin_reads
+        trace.validated_reads = self.program.validated_reads
         if st.releases:
             rows = []
             for blocks_here, space, iid in st.releases:

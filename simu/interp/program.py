@@ -88,6 +88,7 @@ class Program:
     spin_exits: frozenset[tuple[int, int]] = frozenset()
     spin_reads: frozenset[int] = frozenset()
     spin_where: dict[int, Any] = field(default_factory=dict)
+    validated_reads: frozenset[int] = frozenset()  # loads a compare-and-swap validates (simu.ir.optimistic)
 
 
 def proto_of(t: Type):

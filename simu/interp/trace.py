@@ -66,6 +66,7 @@ class Trace:
     # lanes leaving a spin-wait loop (simu.interp.spinwait): (lane, step, global epoch) arrays; the loops' reads
     acquires: tuple = field(default_factory=lambda: (np.zeros(0, np.int64),) * 3)
     sync_reads: frozenset[int] = frozenset()
+    validated_reads: frozenset[int] = frozenset()  # reads a compare-and-swap validates (simu.ir.optimistic)
 
     def __len__(self) -> int:
         return int(self.addr.shape[0])
