@@ -76,6 +76,16 @@ def test_cooperative_api_launch_with_argument_array():
     assert c.args_text == ("d", "n") and c.args[1] == 1000 and c.buffer_lengths[0] == 1000
 
 
+def test_a_launch_written_in_a_message_string_is_no_launch():
+    src = CSource("__global__ void k(float *x, int n) {}\n"
+                  "void f(float *x) {\n"
+                  "  k<<<4, 128>>>(x, 512);\n"
+                  '  check(cudaGetLastError(), "k<<<,>>>(...)", __LINE__);\n'
+                  "}\n")
+    (k,) = extract_cuda(src, "a.cu")
+    assert (k.line, k.grid, k.block) == (3, (4, 1, 1), (128, 1, 1))
+
+
 def test_unknown_sizes_keep_their_expression():
     src = CSource("__global__ void k(float *x, int n) {}\n"
                   "void f(int n) { float *x; cudaMalloc(&x, n * sizeof(float));\n"

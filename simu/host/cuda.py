@@ -14,6 +14,7 @@ import re
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from simu.frontend.ctext import CHAR_LITERAL, STRING_LITERAL
 from simu.host.branches import branch_taken
 from simu.host.cscan import Call, CSource, Function, dim3_parts, inline_calls, split_args, unparen
 from simu.host.cvalues import Evaluator
@@ -265,7 +266,8 @@ def to_extra(launches: list[CudaLaunch]) -> dict:
 
 def _chevron_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]]]:
     code, out = src.code, []
-    for m in _LAUNCH.finditer(code):
+    blank = CHAR_LITERAL.sub(_spaces, STRING_LITERAL.sub(_spaces, code))  # `"k<<<,>>>(...)"` in a message: none
+    for m in _LAUNCH.finditer(blank):
         close = _LAUNCH_END.search(code, m.end())
         if close is None:
             continue
@@ -279,6 +281,10 @@ def _chevron_launches(src: CSource) -> list[tuple[str, int, list[str], list[str]
             continue
         out.append((m.group(1).split("::")[-1], m.start(), _inlined(src, parts), _inlined(src, args)))
     return out
+
+
+def _spaces(m: re.Match[str]) -> str:
+    return " " * len(m.group(0))
 
 
 def _inlined(src: CSource, texts: list[str]) -> list[str]:
