@@ -27,6 +27,11 @@ __global__ void slots_and_flag(int *start, int *cursor, int *out, int *flag, int
   mine[0] = i; mine[1] = i + 1;
   flag[0] = i;  // every thread writes one flag: a race at any length
 }
+struct Item { double scale; int length; int value; char *name; };
+__global__ void raw(char *bytes) {  // a struct read out of a byte buffer: the search draws its length in bytes
+  Item *item = (Item *)bytes;
+  if (threadIdx.x == 0) item->name[0] = 'r';
+}
 """
 
 
@@ -60,3 +65,18 @@ def test_a_race_every_length_shows_stays_an_error():
     s = _search("slots_and_flag")
     refute_by_overrun(s)
     assert _races(s, "flag") and all(f.severity == codes.ERROR for f in _races(s, "flag"))
+
+
+def test_a_pointer_read_past_the_end_of_a_buffer_the_search_sized_is_a_warning():
+    """The pointer lies past the end of a short byte buffer (the machine's zeros there whatever the fill, so the
+    contents probes keep the null write): re-run with the longest lengths the kernel's sizes allow it is gone, a
+    warning that names the buffer."""
+    from simu.evolve.search import run_search
+    from simu.pipeline import ASSUMPTION
+
+    m = load_source(KERNELS, "cuda")
+    result = run_search(m, m.kernel("raw"), CheckSettings(),
+                        budget=Budget(evaluations=60, seconds=600, probe_seconds=120), seed=0)
+    nulls = [f for f in result.findings if f.kind == "null"]
+    assert nulls and all(f.severity == codes.WARNING and "overruns 'bytes'" in f.detail[ASSUMPTION]
+                         for f in nulls), result.findings

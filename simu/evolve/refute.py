@@ -505,38 +505,6 @@ def refute_by_length(search, tries: int = LENGTH_WITNESSES) -> None:
         search.judge(key, beyond_contract(finding, (
             f"'{var}' holds {_elements(reported, var)} elements, a length the search chose (no host allocation, "
             f"constraint or launch comment gives it); {why}"), f"length of '{var}'"), genes)
-    _pointers_read_past_end(search, probes, tries)
-
-
-def _pointers_read_past_end(search, probes: dict, tries: int) -> None:
-    """A null or invalid pointer the kernel read from past the end of a buffer whose length the search chose
-    (a struct passed by reference, ``elem.name.data``, longer than the bytes drawn for it): the bytes past the
-    end are no value of the program's.  Gone on a witness re-run with the longest lengths the kernel's own
-    sizes allow, it is a warning that says so; shown there too, it stays an error."""
-    layout = search.layout
-    invented = layout.invented_buffers()
-    for key, (finding, _) in list(search.found.items()):
-        if finding.kind not in POINTER_KINDS or finding.severity != codes.ERROR:
-            continue
-        past_end = [(ev, f) for ev, f in witnesses(search, key)
-                    if any(g.kind == "out-of-bounds" and g.variable in invented and g.detail.get("offset", 0) >= 0
-                           and g.space in ("global", "constant") for g in ev.findings)]
-        for ev, shown_f in sorted(past_end, key=lambda w: launch_size(w[0].launch), reverse=True)[:tries]:
-            seen = tuple(ev.genes)
-            if seen not in probes and not search.may_refute(ev):
-                break
-            if seen not in probes:
-                longer = layout.launch(ev.genes, plausible=True)
-                probes[seen] = (longer, search.refute(launch=longer, like=ev))
-            longer, probe = probes[seen]
-            if probe is None or any(f.key == key for f in probe.findings):
-                break
-            names = sorted({g.variable for g in ev.findings if g.kind == "out-of-bounds" and g.variable in invented})
-            search.judge(key, beyond_contract(shown_f, (
-                f"the pointer is read past the end of {_names(names)}, whose length the search chose (no host "
-                "allocation, constraint or launch comment gives it); with the longest lengths the kernel's own "
-                "sizes allow the same launch makes no such access"), f"length of {_names(names)}"), list(ev.genes))
-            break
 
 
 def _elements(launch: Launch, name: str) -> int:
