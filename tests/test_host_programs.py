@@ -179,6 +179,26 @@ int main(int argc, char **argv) {
     assert c.block is None and c.dims["block.y"] == "1" and c.dims["block.z"] == "1" and c.args == {"n": 4096}
 
 
+def test_a_global_constant_of_the_file_is_its_own_not_another_program_s(tmp_path: Path):
+    """Two programs in one folder each define ``const int tile = …`` (internal linkage): the launch of each reads its
+    own file's value, not the union of both (which left the block searched)."""
+    for name, tile in (("a.cu", 32), ("b.cu", 64)):
+        (tmp_path / name).write_text(f"""#include <cuda_runtime.h>
+__global__ void k(float *o) {{ o[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f; }}
+const int tile = {tile};
+int main() {{
+    float *o; cudaMalloc(&o, 4096 * sizeof(float));
+    dim3 block(tile, 1, 1);
+    k<<<4096 / tile, block>>>(o);
+    return 0;
+}}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "a.cu", tmp_path / "b.cu"])
+    expected = [("a.cu", (128, 1, 1), (32, 1, 1)), ("b.cu", (64, 1, 1), (64, 1, 1))]
+    assert sorted((v.file, v.grid, v.block) for v in index.cuda_read if v.kernel == "k") == expected  # clang's
+    assert sorted((x.file, x.grid, x.block) for x in index.cuda_launches_of("k")) == expected
+
+
 def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
     shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
     broken = "__global__ void z(int *o) { o[0] = 1; }\nvoid go(int *o) { z<<<1, 1>>>(o); this is not C++\n"

@@ -81,8 +81,8 @@ class Program:
         self.steps = 0  # expression evaluations for the launch site at hand (bounded by MAX_STEPS)
         self.site_memo: dict[tuple, Any] = {}  # partial results (inside a cycle or past the allowance), per site
         self._cycles = 0  # cycles of calls met (a context list found inside one is partial)
-        self._fields: dict[tuple[str, str], Values] = {}
-        self._fields_busy: set[tuple[str, str]] = set()
+        self._fields: dict[tuple, Values] = {}
+        self._fields_busy: set[tuple] = set()
 
     # --- call contexts ---------------------------------------------------------------------------------------
     def contexts(self, fn: FunctionFacts, depth: int = 0) -> list[Context]:
@@ -199,7 +199,7 @@ class Program:
         if isinstance(e, Unknown) or isinstance(e, Counter) or isinstance(e, Items):
             return None
         if isinstance(e, Field):
-            return self.passed_member(e, fn, ctx) or self.field(e)
+            return self.passed_member(e, fn, ctx) or self.field(e, fn)
         if isinstance(e, Cast):
             return _unique(_cast(e.kind, e.bits, v) for v in self.values(e.arg, fn, ctx, bound) or [None])
         if isinstance(e, Op):
@@ -331,13 +331,20 @@ class Program:
         args = tuple(None if _reads_param(a) else _one(self.values(a, g, Context(()))) for a in c.args)
         return self.values(writes[0], target, Context(args))
 
-    def field(self, f: Field) -> Values:
-        key = (f.record, f.name)
+    def field(self, f: Field, reader: FunctionFacts | None = None) -> Values:
+        """The values of a struct field or a global: every write to it in the program.  A global the reader's own
+        file initialises is that file's (``const int tile = 32;`` has internal linkage; another program of the
+        folder defining its own ``tile`` is not this one's)."""
+        key: tuple = (f.record, f.name)
+        writes = self.writes.get(key, [])
+        if f.record == "::" and reader is not None \
+                and any(not w.name and w.file == reader.file for w, _ in writes):
+            writes = [(w, v) for w, v in writes if w.file == reader.file]
+            key = (*key, reader.file)
         if key in self._fields:
             return self._fields[key]
         if ("f", key) in self.site_memo:
             return self.site_memo[("f", key)]
-        writes = self.writes.get(key, [])
         if not writes and (device := property_value(f)) is not None:
             return device  # the GPU's own limit, which the program asks for and never writes
         if not writes or key in self._fields_busy or len(self._busy) + len(self._fields_busy) >= _NESTING:
