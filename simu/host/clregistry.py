@@ -79,7 +79,8 @@ def _registration(src: CSource, literal_at: int, path: str) -> tuple[str, str, i
 
 def string_values(src: CSource, expr: str) -> list[str]:
     """The string literals a name expression may hold: itself when a literal; else every literal the file assigns
-    to the variable, initialises it with or appends to it (``names_.push_back("a")`` for ``names_[i]``)."""
+    to the variable, initialises it with or appends to it (``names_.push_back("a")`` for ``names_[i]``), or
+    either literal of a choice it is assigned (``name = wide ? "k64" : "k32"``)."""
     expr = expr.strip()
     if expr.startswith('"'):
         m = re.fullmatch(r'"([^"\\\n]*)"', expr)
@@ -87,6 +88,9 @@ def string_values(src: CSource, expr: str) -> list[str]:
     var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
     found = re.findall(rf'(?<![\w.>]){var}\s*(?:=|\{{|\()\s*"([^"\\\n]*)"', src.code)
     found += re.findall(rf'(?<![\w]){var}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(\s*"([^"\\\n]*)"', src.code)
+    for rhs in re.findall(rf'(?<![\w.>]){var}\s*=([^;=][^;]*\?[^;]*);', src.code):  # x = c ? "a" : (d ? "b" : "c")
+        if re.fullmatch(r'(?:[^"?:]*\?\s*\(?\s*"[^"\\\n]*"\s*\)?\s*:)+\s*\(?\s*"[^"\\\n]*"[\s)]*', rhs.strip()):
+            found += re.findall(r'"([^"\\\n]*)"', rhs)
     found += _written_through(src, var)
     return [n for n in dict.fromkeys(found) if re.fullmatch(r"[A-Za-z_]\w*", n)]
 

@@ -100,6 +100,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
             for axis, e in enumerate(site.grid_sym[:3]):
                 if e is not None and (expr := _named(e, names)) is not None:
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
+        if c.block is None and g is not None:  # a work-group has the NDRange's dimensions, whoever sizes it
+            c.dims.update({f"block.{'xyz'[axis]}": "1" for axis in range(len(g), 3)})
         _at_least_one_group(c, params)
         c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults)))) + \
             _through(site.through)

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
+from simu.host.clfunctor import enqueue_ranges, functor_args, functor_calls, functor_kernels
 from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
@@ -38,7 +39,7 @@ from simu.launch.constraints import BLOCK_DIMS
 CL_SUFFIX = ".cl"
 # host text worth reading for OpenCL at all
 MARKERS = ("clBuildProgram", "clCreateKernel", "clEnqueueNDRangeKernel", "cl::Program", "cl::Kernel",
-           "enqueueNDRangeKernel")
+           "enqueueNDRangeKernel", "KernelFunctor", "make_kernel")
 
 
 def cl_mentions(src: CSource) -> list[tuple[int, str]]:
@@ -98,7 +99,30 @@ def extract(src: CSource, rel: str) -> OpenCLSites:
     if "cl::" in src.code or "NDRange" in src.code:
         args += _cpp_args(src, ev, rel)
         launches += _cpp_launches(src, ev, rel, kernels, args)
+        functors = functor_kernels(src, ev, rel)
+        if functors:
+            kernels += functors
+            calls = functor_calls(src, functors)
+            args += functor_args(src, ev, rel, calls)
+            launches += _functor_launches(src, ev, rel, functors, calls, args)
     return OpenCLSites(builds, kernels, args, launches, wrappers)
+
+
+def _functor_launches(src: CSource, ev: Evaluator, rel: str, functors: list[KernelSite], calls,
+                      arg_sites: list[ArgSite]) -> list[LaunchSite]:
+    """A launch per call of a ``cl::KernelFunctor`` and per kernel name its functor may hold
+    (:mod:`simu.host.clfunctor`)."""
+    out = []
+    for pos, var, enqueue, _ in calls:
+        offset, glob, local = enqueue_ranges(enqueue)
+        if not glob:
+            continue
+        line = src.line_of(pos)
+        names = list(dict.fromkeys(k.name for k in functors if k.var == var and k.line <= line)) or [None]
+        for name in names:
+            out += _per_instantiation(src, ev, pos, lambda pos=pos, var=var, name=name, g=glob, o=offset, lo=local:
+                                      _cpp_launch_site(src, ev, rel, pos, [var, o, g, lo], name, arg_sites))
+    return out
 
 
 _Site = TypeVar("_Site", ArgSite, LaunchSite)
