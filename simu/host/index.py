@@ -39,7 +39,7 @@ from simu.host.filecache import HostFileCache, digest, entry_key
 from simu.host.headermacros import HeaderMacros
 from simu.host.kernelparams import candidate_texts, parameter_launches
 from simu.host.launchers import CLASSES_KEY, HELPERS_KEY, kernel_helpers, launcher_classes
-from simu.host.launchmacros import Macro, expand_launch_macros, launch_macros
+from simu.host.launchmacros import Macro, expand_hip_launches, expand_launch_macros, launch_macros
 from simu.host.model import BuildSite, HostFile, LaunchSite, host_file_from_dict, host_file_to_dict
 from simu.host.opencl import cl_mentions, extract, wrapper_calls
 from simu.host.options import define_hints, names_source
@@ -157,7 +157,7 @@ def index_host_file(path: Path, rel: str, header_macros: dict[str, str] | None =
     text = _read_host(path) if text is None else text
     if text is None:
         return None
-    text = expand_launch_macros(text, {**(macros or {}), **launch_macros(text)})
+    text = expand_hip_launches(expand_launch_macros(text, {**(macros or {}), **launch_macros(text)}))
     src = CSource(text)
     src.project_options = options or {}  # type: ignore[attr-defined]
     src.header_functions = functions or {}

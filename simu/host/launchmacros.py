@@ -18,8 +18,9 @@ import re
 from simu.frontend.ctext import comment_free
 from simu.host.cscan import split_args
 
+# the C++ wrapper's ``queue.enqueueNDRangeKernel(kernel, …)``; HIP's launch macro
 LAUNCH_CALLS = ("clEnqueueNDRangeKernel", "clSetKernelArg", "clCreateBuffer", "cudaMalloc", "<<<",
-                "enqueueNDRangeKernel")  # the C++ wrapper's ``queue.enqueueNDRangeKernel(kernel, …)``
+                "enqueueNDRangeKernel", "hipLaunchKernelGGL")
 FUNCTION_MACRO = re.compile(  # name, parameters, body (continuation lines kept)
     r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)\(([^)]*)\)((?:[^\n\\]|\\\n|\\.)*)", re.M)
 _IDENT = re.compile(r"[A-Za-z_]\w*")
@@ -67,3 +68,30 @@ def expand_launch_macros(text: str, macros: dict[str, Macro]) -> str:
 
 def _substitute(body: str, bound: dict[str, str]) -> str:
     return _IDENT.sub(lambda i: bound.get(i.group(0), i.group(0)), body)
+
+
+_HIP_LAUNCH = re.compile(r"\bhipLaunchKernelGGL\s*\(")
+
+
+def expand_hip_launches(text: str) -> str:
+    """``hipLaunchKernelGGL(k, grid, block, shmem, stream, args…)`` (HIP's launch, a variadic macro of its runtime
+    header) written as the ``k<<<grid, block, shmem, stream>>>(args…)`` it expands to, on the use's own line (line
+    numbers kept); ``HIP_KERNEL_NAME(k<T>)`` is ``k<T>``."""
+    if "hipLaunchKernelGGL" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    for m in _HIP_LAUNCH.finditer(text):
+        if m.start() < pos:
+            continue
+        args, end = split_args(text, m.end())
+        if args is None or len(args) < 5:
+            continue
+        kernel = re.sub(r"^HIP_KERNEL_NAME\s*\((.*)\)$", r"\1", " ".join(args[0].split()), flags=re.S)
+        config = ", ".join(" ".join(a.split()) for a in args[1:5])
+        passed = ", ".join(" ".join(a.split()) for a in args[5:])
+        out += [text[pos:m.start()], f"{kernel}<<<{config}>>>({passed})", "\n" * text.count("\n", m.start(), end)]
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+

@@ -37,7 +37,7 @@ from simu.host.paths import folders_between
 MAX_ROUNDS = 6
 HEADER_EXTENSIONS = frozenset({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc"})  # read for their macros
 # what makes a function a wrapper, helper or launcher whose callers matter
-_CUDA_TOKENS = re.compile(r"<<<|<<\s+<|\bcudaLaunch(?:Cooperative)?Kernel\b")
+_CUDA_TOKENS = re.compile(r"<<<|<<\s+<|\bcudaLaunch(?:Cooperative)?Kernel\b|\bhipLaunchKernelGGL\b")
 _CL_TOKENS = re.compile(r"\b(?:clBuildProgram|clCreateKernel|clSetKernelArg|clEnqueueNDRangeKernel|cl_kernel)\b|"
                         r"\bcl::(?:Kernel|Program)\b")
 _CLASS = re.compile(r"\b(?:class|struct)\s+([A-Za-z_]\w*)\s*(?::[^;{]*)?\{")
@@ -211,7 +211,8 @@ class _Closure:
         for s in self.seeds:
             for k in kernel_names(self.text(s)):
                 e = re.escape(k)
-                used = re.compile(rf"\b{e}\s*(?:<[^;{{}}()]*>\s*)?(?:<<<|<<\s+<)|\bcudaLaunch\w*\s*\([^;]*\b{e}\b|"
+                used = re.compile(rf"\b{e}\s*(?:<[^;{{}}()]*>\s*)?(?:<<<|<<\s+<)|"
+                                  rf"\b(?:cuda|hip)Launch\w*\s*\([^;]*\b{e}\b|"
                                   rf'"{e}"')
                 if not any(used.search(self.text(f)) for f in [s, *self.chosen]):
                     out[k] = s

@@ -1,0 +1,77 @@
+"""HIP programs on simu's CUDA model (simu/include/cuda/hip/, simu/host/launchmacros.expand_hip_launches): a ``.cu``
+file that includes ``<hip/hip_runtime.h>`` compiles as CUDA (HIP's API names are CUDA's), and its
+``hipLaunchKernelGGL(k, grid, block, shmem, stream, args…)`` is a host launch, so a race shows at the program's
+own launch and the fixed twin is clean."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from simu.cli.app import app
+from simu.host.launchmacros import expand_hip_launches
+
+runner = CliRunner()
+
+PROGRAM = """#include <stdio.h>
+#include <hip/hip_runtime.h>
+#define BLOCK 256
+__global__ void tree_sum(const float *in, float *out, int n) {
+  __shared__ float s[BLOCK];
+  int t = threadIdx.x, i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int k = blockDim.x / 2; k > 0; k >>= 1) {
+    if (t < k) s[t] += s[t + k];
+    SYNC
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+__global__ void scale(float *a, float f, int n) {
+  int i = hipBlockIdx_x * hipBlockDim_x + hipThreadIdx_x;
+  if (i < n) a[i] *= f;
+}
+int main() {
+  const int n = 1 << 12;
+  float *d_in, *d_out;
+  hipMalloc((void**)&d_in, n * sizeof(float));
+  hipMalloc((void**)&d_out, (n / BLOCK) * sizeof(float));
+  hipMemset(d_in, 0, n * sizeof(float));
+  hipLaunchKernelGGL(scale, dim3(n / BLOCK), dim3(BLOCK), 0, 0, d_in, 2.0f, n);
+  hipLaunchKernelGGL(HIP_KERNEL_NAME(tree_sum), dim3(n / BLOCK), dim3(BLOCK), 0, 0,
+                     d_in, d_out, n);
+  hipError_t err = hipDeviceSynchronize();
+  if (err != hipSuccess) printf("%s\\n", hipGetErrorString(err));
+  hipFree(d_in); hipFree(d_out);
+  return 0;
+}
+"""
+
+
+def test_a_hip_launch_is_written_as_the_chevron_launch_it_expands_to():
+    text = "a;\nhipLaunchKernelGGL(HIP_KERNEL_NAME(k<float, 4>), dim3(g), dim3(b), 0, stream,\n  x, n);\nb;\n"
+    out = expand_hip_launches(text)
+    assert out.splitlines()[1] == "k<float, 4><<<dim3(g), dim3(b), 0, stream>>>(x, n)"  # the newlines it spanned after
+    assert out.count("\n") == text.count("\n") and out.splitlines()[3] == "b;"
+
+
+def _scan(root: Path, sync: str) -> dict:
+    (root / "main.cu").write_text(PROGRAM.replace("SYNC", sync))
+    out = runner.invoke(app, ["scan", str(root), "--no-cache", "--budget", "2", "-j", "1", "--format", "json"])
+    return {k["name"]: k for f in json.loads(out.stdout)["files"] for k in f["kernels"]}
+
+
+def test_a_hip_program_compiles_and_its_race_shows_at_its_launch(tmp_path: Path):
+    kernels = _scan(tmp_path, "")
+    assert {k: v["status"] for k, v in kernels.items()} == {"tree_sum": "analysed", "scale": "analysed"}
+    races = [f for f in kernels["tree_sum"]["findings"] if f["kind"] == "race" and f["severity"] == "error"]
+    assert races and races[0]["launch"]["origin"].startswith("host launch at main.cu:26"), races
+    assert not [f for f in kernels["scale"]["findings"] if f["severity"] == "error"]
+
+
+def test_the_fixed_hip_program_is_clean(tmp_path: Path):
+    kernels = _scan(tmp_path, "__syncthreads();")
+    assert all(v["status"] == "analysed" for v in kernels.values())
+    assert not [f for k in kernels.values() for f in k["findings"] if f["severity"] == "error"], kernels
