@@ -1,5 +1,5 @@
-"""HIP programs on simu's CUDA model (simu/include/cuda/hip/, simu/host/launchmacros.expand_hip_launches): a ``.cu``
-file that includes ``<hip/hip_runtime.h>`` compiles as CUDA (HIP's API names are CUDA's), and its
+"""HIP programs on simu's CUDA model (simu/include/cuda/hip/, simu/host/launchmacros.expand_hip_launches): a ``.cu`` (or
+``.hip``) file that includes ``<hip/hip_runtime.h>`` compiles as CUDA (HIP's API names are CUDA's), and its
 ``hipLaunchKernelGGL(k, grid, block, shmem, stream, args…)`` is a host launch, so a race shows at the program's
 own launch and the fixed twin is clean."""
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from simu.cli.app import app
@@ -57,17 +58,18 @@ def test_a_hip_launch_is_written_as_the_chevron_launch_it_expands_to():
     assert out.count("\n") == text.count("\n") and out.splitlines()[3] == "b;"
 
 
-def _scan(root: Path, sync: str) -> dict:
-    (root / "main.cu").write_text(PROGRAM.replace("SYNC", sync))
+def _scan(root: Path, sync: str, name: str = "main.cu") -> dict:
+    (root / name).write_text(PROGRAM.replace("SYNC", sync))
     out = runner.invoke(app, ["scan", str(root), "--no-cache", "--budget", "2", "-j", "1", "--format", "json"])
     return {k["name"]: k for f in json.loads(out.stdout)["files"] for k in f["kernels"]}
 
 
-def test_a_hip_program_compiles_and_its_race_shows_at_its_launch(tmp_path: Path):
-    kernels = _scan(tmp_path, "")
+@pytest.mark.parametrize("name", ["main.cu", "main.hip"])
+def test_a_hip_program_compiles_and_its_race_shows_at_its_launch(tmp_path: Path, name: str):
+    kernels = _scan(tmp_path, "", name)
     assert {k: v["status"] for k, v in kernels.items()} == {"tree_sum": "analysed", "scale": "analysed"}
     races = [f for f in kernels["tree_sum"]["findings"] if f["kind"] == "race" and f["severity"] == "error"]
-    assert races and races[0]["launch"]["origin"].startswith("host launch at main.cu:26"), races
+    assert races and races[0]["launch"]["origin"].startswith(f"host launch at {name}:26"), races
     assert not [f for f in kernels["scale"]["findings"] if f["severity"] == "error"]
 
 

@@ -38,7 +38,7 @@ from simu.frontend.kernel_names import kernel_names
 from simu.frontend.overlay import cuda_rewrites, spaced_launch_overlay
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 
-CUDA_EXTENSIONS = {".cu", ".cuh"}
+CUDA_EXTENSIONS = {".cu", ".cuh", ".hip"}  # .hip: HIP source, on the CUDA model (include/cuda/hip)
 OPENCL_EXTENSIONS = {".cl"}
 IR_EXTENSIONS = {".ll"}
 _MAX_CHOICES = 4  # #error chains chosen per file
@@ -100,7 +100,7 @@ class CompiledModule:
 def language_of(path: str | Path) -> str:
     """The language a file compiles as; a header (``.cuh/.hpp/.h/...``) is CUDA unless it looks like OpenCL C."""
     suffix = Path(path).suffix.lower()
-    if suffix in {".cu"}:
+    if suffix in {".cu", ".hip"}:
         return "cuda"
     if suffix in OPENCL_EXTENSIONS:
         return "opencl"

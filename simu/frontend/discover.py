@@ -13,7 +13,7 @@ import pathspec
 
 from simu.frontend.compile import CUDA_EXTENSIONS, IR_EXTENSIONS, OPENCL_EXTENSIONS
 
-KERNEL_EXTENSIONS = {".cu"} | OPENCL_EXTENSIONS  # translation units `simu scan` takes in folders
+KERNEL_EXTENSIONS = {".cu", ".hip"} | OPENCL_EXTENSIONS  # translation units `simu scan` takes in folders
 SOURCE_EXTENSIONS = KERNEL_EXTENSIONS | IR_EXTENSIONS  # what `simu kernels` lists in folders
 # folders never walked, whatever .gitignore says (tool and environment folders, not build output)
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "venv", ".ci-venv", "__pycache__", "node_modules",

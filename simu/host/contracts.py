@@ -372,7 +372,7 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), cache_dir)
     suffix = p.suffix.lower()
-    api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh") else None
+    api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh", ".hip") else None
     return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
                                 api=api)
 

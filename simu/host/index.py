@@ -46,7 +46,7 @@ from simu.host.options import define_hints, names_source
 from simu.host.paths import file_distance
 from simu.host.streamed import STREAMED_KEY, mapped_defines, streamed_sources, streamed_types
 
-HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu"})
+HOST_EXTENSIONS = frozenset({".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".cu", ".hip"})
 MAX_HOST_BYTES = 4 << 20  # a larger "host file" is generated data, not code
 CACHE_NAME = CACHE_FILE  # in the scan's cache folder (simu.host.filecache)
 CACHE_VERSION = 16  # 2: OpenCL launch sites keep their grid relation (LaunchSite.grid_sym); 3: `<< <` launches;

@@ -316,7 +316,7 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
     database, warning = load_database(options)
     host = None
     cl_files = [s for s in sources if s.suffix.lower() == ".cl"]
-    seeds = [s for s in sources if s.suffix.lower() in (".cl", ".cu", ".cuh")] if contracts else cl_files
+    seeds = [s for s in sources if s.suffix.lower() in (".cl", ".cu", ".cuh", ".hip")] if contracts else cl_files
     if seeds and options.host_code and options.root.is_dir():
         if rules is None:
             rules = IgnoreRules(options.root, options.exclude)

@@ -146,7 +146,7 @@ def _host_only(path: str, options) -> bool:
     """A CUDA file with no kernel in it or its project headers (:func:`~simu.frontend.includes.holds_no_kernel`)."""
     from simu.frontend.includes import holds_no_kernel
 
-    if Path(path).suffix.lower() not in (".cu", ".cuh"):
+    if Path(path).suffix.lower() not in (".cu", ".cuh", ".hip"):
         return False
     return holds_no_kernel(Path(path), [Path(d) for d in (*options.include_dirs, *options.after_dirs)])
 

@@ -26,7 +26,7 @@ from simu.host.launchmacros import FUNCTION_MACRO
 
 LEVELS = 4  # caller levels followed up from the functions that launch
 READERS = max(1, min(8, os.cpu_count() or 1))  # clang processes reading host files side by side
-SOURCES = {".cu", ".cpp", ".cc", ".cxx", ".c", ".c++"}
+SOURCES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]|"
                      r"\bhipLaunchKernelGGL\s*\(")
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
