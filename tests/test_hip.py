@@ -77,3 +77,32 @@ def test_the_fixed_hip_program_is_clean(tmp_path: Path):
     kernels = _scan(tmp_path, "__syncthreads();")
     assert all(v["status"] == "analysed" for v in kernels.values())
     assert not [f for k in kernels.values() for f in k["findings"] if f["severity"] == "error"], kernels
+
+
+def test_allocations_through_a_check_macro_keep_their_own_lengths(tmp_path: Path):
+    """``CHECK(hipMalloc(&d_bins, …)); CHECK(hipMalloc(&d_data, …));``: ``hipMalloc`` is a macro of the shim, so its
+    token is spelled in the shim; each call is placed at its own use, and each buffer takes its own bytes (the
+    first call's bytes were every buffer's)."""
+    from simu.host.contracts import contracts_for
+    from simu.host.index import build_host_index
+
+    (tmp_path / "main.cu").write_text("""#include <hip/hip_runtime.h>
+#include <cstdlib>
+#define CHECK(condition) { const hipError_t error = condition; if (error != hipSuccess) exit(1); }
+__global__ void hist(const unsigned char *data, unsigned int *bins, int per) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int i = 0; i < per; i++) atomicAdd(&bins[data[t * per + i]], 1u);
+}
+int main() {
+  const int size = 1024 * 1024, per = 1024, threads = 128, bin_size = 256;
+  const int blocks = size / (per * threads);
+  unsigned char *d_data; unsigned int *d_bins;
+  CHECK(hipMalloc(&d_bins, sizeof(unsigned int) * bin_size * blocks));
+  CHECK(hipMalloc(&d_data, sizeof(unsigned char) * size));
+  hist<<<blocks, threads>>>(d_data, d_bins, per);
+  return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "main.cu"])
+    (c,) = contracts_for(index, "hist", [("data", 1), ("bins", 4), ("per", None)], None).contracts
+    assert c.buffer_lengths == {"data": "1048576", "bins": "2048"}, c.buffer_lengths

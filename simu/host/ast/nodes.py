@@ -105,8 +105,12 @@ def _point(loc: dict) -> tuple[int, int] | None:
     """A location's byte offset and token length: a macro's expansion where a macro made the token, the argument's
     own text where it came from an argument (``CHECK(cudaMalloc(&d_out, n))``: ``d_out``, not ``CHECK``)."""
     expansion = loc.get("expansionLoc")
-    if expansion is not None and expansion.get("isMacroArgExpansion") and "offset" in loc.get("spellingLoc", {}):
-        loc = loc["spellingLoc"]
+    spelling = loc.get("spellingLoc", {})
+    # an argument token that is itself a macro of a header (HIP's `hipMalloc`, spelled `cudaMalloc` in the shim) is
+    # spelled in that header: its offset is not this file's, so the argument's place is the expansion's
+    elsewhere = "file" in spelling and "file" in (expansion or {}) and spelling["file"] != expansion["file"]
+    if expansion is not None and expansion.get("isMacroArgExpansion") and "offset" in spelling and not elsewhere:
+        loc = spelling
     else:
         loc = expansion or loc
     if "offset" not in loc:
