@@ -199,6 +199,32 @@ int main() {{
     assert sorted((x.file, x.grid, x.block) for x in index.cuda_launches_of("k")) == expected
 
 
+def test_a_block_size_a_call_writes_leaves_no_text_relation_of_its_initialiser(tmp_path: Path):
+    """``int b = 0; cudaOccupancyMaxPotentialBlockSize(&g, &b, k); k<<<(n + b - 1) / b, b>>>``: the block is what the
+    call writes at run time; the lexical grid ``(n+(0-1))/0`` (the initialiser) is no relation of the launch."""
+    from simu.host.contracts import contracts_for
+
+    (tmp_path / "m.cu").write_text("""#include <cuda_runtime.h>
+__global__ void k(float *o, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = 1.0f; }
+void run(float *o, int n) {
+    int min_grid = 0;
+    int b = 0;
+    cudaOccupancyMaxPotentialBlockSize(&min_grid, &b, k, 0, 0);
+    const unsigned int grid = (n + (b - 1)) / b;
+    k<<<dim3(grid), dim3(b)>>>(o, n);
+}
+int main() {
+    float *o; cudaMalloc(&o, 10000 * sizeof(float));
+    run(o, 10000);
+    return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    (c,) = contracts_for(index, "k", [("o", 4), ("n", None)], None).contracts
+    assert c.grid is None and c.block is None and c.args == {"n": 10000}
+    assert not any("/0" in e for e in c.dims.values()), c.dims
+
+
 def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
     shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
     broken = "__global__ void z(int *o) { o[0] = 1; }\nvoid go(int *o) { z<<<1, 1>>>(o); this is not C++\n"

@@ -96,7 +96,8 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
     defaults = tuple(d for d in x.defaults if not (v.bound and d.startswith("@loop")))  # clang fixed the loop's value
     shmem = v.shmem if v.shmem is not None else x.shmem
     rel = v.relations
-    grid_sym, block_sym = _sym(grid, rel.grid, x.grid_sym), _sym(block, rel.block, x.block_sym)
+    grid_sym = _sym(grid, rel.grid, _not_runtime(x.grid_sym, v.runtime_dims[:3]))
+    block_sym = _sym(block, rel.block, _not_runtime(x.block_sym, v.runtime_dims[3:]))
     arg_sym = _arg_sym(args, rel.args, _stale_equalities(x.arg_sym, v.equal))
     requires = x.requires + tuple(r for r in rel.requires if r not in x.requires)
     shmem_sym = rel.shmem if shmem is None else None
@@ -122,6 +123,16 @@ def _sym(dim: tuple | None, read: tuple | None, text: tuple | None) -> tuple | N
     if dim is not None and None in dim and any(d is not None for d in dim):
         return (None, None, None)
     return text
+
+
+def _not_runtime(text: tuple | None, runtime: tuple[bool, ...]) -> tuple | None:
+    """The lexical reader's relations less the components clang reads as computed at run time (``int b = 0;
+    cudaOccupancyMaxPotentialBlockSize(&g, &b, k); k<<<(n + b - 1) / b, b>>>``: the text's ``(n+(0-1))/0`` holds
+    the initialiser, not the value the call writes)."""
+    if text is None or not any(runtime):
+        return text
+    out = tuple(None if i < len(runtime) and runtime[i] else t for i, t in enumerate(text))
+    return out if any(out) else None
 
 
 def _stale_equalities(text: tuple, equal: tuple[tuple[int, int], ...]) -> tuple:
