@@ -225,6 +225,32 @@ int main() {
     assert not any("/0" in e for e in c.dims.values()), c.dims
 
 
+def test_a_loop_multiplying_its_counter_up_to_a_size_read_at_run_time_takes_its_powers(tmp_path: Path):
+    """``for (offset = 1; offset < size; offset *= 256) if (offset > 1) k<<<…>>>(…, offset)`` with ``size`` from the
+    command line: ``offset`` is one of the powers 256, 65536 (the branch leaves out 1), never a value the search
+    draws (3, which reads before the buffer)."""
+    from simu.host.contracts import contracts_for
+
+    (tmp_path / "m.cu").write_text("""#include <cstdlib>
+#include <cuda_runtime.h>
+__global__ void spread(float *b, int size, int offset) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x;
+    if ((x + 1) % offset != 0 && x < size) b[x] += b[x - (x % offset + 1)];
+}
+int main(int argc, char **argv) {
+    const int size = atoi(argv[1]);
+    float *d; cudaMalloc(&d, size * sizeof(float));
+    for (int offset = 1; offset < size; offset *= 256) {
+        if (offset > 1) spread<<<(size + 127) / 128, 128>>>(d, size, offset);
+    }
+    return 0;
+}
+""")
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    found = contracts_for(index, "spread", [("b", 4), ("size", None), ("offset", None)], None).contracts
+    assert sorted(c.args.get("offset") for c in found) == [256, 65536], [(c.args, c.origin) for c in found]
+
+
 def test_the_scan_counts_the_host_files_read_through_clang(tmp_path: Path):
     shutil.copytree(PROGRAMS / "wrapper_levels" / "fixed", tmp_path / "p")
     broken = "__global__ void z(int *o) { o[0] = 1; }\nvoid go(int *o) { z<<<1, 1>>>(o); this is not C++\n"

@@ -180,3 +180,24 @@ def test_a_host_launch_of_a_zero_sized_grid_is_left_out_while_another_remains():
                               Budget(evaluations=6, seconds=60, probe_seconds=60))
     assert result.status == "analysed", (result.status, result.reason)
     assert "host launch at plugin.h:9: a zero-sized grid or block runs no thread (left out)" in result.reason
+
+
+def test_a_host_launch_whose_every_launch_breaks_what_the_host_requires_is_left_out_while_another_remains():
+    """A loop's later value whose branch the command line's default size never takes (``if (size / offset > 1)`` with
+    ``size`` 256 and ``offset`` 256) is a launch the program never makes: the kernel is analysed on the other one, and
+    the result says the never-made launch was left out; alone, it says why it could not run."""
+    from simu.evolve.alternatives import search_contracts
+    from simu.launch.constraints import KernelConstraints
+
+    m = load_source("__global__ void k(float *x, int n, int o) {\n"
+                    "  int i = threadIdx.x + blockIdx.x * blockDim.x; if (i < n) x[i] += o; }\n", "cuda")
+    first = KernelConstraints(grid=(2, 1, 1), block=(128, 1, 1), args={"n": 256, "o": 1},
+                              origin="host launch at scan.cu:40 (loop value 1)")
+    later = KernelConstraints(grid=(2, 1, 1), block=(128, 1, 1), args={"n": 256, "o": 256}, requires=["n/o > 1"],
+                              origin="host launch at scan.cu:40 (loop value 256)")
+    budget = Budget(evaluations=6, seconds=60, probe_seconds=60)
+    result = search_contracts(m, m.kernels[0], CheckSettings(), [first, later], budget)
+    assert result.status == "analysed", (result.status, result.reason)
+    assert "host launch at scan.cu:40 (loop value 256): never made (the host code requires n/o > 1" in result.reason
+    alone = search_contracts(m, m.kernels[0], CheckSettings(), [later], budget)
+    assert alone.status != "analysed" and "the host code requires n/o > 1" in alone.reason

@@ -15,7 +15,7 @@ import dataclasses
 
 from simu import codes
 from simu.detect.finding import deduplicate
-from simu.evolve.search import Budget, SearchResult, SearchStats, deadline_after, run_search
+from simu.evolve.search import HOST_REQUIRES, Budget, SearchResult, SearchStats, deadline_after, run_search
 from simu.launch.constraints import KernelConstraints
 
 KERNEL_PHASE_KINDS = frozenset({"redundant-barrier"})  # findings of Check.on_kernel_end, over every launch
@@ -37,7 +37,8 @@ def share(budget: Budget, n: int) -> Budget:
 def search_contracts(module, kernel, settings, contracts: list[KernelConstraints], budget: Budget,
                      mode: str = "full", seed: int = 0) -> SearchResult:
     """One search per contract, their findings together (see the module docstring).  A host launch whose grid or
-    block the host code sizes to zero runs no thread (CUDA refuses it): left out while another contract remains."""
+    block the host code sizes to zero runs no thread (CUDA refuses it), and one every launch of which breaks what the
+    host code requires is never made: each left out while another contract remains."""
     left_out = [c for c in contracts if runs_nothing(c)]
     if len(left_out) == len(contracts):
         left_out = []  # no other launch: the empty ones are searched and say why they cannot run
@@ -57,12 +58,20 @@ def search_contracts(module, kernel, settings, contracts: list[KernelConstraints
         stats.cache_hits += s.cache_hits
         stats.seconds += s.seconds
         stats.invalid += s.invalid
-    notes = dict.fromkeys(r.reason for r in results if r.reason)  # analysed: what each says of its launches
+    # a contract every launch of which breaks what the host requires (a loop's value the branch around the launch
+    # excludes at the command line's defaults) is a launch the program never makes: left out while another ran
+    never = [r.status != codes.ANALYSED and r.stats.invalid >= r.stats.evaluations
+             and r.reason.startswith(HOST_REQUIRES) for r in results]
+    if all(never):
+        never = [False] * len(results)
+    notes = dict.fromkeys(r.reason for r, n in zip(results, never, strict=True) if r.reason and not n)
+    notes.update(dict.fromkeys(f"{c.origin or 'a host launch'}: never made ({r.reason}; left out)"
+                               for r, c, n in zip(results, contracts, never, strict=True) if n))
     notes.update(dict.fromkeys(f"{c.origin or 'a host launch'}: a zero-sized grid or block runs no thread "
                                "(left out)" for c in left_out))
     out = SearchResult(deduplicate(findings), stats, codes.ANALYSED, "; ".join(notes), sum(r.launches for r in results))
-    for r, c in zip(results, contracts, strict=True):
-        if r.status != codes.ANALYSED:  # the first contract that could not be analysed says why
+    for r, c, n in zip(results, contracts, never, strict=True):
+        if r.status != codes.ANALYSED and not n:  # the first contract that could not be analysed says why
             out.status, out.where = r.status, r.where
             out.reason = f"{c.origin}: {r.reason}" if c.origin else r.reason
             break

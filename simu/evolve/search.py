@@ -253,7 +253,7 @@ class Search:
             return self.cache[key]
         self.stats.evaluations += 1
         broken = self.layout.broken(launch)
-        ev = Evaluation.invalid(launch, f"the host code requires {broken}") if broken else \
+        ev = Evaluation.invalid(launch, f"{HOST_REQUIRES} {broken}") if broken else \
             self._decided(self._run(launch, limits if limits is not None else self.timed_limits()))
         # every run of a sampled grid sizes the later samples; one too heavy for the trace runs again on fewer blocks
         resized = ev.recorded is not None and fit_sample(self.layout, launch, ev.recorded, SAMPLE_ACCESSES)
@@ -494,6 +494,9 @@ class Search:
             reason = partial_reason(*self.partial) if self.partial is not None and all(e.partial for e in valid) \
                 else sample_note(e.launch for e in valid)
         return SearchResult(deduplicate(findings), self.stats, status, reason, len(self.cache), self.where)
+
+
+HOST_REQUIRES = "the host code requires"  # a launch that breaks what the host asserts or branches on: never made
 
 
 def run_search(module, kernel, settings, constraints: KernelConstraints | None = None, budget: Budget | None = None,

@@ -252,17 +252,21 @@ class Program:
         for start in self.values(e.start, fn, ctx, bound) or [None]:
             if start is None:
                 return None
-            v = start
+            v, first_ratio = start, 0
             for _ in range(MAX_LOOP):
                 at = {**bound, Counter(): v}
                 test = self.values(e.test, fn, ctx, at)
-                if test is None:
-                    return None
-                if not all(test):
+                step = self.values(e.step, fn, ctx, at)
+                if test is None:  # `for (s = 1; s < n; s *= 256)` with n unknown: the powers a size can reach
+                    ratio = _ratio(v, step)
+                    if seen and (v > GEOMETRIC_MAX or (ratio is None and step is not None and step[0] < v)):
+                        break  # past the sizes followed, or the counter's type wraps
+                    if ratio is None or (first_ratio := first_ratio or ratio) != ratio:
+                        return None
+                elif not all(test):
                     break
                 if v not in seen:
                     seen.append(v)
-                step = self.values(e.step, fn, ctx, at)
                 if step is None or len(step) != 1 or step[0] == v:
                     return None
                 v = step[0]
@@ -526,3 +530,14 @@ def _spread(vals: list[Number]) -> list[Number]:
         return vals
     step = (len(vals) - 1) / (MAX_VALUES - 1)
     return [vals[round(i * step)] for i in range(MAX_VALUES)]
+
+
+GEOMETRIC_MAX = 1 << 24  # the largest value a loop multiplying its counter is followed to when its bound is unknown
+
+
+def _ratio(v: Number, step: Values) -> int | None:
+    """The integer of at least 2 one step multiplies the counter by (``s *= 256``, ``s <<= 1``), else None."""
+    if isinstance(v, int) and 0 < v <= GEOMETRIC_MAX and step is not None and len(step) == 1 \
+            and isinstance(step[0], int) and step[0] > v and step[0] % v == 0:
+        return step[0] // v
+    return None
