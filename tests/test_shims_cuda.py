@@ -655,6 +655,11 @@ extern "C" __global__ void half_ops(half *h, __half2 *h2, float *f) {
   h[i + 1] = __shfl_down_sync(0xffffffffu, a, 1);
 }
 extern "C" __global__ void half_atomic(__half *h) { atomicAdd(h, __float2half(1.0f)); }
+extern "C" __global__ void half_modes(__half2 *h2, int *out) {  // rounding-mode conversions, half2 comparisons
+  int i = threadIdx.x;
+  __half2 v = __half2half2(__int2half_rd(i));
+  out[i] = __hbeq2(v, h2[i]) + __hblt2(v, h2[i]) + __low2float(__hlt2(v, h2[i])) + __half2int_rn(__uint2half_ru(i));
+}
 """
 
 
@@ -665,6 +670,7 @@ def test_cuda_fp16():
     assert re.search(r"= fpext [^\n]*half %[\w.]+ to float", body)
     assert "@llvm.nvvm.shfl.sync.down.i32(" in body
     assert re.search(r"= atomicrmw fadd ptr %[\w.]+, half %[\w.]+ monotonic", _kernel_body(ir, "half_atomic"))
+    assert "fcmp" in _kernel_body(ir, "half_modes")
 
 
 # --------------------------------------------------------------------------------------

@@ -77,6 +77,23 @@ __SIMU_H_HD __half __double2half(double d) { return __simu_half_from_bits(__buil
 __SIMU_H_HD __half __int2half_rn(int i) { return __float2half((float)i); }
 __SIMU_H_HD __half __uint2half_rn(unsigned int i) { return __float2half((float)i); }
 __SIMU_H_HD __half __short2half_rn(short i) { return __float2half((float)i); }
+/* the integer conversions in the other rounding modes, computed in round-to-nearest like the float ones */
+__SIMU_H_HD __half __int2half_rz(int i) { return __int2half_rn(i); }
+__SIMU_H_HD __half __int2half_rd(int i) { return __int2half_rn(i); }
+__SIMU_H_HD __half __int2half_ru(int i) { return __int2half_rn(i); }
+__SIMU_H_HD __half __uint2half_rz(unsigned int i) { return __uint2half_rn(i); }
+__SIMU_H_HD __half __uint2half_rd(unsigned int i) { return __uint2half_rn(i); }
+__SIMU_H_HD __half __uint2half_ru(unsigned int i) { return __uint2half_rn(i); }
+__SIMU_H_HD __half __short2half_rz(short i) { return __short2half_rn(i); }
+__SIMU_H_HD __half __short2half_rd(short i) { return __short2half_rn(i); }
+__SIMU_H_HD __half __short2half_ru(short i) { return __short2half_rn(i); }
+__SIMU_H_HD __half __ushort2half_rn(unsigned short i) { return __float2half((float)i); }
+__SIMU_H_HD __half __ll2half_rn(long long i) { return __float2half((float)i); }
+__SIMU_H_HD __half __ull2half_rn(unsigned long long i) { return __float2half((float)i); }
+__SIMU_H_HD unsigned int __half2uint_rn(__half h) { return (unsigned int)__builtin_rintf(__half2float(h)); }
+__SIMU_H_HD short __half2short_rn(__half h) { return (short)__builtin_rintf(__half2float(h)); }
+__SIMU_H_HD long long __half2ll_rz(__half h) { return (long long)__half2float(h); }
+__SIMU_H_HD long long __half2ll_rn(__half h) { return (long long)__builtin_rintf(__half2float(h)); }
 __SIMU_H_HD int __half2int_rz(__half h) { return (int)__half2float(h); }
 __SIMU_H_HD int __half2int_rn(__half h) { return (int)__builtin_rintf(__half2float(h)); }
 __SIMU_H_HD int __half2int_rd(__half h) { return (int)__builtin_floorf(__half2float(h)); }
@@ -171,6 +188,25 @@ __SIMU_H_HD __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
   return __halves2half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
 }
 __SIMU_H_HD __half2 __hneg2(__half2 a) { return __halves2half2(__hneg(a.x), __hneg(a.y)); }
+/* half2 comparisons: the __hb forms are true when both halves compare true; the others give 1.0 or 0.0 per half */
+__SIMU_H_HD bool __hbeq2(__half2 a, __half2 b) { return __heq(a.x, b.x) && __heq(a.y, b.y); }
+__SIMU_H_HD bool __hbne2(__half2 a, __half2 b) { return __hne(a.x, b.x) && __hne(a.y, b.y); }
+__SIMU_H_HD bool __hblt2(__half2 a, __half2 b) { return __hlt(a.x, b.x) && __hlt(a.y, b.y); }
+__SIMU_H_HD bool __hble2(__half2 a, __half2 b) { return __hle(a.x, b.x) && __hle(a.y, b.y); }
+__SIMU_H_HD bool __hbgt2(__half2 a, __half2 b) { return __hgt(a.x, b.x) && __hgt(a.y, b.y); }
+__SIMU_H_HD bool __hbge2(__half2 a, __half2 b) { return __hge(a.x, b.x) && __hge(a.y, b.y); }
+__SIMU_H_HD __half2 __heq2(__half2 a, __half2 b) {
+  return __halves2half2(__float2half(__heq(a.x, b.x) ? 1.0f : 0.0f), __float2half(__heq(a.y, b.y) ? 1.0f : 0.0f));
+}
+__SIMU_H_HD __half2 __hne2(__half2 a, __half2 b) {
+  return __halves2half2(__float2half(__hne(a.x, b.x) ? 1.0f : 0.0f), __float2half(__hne(a.y, b.y) ? 1.0f : 0.0f));
+}
+__SIMU_H_HD __half2 __hlt2(__half2 a, __half2 b) {
+  return __halves2half2(__float2half(__hlt(a.x, b.x) ? 1.0f : 0.0f), __float2half(__hlt(a.y, b.y) ? 1.0f : 0.0f));
+}
+__SIMU_H_HD __half2 __hgt2(__half2 a, __half2 b) {
+  return __halves2half2(__float2half(__hgt(a.x, b.x) ? 1.0f : 0.0f), __float2half(__hgt(a.y, b.y) ? 1.0f : 0.0f));
+}
 __SIMU_H_HD __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
 __SIMU_H_HD __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
 __SIMU_H_HD __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
