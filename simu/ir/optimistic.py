@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from simu.ir.perlist import once_per_block_list
 from simu.ir.types import PtrType
 
 _CASTS = frozenset({"bitcast", "addrspacecast"})
@@ -29,24 +30,11 @@ _PASS = frozenset({"bitcast", "zext", "sext", "trunc", "fpext", "fptrunc", "fpto
                    "lshr", "ashr", "phi", "select", "freeze", "extractvalue", "insertvalue", "fneg",
                    "extractelement", "insertelement", "icmp", "fcmp"})
 
-_CACHE: dict[int, tuple[list[Any], frozenset[int]]] = {}  # id of a function's block list -> (the list, its reads)
-_CACHED = 64
 
-
+@once_per_block_list
 def validated_reads(blocks: list[Any]) -> frozenset[int]:
     """Instruction ids of the loads among ``blocks`` (a decoded function's) that only propose a value to a
-    compare-and-swap of the same word; computed once per block list."""
-    hit = _CACHE.get(id(blocks))
-    if hit is not None and hit[0] is blocks:
-        return hit[1]
-    found = _validated_reads(blocks)
-    if len(_CACHE) >= _CACHED:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[id(blocks)] = (blocks, found)
-    return found
-
-
-def _validated_reads(blocks: list[Any]) -> frozenset[int]:
+    compare-and-swap of the same word."""
     instrs = [ins for b in blocks for ins in b.instrs]
     made = {ins.name: ins for ins in instrs if ins.name}
     swapped = {}  # address key -> ids of the compare-and-swaps of that word

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simu.ir.cfg import loop_edges
+from simu.ir.perlist import once_per_block_list
 
 _BARRIER = re.compile(r"barrier|bar\.|syncthreads|grid_sync|syncwarp|bar_sync")
 _READS = frozenset({"load", "atomicrmw", "cmpxchg"})
@@ -37,24 +38,9 @@ class SpinLoops:
         return bool(self.back_edges)
 
 
-_CACHE: dict[int, tuple[list[Any], SpinLoops]] = {}  # id of a function's block list -> (the list, its loops)
-_CACHED = 64
-
-
+@once_per_block_list
 def spin_loops(blocks: list[Any]) -> SpinLoops:
-    """The spin-wait loops among ``blocks`` (a decoded function's, entry first); computed once per list (the
-    compiler, the search's shape and its layout all ask)."""
-    hit = _CACHE.get(id(blocks))
-    if hit is not None and hit[0] is blocks:
-        return hit[1]
-    found = _spin_loops(blocks)
-    if len(_CACHE) >= _CACHED:
-        _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[id(blocks)] = (blocks, found)
-    return found
-
-
-def _spin_loops(blocks: list[Any]) -> SpinLoops:
+    """The spin-wait loops among ``blocks`` (a decoded function's, entry first)."""
     if not blocks:
         return SpinLoops()
     by_name = {b.name: b for b in blocks}
