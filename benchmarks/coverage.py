@@ -7,7 +7,7 @@ from the manifest (``benchmarks/coverage_projects.toml``: the -D/-I the project'
 ``clBuildProgram`` option strings pass).  It then tabulates:
 
 * simu's view: files, files compiled, kernels simu reported, kernels by status;
-* the source view: every kernel *definition* in the project (``__global__`` in .cu/.cuh/.h/.hpp/.inl,
+* the source view: every kernel *definition* in the project (``__global__`` in .cu/.hip/.cuh/.h/.hpp/.inl,
   ``__kernel`` in .cl/.clh), found by a small lexical scan, matched by name to the kernels simu reported for
   the translation units that reach it through ``#include``; a definition takes the best status of its
   matches (a template instantiated several times, a header included by several files), else
@@ -47,7 +47,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "coverage_projects.toml"
 SKIP_DIRS = {".git", ".simu-cache", "node_modules", "__pycache__"}
-CUDA_EXT = {".cu", ".cuh", ".h", ".hpp", ".hxx", ".hh", ".inl", ".cuinc"}
+CUDA_EXT = {".cu", ".hip", ".cuh", ".h", ".hpp", ".hxx", ".hh", ".inl", ".cuinc"}
 OPENCL_EXT = {".cl", ".clh", ".ocl"}
 STATUS_ORDER = ["analysed", "incomplete", "timeout", "not-launchable", "unsupported", "error", "interrupted",
                 "compile-error", "not-instantiated", "not-reached"]
@@ -462,7 +462,7 @@ def manifest() -> dict:
 
 
 def _kernel_header(p: Path) -> bool:
-    if p.suffix.lower() not in (CUDA_EXT | OPENCL_EXT) - {".cu", ".cl"} or not p.is_file():
+    if p.suffix.lower() not in (CUDA_EXT | OPENCL_EXT) - {".cu", ".hip", ".cl"} or not p.is_file():
         return False
     try:
         return "__global__" in p.read_text(errors="replace")
@@ -491,7 +491,7 @@ def scan_plan(root: Path, spec: dict | None, flags: bool) -> list[tuple[list[str
     # translation units, and the headers that define kernels: a group's headers go with its files (scan
     # analyses a header through the group file that includes it, or alone when none does)
     all_files = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*"))
-                 if ".git" not in p.parts and (p.suffix in (".cu", ".cl") or _kernel_header(p))]
+                 if ".git" not in p.parts and (p.suffix in (".cu", ".hip", ".cl") or _kernel_header(p))]
     for g in spec.get("group", []):
         files = [f for f in all_files if any(fnmatch.fnmatch(f, pat) for pat in g["files"])]
         if not files:
