@@ -15,6 +15,7 @@ from typing import Any
 
 from simu import codes
 from simu.config import Config
+from simu.cpulimit import HARD_FACTOR, KernelTimeout, cpu_limit, timeout_reason
 from simu.errors import SimuError
 from simu.evolve import Budget, search_kernel
 from simu.ir import Kernel, Module
@@ -86,8 +87,12 @@ def check_file(path: Path, module: Module, settings: CheckSettings, request: Che
             on_kernel(k.display_name)
         k0 = time.perf_counter()
         trace = ""
+        limit = HARD_FACTOR * request.budget.seconds if request.launch_args is None else 0.0
         try:
-            report = _judge(module, k, settings, request, config)
+            with cpu_limit(limit):  # as a scan's worker bounds each kernel: a heavy search cannot hold the file
+                report = _judge(module, k, settings, request, config)
+        except KernelTimeout:
+            report = KernelReport(k.display_name, codes.TIMEOUT, timeout_reason(limit))
         except Exception as exc:  # noqa: BLE001 - as in a scan: a crash in one kernel is its verdict, the rest go on
             report, trace = _crashed(k, exc)
         result = KernelResult(k.display_name, k.name, k.line, report.status, report.reason, report.launches,

@@ -8,15 +8,12 @@ from pathlib import Path
 
 from simu.codes import FAIL_ON
 from simu.config import WARP_MODELS, Config, find_config, load_config
+from simu.cpulimit import HARD_FACTOR
 from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
 from simu.scan.changes import find_root
 
 DEFAULT_BUDGET = 5.0  # seconds of launch search per kernel
 COMPILE_LIMIT = 120.0  # seconds one file may take to compile before its worker is stopped
-# the CPU seconds, in budgets, after which a worker stops one kernel's analysis: the loop's budget, the timed
-# phases' 0.6 more, then the severity refutations, bounded by steps (never by the clock), which a loaded machine
-# makes dearer in CPU: twice the room they take on an idle one
-HARD_FACTOR = 4.0
 WALL_FACTOR = 4.0  # the parent kills a worker past WALL_FACTOR x budget + WALL_GRACE of wall time
 WALL_GRACE = 30.0  # reading a large module and compiling its kernel come first (not in the CPU limit)
 

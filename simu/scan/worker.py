@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
+from simu.cpulimit import KernelTimeout, timeout_reason
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
 _EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
@@ -26,8 +27,6 @@ _COMPILE_CACHE: tuple[str, Any] | None = None  # (folder, CompileCache) of this 
 PREPARE_CPU_LIMIT = 60.0  # CPU seconds for reading a file's IR and compiling one kernel, before its budget
 
 
-class KernelTimeout(BaseException):
-    """Raised by the alarm inside a worker when one kernel's analysis runs past its hard limit."""
 
 
 def init_worker(events, parent_pid: int | None = None, preload: tuple[str, ...] = ()) -> None:
@@ -217,8 +216,7 @@ def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budge
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
         _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
-        return KernelVerdict(TIMEOUT, f"analysis used more than {hard_limit:g} s of CPU (the limit "
-                                       "per kernel: four times the budget)")
+        return KernelVerdict(TIMEOUT, timeout_reason(hard_limit))
     except SimuError as exc:
         return KernelVerdict(status_of(exc), str(exc), where=exc.where)
     except Exception as exc:  # noqa: BLE001 - a crash in one kernel is recorded, the scan goes on
