@@ -15,9 +15,9 @@ from typing import Any
 
 from simu import codes
 from simu.config import Config
-from simu.cpulimit import HARD_FACTOR, KernelTimeout, cpu_limit, timeout_reason
 from simu.errors import SimuError
 from simu.evolve import Budget, search_kernel
+from simu.evolve.cpulimit import HARD_FACTOR, KernelTimeout, cpu_limit, timeout_reason
 from simu.ir import Kernel, Module
 from simu.ir.types import FloatType, VectorType
 from simu.launch import Launch

@@ -1,4 +1,4 @@
-"""One kernel's analysis is bounded in CPU time (simu/cpulimit.py) in ``simu check`` as in a scan's workers: a search
+"""One kernel's analysis is bounded in CPU time (simu/evolve/cpulimit.py) in ``simu check`` as in a scan's workers: a search
 that runs past four budgets is stopped and reported as a timeout, and the file's other kernels go on.  The limit
 counts this process's CPU time, so these tests spin until it fires (no wall-clock assertion)."""
 
@@ -10,8 +10,8 @@ import simu.check as check_module
 from simu import codes
 from simu.api import load_source
 from simu.check import CheckRequest, check_file
-from simu.cpulimit import KernelTimeout, cpu_limit
 from simu.evolve import Budget
+from simu.evolve.cpulimit import KernelTimeout, cpu_limit
 from simu.pipeline import CheckSettings
 
 

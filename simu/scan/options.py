@@ -8,7 +8,7 @@ from pathlib import Path
 
 from simu.codes import FAIL_ON
 from simu.config import WARP_MODELS, Config, find_config, load_config
-from simu.cpulimit import HARD_FACTOR
+from simu.evolve.cpulimit import HARD_FACTOR
 from simu.launch.limits import MAX_DYNAMIC_SHARED, MAX_STATIC_SHARED
 from simu.scan.changes import find_root
 

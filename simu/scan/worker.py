@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
-from simu.cpulimit import KernelTimeout, timeout_reason
+from simu.evolve.cpulimit import KernelTimeout, timeout_reason
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
 _EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
