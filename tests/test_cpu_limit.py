@@ -1,6 +1,6 @@
-"""One kernel's analysis is bounded in CPU time (simu/evolve/cpulimit.py) in ``simu check`` as in a scan's workers: a search
-that runs past four budgets is stopped and reported as a timeout, and the file's other kernels go on.  The limit
-counts this process's CPU time, so these tests spin until it fires (no wall-clock assertion)."""
+"""One kernel's analysis is bounded in CPU time (simu/evolve/cpulimit.py) in ``simu check`` as in a scan's workers:
+a search that runs past four budgets is stopped and reported as a timeout, and the file's other kernels go on.  The
+limit counts this process's CPU time, so these tests spin until it fires (no wall-clock assertion)."""
 
 from __future__ import annotations
 
