@@ -35,7 +35,7 @@ def functor_kernels(src: CSource, ev: Evaluator, rel: str) -> list[KernelSite]:
         args, _ = split_args(src.code, close + head.end())
         if not args or len(args) < 2:
             continue
-        var = head.group(1) or _assigned(src.code, m.start())
+        var = head.group(1) or assigned_to(src.code, m.start())
         if not var:
             continue
         names = [n] if (n := ev.str_value(args[1], m.start())) else string_values(src, args[1])
@@ -98,6 +98,7 @@ def _template_end(code: str, start: int) -> int | None:
     return None
 
 
-def _assigned(code: str, pos: int) -> str | None:
+def assigned_to(code: str, pos: int) -> str | None:
+    """The variable an expression starting at ``pos`` is assigned to (``k = cl::Kernel(…)``), if any."""
     m = re.search(r"([A-Za-z_][\w.\->\[\]]*)\s*=\s*$", code[max(0, pos - 120):pos])
     return m.group(1) if m else None

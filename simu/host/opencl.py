@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
-from simu.host.clfunctor import enqueue_ranges, functor_args, functor_calls, functor_kernels
+from simu.host.clfunctor import assigned_to, enqueue_ranges, functor_args, functor_calls, functor_kernels
 from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
@@ -316,14 +316,9 @@ def _cpp_kernels(src: CSource, ev: Evaluator, rel: str) -> list[KernelSite]:
         args, _ = split_args(src.code, m.end())
         if not args or len(args) < 2:
             continue
-        var = m.group(1) or _assigned(src.code, m.start())
+        var = m.group(1) or assigned_to(src.code, m.start())
         out.append(KernelSite(rel, src.line_of(m.start()), var or "", args[0], ev.str_value(args[1], m.start())))
     return out
-
-
-def _assigned(code: str, pos: int) -> str | None:
-    m = re.search(r"([A-Za-z_][\w.\->\[\]]*)\s*=\s*$", code[max(0, pos - 120):pos])
-    return m.group(1) if m else None
 
 
 def _arg_site(ev: Evaluator, rel: str, c: Call) -> ArgSite:
