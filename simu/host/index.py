@@ -87,6 +87,9 @@ class HostIndex:
     opencl_read: dict[int, list[Frame]] = field(default_factory=dict)
     clang_conflicts: list[str] = field(default_factory=list)
     clang_unapplied: str = ""  # what of clang's reading an internal failure left out (the lexical reader's stands)
+    # kernel name -> its merged CUDA launches: every instantiation of a template asks for the same name, and the
+    # merge pairs each lexical launch with each launch clang read (an index is not changed once built)
+    _cuda_merged: dict[str, tuple[CudaLaunch, ...]] = field(default_factory=dict, repr=False, compare=False)
 
     def lexical_only_launches(self) -> list[str]:
         """``file:line`` of the CUDA and OpenCL launches in host files clang could not read (the lexical reader's
@@ -124,6 +127,11 @@ class HostIndex:
     def cuda_launches_of(self, kernel_name: str) -> list[CudaLaunch]:
         """The CUDA launches of a kernel (by its source name) in every host file; a wrapper function called from
         other files launches at those call sites (one launch each), not where its ``<<<>>>`` is."""
+        if kernel_name not in self._cuda_merged:
+            self._cuda_merged[kernel_name] = tuple(self._merged_cuda_launches(kernel_name))
+        return list(self._cuda_merged[kernel_name])
+
+    def _merged_cuda_launches(self, kernel_name: str) -> list[CudaLaunch]:
         own = [x for h in self.files for x in cuda_launches_of(h.extra, kernel_name)
                if x.via or (x.file, x.line) not in self.cuda_replaced]
         text = own + [x for x in self.cuda_wrapped if x.kernel == kernel_name]
