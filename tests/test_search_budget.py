@@ -142,18 +142,21 @@ def test_a_witness_plausible_length_launch_is_drawn_once_for_all_its_findings(cl
     assert drawn and len(drawn) == len(set(drawn))  # one draw per witness, whatever number of findings it shows
 
 
-def test_a_contract_s_first_launch_stops_at_the_end_of_the_kernel_s_whole_budget(clock):
+def test_a_contract_s_first_launch_stops_at_the_end_of_the_kernel_s_whole_budget_or_of_its_share(clock):
     from simu.evolve.alternatives import share
 
     part = share(Budget(evaluations=40, seconds=3, probe_seconds=120), 3)  # three host launches split 3 s
     assert part.seconds == pytest.approx(1.0) and part.kernel_deadline == pytest.approx(3.0)
     m = load_source(LONG, "cuda")
-    clock[0] = 2.5  # an earlier contract's first launch took most of the kernel's budget
+    clock[0] = 1.2  # an earlier contract's search took a part of the kernel's budget
+    s = Search(m, m.kernels[0], CheckSettings(), None, part, "full", seed=0)
+    assert s.timed_limits().max_seconds == pytest.approx(1.8)  # what the others left
+    clock[0] = 2.5  # the earlier contracts took most of the kernel's budget
     s = Search(m, m.kernels[0], CheckSettings(), None, part, "full", seed=0)
     assert not s.any_valid
-    assert s.timed_limits().max_seconds == pytest.approx(0.5)
-    clock[0] = 3.2
-    assert s.timed_limits().max_seconds == MIN_LAUNCH_SECONDS
+    assert s.timed_limits().max_seconds == pytest.approx(1.0)  # never less than its own share
+    clock[0] = 3.2  # ... or all of it: the first launch still gets its share, not a token
+    assert s.timed_limits().max_seconds == pytest.approx(1.0)
     assert not s.out_of_budget()  # past the kernel's budget a contract still tries one launch
     ev = s.evaluate(_genes(s, 1, 3))  # the long loop: stopped at the bound the budget left
     assert not ev.valid and ev.cut and "where the budget ran out" in ev.error

@@ -98,7 +98,8 @@ class Budget:
     refutations: int = 24
     # when contracts split a kernel's budget (simu.evolve.alternatives.share): the clock reading at which the
     # kernel's whole budget ends.  A search's first launch, which may run past its own share so that a heavy
-    # kernel is judged at all, stops there: one contract's first launch may use what the others leave, no more.
+    # kernel is judged at all, stops there, or at the end of its own share where the contracts before it ran past
+    # the deadline: a contract's first launch may use what the others leave and never less than its share.
     kernel_deadline: float | None = None
 
     def refutation_steps(self) -> int:
@@ -222,13 +223,13 @@ class Search:
         """The limits of a launch a timed phase starts (the loop, refuting redundant barriers, shrinking): its own
         wall-clock bound ends with the phase, ``self.until`` budgets of seconds after the start, once a launch
         has taught something (the first valid launch keeps the full bound, up to the end of the kernel's whole
-        budget when contracts split it), so that one slow or hanging launch cannot carry the search past its
+        budget when contracts split it, at least the search's share), so that one slow or hanging launch cannot carry the search past its
         budget.  A launch cut there is invalid, as one past its own bound."""
         limits = limits or self._limits
         if not self.any_valid:
             if self.budget.kernel_deadline is None:
                 return limits
-            left = self.budget.kernel_deadline - _now()
+            left = max(self.budget.kernel_deadline - _now(), self.budget.seconds)
         else:
             left = self.until * self.budget.seconds - (_now() - self.t0)
         if left >= limits.max_seconds:
