@@ -223,8 +223,8 @@ class Search:
         """The limits of a launch a timed phase starts (the loop, refuting redundant barriers, shrinking): its own
         wall-clock bound ends with the phase, ``self.until`` budgets of seconds after the start, once a launch
         has taught something (the first valid launch keeps the full bound, up to the end of the kernel's whole
-        budget when contracts split it, at least the search's share), so that one slow or hanging launch cannot carry the search past its
-        budget.  A launch cut there is invalid, as one past its own bound."""
+        budget when contracts split it, at least the search's share), so that one slow or hanging launch cannot
+        carry the search past its budget.  A launch cut there is invalid, as one past its own bound."""
         limits = limits or self._limits
         if not self.any_valid:
             if self.budget.kernel_deadline is None:

@@ -27,6 +27,12 @@ class Loc:
 
 def _split_fields(body: str) -> dict[str, str]:
     fields: dict[str, str] = {}
+    if not any(c in body for c in '"({['):  # a location's fields (most nodes a kernel reads): no nesting to skip
+        for part in body.split(","):
+            k, colon, v = part.partition(":")
+            if colon:
+                fields[k.strip()] = v.strip()
+        return fields
     depth, start = 0, 0
     in_str = False
     i = 0
@@ -63,6 +69,7 @@ class DebugInfo:
         self._raw: dict[int, str] = {int(m.group(1)): m.group(2) for m in _MD_LINE.finditer(ir)}
         self.nodes: dict[int, tuple[str, dict[str, str] | list[str]] | None] = {}
         self._locs: dict[int, Loc | None] = {}
+        self._scopes: dict[str, tuple[str, str]] = {}  # scope reference -> (its file, its function)
         self._params: dict[str, dict[int, str]] | None = None
 
     def _parse(self, nid: int) -> tuple[str, dict[str, str] | list[str]] | None:
@@ -128,9 +135,12 @@ class DebugInfo:
         if n and n[0] == "DILocation":
             f = n[1]
             inl = f.get("inlinedAt")  # type: ignore[union-attr]
-            loc = Loc(self.file_of(f.get("scope")), int(f.get("line", 0)), int(f.get("column", 0)),  # type: ignore[union-attr]
-                      self.function_of(f.get("scope")),  # type: ignore[union-attr]
-                      self.location(int(inl[1:])) if inl else None)
+            scope = f.get("scope")  # type: ignore[union-attr]
+            if scope not in self._scopes:  # a function's instructions share a few scopes
+                self._scopes[scope] = (self.file_of(scope), self.function_of(scope))
+            file, function = self._scopes[scope]
+            loc = Loc(file, int(f.get("line", 0)), int(f.get("column", 0)),  # type: ignore[union-attr]
+                      function, self.location(int(inl[1:])) if inl else None)
         self._locs[nid] = loc
         return loc
 

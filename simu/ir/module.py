@@ -16,7 +16,7 @@ from simu.errors import CompileError
 from simu.frontend.kernel_names import kernel_names
 from simu.ir.arguments import byval_arguments
 from simu.ir.cfg import reverse_post_order
-from simu.ir.constants import ConstantParser, GlobalRef
+from simu.ir.constants import ConstantParser, GlobalRef, RefDifference, Undef
 from simu.ir.debuginfo import DebugInfo, Loc
 from simu.ir.pointers import PointerLayout, global_pointer_layout, param_pointer_layouts
 from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
@@ -288,6 +288,10 @@ class _Decoder:
         self.consts = consts
         self.dbg = dbg
         self.instrs: list[Instr] = []
+        # the function being decoded: its arguments' and decoded instructions' types by name, so that an operand
+        # naming one needs no type text from LLVM (the most frequent query of a large kernel's decoding)
+        self.reg_types: dict[str, Type] = {}
+        self.scalar_consts: dict[str, tuple[Type, Any]] = {}  # constant text -> its type and immutable value
 
     # -- globals -----------------------------------------------------------------------
     def global_var(self, g) -> GlobalVar | None:
@@ -335,6 +339,7 @@ class _Decoder:
         """Blocks and reverse post-order of a defined function."""
         blocks = []
         lines = iter(self.lines.of(f.name))
+        self.reg_types = {}
         for b in f.blocks:
             instrs = [self.decode(i, next(lines, None)) for i in b.instructions]
             term = instrs[-1]
@@ -400,11 +405,21 @@ class _Decoder:
     # -- instructions ------------------------------------------------------------------
     def operand(self, o) -> Operand:
         kind = _value_kind(o)
+        if kind in ("argument", "instruction"):
+            name = o.name
+            t = self.reg_types.get(name) if name else None
+            if t is None:  # an argument, or a phi's value from a block decoded later
+                t = self.types.parse(str(o.type))
+                if name:
+                    self.reg_types[name] = t
+            return Operand("reg", t, name)
+        text = str(o) if kind not in _NAMED_KINDS else ""
+        known = self.scalar_consts.get(text) if text else None
+        if known is not None:  # a constant's text starts with its type
+            return Operand("const", *known)
         t = self.types.parse(str(o.type))
         if kind == "constant_target_none":  # target("spirv.Event") zeroinitializer: a null handle
             return Operand("const", t, 0)
-        if kind in ("argument", "instruction"):
-            return Operand("reg", t, o.name)
         if kind == "basic_block":
             return Operand("block", t, o.name)
         if kind == "function":
@@ -416,10 +431,12 @@ class _Decoder:
         if kind == "inline_asm":
             return Operand("asm", t, str(o))
         try:
-            _, v = self.consts.parse_typed(str(o))
+            _, v = self.consts.parse_typed(text)
         except (ValueError, AssertionError, IndexError) as exc:
             # the instruction becomes undecodable (see decode): only its kernel is affected
-            raise ValueError(f"cannot decode {kind} operand `{str(o).strip()[:80]}`: {exc}") from None
+            raise ValueError(f"cannot decode {kind} operand `{text.strip()[:80]}`: {exc}") from None
+        if isinstance(v, (int, float, GlobalRef, RefDifference, Undef)):  # immutable: shared by every use
+            self.scalar_consts[text] = (t, v)
         return Operand("const", t, v)
 
     def decode(self, i, text: str | None) -> Instr:
@@ -445,7 +462,8 @@ class _Decoder:
         text = text if text is not None else str(i).strip()
         opcode = i.opcode
         ops = [self.operand(o) for o in i.operands]
-        rtype = self.types.parse(str(i.type)) if str(i.type) != "void" else VOID
+        type_text = str(i.type)
+        rtype = self.types.parse(type_text) if type_text != "void" else VOID
         m = _DBG.search(text)
         loc = self.dbg.location(int(m.group(1))) if m else None
         attrs: dict[str, Any] = {}
@@ -491,10 +509,16 @@ class _Decoder:
         elif opcode == "phi":
             attrs["incoming"] = [b.name for b in i.incoming_blocks]
         name = i.name or None
+        if name:
+            self.reg_types[name] = rtype
         ins = Instr(len(self.instrs), opcode, name, rtype, ops, attrs, loc, text)
         self.instrs.append(ins)
         return ins
 
+
+# operand kinds decoded from their name and type, not from their text
+_NAMED_KINDS = frozenset({"basic_block", "function", "global_variable", "global_alias", "metadata_as_value",
+                          "inline_asm", "constant_target_none"})
 
 # LLVM C API value kinds newer than llvmlite's ValueKind enum (llvm-c/Core.h, LLVMValueKind)
 _NEWER_VALUE_KINDS = {26: "constant_target_none", 27: "constant_ptr_auth"}

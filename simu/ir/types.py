@@ -237,14 +237,20 @@ class TypeParser:
     def __init__(self, named: dict[str, str] | None = None):
         self._named_text = dict(named or {})
         self._named: dict[str, Type] = {}
+        self._parsed: dict[str, Type] = {}  # type text -> its type (types are immutable; a kernel repeats a few)
 
     def parse(self, text: str) -> Type:
+        known = self._parsed.get(text)
+        if known is not None:
+            return known
+        key = text
         text = text.strip()
         if text.startswith("%") and " = type " in text:  # llvmlite prints a named struct with its body
             text = text.split(" = type ", 1)[0]
         t, rest = self.parse_prefix(text)
         if rest.strip():
             raise ValueError(f"trailing text after type: {text!r}")
+        self._parsed[key] = t
         return t
 
     def parse_prefix(self, s: str) -> tuple[Type, str]:
