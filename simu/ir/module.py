@@ -18,6 +18,7 @@ from simu.ir.arguments import byval_arguments
 from simu.ir.cfg import reverse_post_order
 from simu.ir.constants import ConstantParser, GlobalRef, RefDifference, Undef
 from simu.ir.debuginfo import DebugInfo, Loc
+from simu.ir.irtext import FunctionLines, split_top
 from simu.ir.pointers import PointerLayout, global_pointer_layout, param_pointer_layouts
 from simu.ir.types import VOID, PtrType, TargetExtType, Type, TypeParser, alloc_size
 
@@ -224,7 +225,7 @@ def load_module(ir: str, path: str = "<ir>", language: str = "llvm",
     consts = ConstantParser(types)
     dbg = DebugInfo(ir)
     triple = mod.triple
-    decoder = _Decoder(types, consts, dbg, _FunctionLines(ir))
+    decoder = _Decoder(types, consts, dbg, FunctionLines(ir))
     _own_llvm(decoder, mod, context)
     decoder.headers = {m.group(1).strip('"'): m.group(0) for m in _HEADER.finditer(ir)}
     decoder.kernel_names = kernel_names(ir)
@@ -282,7 +283,7 @@ def _release_llvm(key: int) -> None:
 
 
 class _Decoder:
-    def __init__(self, types: TypeParser, consts: ConstantParser, dbg: DebugInfo, lines: _FunctionLines):
+    def __init__(self, types: TypeParser, consts: ConstantParser, dbg: DebugInfo, lines: FunctionLines):
         self.lines = lines
         self.types = types
         self.consts = consts
@@ -492,11 +493,11 @@ class _Decoder:
         elif opcode in ("extractvalue", "insertvalue"):
             tail = body.split("!dbg")[0].rstrip().rstrip(",")
             nops = len(ops)
-            parts = [p.strip() for p in _split_top(tail)]
+            parts = [p.strip() for p in split_top(tail)]
             attrs["indices"] = [int(p) for p in parts[nops:] if re.fullmatch(r"\d+", p)]
         elif opcode == "shufflevector":
             tail = body.split(", !dbg")[0]
-            parts = _split_top(tail[len("shufflevector"):])
+            parts = split_top(tail[len("shufflevector"):])
             mask_text = parts[2].strip()
             mt, mv = self.consts.parse_typed(mask_text)
             attrs["mask"] = [(-1 if not isinstance(x, int) else x)
@@ -535,62 +536,7 @@ def _value_kind(o) -> str:
         return _NEWER_VALUE_KINDS.get(raw, f"value kind {raw}")
 
 
-_DEFINE = re.compile(r"^define [^@]*@(\"[^\"]+\"|[\w.$-]+)\(", re.M)
 _HEADER = re.compile(r"^(?:define|declare) [^@]*@(\"[^\"]+\"|[\w.$-]+)\(.*$", re.M)
-_LABEL = re.compile(r"^[\w.$-]+:\s*(;.*)?$")
-
-
-class _FunctionLines:
-    """Each defined function's instruction lines from the module text, split on first use."""
-
-    def __init__(self, ir: str):
-        self.ir = ir
-        self.starts = {m.group(1).strip('"'): m.end() for m in _DEFINE.finditer(ir)}
-
-    def of(self, name: str) -> list[str]:
-        start = self.starts.get(name)
-        if start is None:
-            return []
-        start = self.ir.index("\n", start) + 1
-        end = self.ir.find("\n}", start - 1)
-        return _instruction_lines(self.ir[start:end if end >= 0 else len(self.ir)])
-
-
-def _instruction_lines(body: str) -> list[str]:
-    """A function body's instruction lines, in order (a switch's case table joined into one line)."""
-    out: list[str] = []
-    pending_switch: str | None = None
-    for line in body.splitlines():
-        s = line.strip()
-        if pending_switch is not None:  # a switch's case table spans several lines
-            pending_switch += " " + s
-            if s.startswith("]"):
-                out.append(pending_switch)
-                pending_switch = None
-            continue
-        if not s or s.startswith(";") or s.startswith("#dbg_") or (s.endswith(":") and " " not in s) \
-                or _LABEL.match(s):
-            continue
-        if s.startswith("switch ") and s.endswith("["):
-            pending_switch = s
-            continue
-        out.append(s)
-    return out
-
-
-def _split_top(s: str) -> list[str]:
-    """Split at top-level commas (outside brackets)."""
-    out, depth, start = [], 0, 0
-    for j, c in enumerate(s):
-        if c in "([{<":
-            depth += 1
-        elif c in ")]}>":
-            depth -= 1
-        elif c == "," and depth == 0:
-            out.append(s[start:j])
-            start = j + 1
-    out.append(s[start:])
-    return out
 
 
 _ACCESS = {"ro": "read_only", "wo": "write_only", "rw": "read_write"}

@@ -33,7 +33,7 @@ from simu.report.unused import Siblings, cap
 from simu.scan.assume import mark_findings
 from simu.scan.cache import ResultCache, kernel_key
 from simu.scan.flags import FileFlags, build_file_flags
-from simu.scan.options import COMPILE_LIMIT, ScanOptions
+from simu.scan.options import COMPILE_LIMIT, PREPARE_CPU_LIMIT, WALL_GRACE, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
 from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool, cpu_seconds
 from simu.scan.sources import select_sources
@@ -95,15 +95,16 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
 
 
 def _overdue(task: Task, started_at: tuple, now: float) -> bool:
-    """Whether ``task``, started at ``started_at`` (pid, time, CPU seconds), is past its limit (see
-    :meth:`Scheduler.stop_overdue`)."""
-    pid, t0, cpu0 = started_at
+    """Whether ``task``, started at ``started_at`` (pid, time, CPU seconds, whether it is still preparing), is past
+    its limit (see :meth:`Scheduler.stop_overdue`).  An analysis first reads its module and decodes and compiles its
+    kernel, under :data:`PREPARE_CPU_LIMIT`; its own limit counts from its second start, once that is done."""
+    pid, t0, cpu0, preparing = started_at
     wall = now - t0
+    limit = max(task.limit, PREPARE_CPU_LIMIT + WALL_GRACE) if preparing and task.kind == ANALYSE else task.limit
     if task.kind != ANALYSE or cpu0 is None:
-        return wall > task.limit
+        return wall > limit
     cpu = cpu_seconds(pid)
-    return wall > STUCK_FACTOR * task.limit if cpu is None else (cpu - cpu0 > task.limit or
-                                                                 wall > STUCK_FACTOR * task.limit)
+    return wall > STUCK_FACTOR * limit if cpu is None else (cpu - cpu0 > limit or wall > STUCK_FACTOR * limit)
 
 
 def _open_cache(options: ScanOptions, result: ScanResult) -> ResultCache | None:

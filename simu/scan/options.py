@@ -16,6 +16,9 @@ DEFAULT_BUDGET = 5.0  # seconds of launch search per kernel
 COMPILE_LIMIT = 120.0  # seconds one file may take to compile before its worker is stopped
 WALL_FACTOR = 4.0  # the parent kills a worker past WALL_FACTOR x budget + WALL_GRACE of wall time
 WALL_GRACE = 30.0  # reading a large module and compiling its kernel come first (not in the CPU limit)
+# CPU seconds for reading a file's IR and decoding and compiling one kernel, before its analysis's limit starts (a
+# kernel of 100,000s of instructions, unrolled hash rounds, takes tens of seconds of this)
+PREPARE_CPU_LIMIT = 60.0
 
 
 class ScanError(Exception):

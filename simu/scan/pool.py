@@ -93,7 +93,7 @@ class WorkerPool:
         self.jobs = jobs
         self.events = self.ctx.Queue()
         self.pids: set[int] = set()
-        self.starts: dict[int, tuple[int, float]] = {}
+        self.starts: dict[int, tuple[int, float, float | None, bool]] = {}
         self._new()
 
     def _new(self) -> None:
@@ -119,7 +119,7 @@ class WorkerPool:
             if ev[0] == "hello":
                 self.pids.add(ev[1])
             elif ev[0] == "start":
-                self.starts[ev[1]] = (ev[2], ev[3], cpu_seconds(ev[2]))
+                self.starts[ev[1]] = (ev[2], ev[3], cpu_seconds(ev[2]), ev[4])
                 self.pids.add(ev[2])
 
     def kill(self, pid: int) -> None:

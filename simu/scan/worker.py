@@ -17,14 +17,12 @@ from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
 from simu.evolve.cpulimit import KernelTimeout, timeout_reason
+from simu.scan.options import PREPARE_CPU_LIMIT
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
-_EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time)
+_EVENTS = None  # multiprocessing queue: ("hello", pid) / ("start", task id, pid, time, preparing)
 _MODULES: dict[str, Any] = {}  # IR digest -> decoded module
 _COMPILE_CACHE: tuple[str, Any] | None = None  # (folder, CompileCache) of this worker
-
-
-PREPARE_CPU_LIMIT = 60.0  # CPU seconds for reading a file's IR and compiling one kernel, before its budget
 
 
 
@@ -72,9 +70,10 @@ def _watch_parent(pid: int) -> None:
     threading.Thread(target=watch, name="simu-parent-watch", daemon=True).start()
 
 
-def _started(task_id: int) -> None:
+def _started(task_id: int, preparing: bool = False) -> None:
+    """Tell the parent a task (or, after ``preparing``, its analysis proper) starts now: its limits count from here."""
     if _EVENTS is not None:
-        _EVENTS.put(("start", task_id, os.getpid(), time.time()))
+        _EVENTS.put(("start", task_id, os.getpid(), time.time(), preparing))
 
 
 def _error(exc: BaseException) -> tuple[str, str]:
@@ -159,7 +158,7 @@ def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, const
     machine does not turn a slow analysis into a timeout; the parent still kills a worker that overruns
     in wall time.
     """
-    _started(task_id)
+    _started(task_id, preparing=True)
     t0 = time.perf_counter()
     use_alarm = hasattr(signal, "SIGPROF") and hasattr(signal, "setitimer") and hard_limit > 0
 
@@ -171,7 +170,7 @@ def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, const
         if use_alarm:
             # re-fires every 0.1 s: an exception raised inside a __del__ is swallowed by Python
             signal.setitimer(signal.ITIMER_PROF, hard_limit, 0.1)
-        verdict = _analyse(path, src, kernel, settings, constraints, budget, hard_limit, use_alarm)
+        verdict = _analyse(task_id, path, src, kernel, settings, constraints, budget, hard_limit, use_alarm)
     finally:
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, 0)
@@ -193,8 +192,8 @@ def _prepare(module, kernel: str) -> None:
         pass
 
 
-def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budget: float, hard_limit: float,
-             use_alarm: bool) -> KernelVerdict:
+def _analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, constraints, budget: float,
+             hard_limit: float, use_alarm: bool) -> KernelVerdict:
     """The analysis under the alarm; every failure comes back as a verdict."""
     from simu.check import analyse_kernel
     from simu.errors import SimuError
@@ -205,6 +204,7 @@ def _analyse(path: str, src: ModuleIR, kernel: str, settings, constraints, budge
             signal.setitimer(signal.ITIMER_PROF, max(hard_limit, PREPARE_CPU_LIMIT), 0.1)
         module = _module_from_ir(src, path)
         _prepare(module, kernel)
+        _started(task_id)  # the parent's limit for the analysis counts from here
         if use_alarm:
             signal.setitimer(signal.ITIMER_PROF, hard_limit, 0.1)
         report = analyse_kernel(module, module.kernel(kernel), settings, constraints=constraints, budget=budget)
