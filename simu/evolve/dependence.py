@@ -14,6 +14,7 @@ from typing import Any
 
 from simu.evolve.roles import POINTER_STEPS
 from simu.ir import Kernel
+from simu.ir.perlist import once_per_kernel
 
 _ACCESSES = ("load", "store", "atomicrmw", "cmpxchg")
 _COPIES = ("llvm.memcpy", "llvm.memmove")
@@ -161,8 +162,12 @@ class KernelFlow:
         return out
 
 
+@once_per_kernel
+def flow_of(kernel: Kernel) -> KernelFlow:
+    """A kernel's flow, built once per kernel (its search, the refutations and the launches run before others')."""
+    return KernelFlow(kernel)
+
+
 def kernel_flow(search: Any) -> KernelFlow:
-    """The search's kernel's flow, built once per search (``Search.memo``)."""
-    if "flow" not in search.memo:
-        search.memo["flow"] = KernelFlow(search.kernel)
-    return search.memo["flow"]
+    """The search's kernel's flow (:func:`flow_of`)."""
+    return flow_of(search.kernel)

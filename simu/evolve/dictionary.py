@@ -11,6 +11,7 @@ indexed by an argument minus a constant (``x + (n - 8)``) adds the values that p
 from __future__ import annotations
 
 from simu.ir import Kernel, Operand
+from simu.ir.perlist import once_per_kernel
 from simu.ir.types import IntType
 
 CASTS = {"sext", "zext", "trunc", "freeze", "bitcast"}
@@ -189,9 +190,10 @@ def int_params(kernel: Kernel) -> dict[str, str]:
             if isinstance(p.type, IntType) and p.type.bits > 1}
 
 
+@once_per_kernel
 def register_instrs(kernel: Kernel) -> list[tuple[str, str | None, list[str], bool]]:
-    """(opcode, name, register operands, whether it reads a thread index) of each instruction, read once: the
-    fixed-point loops over them may pass over a large kernel several times."""
+    """(opcode, name, register operands, whether it reads a thread index) of each instruction, read once per kernel:
+    the fixed-point loops over them may pass over a large kernel several times, and several analyses ask."""
     return [(ins.opcode, ins.name, [op.value for op in ins.ops if op.kind == "reg"],
              ins.opcode == "call" and str(ins.attrs.get("callee") or "").startswith(THREAD_ID_CALLS))
             for b in kernel.function.blocks for ins in b.instrs]

@@ -16,7 +16,7 @@ those inputs laid out as it uses them (:func:`simu.evolve.sequence.run_priors`).
 from __future__ import annotations
 
 from simu import codes
-from simu.evolve.dependence import KernelFlow, kernel_flow
+from simu.evolve.dependence import flow_of, kernel_flow
 from simu.evolve.sequence import prior_kernel
 from simu.pipeline import beyond_contract
 
@@ -57,7 +57,7 @@ def _writers(search) -> dict[str, str]:
         if k1 is None:
             continue  # a kernel of another file: whether it writes the buffer is not known here
         if ("written", prior.kernel) not in search.memo:
-            search.memo[("written", prior.kernel)] = KernelFlow(k1).written_params()
+            search.memo[("written", prior.kernel)] = flow_of(k1).written_params()
         written = search.memo[("written", prior.kernel)]
         for j, name in prior.shared:
             if j < len(k1.params) and k1.params[j].name in written:

@@ -28,6 +28,7 @@ from simu.evolve.dictionary import const_int, int_params, memcpy_of, register_in
 from simu.ir import Kernel, Param
 from simu.ir.buckets import bucket_scatters
 from simu.ir.constants import gep_constant_offset
+from simu.ir.perlist import once_per_kernel
 from simu.ir.types import ArrayType, IntType, PtrType, alloc_size
 from simu.launch import graphs
 from simu.launch.buffers import data_spec, element_type, is_record, rng_state, seal
@@ -75,6 +76,11 @@ def split(fill: str) -> tuple[bool, str]:
 
 def buffer_roles(kernel: Kernel) -> dict[str, Role]:
     """The role of each integer pointer parameter whose loaded values index another buffer (see the module)."""
+    return dict(_roles_of(kernel))
+
+
+@once_per_kernel
+def _roles_of(kernel: Kernel) -> dict[str, Role]:
     kernel = _with_members(kernel)
     fn = kernel.function
     names = {ir: p.name for (ir, _), p in zip(fn.args, kernel.params, strict=False) if p.is_pointer and not p.is_local}

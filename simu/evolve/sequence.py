@@ -24,7 +24,7 @@ import base64
 import numpy as np
 
 from simu.errors import SimuError
-from simu.evolve.dependence import KernelFlow
+from simu.evolve.dependence import flow_of
 from simu.evolve.roles import BUCKETS, bound, buffer_roles, draw_valid, laid_out
 from simu.interp.memory import OFFSET_BITS, SPACE_GLOBAL
 from simu.interp.trace import READ
@@ -186,18 +186,9 @@ def _draw(k1: Kernel, first: Launch, later: Launch, drawn: list[str], outputs: d
 
 def _facts(k1: Kernel) -> tuple[dict, frozenset[str], dict[str, frozenset[str]]]:
     """The earlier kernel's buffer roles, the buffers it writes, and per buffer the buffers whose values it
-    stores there; read once per kernel."""
-    key = id(k1.function)
-    if key not in _FACTS:
-        if len(_FACTS) >= MAX_FACTS:  # a scan worker reads many modules: keep the latest kernels' only
-            _FACTS.clear()
-        flow = KernelFlow(k1)
-        _FACTS[key] = (k1.function, (buffer_roles(k1), flow.written_params(), dict(flow.memory)))
-    return _FACTS[key][1]
-
-
-MAX_FACTS = 256
-_FACTS: dict[int, tuple] = {}  # id of a kernel's function -> (the function, kept alive so its id stays its own; facts)
+    stores there (each read once per kernel)."""
+    flow = flow_of(k1)
+    return buffer_roles(k1), flow.written_params(), dict(flow.memory)
 
 
 def file_priors(module: Module, kernel: Kernel) -> tuple[Prior, ...]:
