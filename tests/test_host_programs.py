@@ -199,6 +199,37 @@ int main() {{
     assert sorted((x.file, x.grid, x.block) for x in index.cuda_launches_of("k")) == expected
 
 
+def test_each_instantiation_of_a_launching_template_runs_at_its_own_call(tmp_path: Path):
+    """``run<2>`` and ``run<8>`` share a type: each runs at its own call (it used to take every call of ``run`` and
+    name the first), and the launch in it is of its own instantiation of the kernel, told from the one of another
+    type beside it in the wrapper by clang's template arguments: one contract per kernel instantiation, at its call."""
+    (tmp_path / "m.cu").write_text("""#include <cuda_runtime.h>
+template <class T, int N> __global__ void k(T s, T *d) { d[blockIdx.x * blockDim.x + threadIdx.x] = s * N; }
+template <int N> void run(double *d) {
+    k<float, N><<<N, 32>>>(1.0f, (float *)d);
+    k<double, N><<<N, 64>>>(1.0, d);
+}
+int main() {
+    double *d; cudaMalloc(&d, 4096 * sizeof(double));
+    run<2>(d);
+    run<8>(d);
+    return 0;
+}
+""")
+    from simu.host.contracts import contracts_for
+
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    params = [("s", None), ("d", 4)]
+    made = {}
+    for name in ("k<float, 2>", "k<float, 8>", "k<double, 8>"):
+        found = contracts_for(index, name, params, None)
+        made[name] = [(c.grid, c.block, c.origin.split(" (")[0], c.origin.split("called from ")[1].rstrip(")")) for c in
+                      found.contracts]
+    assert made == {"k<float, 2>": [((2, 1, 1), (32, 1, 1), "host launch at m.cu:9", "main at m.cu:9")],
+                    "k<float, 8>": [((8, 1, 1), (32, 1, 1), "host launch at m.cu:10", "main at m.cu:10")],
+                    "k<double, 8>": [((8, 1, 1), (64, 1, 1), "host launch at m.cu:10", "main at m.cu:10")]}
+
+
 def test_a_block_size_a_call_writes_leaves_no_text_relation_of_its_initialiser(tmp_path: Path):
     """``int b = 0; cudaOccupancyMaxPotentialBlockSize(&g, &b, k); k<<<(n + b - 1) / b, b>>>``: the block is what the
     call writes at run time; the lexical grid ``(n+(0-1))/0`` (the initialiser) is no relation of the launch."""

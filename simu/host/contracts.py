@@ -145,10 +145,15 @@ def _instantiation(launches: list[CudaLaunch], targs: str) -> list[CudaLaunch]:
 
 
 def _same_targs(a: str, b: str) -> bool:
-    """Template argument lists alike but for spaces and integer suffixes (``524288UL`` = ``524288``)."""
-    def norm_(t: str) -> str:
-        return re.sub(r"\b(\d+)[uUlL]+\b", r"\1", re.sub(r"\s+", "", t))
-    return norm_(a) == norm_(b)
+    """Template argument lists alike but for spaces, integer suffixes (``524288UL`` = ``524288``) and how a bool is
+    spelled (clang's instantiation gives ``0``, the kernel's name ``false``)."""
+    def norm_(t: str) -> list[str]:
+        return re.sub(r"\b(\d+)[uUlL]+\b", r"\1", re.sub(r"\s+", "", t)).split(",")
+
+    def same(x: str, y: str) -> bool:  # clang writes a bool's true as its 1-bit value, -1
+        return x == y or {x, y} in ({"false", "0"}, {"true", "1"}, {"true", "-1"})
+    ours, theirs = norm_(a), norm_(b)
+    return len(ours) == len(theirs) and all(same(x, y) for x, y in zip(ours, theirs, strict=True))
 
 
 def _concrete(targs: str) -> bool:

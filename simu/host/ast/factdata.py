@@ -26,6 +26,9 @@ class LaunchFact:
     # a kernel the launching function takes as a parameter (``kernel<<<…>>>(n, args...)`` in a launch helper):
     # each call passes its own (simu.host.ast.launches)
     kernel_param: Expr | None = None
+    # the kernel instantiation it launches, its template arguments as clang instantiated them (``float,256,3,0``),
+    # inside a function template whose instantiations share the launch's text (``k<T, N>`` in ``run<N>``)
+    kernel_targs: str = ""
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,9 @@ class CallFact:
     args: tuple[Expr, ...]
     conditions: tuple[Condition, ...]
     signature: str = ""  # the callee's type (``void (int, double *)``): which template instantiation it calls
+    # the declaration it calls, by its id in the file's dump: which instantiation of a template whose instantiations
+    # share a type (``run<3>`` and ``run<7>`` of ``template <int N> void run(double *)``)
+    callee_decl: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,3 +56,4 @@ class FunctionFacts:
     signature: str = ""  # its type, as calls name it (``void (int, double *)`` for ``f<double>``)
     copies: tuple[tuple[int, Expr, str, Expr], ...] = ()  # (line, device pointer, fill): simu.host.ast.contents
     param_fills: tuple[tuple[int, str, Expr], ...] = ()  # (parameter, kind, value): what it fills a caller's array with
+    instance_decl: str = ""  # a template instantiation's id in its file's dump (CallFact.callee_decl); "" otherwise

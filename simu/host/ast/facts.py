@@ -7,6 +7,7 @@ it, the ``if (…) return;`` and ``assert``\\ s before it)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,8 +78,9 @@ class FunctionReader:
     """Reads one function body statement by statement (see the module docstring)."""
 
     def __init__(self, fn: Node, name: str, file: str, text: str, enums: dict[str, int],
-                 records: Records | None = None):
+                 records: Records | None = None, instances: dict[str, str] | None = None):
         self.fn, self.name, self.file, self.text, self.enums = fn, name, file, text, enums
+        self.instances = instances or {}  # a function template instantiation's id -> its template arguments
         self.later = False  # reading a while loop's later pass (loop_stmt)
         self.records = records or Records({}, {})  # the program's structs (simu.host.ast.layout)
         self.extents: dict[int, tuple[Expr, int, int]] = {}  # each expression node's size, computed once
@@ -97,7 +99,7 @@ class FunctionReader:
             self.stmt(body, _State())
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
                              tuple(self.calls), tuple(self.writes), exprs.returned(self.returns), signature(self.fn),
-                             self.fills.copies(), self.fills.param_fills(self.params))
+                             self.fills.copies(), self.fills.param_fills(self.params), _instance_decl(self.fn))
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -289,8 +291,9 @@ class FunctionReader:
             self.assign(answer[0], answer[1], st)  # a device attribute the program asks for: the reference GPU's
         self.fills.call(name, kids(node)[1:], args, self.line(node),
                         self.expr(node, st) if name == opencl.CREATE_BUFFER else None)
+        callee = referenced(strip(kids(node)[0]))
         self.calls.append(CallFact(self.line(node), opencl.api_name(name), args, tuple(st.conditions),
-                                   signature(referenced(strip(kids(node)[0])))))
+                                   signature(callee), callee.get("id", "")))
         if name in _API_LAUNCHES and len(args) >= 3:  # its grid and block; the argument slots stay the text's
             for kernel in exprs.functions_in(args[0]):
                 self.launches.append(LaunchFact(self.line(node), kernel, kernel, args[1], args[2],
@@ -318,7 +321,8 @@ class FunctionReader:
             self.launches.append(LaunchFact(self.line(node), name, self.source(inner[0]), parts[0], parts[1],
                                             parts[2], values, texts, tuple(st.conditions),
                                             signature(ref) if len(names) == 1 else "", self.later,
-                                            held if isinstance(held, Param) else None))
+                                            held if isinstance(held, Param) else None,
+                                            self.instances.get(ref.get("id", ""), "")))
 
     def assign(self, lhs: Node, value: Expr, st: _State) -> None:
         target = strip(lhs)
@@ -563,3 +567,28 @@ def _step(reader: FunctionReader, inc: Node, counter: Any, st: _State) -> Expr |
         return reader.expr(inner[1], at)
     return None
 
+
+def _instance_decl(fn: Node) -> str:
+    """A function template instantiation's declaration id (the calls that name it name this id), "" for another
+    function: instantiations that share a type (``run<3>``, ``run<7>``) are told apart by it."""
+    return fn.get("id", "") if any(k.get("kind") == "TemplateArgument" for k in kids(fn)) else ""
+
+
+def template_instances(tu: Node) -> dict[str, str]:
+    """Every function template instantiation of a dump: its id -> its template arguments as clang instantiated them
+    (``float,256,3,0``: a type's spelling, an integer's or a bool's value)."""
+    out: dict[str, str] = {}
+    stack = [tu]
+    while stack:
+        node = stack.pop()
+        inner = kids(node)
+        if node.get("kind") in ("FunctionDecl", "CXXMethodDecl"):
+            args = [a for a in inner if a.get("kind") == "TemplateArgument"]
+            if args and all("value" in a or "type" in a for a in args):
+                out[node.get("id", "")] = ",".join(str(a["value"]) if "value" in a else
+                                                   re.sub(r"\s+", " ", a["type"].get("qualType", "")) for a in args)
+        stack.extend(k for k in inner if isinstance(k, dict) and k.get("kind") not in _LEAF_KINDS)
+    return out
+
+
+_LEAF_KINDS = {"ParmVarDecl", "IntegerLiteral", "FloatingLiteral", "StringLiteral", "TemplateArgument"}

@@ -78,6 +78,7 @@ class LaunchValues:
     # constant stands in for it
     runtime: tuple[bool, ...] = ()
     runtime_dims: tuple[bool, ...] = ()  # the same for the grid's and the block's x, y, z
+    kernel_targs: str = ""  # the instantiation launched, as clang instantiated it (``LaunchFact.kernel_targs``)
 
 
 def launch_values(program: Program) -> list[LaunchValues]:
@@ -133,7 +134,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
                                     tuple(_one(a) for a in args), x.args_text, ctx.trail,
                                     _describe(bound) + device, rel,
                                     zeroed, before, sig, x.later, fills, equal, symbols, lengths, runtime,
-                                    runtime_dims)
+                                    runtime_dims, x.kernel_targs if kernel == x.kernel else "")
                 key = (made.kernel, made.grid, made.block, made.shmem, made.args, made.bound, made.relations,
                        made.symbols, made.lengths)
                 if key not in seen:

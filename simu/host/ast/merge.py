@@ -20,8 +20,12 @@ def merge_launches(text: list[CudaLaunch], read: list[LaunchValues], sites: set[
     ``followed``: ``(function, first call)`` of every launch clang read, of any kernel (:func:`followed_calls`)."""
     out: list[CudaLaunch] = []
     used: set[int] = set()
-    for x in text:
-        mine = [i for i, v in enumerate(read) if _matches(x, v)]
+    matched = [[i for i, v in enumerate(read) if _matches(x, v)] for x in text]
+    spelled = {i for x, mine in zip(text, matched, strict=True) for i in mine if _same_args(x, read[i])}
+    for x, mine in zip(text, matched, strict=True):
+        # a wrapper's launches of one kernel's instantiations (`k<float>(1.0f, p)`, `k<double>(1.0, p)`) at one call:
+        # each clang launch is the text launch spelled as it, where one is
+        mine = [i for i in mine if i not in spelled or _same_args(x, read[i])]
         if not mine:
             if not x.via and (x.file, x.line, x.kernel) in sites:
                 continue  # clang read it: no context of the program makes this launch
@@ -67,18 +71,34 @@ def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
         return False  # another instantiation of the function template holding the launch
     if not _same_literal_targs(x.targs, v.callee_text):
         return False  # `case 16: k<16><<<…>>>` of a wrapper: not the launch of `k<8>` in the same wrapper
+    if v.kernel_targs and not _same_literal_targs(x.targs, f"k<{v.kernel_targs}>"):
+        return False
     if not x.via:
         return (x.file, x.line) == (v.file, v.line)
     return x.via.split("::")[-1] == v.function and bool(v.trail) and v.trail[0].endswith(f" at {x.file}:{x.line}")
 
 
+def _same_args(x: CudaLaunch, v: LaunchValues) -> bool:
+    """Whether a text launch's arguments are spelled as clang's launch's."""
+    return len(x.args_text) == len(v.args_text) and all(
+        re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b) for a, b in zip(x.args_text, v.args_text, strict=True))
+
+
 def _same_literal_targs(targs: str, callee: str) -> bool:
-    """Whether two launches' template arguments agree where both are integer literals (``8`` and ``k<8>``)."""
+    """Whether two launches' template arguments agree where both are integer literals (``8`` and ``k<8>``) or both
+    name a built-in type (``float`` and ``k<double>``: a wrapper's launches of two instantiations)."""
     if not targs or "<" not in callee:
         return True
     ours = [a.strip() for a in callee[callee.index("<") + 1:callee.rindex(">")].split(",")]
     theirs = [a.strip() for a in targs.split(",")]
-    return all(a == b for a, b in zip(ours, theirs, strict=False) if a.isdigit() and b.isdigit())
+    return all(a == b or (a.lstrip("_"), b.lstrip("_")) in _SAME_TYPE for a, b in zip(ours, theirs, strict=False)
+               if (a.isdigit() and b.isdigit()) or (a.lstrip("_") in _BUILTIN and b.lstrip("_") in _BUILTIN))
+
+
+_BUILTIN = {"float", "double", "int", "unsigned", "char", "short", "long", "bool", "half", "half2", "size_t",
+            "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t"}
+_SAME_TYPE = {("unsigned", "unsigned int"), ("int32_t", "int"), ("int", "int32_t"), ("uint32_t", "unsigned"),
+              ("unsigned", "uint32_t")}
 
 
 def _consistent(x: CudaLaunch, v: LaunchValues) -> bool:
@@ -105,9 +125,11 @@ def _refined(x: CudaLaunch, v: LaunchValues) -> CudaLaunch:
             v.symbols) == (x.grid, x.block, x.shmem, x.args, x.grid_sym, x.block_sym, x.arg_sym, x.requires,
                            x.zeroed, x.priors, x.contents, x.symbols):
         # clang agrees: the lexical launch as it was, its origin too
-        return replace(x, signature=v.signature, clang_lengths=v.lengths, shmem_sym=shmem_sym)
-    return replace(x, grid=grid, block=block, grid_sym=grid_sym, block_sym=block_sym, arg_sym=arg_sym,
-                   requires=requires, shmem=shmem, args=args, through=_through(v), defaults=defaults,
+        return replace(x, signature=v.signature, clang_lengths=v.lengths, shmem_sym=shmem_sym,
+                       targs=v.kernel_targs or x.targs)
+    return replace(x, targs=v.kernel_targs or x.targs, grid=grid, block=block, grid_sym=grid_sym,
+                   block_sym=block_sym, arg_sym=arg_sym, requires=requires, shmem=shmem, args=args,
+                   through=_through(v), defaults=defaults,
                    zeroed=v.zeroed, priors=v.priors, signature=v.signature, contents=v.contents, symbols=v.symbols,
                    clang_lengths=v.lengths, shmem_sym=shmem_sym)
 
@@ -172,8 +194,8 @@ def _dim(read: tuple | None, text: tuple | None, runtime: tuple[bool, ...] = ())
 
 def _new(v: LaunchValues) -> CudaLaunch:
     n = len(v.args)
-    targs = re.sub(r"\s+", "", v.callee_text[v.callee_text.index("<") + 1:v.callee_text.rindex(">")]) \
-        if "<" in v.callee_text and v.callee_text.endswith(">") else ""
+    targs = v.kernel_targs or (re.sub(r"\s+", "", v.callee_text[v.callee_text.index("<") + 1:v.callee_text.rindex(">")])
+                               if "<" in v.callee_text and v.callee_text.endswith(">") else "")
     return CudaLaunch(v.file, v.line, v.kernel, "", v.grid, "", v.block, "", v.shmem, v.args_text,
                       tuple(a if isinstance(a, (int, float)) else None for a in v.args), (None,) * n, (None,) * n,
                       targs=targs, through=_through(v), grid_sym=_sym(v.grid, v.relations.grid, None),

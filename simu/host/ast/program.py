@@ -9,7 +9,7 @@ from simu.frontend.guards import cuda_guards
 from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.host.ast.clang import LIBRARY_INCLUDE, dump, host_language, own_declarations
 from simu.host.ast.expr import Const
-from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
+from simu.host.ast.facts import FunctionFacts, FunctionReader, _State, template_instances
 from simu.host.ast.layout import record_sizes
 from simu.host.ast.nodes import Node, kids
 
@@ -39,6 +39,7 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     root_s = str(root.resolve())
     decls = [(f, d) for f, d in own_declarations(tu) if f == str(path) or f.startswith(root_s + "/")]
     enums = _enums([d for _, d in decls])
+    instances = template_instances(tu)
     records = record_sizes([d for _, d in decls])
     texts: dict[str, str] = {}
     out: list[FunctionFacts] = []
@@ -51,7 +52,7 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
                 texts[file] = ""
         rel = _rel(file, root_s)
         for fn, name in _functions(decl, ""):
-            out.append(FunctionReader(fn, name, rel, texts[file], enums, records).read())
+            out.append(FunctionReader(fn, name, rel, texts[file], enums, records, instances).read())
         for var in _variables(decl):
             if kids(var):
                 reader = FunctionReader({}, "", rel, texts[file], enums, records)

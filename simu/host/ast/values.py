@@ -96,7 +96,9 @@ class Program:
         unknown = [Context((None,) * len(fn.params))]
         sites = [(g, c) for g, c in self.callers.get(fn.name, ())
                  if len(c.args) == len(fn.params) and g.name and self._binds(g, fn)
-                 and not (c.signature and fn.signature and c.signature != fn.signature)]  # another instantiation
+                 and not (c.signature and fn.signature and c.signature != fn.signature)  # another instantiation
+                 and not (fn.instance_decl and c.callee_decl and g.file == fn.file
+                          and c.callee_decl != fn.instance_decl)]  # another with the same type (`run<3>`, `run<7>`)
         if not sites or depth > _DEPTH:
             return unknown
         if key in self._busy:
