@@ -230,6 +230,31 @@ int main() {
                     "k<double, 8>": [((8, 1, 1), (64, 1, 1), "host launch at m.cu:10", "main at m.cu:10")]}
 
 
+def test_a_type_template_s_instantiations_that_share_a_type_keep_their_own_allocations(tmp_path: Path):
+    """``runTest<float>`` and ``runTest<double>`` take the same parameters: the launch in the second allocates
+    ``n * sizeof(T)`` of doubles, and its kernel's buffer is that long, not the float instantiation's bytes read as
+    doubles (a contract with half the length made an out-of-bounds error)."""
+    (tmp_path / "m.cu").write_text("""#include <cuda_runtime.h>
+template <class T, class V, bool tex> __global__ void k(V *d, T s) { d[blockIdx.x * blockDim.x + threadIdx.x].x *= s; }
+template <class T, class V, bool tex> void runTest(const char *name) {
+    int n = 4096;
+    V *d; cudaMalloc((void **)&d, n * sizeof(V));
+    k<T, V, tex><<<n / 256, 256>>>(d, (T)2);
+}
+int main() {
+    runTest<float, float4, true>("sp");
+    runTest<double, double4, true>("dp");
+    return 0;
+}
+""")
+    from simu.host.contracts import contracts_for
+
+    index = build_host_index(tmp_path, [tmp_path / "m.cu"])
+    for name, elem in (("k<float, float4, true>", 16), ("k<double, double4, true>", 32)):
+        found = contracts_for(index, name, [("d", elem), ("s", None)], None).contracts
+        assert {(c.grid, str(c.buffer_lengths.get("d"))) for c in found} == {((16, 1, 1), "4096")}, (name, found)
+
+
 def test_a_block_size_a_call_writes_leaves_no_text_relation_of_its_initialiser(tmp_path: Path):
     """``int b = 0; cudaOccupancyMaxPotentialBlockSize(&g, &b, k); k<<<(n + b - 1) / b, b>>>``: the block is what the
     call writes at run time; the lexical grid ``(n+(0-1))/0`` (the initialiser) is no relation of the launch."""

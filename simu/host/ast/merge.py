@@ -73,6 +73,8 @@ def _matches(x: CudaLaunch, v: LaunchValues) -> bool:
         return False  # `case 16: k<16><<<…>>>` of a wrapper: not the launch of `k<8>` in the same wrapper
     if v.kernel_targs and not _same_literal_targs(x.targs, f"k<{v.kernel_targs}>"):
         return False
+    if v.kernel_targs and x.instance and not _same_instance(x.instance, v.kernel_targs):
+        return False  # the text launch in `run<float>` is not clang's `k<double, …>` of `run<double>`
     if not x.via:
         return (x.file, x.line) == (v.file, v.line)
     return x.via.split("::")[-1] == v.function and bool(v.trail) and v.trail[0].endswith(f" at {x.file}:{x.line}")
@@ -93,6 +95,14 @@ def _same_literal_targs(targs: str, callee: str) -> bool:
     theirs = [a.strip() for a in targs.split(",")]
     return all(a == b or (a.lstrip("_"), b.lstrip("_")) in _SAME_TYPE for a, b in zip(ours, theirs, strict=False)
                if (a.isdigit() and b.isdigit()) or (a.lstrip("_") in _BUILTIN and b.lstrip("_") in _BUILTIN))
+
+
+def _same_instance(instance: tuple[str, ...], kernel_targs: str) -> bool:
+    """Whether the built-in types a text launch's enclosing template is instantiated with (``run<float>``) are among
+    those of clang's kernel instantiation, where it has any (``k<double, double4>`` has none of ``float``)."""
+    theirs = {a.strip().lstrip("_") for a in kernel_targs.split(",")} & _BUILTIN
+    ours = {t.strip().lstrip("_") for t in instance} & _BUILTIN
+    return not theirs or not ours or bool(ours & theirs)
 
 
 _BUILTIN = {"float", "double", "int", "unsigned", "char", "short", "long", "bool", "half", "half2", "size_t",
