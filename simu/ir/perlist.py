@@ -12,39 +12,25 @@ T = TypeVar("T")
 CACHED = 64  # block lists kept per analysis
 
 
-def once_per_block_list(compute: Callable[[list[Any]], T]) -> Callable[[list[Any]], T]:
-    """``compute(blocks)`` cached by the list's identity (the list is kept with its result, so its id is not reused
-    while cached); the oldest of :data:`CACHED` lists is dropped first."""
-    cache: dict[int, tuple[list[Any], T]] = {}
-
-    @functools.wraps(compute)
-    def cached(blocks: list[Any]) -> T:
-        hit = cache.get(id(blocks))
-        if hit is not None and hit[0] is blocks:
-            return hit[1]
-        found = compute(blocks)
-        if len(cache) >= CACHED:
-            cache.pop(next(iter(cache)))
-        cache[id(blocks)] = (blocks, found)
-        return found
-
-    return cached
-
-
-def once_per_kernel(compute: Callable[[Any], T]) -> Callable[[Any], T]:
-    """``compute(kernel)`` cached by the kernel's identity (kept with its result, as :func:`once_per_block_list`
-    keeps its list); the result is shared: callers read it, never change it."""
+def once_per_object(compute: Callable[[Any], T]) -> Callable[[Any], T]:
+    """``compute(x)`` cached by the identity of ``x`` (a block list, a kernel), kept with its result so that its id is
+    not reused while cached; the oldest of :data:`CACHED` is dropped first.  The result is shared: callers read it,
+    never change it."""
     cache: dict[int, tuple[Any, T]] = {}
 
     @functools.wraps(compute)
-    def cached(kernel: Any) -> T:
-        hit = cache.get(id(kernel))
-        if hit is not None and hit[0] is kernel:
+    def cached(x: Any) -> T:
+        hit = cache.get(id(x))
+        if hit is not None and hit[0] is x:
             return hit[1]
-        found = compute(kernel)
+        found = compute(x)
         if len(cache) >= CACHED:
             cache.pop(next(iter(cache)))
-        cache[id(kernel)] = (kernel, found)
+        cache[id(x)] = (x, found)
         return found
 
     return cached
+
+
+once_per_block_list = once_per_object  # a decoded function's facts, by its block list
+once_per_kernel = once_per_object  # a kernel's facts (its parameters and its function)
