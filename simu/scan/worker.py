@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from simu.codes import FAILED, TIMEOUT
-from simu.evolve.cpulimit import KernelTimeout, timeout_reason
+from simu.evolve.cpulimit import KernelTimeout, cpu_limit, timeout_reason
 from simu.scan.options import PREPARE_CPU_LIMIT
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict, ModuleIR
 
@@ -160,21 +160,7 @@ def analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, const
     """
     _started(task_id, preparing=True)
     t0 = time.perf_counter()
-    use_alarm = hasattr(signal, "SIGPROF") and hasattr(signal, "setitimer") and hard_limit > 0
-
-    def on_alarm(signum, frame):
-        raise KernelTimeout()
-
-    old = signal.signal(signal.SIGPROF, on_alarm) if use_alarm else None
-    try:
-        if use_alarm:
-            # re-fires every 0.1 s: an exception raised inside a __del__ is swallowed by Python
-            signal.setitimer(signal.ITIMER_PROF, hard_limit, 0.1)
-        verdict = _analyse(task_id, path, src, kernel, settings, constraints, budget, hard_limit, use_alarm)
-    finally:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            signal.signal(signal.SIGPROF, old)
+    verdict = _analyse(task_id, path, src, kernel, settings, constraints, budget, hard_limit)
     return replace(verdict, seconds=time.perf_counter() - t0)
 
 
@@ -193,28 +179,23 @@ def _prepare(module, kernel: str) -> None:
 
 
 def _analyse(task_id: int, path: str, src: ModuleIR, kernel: str, settings, constraints, budget: float,
-             hard_limit: float, use_alarm: bool) -> KernelVerdict:
-    """The analysis under the alarm; every failure comes back as a verdict."""
+             hard_limit: float) -> KernelVerdict:
+    """The analysis under its CPU limit; every failure comes back as a verdict."""
     from simu.check import analyse_kernel
     from simu.errors import SimuError
     from simu.pipeline import status_of
 
     try:
-        if use_alarm:  # reading the IR and compiling the kernel are not the analysis: a limit of their own
-            signal.setitimer(signal.ITIMER_PROF, max(hard_limit, PREPARE_CPU_LIMIT), 0.1)
-        module = _module_from_ir(src, path)
-        _prepare(module, kernel)
+        # reading the IR and compiling the kernel are not the analysis: a limit of their own
+        with cpu_limit(max(hard_limit, PREPARE_CPU_LIMIT) if hard_limit > 0 else 0.0):
+            module = _module_from_ir(src, path)
+            _prepare(module, kernel)
         _started(task_id)  # the parent's limit for the analysis counts from here
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, hard_limit, 0.1)
-        report = analyse_kernel(module, module.kernel(kernel), settings, constraints=constraints, budget=budget)
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, 0)
+        with cpu_limit(hard_limit):
+            report = analyse_kernel(module, module.kernel(kernel), settings, constraints=constraints, budget=budget)
         return KernelVerdict(report.status, report.reason, report.launches, tuple(report.findings),
                              where=report.where)
     except KernelTimeout:
-        if use_alarm:
-            signal.setitimer(signal.ITIMER_PROF, 0)  # no second alarm while the result is packed
         _MODULES.clear()  # the interrupted analysis may have left a module's lazy state half-built
         return KernelVerdict(TIMEOUT, timeout_reason(hard_limit))
     except SimuError as exc:
