@@ -5,12 +5,13 @@ the wall clock."""
 
 import pytest
 
+from simu import codes
 from simu.api import load_source
 from simu.check import CheckSettings
 from simu.evolve import Budget, search
 from simu.evolve.genes import Genes
 from simu.evolve.phases import SHRINK_STEPS
-from simu.evolve.refute import refute_by_length
+from simu.evolve.refute import refute_by_contents, refute_by_length
 from simu.evolve.search import ACCESSES_PER_STEP, MIN_LAUNCH_SECONDS, Search, launch_cost
 
 # every thread writes one word (a race); a launch of fewer than 256 threads spins until its bound stops it
@@ -42,6 +43,18 @@ __global__ void two(float *a, float *b, int n) {
   int g = blockIdx.x * blockDim.x + threadIdx.x;
   a[g * 3 + n] = 1.0f;
   b[g * 5 + n] = 2.0f;
+}
+"""
+
+# each thread sums a run of `x` whose start and length it reads from buffers (no role the search infers: `^`):
+# drawn lengths make a witness's loops long, and drawn starts send it out of bounds
+GATHER = r"""
+__global__ void gather(const int *count, const int *first, const float *x, float *out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float acc = 0.0f;
+  for (int k = 0; k < count[i]; k++) acc += x[first[i] ^ k];
+  out[i] = acc;
 }
 """
 
@@ -122,6 +135,21 @@ def test_the_refutations_allowance_counts_costs_and_skips_a_witness_that_does_no
     s.refuted_steps = s.budget.refutation_steps() - ev.cost + 1  # one step short of its cost
     assert not s.may_refute(ev)
     assert s.refute(launch=ev.launch, like=ev) is None and s.refutations == 0  # not run
+
+
+def test_a_witness_the_allowance_prices_out_is_still_probed_with_zeros_within_what_is_left(clock):
+    s = _search(GATHER, seconds=1)
+    witness = None
+    while witness is None:  # the search's own draws until one shows the out-of-bounds read
+        ev = s.evaluate(s.layout.initial(s.rng))
+        witness = next((ev for f in ev.findings if f.kind == "out-of-bounds"), None)
+    s.refuted_steps = s.budget.refutation_steps() - witness.cost + 1  # the witness no longer fits
+    assert not s.may_refute(witness)
+    refute_by_contents(s)
+    assert s.refutations >= 1  # run bounded by what is left: zeros end the loop at once
+    oob = [f for f, _ in s.found.values() if f.kind == "out-of-bounds"]
+    assert oob and all(f.severity == codes.WARNING for f in oob)
+    assert "host's data decides" in oob[0].message
 
 
 def test_a_witness_plausible_length_launch_is_drawn_once_for_all_its_findings(clock, monkeypatch):

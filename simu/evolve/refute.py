@@ -70,6 +70,9 @@ POINTER_KINDS = ("null", "invalid-pointer")  # a pointer read from memory, in no
 CONTENT_FILLS = ("zeros", "ramp")  # zeros: indices read from buffers are 0; ramp: they are distinct and small
 RACE_KINDS = ("race", "warp-race")  # a warp race is a warning unless configured otherwise
 RACE_WITNESSES = 2  # the largest launches that showed a race, re-run with distinct contents (pigeonhole needs many)
+# a content probe of a witness that costs more than the allowance has left runs bounded by this share of what is left
+# (a loop whose bound the witness read from its drawn buffers ends at once on zeros), so that it cannot starve the rest
+PRICED_OUT_SHARE = 2
 
 
 @dataclass(frozen=True)
@@ -427,8 +430,11 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
                     variant = (replace(variant[0], sequenced=False, fill=DISTINCT), variant[1])  # on laid-out inputs
             probes[key] = (None, []) if variant is None else \
                 (search.refute(launch=variant[0], like=ev, inspect=inspect), variant[1])
-        else:
+        elif search.may_refute(ev):
             probes[key] = (search.refute(search.layout.refill(ev.genes, fill), like=ev), [])
+        else:  # priced out, but zeros or a ramp often end the loops the witness's drawn bounds made long
+            most = search.refutation_room() // PRICED_OUT_SHARE
+            probes[key] = (search.refute(search.layout.refill(ev.genes, fill), most=most) if most else None, [])
     return probes[key]
 
 
