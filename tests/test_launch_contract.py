@@ -119,6 +119,30 @@ def test_the_tile_prior_follows_the_axis_that_indexes_each_dimension():
     assert plain.block_prior == (32, 8, 1)
 
 
+def test_a_three_dimensional_tile_indexed_by_a_reversed_int3_of_local_ids_is_the_block_of_its_three_axes(tmp_path):
+    """``temp[tid.z][tid.y][tid.x]`` with ``tid = (int3)(lid2, lid1, lid0)`` of a ``temp[4][4][16]`` tile is a block of
+    4 by 4 by 16 (a matmul that splits the K loop over z), not the 16 by 4 of its last two dimensions: at 16 by 4
+    every thread past x = 3 writes past the tile's end, an error no launch of the program makes.  The rows the
+    reduction reads (``temp[tid.z][0][tid.x]``: row 0 folded away by clang) keep their dimension."""
+    src = """__kernel void mm(__global const float4 *in, __global float4 *out, int k) {
+      int3 tid = (int3)(get_local_id(2), get_local_id(1), get_local_id(0));
+      float4 s = (float4)(0.0f);
+      for (int c = tid.y; c < k; c += 4) s += in[c * 16 + get_global_id(2)];
+      __local float4 temp[4][4][16];
+      temp[tid.z][tid.y][tid.x] = s;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (tid.y == 0) {
+        s += temp[tid.z][1][tid.x] + temp[tid.z][2][tid.x] + temp[tid.z][3][tid.x];
+        temp[tid.z][0][tid.x] = s;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (tid.x == 0 && tid.y == 0) out[get_global_id(0)] = temp[tid.z][0][0];
+    }"""
+    assert _shape(src, "opencl").block_prior == (4, 4, 16)
+    (tmp_path / "mm.cl").write_text(src)
+    assert not [f for f in _findings(tmp_path / "mm.cl", "--budget", "12") if f["kind"] == "out-of-bounds"]
+
+
 def test_block_ids_reduced_modulo_an_argument_are_found():
     module = load_source("__global__ void k(float *acc, int k, int m) { acc[blockIdx.x % k] += m; }", "cuda")
     assert grid_relative_arguments(module.kernel()) == {"k"}

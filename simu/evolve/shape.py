@@ -126,14 +126,18 @@ def _block_from_tiles(module, kernel: Kernel, bdim: int, used: set[str]
             cand = (dims[-1], dims[-2], 1)
         else:
             cand = (dims[-1], 1, 1)
-        cand = tuple(min(c, 1024) for c in cand)
-        while cand[0] * cand[1] > MAX_THREADS_PER_BLOCK:
-            cand = (cand[0] // 2, cand[1], 1)
-        if best is None or cand[0] * cand[1] > best[0] * best[1]:
+        cand = (min(cand[0], 1024), min(cand[1], 1024), min(cand[2], 64))
+        while cand[0] * cand[1] * cand[2] > MAX_THREADS_PER_BLOCK:
+            cand = (cand[0], cand[1], cand[2] // 2) if cand[2] > 1 else (cand[0] // 2, cand[1], 1)
+        if best is None or _threads(cand) > _threads(best):
             best, multi = cand, len(dims) >= 2
-    if best is not None and best[0] * best[1] >= 32:
+    if best is not None and _threads(best) >= 32:
         return best, multi  # type: ignore[return-value]
     return None, False
+
+
+def _threads(block: tuple[int, ...]) -> int:
+    return block[0] * block[1] * block[2]
 
 
 def _shared_names(module) -> set[str]:

@@ -4,13 +4,14 @@
 by 4: the first index is the x axis, the second the y axis four elements apart.  Reading the tile's dimensions in
 declaration order (x the innermost) would give 16 by 32, a block whose rows overrun each other, a launch the program
 never makes.  The index expressions are read off the IR: a thread index (``get_local_id``, ``threadIdx``) through
-casts, vector lanes (an ``int2 tid``), constant offsets and constant multipliers.
+casts, vector lanes (an ``int2 tid``; an ``int3`` widened by a shuffle), constant offsets and constant multipliers.
 """
 
 from __future__ import annotations
 
 from simu.evolve.dictionary import CASTS, const_int
 from simu.ir import Kernel
+from simu.ir.types import ArrayType
 
 _LOCAL_ID = "_Z12get_local_idj"
 _TID = "llvm.nvvm.read.ptx.sreg.tid."
@@ -50,6 +51,9 @@ class _Axes:
             return self.of(ops[0] if ops else None, lane, depth)
         if code == "extractelement" and len(ops) == 2 and const_int(ops[1]) is not None:
             return self.of(ops[0], const_int(ops[1]), depth)
+        if code == "shufflevector" and lane is not None and len(ops) == 2 and ops[1].kind != "reg":
+            mask = ins.attrs.get("mask") or ()  # the lanes of the first operand (the second is undef: int3 widened)
+            return self.of(ops[0], mask[lane], depth) if lane < len(mask) and mask[lane] >= 0 else None
         if code == "insertelement" and len(ops) == 3 and lane is not None:
             at = const_int(ops[2])
             if at == lane:
@@ -84,16 +88,20 @@ def tile_axes(kernel: Kernel, tile: str) -> dict[int, set[Axis]]:
     stored = {ins.ops[1].value for b in kernel.function.blocks for ins in b.instrs
               if ins.opcode == "store" and len(ins.ops) > 1 and ins.ops[1].kind == "reg"}
     found: dict[bool, dict[int, set[Axis]]] = {True: {}, False: {}}
+    depth = 0  # the tile's array levels, from its own GEPs' element type
     for b in kernel.function.blocks:
         for ins in b.instrs:
             if ins.opcode != "getelementptr" or len(ins.ops) < 3 or not ins.name:
                 continue
-            base = ins.ops[0]
+            base, levels = ins.ops[0], _array_levels(ins.attrs.get("src"))
             if getattr(base.value, "name", None) == tile or (base.kind == "global" and str(base.value) == tile):
                 dim, chain = 0, []
+                depth = depth or levels
             elif base.kind == "reg" and base.value in chains:
                 dim, chain = chains[base.value]
                 chain = list(chain)
+                if depth and levels:  # `temp[z][0][x]` folds its row 0 away: the element type says which dimension
+                    dim = depth - levels
             else:
                 continue
             for op in ins.ops[2:]:
@@ -107,22 +115,26 @@ def tile_axes(kernel: Kernel, tile: str) -> dict[int, set[Axis]]:
     return found[True] or found[False]
 
 
+def _array_levels(t) -> int:
+    n = 0
+    while isinstance(t, ArrayType):
+        n, t = n + 1, t.elem
+    return n
+
+
 def tile_block(kernel: Kernel, tile: str, dims: list[int]) -> tuple[int, int, int] | None:
-    """The block a two-dimensional shared tile (``dims``: its lengths, outermost first) was written for, where
-    each of its last two dimensions is indexed by one thread axis alone, x and y both: ``None`` otherwise (the
+    """The block a shared tile (``dims``: its lengths, outermost first) was written for, where each dimension a
+    thread index indexes is indexed by one thread axis alone, x and y both (and z where a dimension is:
+    ``temp[lid0][lid1][lid2]`` of ``temp[4][4][16]`` is 4 by 4 by 16), no axis twice: ``None`` otherwise (the
     caller's reading of the declaration stands)."""
     if len(dims) < 2:
         return None
-    by_dim = tile_axes(kernel, tile)
-    outer, inner = len(dims) - 2, len(dims) - 1
-    picked = {}
-    for d in (outer, inner):
-        seen = by_dim.get(d, set())
-        if len(seen) != 1:
-            return None
-        picked[d] = next(iter(seen))
-    (a_out, s_out), (a_in, s_in) = picked[outer], picked[inner]
-    if {a_out, a_in} != {0, 1}:
+    by_dim = {d: axes for d, axes in tile_axes(kernel, tile).items() if d < len(dims)}
+    if any(len(seen) != 1 for seen in by_dim.values()):
         return None
-    extent = {a_out: max(1, dims[outer] // s_out), a_in: max(1, dims[inner] // s_in)}
-    return extent[0], extent[1], 1
+    picked = {d: next(iter(seen)) for d, seen in by_dim.items()}
+    axes = [axis for axis, _ in picked.values()]
+    if len(set(axes)) != len(axes) or set(axes) not in ({0, 1}, {0, 1, 2}):
+        return None
+    extent = {axis: max(1, dims[d] // stride) for d, (axis, stride) in picked.items()}
+    return extent[0], extent[1], extent.get(2, 1)
