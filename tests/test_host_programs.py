@@ -124,6 +124,7 @@ def test_c_semantics_of_operators():
     assert apply("-", "u", 32, (0, 1)) == 2**32 - 1
     assert apply("/", "f", 64, (7.0, 2)) == 3.5
     assert apply("/", "i", 32, (1, 0)) is None
+    assert apply("+", "i", 32, ()) is None  # an operator clang wrote with no operand (a fold over a pack)
 
 
 def test_expressions_and_facts_round_trip_through_json(tmp_path: Path):

@@ -17,9 +17,15 @@ from simu.host.cscan import CSource, file_constants, int_functions
 from simu.host.definers import definers
 from simu.host.launchmacros import Macro, launch_macros
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+# `#include "x.h"`, and `#include <lib/x.h>` with a folder (a library's own headers, named from its include root):
+# resolved among the project's files, where a system header is not
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*(?:"([^"\n]+)"|<([^>\n]*/[^>\n]+)>)', re.M)
 MAX_DEPTH = 3
 MAX_HEADER_BYTES = 1 << 20
+
+
+def _includes(text: str) -> list[str]:
+    return [quoted or angled for quoted, angled in _INCLUDE.findall(text)]
 
 
 class HeaderMacros:
@@ -45,7 +51,7 @@ class HeaderMacros:
     def _headers_of(self, path: Path, text: str) -> list[Path]:
         out: list[Path] = []
         seen = {path.resolve()}
-        level = [(path, _INCLUDE.findall(text))]  # raw text: an include in a comment costs a lookup only
+        level = [(path, _includes(text))]  # raw text: an include in a comment costs a lookup only
         for _ in range(MAX_DEPTH):
             nxt = []
             for includer, includes in level:
@@ -105,7 +111,7 @@ class HeaderMacros:
             for k, v in file_constants(src.code):
                 macros.setdefault(k, v)
             functions = int_functions(src.code) if "return" in text else {}
-            hit = (macros, [name for name, _ in src.includes], {**definers(src.code), **functions},
+            hit = (macros, _includes(src.code), {**definers(src.code), **functions},
                    launch_macros(text))
             self._macros[h] = hit
         return hit

@@ -25,12 +25,13 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from simu.frontend.cuda_headers import shim_arguments
 from simu.frontend.overlay import spaced_launch_overlay
 from simu.frontend.stand_ins import dependencies, header_missing, write_stand_ins
 from simu.frontend.toolchain import INCLUDE_DIR, clang_command
+from simu.host.ast.dumpsplit import project_part
 
 Node = dict[str, Any]
 
@@ -167,11 +168,13 @@ def _stamp(path: str) -> tuple[str, int]:
 
 
 def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
-         after_dirs: tuple[str, ...] = (), language: str = "cuda", libraries: bool = False) -> Node | None:
+         after_dirs: tuple[str, ...] = (), language: str = "cuda", libraries: bool = False,
+         keep: Callable[[str], bool] | None = None) -> Node | None:
     """The JSON AST clang dumps for one host file (``None`` when clang gives none); ``after_dirs``: the project's
     include folders discovered for it (searched after the shim and the system's, as for kernels); ``language``:
     :func:`host_language`'s; ``libraries``: the file or its project headers include thrust or cub
-    (:data:`LIBRARY_INCLUDE`), whose declarations then come from a prelude too."""
+    (:data:`LIBRARY_INCLUDE`), whose declarations then come from a prelude too; ``keep``: the files whose
+    declarations a dump past :data:`MAX_DUMP_BYTES` keeps (:mod:`simu.host.ast.dumpsplit`)."""
     base = _base_args(language)
     libraries = libraries and language == "cuda"
     if libraries:
@@ -185,7 +188,7 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
     # launches written `k<< <g, b>> >(…)` (nvcc takes them) read closed up, as the front end reads them
     overlay, tmp = spaced_launch_overlay(path, (*include_dirs, *after_dirs)) if language == "cuda" else ([], None)
     try:
-        tree, missing = _dump(base, extra + overlay, path, libraries)
+        tree, missing = _dump(base, extra + overlay, path, libraries, keep)
         if missing:  # a fatal error drops what follows it: parse again with the missing headers empty
             with tempfile.TemporaryDirectory(prefix="simu-stand-") as stand:
                 try:
@@ -194,17 +197,19 @@ def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...
                     names = []
                 args, _ = write_stand_ins(Path(stand) / "s", [n for n in names if not Path(n).is_absolute()])
                 if args:
-                    tree = _dump(base, extra + overlay + args, path, libraries)[0] or tree
+                    tree = _dump(base, extra + overlay + args, path, libraries, keep)[0] or tree
         return tree
     finally:
         if tmp is not None:
             tmp.cleanup()
 
 
-def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False) -> tuple[Node | None, bool]:
+def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False,
+          keep: Callable[[str], bool] | None = None) -> tuple[Node | None, bool]:
     """The dump is written to a file and parsed from its bytes: a large C++ file's dump (tens of MB) read through
-    a pipe and decoded to text costs more than clang itself; past :data:`MAX_DUMP_BYTES` the file is left to the
-    text reader.  With it, whether clang said an included header was not found."""
+    a pipe and decoded to text costs more than clang itself; past :data:`MAX_DUMP_BYTES` only the declarations of
+    the files ``keep`` accepts are parsed, and without it (or still too large) the file is left to the text reader.
+    With it, whether clang said an included header was not found."""
     pch = _pch(base, libraries)
     attempts = ([["-Xclang", "-include-pch", "-Xclang", str(pch)]] if pch else []) + [[]]
     rebuilt = False
@@ -229,7 +234,10 @@ def _dump(base: list[str], extra: list[str], path: Path, libraries: bool = False
             if size == 0:
                 continue  # the prelude does not fit these flags: parse without it
             if size > MAX_DUMP_BYTES:
-                return None, False
+                if keep is None:
+                    return None, False
+                out.seek(0)
+                return project_part(out.read(), keep), header_missing(proc.stderr)
             out.seek(0)
             try:
                 return json.loads(out.read()), header_missing(proc.stderr)

@@ -382,6 +382,9 @@ class FunctionReader:
             return Const(1 if n.get("value") else 0)
         if kind == "DeclRefExpr":
             return self.ref(n, st)
+        if kind == "UnresolvedLookupExpr" and n.get("name") and n.get("lookups") and all(
+                d.get("kind") in ("FunctionDecl", "FunctionTemplateDecl") for d in n["lookups"]):
+            return Function(n["name"])  # `k<T>` in a template's body: the kernel a launch helper is passed
         if kind in ("ImplicitCastExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXFunctionalCastExpr"):
             k, bits = arithmetic_kind(qual_type(n))
             inner = self.expr(kids(n)[0], st) if kids(n) else Unknown("cast")

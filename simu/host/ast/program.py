@@ -8,6 +8,7 @@ from pathlib import Path
 from simu.frontend.guards import cuda_guards
 from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.host.ast.clang import LIBRARY_INCLUDE, dump, host_language, own_declarations
+from simu.host.ast.dumpsplit import in_project
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State, template_instances
 from simu.host.ast.layout import record_sizes
@@ -33,10 +34,11 @@ def read_host_file(path: Path, root: Path, include_dirs: tuple[str, ...] = (),
     search = [Path(d) for d in (*include_dirs, *after)]
     gates = tuple(g.macro for g in cuda_guards(path, search))  # the GPU build's switch (darknet's GPU), as for kernels
     libraries = any(LIBRARY_INCLUDE.search(t) for t in (text, *map(_text, sorted(included))))
-    tu = dump(path, include_dirs, gates, after_dirs=after, language=language, libraries=libraries)
+    root_s = str(root.resolve())
+    tu = dump(path, include_dirs, gates, after_dirs=after, language=language, libraries=libraries,
+              keep=in_project(root_s, str(path)))
     if tu is None:
         return None
-    root_s = str(root.resolve())
     decls = [(f, d) for f, d in own_declarations(tu) if f == str(path) or f.startswith(root_s + "/")]
     enums = _enums([d for _, d in decls])
     instances = template_instances(tu)

@@ -112,7 +112,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         if not new:
             break
         pattern = re.compile(r"(?<![\w.>])(?:" + "|".join(re.escape(n) for n in sorted(new) if n) + r")\s*[<(]")
-        load([rel for rel, t in sources.items() if rel not in done and pattern.search(t)])
+        load(_calling(pattern, sources, texts, included or {}, done))
     if fields:
         writes = re.compile(r"(?:->|\.)\s*(?:" + "|".join(re.escape(n) for n in sorted(fields)) + r")\s*=[^=]")
         load([rel for rel, t in sources.items() if rel not in done and writes.search(t)])
@@ -127,6 +127,15 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
                 same.append(f)
                 out.append(f)
     return out, sorted(set(done) - set(failed)), sorted(failed)
+
+
+def _calling(pattern: re.Pattern, sources: dict[str, str], texts: dict[str, str], included: dict[str, list[str]],
+             done: dict) -> list[str]:
+    """The sources not read yet that call a function ``pattern`` names, in their own text or in a project header
+    they include (a class template's method in a header, instantiated by the source that includes it)."""
+    calling_headers = {h for h, t in texts.items() if h not in sources and pattern.search(t)}
+    return [rel for rel, t in sources.items() if rel not in done
+            and (pattern.search(t) or calling_headers.intersection(included.get(rel, ())))]
 
 
 def launching_files(root: Path, texts: dict[str, str], sources: dict[str, str],

@@ -432,7 +432,7 @@ def _reads_member(e: Expr) -> bool:
 
 def apply(op: str, kind: str, bits: int, v: tuple) -> Number | None:  # noqa: C901 - one table of C operators
     """One C operator on concrete operands (``None``: undefined, such as a division by zero)."""
-    if any(x is None for x in v):
+    if not v or any(x is None for x in v):  # no operand: an operator clang wrote with none (a fold, a pack)
         return None
     a = v[0]
     b = v[1] if len(v) > 1 else None
