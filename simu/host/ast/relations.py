@@ -209,6 +209,15 @@ class Renderer:
                 return self._text(body, exclude)
             finally:
                 self._depth -= 1
+        if isinstance(e, Field):  # ``x_stride_ = x_h_ * x_w_`` in another method: over the fields it is made of
+            body = self._assigned(e)
+            if body is None:
+                return None
+            self._depth += 1
+            try:
+                return self._text(body, exclude)
+            finally:
+                self._depth -= 1
         if isinstance(e, Element) and isinstance(e.base, Items) and isinstance(e.index, Const) \
                 and 0 <= int(e.index.value) < len(e.base.items):  # ``t.x`` of ``dim3 t(…)``: that member
             return self._text(e.base.items[int(e.index.value)], exclude)
@@ -250,6 +259,17 @@ class Renderer:
             return None
         return lift(targets[0].returns, Context(tuple(None for _ in e.args), exprs=tuple(e.args)), {})
 
+    def _assigned(self, e: Field) -> Expr | None:
+        """The one expression every write in the program gives a member ``e``, when it is made of the same object's
+        other members alone (no parameter, call or unknown: one value at the launch's object); None otherwise, past
+        a few nested substitutions, and for a global."""
+        writes = self.program.writes.get((e.record, e.name), [])
+        values = {v for _, v in writes}
+        if e.record == "::" or len(values) != 1 or self._depth >= MAX_INLINED:
+            return None
+        value = next(iter(values))
+        return value if _members_of(value, e.record) else None
+
     def requirement(self, c: Expr, holds: bool) -> list[str]:
         """``c`` (holding or not) as comparisons over the arguments; ``a && b`` holding is two."""
         if isinstance(c, Op) and c.op == "!" and len(c.args) == 1:
@@ -276,6 +296,21 @@ class Renderer:
         if vals is None or len(vals) != 1 or not float(vals[0]).is_integer():
             return None
         return int(vals[0])
+
+
+def _members_of(e: Expr, record: str) -> bool:
+    """Whether ``e`` is integer arithmetic over constants and members of ``record`` (at least one)."""
+    def plain(x: Expr) -> bool:
+        if isinstance(x, Field):
+            return x.record == record
+        if isinstance(x, (Const, Cast)) or isinstance(x, Op) and x.kind in "iu":
+            return all(plain(c) for c in _children(x))
+        return False
+    return plain(e) and _has_field(e)
+
+
+def _has_field(e: Expr) -> bool:
+    return isinstance(e, Field) or any(_has_field(c) for c in _children(e))
 
 
 def _rounded_quotient(e: Expr, constant) -> tuple[str, Expr, Expr] | None:
