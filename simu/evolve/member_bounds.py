@@ -54,12 +54,12 @@ def member_bounds(kernel: Any) -> dict[str, tuple[Bound, ...]]:
         changed, rounds = False, rounds + 1
         for ins in instrs:
             if ins.name and ins.name not in places and ins.name not in values:
-                new = _place(ins, places) if ins.opcode in _POINTER_STEPS else _value(ins, places, values)
+                new = step_place(ins, places) if ins.opcode in _POINTER_STEPS else _value(ins, places, values)
                 if new is not None:
                     (values if len(new) == 4 else places)[ins.name] = new  # type: ignore[assignment]
                     changed = True
             elif ins.opcode == "call":
-                changed |= _copy(ins, places, sizes)
+                changed |= copy_place(ins, places, sizes)
             if ins.opcode == "getelementptr":
                 _index(ins, values, found)
     out: dict[str, list[Bound]] = {}
@@ -69,7 +69,7 @@ def member_bounds(kernel: Any) -> dict[str, tuple[Bound, ...]]:
     return {name: tuple(bounds) for name, bounds in out.items()}
 
 
-def _place(ins, places: dict) -> tuple[str, int] | None:
+def step_place(ins, places: dict) -> tuple[str, int] | None:
     """The (parameter, constant byte offset) a pointer step's result points to, when its base is one."""
     ops = ins.ops
     if not ops or ops[0].kind != "reg" or ops[0].value not in places:
@@ -107,7 +107,7 @@ def _value(ins, places: dict, values: dict) -> tuple[str, int, int, int] | None:
     return held[:3] + (held[3] + (c if ins.opcode == "add" else -c),)
 
 
-def _copy(ins, places: dict, sizes: dict[str, int]) -> bool:
+def copy_place(ins, places: dict, sizes: dict[str, int]) -> bool:
     """A ``memcpy`` of a whole struct parameter (or a copy of it) into a local: the local holds its members."""
     copy = memcpy_of(ins)
     if copy is None or copy[0] in places or places.get(copy[1], (None, 1))[1] != 0:

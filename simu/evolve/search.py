@@ -42,6 +42,7 @@ from simu.evolve.dependence import kernel_flow
 from simu.evolve.dictionary import argument_constants, grid_relative_arguments, index_bounds
 from simu.evolve.genome import Layout
 from simu.evolve.loop import StopRule, Toolbox, mu_plus_lambda
+from simu.evolve.member_strides import on_search_layouts
 from simu.evolve.modes import MODES, Mode
 from simu.evolve.prefix import cut_short, judge_prefix, judged_part, partial_reason
 from simu.evolve.roles import split
@@ -465,6 +466,7 @@ class Search:
         findings = [f for f in findings if not (f.kind == "benign-race" and _pair(f) in racing)]
         findings += self.analysis.finish()
         findings = on_simus_shape(findings, tensor_buffers(self.kernel))
+        findings = on_search_layouts(findings, self.kernel, self.layout.chosen_contents())
         findings = [f.with_detail(search={"evaluations": self.stats.evaluations, "mode": self.mode.name})
                     for f in findings]
         self.stats.seconds = _now() - self.t0
