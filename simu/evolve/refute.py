@@ -433,7 +433,7 @@ def _variant(search, probes: dict, ev, fill: str, inspect=None) -> tuple:
         elif search.may_refute(ev):
             probes[key] = (search.refute(search.layout.refill(ev.genes, fill), like=ev), [])
         else:  # priced out, but zeros or a ramp often end the loops the witness's drawn bounds made long
-            most = search.refutation_room() // PRICED_OUT_SHARE
+            most = max(0, search.budget.refutation_steps() - search.refuted_steps) // PRICED_OUT_SHARE
             probes[key] = (search.refute(search.layout.refill(ev.genes, fill), most=most) if most else None, [])
     return probes[key]
 

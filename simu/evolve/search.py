@@ -335,10 +335,6 @@ class Search:
         self.refuted_steps += ev.cost + drawn
         return ev if ev.valid else None
 
-    def refutation_room(self) -> int:
-        """Steps of cost the refutations' allowance has left."""
-        return max(0, self.budget.refutation_steps() - self.refuted_steps)
-
     def may_refute(self, like: Evaluation | None = None, extra: int = 0) -> bool:
         """Whether the refutations' allowance has room for one more launch that costs what ``like`` did
         (:attr:`Evaluation.cost`) (plus ``extra`` steps: drawing its buffers)."""
