@@ -26,6 +26,7 @@ from simu.host.launchmacros import FUNCTION_MACRO
 
 LEVELS = 4  # caller levels followed up from the functions that launch
 READERS = max(1, min(8, os.cpu_count() or 1))  # clang processes reading host files side by side
+MAX_HEADER_INCLUDERS = 8  # a header more sources include is shared infrastructure: its calls bring none of them in
 SOURCES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]|"
                      r"\bhipLaunchKernelGGL\s*\(")
@@ -132,8 +133,15 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
 def _calling(pattern: re.Pattern, sources: dict[str, str], texts: dict[str, str], included: dict[str, list[str]],
              done: dict) -> list[str]:
     """The sources not read yet that call a function ``pattern`` names, in their own text or in a project header
-    they include (a class template's method in a header, instantiated by the source that includes it)."""
-    calling_headers = {h for h, t in texts.items() if h not in sources and pattern.search(t)}
+    they include (a class template's method in a header, instantiated by the source that includes it) that at most
+    :data:`MAX_HEADER_INCLUDERS` sources include: a header most of a project includes is its shared infrastructure,
+    and reading every source through it would cost what indexing the whole project through clang does."""
+    includers: dict[str, int] = {}
+    for rel in sources:
+        for h in included.get(rel, ()):
+            includers[h] = includers.get(h, 0) + 1
+    calling_headers = {h for h, t in texts.items() if h not in sources and 0 < includers.get(h, 0) <=
+                       MAX_HEADER_INCLUDERS and pattern.search(t)}
     return [rel for rel, t in sources.items() if rel not in done
             and (pattern.search(t) or calling_headers.intersection(included.get(rel, ())))]
 
