@@ -200,17 +200,10 @@ class Renderer:
             return (str(v), 9) if v >= 0 else (f"({v})", 9)
         if isinstance(e, Cast) and e.kind in "iu":
             return self._text(e.arg, exclude)
-        if isinstance(e, Call):  # a helper of one return, its parameters the call's arguments (``divUp(n, 256)``)
-            body = self._inlined(e)
-            if body is None:
-                return None
-            self._depth += 1
-            try:
-                return self._text(body, exclude)
-            finally:
-                self._depth -= 1
-        if isinstance(e, Field):  # ``x_stride_ = x_h_ * x_w_`` in another method: over the fields it is made of
-            body = self._assigned(e)
+        if isinstance(e, (Call, Field)):
+            # a helper of one return, its parameters the call's arguments (``divUp(n, 256)``); a member every write
+            # gives one expression of the object's other members (``x_stride_ = x_h_ * x_w_`` in another method)
+            body = self._inlined(e) if isinstance(e, Call) else self._assigned(e)
             if body is None:
                 return None
             self._depth += 1
