@@ -101,10 +101,13 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
     counted: set[int] = set()  # functions whose fields are counted
     for _ in range(LEVELS + 1):
         new: set[str] = set()
+        helpers: set[str] = set()  # functions launching a kernel their callers pass (``linear_kernel(k, n, …)``)
         for rel in list(done):
             for f in done[rel]:
                 if f.launches or {c.callee for c in f.calls} & (targets | OPENCL_CALLS):
                     new.add(f.name)
+                    if any(x.kernel_param is not None for x in f.launches):
+                        helpers.add(f.name)
                     if id(f) not in counted:
                         counted.add(id(f))
                         fields |= _fields_read(f)
@@ -112,8 +115,7 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
         targets |= new
         if not new:
             break
-        pattern = re.compile(r"(?<![\w.>])(?:" + "|".join(re.escape(n) for n in sorted(new) if n) + r")\s*[<(]")
-        load(_calling(pattern, sources, texts, included or {}, done))
+        load(_calling(_names_called(new), _names_called(helpers & new), sources, texts, included or {}, done))
     if fields:
         writes = re.compile(r"(?:->|\.)\s*(?:" + "|".join(re.escape(n) for n in sorted(fields)) + r")\s*=[^=]")
         load([rel for rel, t in sources.items() if rel not in done and writes.search(t)])
@@ -130,18 +132,27 @@ def program_facts(root: Path, texts: dict[str, str], entries: dict[str, dict],
     return out, sorted(set(done) - set(failed)), sorted(failed)
 
 
-def _calling(pattern: re.Pattern, sources: dict[str, str], texts: dict[str, str], included: dict[str, list[str]],
-             done: dict) -> list[str]:
-    """The sources not read yet that call a function ``pattern`` names, in their own text or in a project header
-    they include (a class template's method in a header, instantiated by the source that includes it) that at most
-    :data:`MAX_HEADER_INCLUDERS` sources include: a header most of a project includes is its shared infrastructure,
-    and reading every source through it would cost what indexing the whole project through clang does."""
+def _names_called(names: set[str]) -> re.Pattern | None:
+    """A pattern for a call of one of ``names`` (None when there is none)."""
+    names = {n for n in names if n}
+    return re.compile(r"(?<![\w.>])(?:" + "|".join(map(re.escape, sorted(names))) + r")\s*[<(]") if names else None
+
+
+def _calling(pattern: re.Pattern | None, helpers: re.Pattern | None, sources: dict[str, str], texts: dict[str, str],
+             included: dict[str, list[str]], done: dict) -> list[str]:
+    """The sources not read yet that call a function ``pattern`` names in their own text, or a launch helper
+    ``helpers`` names (it launches the kernel its caller passes) in a project header they include (a class template's
+    method in a header, instantiated by the source that includes it) that at most :data:`MAX_HEADER_INCLUDERS`
+    sources include: a header most of a project includes is its shared infrastructure, and reading every source
+    through it would cost what indexing the whole project through clang does."""
+    if pattern is None:
+        return []
     includers: dict[str, int] = {}
     for rel in sources:
         for h in included.get(rel, ()):
             includers[h] = includers.get(h, 0) + 1
-    calling_headers = {h for h, t in texts.items() if h not in sources and 0 < includers.get(h, 0) <=
-                       MAX_HEADER_INCLUDERS and pattern.search(t)}
+    calling_headers = {h for h, t in texts.items() if helpers is not None and h not in sources
+                       and 0 < includers.get(h, 0) <= MAX_HEADER_INCLUDERS and helpers.search(t)}
     return [rel for rel, t in sources.items() if rel not in done
             and (pattern.search(t) or calling_headers.intersection(included.get(rel, ())))]
 
