@@ -16,11 +16,11 @@ from simu.evolve.roles import POINTER_STEPS
 from simu.ir import Kernel
 from simu.ir.perlist import once_per_kernel
 
-_ACCESSES = ("load", "store", "atomicrmw", "cmpxchg")
+ACCESSES = ("load", "store", "atomicrmw", "cmpxchg")
 _COPIES = ("llvm.memcpy", "llvm.memmove")
 
 
-def _pointer_operand(ins):
+def pointer_operand(ins):
     """The address operand of a memory access (``store``'s second operand, the first of the others)."""
     if ins.opcode == "store":
         return ins.ops[1] if len(ins.ops) > 1 else None
@@ -75,8 +75,8 @@ class KernelFlow:
                 if len(bases) == 1:
                     self.roots[ins.name] = bases.pop()
                     changed = True
-            if op in _ACCESSES:
-                ptr = _pointer_operand(ins)
+            if op in ACCESSES:
+                ptr = pointer_operand(ins)
                 obj = _object(ptr, self.roots)
                 carried = self.of(ptr)
                 if op == "store" or op in ("atomicrmw", "cmpxchg"):
@@ -143,7 +143,7 @@ class KernelFlow:
             if ins.opcode in ("br", "switch") and len(ins.ops) >= (3 if ins.opcode == "br" else 1):
                 if self.of(ins.ops[0]):
                     return True
-            elif ins.opcode in _ACCESSES and self.of(_pointer_operand(ins)):
+            elif ins.opcode in ACCESSES and self.of(pointer_operand(ins)):
                 return True
         return False
 
@@ -155,10 +155,10 @@ class KernelFlow:
         wanted = {(line, column) for _, line, column in positions}
         out: frozenset[str] = frozenset()
         for ins in self.instrs:
-            if ins.opcode in _ACCESSES and ins.loc is not None:
+            if ins.opcode in ACCESSES and ins.loc is not None:
                 loc = user_location(ins.loc)
                 if (loc.line, loc.col) in wanted:
-                    out |= self.of(_pointer_operand(ins))
+                    out |= self.of(pointer_operand(ins))
         return out
 
 

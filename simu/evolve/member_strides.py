@@ -17,6 +17,7 @@ from typing import Any
 from simu import codes
 from simu.detect.context import user_location
 from simu.detect.finding import Finding
+from simu.evolve.dependence import ACCESSES, pointer_operand
 from simu.evolve.member_bounds import by_value, copy_place, step_place
 from simu.ir.perlist import once_per_kernel
 from simu.ir.types import IntType
@@ -24,7 +25,6 @@ from simu.pipeline import beyond_contract
 
 _CARRY = {"add", "sub", "mul", "shl", "or", "and", "lshr", "ashr", "udiv", "sdiv", "urem", "srem", "phi", "select",
           "sext", "zext", "trunc", "freeze", "getelementptr", "bitcast", "addrspacecast"}
-_ACCESSES = ("load", "store", "atomicrmw", "cmpxchg")
 
 
 @once_per_kernel
@@ -70,8 +70,8 @@ def member_addressed(kernel: Any) -> dict[tuple[int, int], str]:
             break
     out: dict[tuple[int, int], str] = {}
     for ins in instrs:
-        if ins.opcode in _ACCESSES and ins.loc is not None:
-            ptr = ins.ops[1] if ins.opcode == "store" and len(ins.ops) > 1 else ins.ops[0] if ins.ops else None
+        if ins.opcode in ACCESSES and ins.loc is not None:
+            ptr = pointer_operand(ins)
             if ptr is not None and ptr.kind == "reg" and ptr.value in tainted:
                 loc = user_location(ins.loc)
                 out.setdefault((loc.line, loc.col), tainted[ptr.value])

@@ -35,8 +35,10 @@ def project_part(data: bytes, keep: Callable[[str], bool], limit: int = MAX_KEPT
     for i, start in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(data)
         ends = [i for i in (data.find(b'"range"', start, end), data.find(b'"inner"', start, end)) if i > 0]
-        own = _last_file(data, start, min(ends, default=end)) or current  # its own location comes first
-        last = _last_file(data, start, end)
+        head = min(ends, default=end)  # its own location comes first
+        files = _files(data, start, end)
+        own = next((f for at, f in reversed(files) if at < head), "") or current
+        last = files[-1][1] if files else ""
         if keep(own):
             close = data.rfind(b"\n    }", start, end)
             if close < 0:
@@ -59,13 +61,14 @@ def project_part(data: bytes, keep: Callable[[str], bool], limit: int = MAX_KEPT
     return {"kind": "TranslationUnitDecl", "inner": inner}
 
 
-def _last_file(data: bytes, start: int, end: int) -> str:
-    """The last file a location between ``start`` and ``end`` names (not an ``includedFrom``: it is no location)."""
-    found = ""
+def _files(data: bytes, start: int, end: int) -> list[tuple[int, str]]:
+    """(position, file) of each location between ``start`` and ``end`` that names a file (not an ``includedFrom``:
+    it is no location)."""
+    found = []
     for m in _FILE.finditer(data, start, end):
         opened = data.rfind(b"{", start, m.start())  # "file" is the first key of the object it is in
         if opened < 0 or not data[max(0, opened - len(_INCLUDED_FROM) + 1):opened + 1] == _INCLUDED_FROM:
-            found = m.group(1).decode(errors="replace")
+            found.append((m.start(), m.group(1).decode(errors="replace")))
     return found
 
 

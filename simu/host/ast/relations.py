@@ -35,7 +35,7 @@ from simu.host.ast.expr import (
     uncast,
 )
 from simu.host.ast.facts import FunctionFacts, LaunchFact
-from simu.host.ast.values import Context, Program, lift
+from simu.host.ast.values import Context, Program, lift, reads_member
 from simu.host.relations import ARG, acyclic
 from simu.launch.constraints import BLOCK_DIMS
 
@@ -299,11 +299,7 @@ def _members_of(e: Expr, record: str) -> bool:
         if isinstance(x, (Const, Cast)) or isinstance(x, Op) and x.kind in "iu":
             return all(plain(c) for c in _children(x))
         return False
-    return plain(e) and _has_field(e)
-
-
-def _has_field(e: Expr) -> bool:
-    return isinstance(e, Field) or any(_has_field(c) for c in _children(e))
+    return plain(e) and reads_member(e)
 
 
 def _rounded_quotient(e: Expr, constant) -> tuple[str, Expr, Expr] | None:

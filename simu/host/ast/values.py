@@ -171,7 +171,7 @@ class Program:
               bound: dict | None = None) -> bool:
         """Whether a condition that must hold (or not hold) is known not to, in this context."""
         for expr, holds in conditions:
-            if _reads_member(expr):
+            if reads_member(expr):
                 continue  # a member may hold values assigned where no file read shows (a copy, {0}): never decisive
             vals = self.values(expr, fn, ctx, bound)
             if vals is not None and vals and all(bool(v) != holds for v in vals):
@@ -424,10 +424,11 @@ def _reads_param(e: Expr, index: int | None = None) -> bool:
     return isinstance(e, Param) and index in (None, e.index) or any(_reads_param(c, index) for c in _children(e))
 
 
-def _reads_member(e: Expr) -> bool:
+def reads_member(e: Expr) -> bool:
+    """Whether ``e`` reads a struct or class member (not a global)."""
     if isinstance(e, Field) and e.record != "::":
         return True
-    return any(_reads_member(c) for c in _children(e))
+    return any(reads_member(c) for c in _children(e))
 
 
 def apply(op: str, kind: str, bits: int, v: tuple) -> Number | None:  # noqa: C901 - one table of C operators
