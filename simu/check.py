@@ -68,6 +68,10 @@ class CheckRequest:
     budget: Budget = field(default_factory=Budget)
     seed: int = 0
     host_cache: Path | None = None  # the cache folder of the host index (simu.host.filecache), None: none
+    # the host files that can reach the file's kernels, as `simu scan FILE` reads them (simu.host.reach), and the
+    # folder their paths are relative to; None: the host files beside the checked file
+    host: Any = None
+    host_root: Path | None = None
 
 
 def check_file(path: Path, module: Module, settings: CheckSettings, request: CheckRequest,
@@ -129,10 +133,8 @@ def _judge(module: Module, kernel: Kernel, settings: CheckSettings, request: Che
         configured = with_header_launch(module.path, config.constraints_for(kernel.display_name, kernel.name),
                                         kernel.display_name)
     if request.launch_args is None and request.constraints is None:
-        from simu.host.contracts import kernel_contracts
-
         # the host's launches (one contract per distinct launch), configuration on top
-        configured = kernel_contracts(module.path, kernel, configured, request.host_cache).for_search()
+        configured = _host_contracts(module, kernel, configured, request).for_search()
     if request.launch_args is not None:
         given = _own(kernel, request.launch_args)
         try:
@@ -153,17 +155,30 @@ def _unused_variants(module: Module, request: CheckRequest, config: Config) -> d
     code, not the command line, gives the launches."""
     if request.launch_args is not None or request.constraints is not None or len(module.kernels) < 2:
         return {}
-    from simu.host.contracts import kernel_contracts
-
     by_name = {k.display_name: k for k in module.kernels}
 
     def launched(name: str) -> bool:
         k = by_name[name]
         return config.constraints_for(name, k.name) is not None or \
-            bool(kernel_contracts(module.path, k, None, request.host_cache).contracts)
+            bool(_host_contracts(module, k, None, request).contracts)
 
     siblings = Siblings()
     return {name: siblings.note(str(module.path), name, list(by_name), launched) for name in by_name}
+
+
+def _host_contracts(module: Module, kernel: Kernel, user, request: CheckRequest):
+    """The kernel's host launches as `simu scan` of the file takes them: from the host files that can reach it
+    (``request.host``), else from those beside the file."""
+    from simu.host.contracts import contracts_from_index, kernel_contracts
+
+    if request.host is None or request.host_root is None:
+        return kernel_contracts(module.path, kernel, user, request.host_cache)
+    path = Path(module.path).resolve()
+    rel = rel_path(str(path), request.host_root)
+    suffix = path.suffix.lower()
+    api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh", ".hip") else None
+    return contracts_from_index(request.host, kernel, user, files={rel}, cl_file=rel if suffix == ".cl" else None,
+                                api=api)
 
 
 def _crashed(kernel: Kernel, exc: Exception) -> tuple[KernelReport, str]:

@@ -270,8 +270,8 @@ def test_simu_check_caches_the_host_files_it_reads_in_the_repository(tmp_path, m
     cl = tmp_path / "ocl/p4/kernel.cl"
     res = runner.invoke(app, ["check", str(cl), "--budget", "1", "--format", "json"])
     assert res.exit_code in (0, 1), res.output
-    # the build options' index (paths from the repository's root) and the launches' (from the file's folder)
-    assert _cached_paths(tmp_path) == {"ocl/p4/host.c", "host.c"}
+    # one index for the build options and the launches: the host files `simu scan` of the file reads
+    assert _cached_paths(tmp_path) == {"ocl/p4/host.c"}
     assert (tmp_path / ".simu-cache" / ".gitignore").is_file()
 
     def no_parsing(*a, **k):
@@ -287,7 +287,7 @@ def test_simu_check_caches_the_host_files_it_reads_in_the_repository(tmp_path, m
 
 
 def test_a_cuda_check_builds_no_project_index(tmp_path):
-    """`simu check X.cu` / `simu kernels` need the host code only for a .cl file's build options."""
+    """`simu kernels` needs the host code only for a .cl file's build options."""
     from simu.config import Config
     from simu.scan import ScanOverrides, resolve_options
     from simu.scan.flags import build_file_flags
@@ -300,6 +300,36 @@ def test_a_cuda_check_builds_no_project_index(tmp_path):
     flags = build_file_flags(options, Config(), [cl], contracts=False)
     assert flags.host.reach.files == [(tmp_path / "ocl/p1/host.c").resolve()]
     assert flags.compile_options(cl).defines[-1] == "TILE=32"
+
+
+RACY_IDLE = """__global__ void idle(float *out, int n) {
+    __shared__ float tile[64];
+    tile[threadIdx.x % 64] = threadIdx.x;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = tile[threadIdx.x % 64] + n;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_simu_check_takes_the_launch_a_host_file_in_another_folder_makes(tmp_path):
+    """The kernel races at blocks past 64 threads; the program launches it with 64 from a host file in another
+    folder: `simu check` of the kernel's file reads that launch as `simu scan` does (simu.host.reach)."""
+    from typer.testing import CliRunner
+
+    from simu.cli import app
+
+    _write(tmp_path / "kern/idle.cu", RACY_IDLE)
+    _write(tmp_path / "host/run.cu", IDLE_RUN.replace("idle_{i}", "idle").replace("256>>>", "64>>>").format(n=3))
+    _git(tmp_path, "init", "-q")
+    res = CliRunner().invoke(app, ["check", str(tmp_path / "kern/idle.cu"), "--budget", "40", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    (kernel,) = json.loads(res.stdout)["files"][0]["kernels"]
+    assert kernel["status"] == "analysed"
+    assert not [f for f in kernel["findings"] if f["severity"] in ("error", "warning") and "race" in f["kind"]]
+    racy = CliRunner().invoke(app, ["check", str(tmp_path / "kern/idle.cu"), "--block", "128", "--grid", "1",
+                               "--arg", "n=3", "--format", "json"])
+    assert racy.exit_code == 1, racy.output  # the race the program's launch does not make
 
 
 def test_walk_honours_ignore_rules_links_and_skipped_folders(tmp_path):

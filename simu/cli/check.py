@@ -108,7 +108,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
                               cuda_path=str(cuda_path) if cuda_path else None)
     try:
         options, cfg = resolve_options([file], overrides)
-        flags = build_file_flags(options, cfg, [file.resolve()], contracts=False)
+        flags = build_file_flags(options, cfg, [file.resolve()])  # the host files `simu scan FILE` reads
     except (ConfigError, ScanError) as exc:
         fail(str(exc))
     info, index = _discover_includes(file, options)
@@ -131,7 +131,8 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     settings = CheckSettings(tuple(options.checks), DetectOptions(warp_model=options.warp_model,
                                                                   strict_warp=options.strict_warp),
                              options.limits())
-    request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget, host_cache=options.cache_dir)
+    request = CheckRequest(kernel=kernel, seed=seed, budget=request_budget, host_cache=options.cache_dir,
+                           host=flags.host, host_root=options.root)
     if grid or block or arg or buffer or warp_size or shared:
         request.launch_args = dict(grid=grid, block=block, args=arg, buffers=buffer, seed=seed,
                                    warp_size=warp_size, dynamic_shared=shared)
