@@ -62,7 +62,8 @@ _SPEC = importlib.util.find_spec("ziglang")
 _ZIG_LIB = Path(_SPEC.origin).parent / "lib" if _SPEC and _SPEC.origin else None
 _MUSL = ("x86_64-linux-musl", "x86-linux-any", "generic-musl", "any-linux-any")  # the order zig cc gives them
 _OPENCL_API = re.compile(r"\bcl(?:SetKernelArg|EnqueueNDRangeKernel|CreateKernel|BuildProgram|CreateBuffer)\s*\("
-                         r"|#\s*include\s*[<\"](?:CL/(?:cl|opencl)\.h|OpenCL/opencl\.h)[>\"]|\bcl_kernel\b")
+                         r"|#\s*include\s*[<\"](?:CL/(?:cl|opencl)\.h|OpenCL/opencl\.h|CL/(?:cl2?|opencl)\.hpp)[>\"]"
+                         r"|\bcl_kernel\b|\bcl::(?:Kernel|CommandQueue)\b|\.enqueueNDRangeKernel\s*\(")
 _CUDA = re.compile(r"<<\s*<|__global__|\bcuda[A-Z]\w*\s*\(|#\s*include\s*[<\"]cuda")
 _C_SUFFIXES = {".c"}
 

@@ -21,6 +21,7 @@ from simu.host.ast.opencl import CREATE_BUFFER
 from simu.host.ast.relations import Renderer, arg_names
 from simu.host.ast.values import Program
 from simu.host.relations import ARG, acyclic
+from simu.launch.constraints import BLOCK_DIMS
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,10 @@ def opencl_relations(program: Program, fn: FunctionFacts, args: dict[int, tuple[
     for d, g in enumerate(global_items or ()):
         size = local_size[d] if local_size and d < len(local_size) else None
         text = render.text(g)
+        if text is not None and not size and (ARG.search(text) or text.isdigit()):
+            grid.append(f"({text})/{BLOCK_DIMS[d]}")  # a local size the implementation picks: the search's block
+            requires.append(())
+            continue
         if text is None or not ARG.search(text) or not size:
             grid.append(None)
             requires.append(())

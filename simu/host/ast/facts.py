@@ -7,7 +7,6 @@ it, the ``if (…) return;`` and ``assert``\\ s before it)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +59,7 @@ _ASSERT_CALLS = {"__assertfail", "__assert_fail", "__assert_rtn", "_wassert", "_
 _LEAVES = {"exit", "abort", "_exit", "quick_exit"}
 _API_LAUNCHES = {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}
 _DIM3 = {"dim3", "uint3", "struct dim3"}
+_SIZES = {"dim3", "uint3", opencl.NDRANGE}  # the records of sizes the reader gives values
 MAX_DEPTH = 40  # nesting of one expression
 MAX_NODES = 400  # nodes of one expression written out as a tree (shared subtrees counted each time)
 
@@ -257,7 +257,8 @@ class FunctionReader:
         if kind == "CUDAKernelCallExpr":
             self.launch(node, st)
             return
-        calling = kind in ("CallExpr", "CXXMemberCallExpr", "CXXOperatorCallExpr")
+        calling = kind in ("CallExpr", "CXXMemberCallExpr", "CXXOperatorCallExpr") or \
+            kind == "RecoveryExpr" and opencl.wrapper_api(node) is not None
         args = opencl.call_args(self, node, st) if calling else None  # before their effects: f(i++) passes i
         for k in kids(node):
             self.effects(k, st)
@@ -274,6 +275,9 @@ class FunctionReader:
             k, bits = arithmetic_kind(qual_type(target))
             self.assign(target, Op("+" if node["opcode"] == "++" else "-", (self.expr(target, st), Const(1)),
                                    k or "i", bits or 32), st)
+        elif kind == "CXXOperatorCallExpr" and callee_name(node) == "operator=" and len(kids(node)) == 3 and \
+                record_name(qual_type(kids(node)[1])) in _SIZES:  # grid = dim3(n / 256); global = NDRange(n)
+            self.assign(kids(node)[1], self.expr(kids(node)[2], st), st)
         elif calling:
             self.call(node, st, args)
 
@@ -281,6 +285,9 @@ class FunctionReader:
         name = callee_name(node)
         if name in _LEAVES:
             st.left = True
+            return
+        if (api := opencl.wrapper_api(node)) is not None and args is not None:  # k.setArg(i, n) of the C++ bindings
+            self.calls.append(CallFact(self.line(node), api, args, tuple(st.conditions)))
             return
         if not name or kind_of_callee(node) not in ("DeclRefExpr", "UnresolvedLookupExpr"):
             return
@@ -424,6 +431,8 @@ class FunctionReader:
             drawn = contents.distribution(qual_type(n, False))
             if drawn is not None and len(args) >= 2:  # std::uniform_int_distribution<int> d(0, n - 1)
                 return Call(drawn, tuple(self.expr(a, st) for a in args[:2]))
+            if record_name(qual_type(n)) == opencl.NDRANGE and not (args and opencl.ndrange_copy(args[0])):
+                return Items(tuple(self.expr(a, st) for a in args if a.get("kind") != "CXXDefaultArgExpr"))
             if record_name(qual_type(n)) in ("dim3", "uint3") or qual_type(n, False) in _DIM3:
                 if len(args) == 1 and record_name(qual_type(strip(args[0]))) in ("dim3", "uint3"):
                     return self.expr(args[0], st)
@@ -575,23 +584,3 @@ def _instance_decl(fn: Node) -> str:
     """A function template instantiation's declaration id (the calls that name it name this id), "" for another
     function: instantiations that share a type (``run<3>``, ``run<7>``) are told apart by it."""
     return fn.get("id", "") if any(k.get("kind") == "TemplateArgument" for k in kids(fn)) else ""
-
-
-def template_instances(tu: Node) -> dict[str, str]:
-    """Every function template instantiation of a dump: its id -> its template arguments as clang instantiated them
-    (``float,256,3,0``: a type's spelling, an integer's or a bool's value)."""
-    out: dict[str, str] = {}
-    stack = [tu]
-    while stack:
-        node = stack.pop()
-        inner = kids(node)
-        if node.get("kind") in ("FunctionDecl", "CXXMethodDecl"):
-            args = [a for a in inner if a.get("kind") == "TemplateArgument"]
-            if args and all("value" in a or "type" in a for a in args):
-                out[node.get("id", "")] = ",".join(str(a["value"]) if "value" in a else
-                                                   re.sub(r"\s+", " ", a["type"].get("qualType", "")) for a in args)
-        stack.extend(k for k in inner if isinstance(k, dict) and k.get("kind") not in _LEAF_KINDS)
-    return out
-
-
-_LEAF_KINDS = {"ParmVarDecl", "IntegerLiteral", "FloatingLiteral", "StringLiteral", "TemplateArgument"}

@@ -226,3 +226,23 @@ def pointer_type(node: Node) -> bool:
     """Whether a variable reference is of pointer type (``int *``), not an array (``int[4]``)."""
     t = qual_type(node, False)
     return node.get("kind") == "DeclRefExpr" and t.rstrip().endswith("*")
+
+
+def template_instances(tu: Node) -> dict[str, str]:
+    """Every function template instantiation of a dump: its id -> its template arguments as clang instantiated them
+    (``float,256,3,0``: a type's spelling, an integer's or a bool's value)."""
+    out: dict[str, str] = {}
+    stack = [tu]
+    while stack:
+        node = stack.pop()
+        inner = kids(node)
+        if node.get("kind") in ("FunctionDecl", "CXXMethodDecl"):
+            args = [a for a in inner if a.get("kind") == "TemplateArgument"]
+            if args and all("value" in a or "type" in a for a in args):
+                out[node.get("id", "")] = ",".join(str(a["value"]) if "value" in a else
+                                                   re.sub(r"\s+", " ", a["type"].get("qualType", "")) for a in args)
+        stack.extend(k for k in inner if isinstance(k, dict) and k.get("kind") not in _LEAF_KINDS)
+    return out
+
+
+_LEAF_KINDS = {"ParmVarDecl", "IntegerLiteral", "FloatingLiteral", "StringLiteral", "TemplateArgument"}

@@ -5,8 +5,10 @@ Both calls are ordinary :class:`~simu.host.ast.facts.CallFact`\\ s; what they pa
 arguments are read as what the pointers point to at the call: ``clSetKernelArg(k, 1, sizeof(int), &n)`` gives the
 value ``n`` holds there (a local, a parameter, a struct field, a global), ``clEnqueueNDRangeKernel(q, k, 2, NULL,
 global, &local, …)`` gives the NDRange's sizes as :class:`~simu.host.ast.expr.Items` (an array local's initialiser,
-``&g`` of a scalar as one item, ``&a[0]`` as the array).  The C++ wrapper (``cl::Kernel::setArg``) is left to the
-lexical reader: simu ships no ``CL/cl.hpp``.
+``&g`` of a scalar as one item, ``&a[0]`` as the array).  The C++ bindings' calls (simu's ``CL/opencl.hpp``, also
+``CL/cl2.hpp`` and ``CL/cl.hpp``) are read as the C calls they make (:func:`wrapper_api`): ``k.setArg(i, n)`` as
+``clSetKernelArg(k, i, size, &n)``, ``q.enqueueNDRangeKernel(k, offset, cl::NDRange(g0, g1), local)`` as
+``clEnqueueNDRangeKernel(q, k, 2, offset, {g0, g1}, local)``; ``cl::NullRange`` is no array of sizes.
 
 The calls' arguments are read before their own side effects, as C passes them: ``clSetKernelArg(k, i++, …)`` sets
 argument ``i``, not ``i + 1``; a pointer to ``const`` is not written by the callee (the API's pointers all are)."""
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from simu.host.ast.expr import Call, Expr, Field, Items, Unknown
+from simu.host.ast.expr import Call, Const, Expr, Field, Items, Unknown
 from simu.host.ast.nodes import Node, arithmetic_kind, callee_name, kids, qual_type, record_name, referenced, strip
 
 SET_ARG = "clSetKernelArg"
@@ -31,6 +33,11 @@ _POINTED = {SET_ARG: (3,), ENQUEUE: (4, 5), **dict.fromkeys(SYMBOL_COPIES, (1,))
 _CASTS = {"ImplicitCastExpr", "CStyleCastExpr", "CXXStaticCastExpr", "CXXReinterpretCastExpr", "CXXConstCastExpr",
           "ParenExpr"}
 _CONST_POINTER = re.compile(r"const\b[^*]*\*")
+# the C++ bindings' methods read as C calls: method -> (the C call, the class that has it)
+_WRAPPED = {"setArg": (SET_ARG, "Kernel"), "enqueueNDRangeKernel": (ENQUEUE, "CommandQueue")}
+_BINDINGS_CLASS = re.compile(r"\bcl::(\w+)")
+_UNTYPED_MEMBER = "CXXDependentScopeMemberExpr"
+NDRANGE = "NDRange"  # cl::NDRange(g0, g1): the sizes of one NDRange, as many as it has dimensions
 
 
 def api_name(name: str) -> str:
@@ -47,6 +54,9 @@ def call_args(reader: Any, node: Node, st: Any) -> tuple[Expr, ...] | None:
     effects: ``f(i++)`` passes ``i``); an OpenCL API call's pointers read as what they point to.  ``None`` for a
     call through an expression or a member (no :class:`CallFact` is made for it)."""
     inner = kids(node)
+    api = wrapper_api(node)
+    if api is not None:
+        return _wrapper_args(reader, node, st, api)
     if not inner or strip(inner[0]).get("kind") not in ("DeclRefExpr", "UnresolvedLookupExpr"):
         return None
     args = [reader.expr(a, st) for a in inner[1:]]
@@ -55,6 +65,57 @@ def call_args(reader: Any, node: Node, st: Any) -> tuple[Expr, ...] | None:
         if i < len(args):
             args[i] = pointee(reader, inner[1 + i], st, scalar=name == SET_ARG)
     return tuple(args)
+
+
+def wrapper_api(node: Node) -> str | None:
+    """The C call a call of the C++ bindings makes: ``k.setArg(…)`` of a ``cl::Kernel`` -> ``clSetKernelArg``,
+    ``q.enqueueNDRangeKernel(…)`` of a ``cl::CommandQueue`` -> ``clEnqueueNDRangeKernel``; ``None`` for another."""
+    inner = kids(node)
+    if node.get("kind") == "RecoveryExpr" and len(inner) > 2 and inner[0].get("kind") == _UNTYPED_MEMBER:
+        # the object's type is lost (a header the checkout lacks declares it): the method and its kernel say it
+        wrapped = _WRAPPED.get(inner[0].get("member", ""))
+        kernel = _BINDINGS_CLASS.search(qual_type(strip(inner[1])))
+        return wrapped[0] if wrapped and (wrapped[0] == SET_ARG or kernel and kernel.group(1) == "Kernel") else None
+    member = strip(inner[0]) if node.get("kind") == "CXXMemberCallExpr" and inner else {}
+    wrapped = _WRAPPED.get(member.get("name", "")) if member.get("kind") == "MemberExpr" else None
+    if wrapped is None or not kids(member):
+        return None
+    owner = _BINDINGS_CLASS.search(qual_type(kids(member)[0]))
+    return wrapped[0] if owner is not None and owner.group(1) == wrapped[1] else None
+
+
+def _wrapper_args(reader: Any, node: Node, st: Any, api: str) -> tuple[Expr, ...]:
+    """A bindings call's arguments in the C call's order: ``(kernel, index, size, value)`` for ``setArg`` (a value
+    of a class type, a memory object, is no number), ``(queue, kernel, dimensions, offset, global, local)`` for
+    ``enqueueNDRangeKernel`` (its dimensions the global NDRange's)."""
+    method = strip(kids(node)[0])
+    this = reader.expr(kids(method)[0], st) if kids(method) else Unknown("an object of unknown type")
+    given = [a for a in kids(node)[1:] if a.get("kind") != "CXXDefaultArgExpr"]
+    values = [reader.expr(a, st) for a in given]
+    if api == SET_ARG:
+        if len(given) == 3:  # setArg(index, size, pointer)
+            return (this, values[0], values[1], pointee(reader, given[2], st, scalar=True))
+        if len(given) != 2:
+            return (this,)
+        number = arithmetic_kind(qual_type(given[1]))[0]
+        return (this, values[0], Unknown("the value's size"), values[1] if number else Unknown("not a number"))
+    sizes = [Unknown("cl::NullRange: the sizes the implementation picks") if _null_range(a) else v
+             for a, v in zip(given[2:4], values[2:4], strict=True)]
+    while len(sizes) < 2:
+        sizes.append(Unknown("cl::NullRange: the sizes the implementation picks"))
+    dims = Const(len(sizes[0].items)) if isinstance(sizes[0], Items) else Unknown("the NDRange's dimensions")
+    return (this, values[0] if values else Unknown("no kernel"), dims, values[1] if len(values) > 1 else Const(0),
+            *sizes)
+
+
+def ndrange_copy(arg: Node) -> bool:
+    """Whether an ``NDRange`` constructor's argument is an ``NDRange`` (a copy), not a size."""
+    return record_name(qual_type(strip(arg))) == NDRANGE
+
+
+def _null_range(arg: Node) -> bool:
+    n = _uncast(arg)
+    return n.get("kind") == "DeclRefExpr" and referenced(n).get("name") == "NullRange"
 
 
 def written_through(arg: Node) -> bool:

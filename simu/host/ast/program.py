@@ -10,9 +10,9 @@ from simu.frontend.includes import HeaderIndex, resolve_includes
 from simu.host.ast.clang import LIBRARY_INCLUDE, dump, host_language, own_declarations
 from simu.host.ast.dumpsplit import in_project
 from simu.host.ast.expr import Const
-from simu.host.ast.facts import FunctionFacts, FunctionReader, _State, template_instances
+from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
 from simu.host.ast.layout import record_sizes
-from simu.host.ast.nodes import Node, kids
+from simu.host.ast.nodes import Node, kids, template_instances
 
 _SCOPES = {"NamespaceDecl", "LinkageSpecDecl", "CXXRecordDecl", "ClassTemplateDecl"}
 _FUNCTIONS = {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl"}

@@ -1,11 +1,11 @@
 """Which host files the index reads through clang, and their facts cached with the index's file entries.
 
 Only what can reach a launch is parsed: files that launch (``<<<``, or OpenCL's ``clEnqueueNDRangeKernel`` /
-``clSetKernelArg``: :mod:`simu.host.ast.opencl`), directly or in a project header they include (a launch written in
-an included header, or through a macro whose body launches: ``LAUNCH_2D(k, nx, ny, …)``), then files that call a
-function holding a launch or a call to one (up to :data:`LEVELS` levels up), and files that assign a field or global a
-launch reads (``net->hidden_n = hidden`` in another file's ``create()``).  Names are matched lexically before clang is
-asked."""
+``clSetKernelArg``, the C++ bindings' ``enqueueNDRangeKernel``/``setArg``: :mod:`simu.host.ast.opencl`), directly or in
+a project header they include (a launch written in an included header, or through a macro whose body launches:
+``LAUNCH_2D(k, nx, ny, …)``), then files that call a function holding a launch or a call to one (up to :data:`LEVELS`
+levels up), and files that assign a field or global a launch reads (``net->hidden_n = hidden`` in another file's
+``create()``). Names are matched lexically before clang is asked."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ READERS = max(1, min(8, os.cpu_count() or 1))  # clang processes reading host fi
 MAX_HEADER_INCLUDERS = 8  # a header more sources include is shared infrastructure: its calls bring none of them in
 SOURCES = {".cu", ".hip", ".cpp", ".cc", ".cxx", ".c", ".c++"}
 _LAUNCH = re.compile(r"<<\s*<|\bcl(?:EnqueueNDRangeKernel|SetKernelArg)\s*\(|\bcudaLaunch(?:Cooperative)?Kernel\s*[<(]|"
-                     r"\bhipLaunchKernelGGL\s*\(")
+                     r"\bhipLaunchKernelGGL\s*\(|\.(?:enqueueNDRangeKernel|setArg)\s*\(")  # last: OpenCL's C++ API
 _DIRECTIVE = re.compile(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", re.M)
 _FAILURES = (KeyError, IndexError, TypeError, ValueError, AttributeError, RecursionError)
 

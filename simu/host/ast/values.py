@@ -245,6 +245,9 @@ class Program:
             return e
         if isinstance(e, Field) and not self.writes.get((e.record, e.name)):
             return property_array(e)
+        if isinstance(e, Field) and len(made := {v for _, v in self.writes[(e.record, e.name)]}) == 1:
+            one = made.pop()  # a member every write gives one array of its object's values: `global_ = {w_, h_}`
+            return one if isinstance(one, Items) and not _reads_param(one) else None
         if bound and isinstance(e, _BOUND) and e in bound and isinstance(bound[e], tuple):
             return self.aggregate(bound[e][1], bound)
         return None

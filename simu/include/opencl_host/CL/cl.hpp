@@ -1,0 +1,2 @@
+/* simu: the OpenCL C++ bindings (see CL/opencl.hpp). */
+#include <CL/opencl.hpp>
