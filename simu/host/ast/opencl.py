@@ -71,7 +71,7 @@ def wrapper_api(node: Node) -> str | None:
     """The C call a call of the C++ bindings makes: ``k.setArg(…)`` of a ``cl::Kernel`` -> ``clSetKernelArg``,
     ``q.enqueueNDRangeKernel(…)`` of a ``cl::CommandQueue`` -> ``clEnqueueNDRangeKernel``; ``None`` for another."""
     inner = kids(node)
-    if node.get("kind") == "RecoveryExpr" and len(inner) > 2 and inner[0].get("kind") == _UNTYPED_MEMBER:
+    if node.get("kind") in ("RecoveryExpr", "CallExpr") and len(inner) > 2 and inner[0].get("kind") == _UNTYPED_MEMBER:
         # the object's type is lost (a header the checkout lacks declares it): the method and its kernel say it
         wrapped = _WRAPPED.get(inner[0].get("member", ""))
         kernel = _BINDINGS_CLASS.search(qual_type(strip(inner[1])))
