@@ -170,3 +170,49 @@ def test_the_bindings_headers_parse_without_an_sdk(tmp_path, name):
     path = tmp_path / "host.cpp"
     path.write_text(f"#include <{name}>\n" + FUNCTION_HOST.split("\n", 1)[1].replace("STRIDE", "h * w"))
     assert [f.name for f in read_host_file(path, tmp_path)] == ["run_planes", "main"]
+
+
+BRANCHED_CL = """__kernel void scale_rows(__global float *out, int n, float factor) {
+    int i = get_global_id(0);
+    if (i < n) out[i] *= factor;
+}
+"""
+
+# the bias argument is set only where the program has one: a build without it has three arguments
+BRANCHED_HOST = """#include <CL/opencl.hpp>
+
+struct ScaleOp {
+    bool has_bias_ = false;
+    int n_ = 0;
+    cl::Buffer out_, bias_;
+    cl::Kernel kernel_;
+    void prepare(cl::Program &program, int n) { n_ = n; kernel_ = cl::Kernel(program, "scale_rows"); }
+    void run(cl::CommandQueue &queue) {
+        int idx = 0;
+        kernel_.setArg(idx++, out_);
+        if (has_bias_) {
+            kernel_.setArg(idx++, bias_);
+        }
+        kernel_.setArg(idx++, n_);
+        kernel_.setArg(idx++, 2.0f);
+        queue.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(1024), cl::NDRange(64));
+    }
+};
+"""
+
+
+def test_a_launch_whose_branch_sets_one_argument_more_is_still_the_shorter_kernel_s(tmp_path):
+    """Each branch choice is a frame of its own: the frame without the bias sets three arguments, the kernel's
+    count, and is its launch (the frame that sets four is not)."""
+    from simu.frontend.discover import IgnoreRules, walk
+    from simu.host.contracts import contracts_for
+    from simu.host.reach import reaching_index
+
+    (tmp_path / "scale.cl").write_text(BRANCHED_CL)
+    (tmp_path / "host.cpp").write_text(BRANCHED_HOST)
+    index = reaching_index(tmp_path, [tmp_path / "scale.cl"], walk(tmp_path, IgnoreRules(tmp_path)))
+    found = contracts_for(index, "scale_rows", [("out", 4), ("n", None), ("factor", None)], None, {"scale.cl"},
+                          "scale.cl", "opencl")
+    (c,) = found.contracts
+    assert c.origin.startswith("host launch at host.cpp:17") and c.block == (64, 1, 1) and c.grid == (16, 1, 1)
+    assert c.args.get("factor") == 2.0

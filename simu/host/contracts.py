@@ -527,11 +527,11 @@ def _builds_before(index: HostIndex, file: str, program: str, line: int) -> list
 
 def _sets_past(h: HostFile, site: LaunchSite, count: int) -> bool:
     """Whether the arguments set on the launch's kernel variable since its previous launch in the file reach past
-    ``count`` parameters."""
+    ``count`` parameters (in the launch's own frame: a branch that sets two more is another frame's launch)."""
     kernel = variable_text(site.kernel)
     before = max((x.line for x in h.launches if x.line < site.line and variable_text(x.kernel) == kernel), default=0)
     return any(a.index is not None and a.index >= count and before < a.line <= site.line
-               and variable_text(a.kernel) == kernel for a in h.args)
+               and variable_text(a.kernel) == kernel and a.variant in ("", site.variant) for a in h.args)
 
 
 def _last_args(h: HostFile, site: LaunchSite, params: Params) -> dict:
