@@ -216,3 +216,20 @@ def test_a_launch_whose_branch_sets_one_argument_more_is_still_the_shorter_kerne
     (c,) = found.contracts
     assert c.origin.startswith("host launch at host.cpp:17") and c.block == (64, 1, 1) and c.grid == (16, 1, 1)
     assert c.args.get("factor") == 2.0
+
+
+def test_a_dim3_or_ndrange_assigned_whole_takes_the_assigned_sizes(tmp_path):
+    """``g = dim3(8, 2)`` after ``dim3 g;`` is clang's ``operator=`` call, not a ``=`` operator: the launch's grid is
+    (8, 2, 1), not the default (1, 1, 1)."""
+    path = tmp_path / "a.cu"
+    path.write_text("""__global__ void k(float *out, int n) { out[blockIdx.x * blockDim.x + threadIdx.x] = n; }
+int main() {
+    float *d; cudaMalloc(&d, 4096 * sizeof(float));
+    dim3 g;
+    g = dim3(8, 2);
+    k<<<g, 64>>>(d, 3);
+    return 0;
+}
+""")
+    (launch,) = [x for f in read_host_file(path, tmp_path) for x in f.launches]
+    assert [getattr(v, "arg", v) for v in launch.grid.items] == [Const(8), Const(2), Const(1)]
