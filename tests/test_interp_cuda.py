@@ -848,3 +848,19 @@ def test_a_struct_passed_by_value_is_each_threads_own_copy(tmp_path):
     res = CliRunner().invoke(app, ["check", str(tmp_path / "byval.cu"), "--budget", "1", "--format", "json"])
     findings = [f for file in json.loads(res.stdout)["files"] for k in file["kernels"] for f in k["findings"]]
     assert not [f for f in findings if f["kind"] == "race"], findings
+
+
+def test_scalbn_scales_by_powers_of_two_as_ldexp_does():
+    """``scalbnf(x, n)`` / ``scalbn`` (a frequency encoding's ``scalbnf(1.0f, level)``): x * 2^n, in each precision."""
+    src = """__global__ void scal(float *out, const float *in, double *wide) {
+    int i = threadIdx.x;
+    out[i] = scalbnf(in[i], i - 2);
+    wide[i] = scalbn((double)in[i], i);
+}"""
+    m = _src_module(src, "scalbn.cu")
+    x = np.array([1.5, -3.0, 0.75, 1e-3, 6.0, 2.0, 0.0, 5.0], np.float32)
+    out, wide = np.zeros(8, np.float32), np.zeros(8, np.float64)
+    r = _run(m, "scal", (1, 1, 1), (8, 1, 1), {"out": out, "in": x, "wide": wide})
+    n = np.arange(8)
+    np.testing.assert_array_equal(r.buffers["out"], np.ldexp(x, n - 2).astype(np.float32))
+    np.testing.assert_array_equal(r.buffers["wide"], np.ldexp(x.astype(np.float64), n))
