@@ -169,16 +169,11 @@ def _unused_variants(module: Module, request: CheckRequest, config: Config) -> d
 def _host_contracts(module: Module, kernel: Kernel, user, request: CheckRequest):
     """The kernel's host launches as `simu scan` of the file takes them: from the host files that can reach it
     (``request.host``), else from those beside the file."""
-    from simu.host.contracts import contracts_from_index, kernel_contracts
+    from simu.host.contracts import file_contracts, kernel_contracts
 
     if request.host is None or request.host_root is None:
         return kernel_contracts(module.path, kernel, user, request.host_cache)
-    path = Path(module.path).resolve()
-    rel = rel_path(str(path), request.host_root)
-    suffix = path.suffix.lower()
-    api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh", ".hip") else None
-    return contracts_from_index(request.host, kernel, user, files={rel}, cl_file=rel if suffix == ".cl" else None,
-                                api=api)
+    return file_contracts(request.host, rel_path(str(Path(module.path).resolve()), request.host_root), kernel, user)
 
 
 def _crashed(kernel: Kernel, exc: Exception) -> tuple[KernelReport, str]:

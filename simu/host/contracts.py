@@ -376,10 +376,15 @@ def kernel_contracts(path: str | Path, kernel, user: KernelConstraints | None,
         return HostContracts(user=user)
     beside = sorted(f for f in p.parent.iterdir() if f.suffix.lower() in HOST_EXTENSIONS and f.is_file())
     index = _folder_index(p.parent, tuple((f, *_stamp(f)) for f in beside or [p]), cache_dir)
-    suffix = p.suffix.lower()
+    return file_contracts(index, p.name, kernel, user)
+
+
+def file_contracts(index: HostIndex, rel: str, kernel, user: KernelConstraints | None) -> HostContracts:
+    """The contracts of a kernel defined in ``rel`` (relative to the index's root): a ``.cl`` file's kernel takes
+    the launches of programs built from it, a CUDA file's the CUDA launches."""
+    suffix = Path(rel).suffix.lower()
     api = "opencl" if suffix == ".cl" else "cuda" if suffix in (".cu", ".cuh", ".hip") else None
-    return contracts_from_index(index, kernel, user, files={p.name}, cl_file=p.name if suffix == ".cl" else None,
-                                api=api)
+    return contracts_from_index(index, kernel, user, files={rel}, cl_file=rel if suffix == ".cl" else None, api=api)
 
 
 @lru_cache(maxsize=8)

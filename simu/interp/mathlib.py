@@ -65,13 +65,16 @@ UNARY = {
     "recip": lambda x: 1.0 / x, "canonicalize": lambda x: x,
 }
 
+def _ldexp(a, b):
+    return np.ldexp(a, np.asarray(b, np.int32))
+
+
 BINARY = {
     "pow": np.power, "powr": np.power, "atan2": np.arctan2, "hypot": np.hypot, "fmod": np.fmod,
     "copysign": np.copysign, "fmin": np.fmin, "fmax": np.fmax, "minnum": np.fmin, "maxnum": np.fmax,
     "minimum": np.minimum, "maximum": np.maximum, "minimumnum": np.fmin, "maximumnum": np.fmax,
     "fdim": lambda a, b: np.where(a > b, a - b, 0.0), "remainder": lambda a, b: a - b * np.rint(a / b),
-    "nextafter": np.nextafter, "ldexp": lambda a, b: np.ldexp(a, np.asarray(b, np.int32)),
-    "scalbn": lambda a, b: np.ldexp(a, np.asarray(b, np.int32)),  # x * 2^n, as ldexp (FLT_RADIX is 2)
+    "nextafter": np.nextafter, "ldexp": _ldexp, "scalbn": _ldexp,  # scalbn: x * 2^n as ldexp (FLT_RADIX is 2)
     "pown": lambda a, b: np.power(a, np.asarray(b, np.float64)),
     "rootn": lambda a, b: np.where((a < 0) & (np.asarray(b) % 2 == 1), -np.power(-a, 1.0 / np.asarray(b, np.float64)),
                                    np.power(a, 1.0 / np.asarray(b, np.float64))),

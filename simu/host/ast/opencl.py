@@ -38,6 +38,7 @@ _WRAPPED = {"setArg": (SET_ARG, "Kernel"), "enqueueNDRangeKernel": (ENQUEUE, "Co
 _BINDINGS_CLASS = re.compile(r"\bcl::(\w+)")
 _UNTYPED_MEMBER = "CXXDependentScopeMemberExpr"
 NDRANGE = "NDRange"  # cl::NDRange(g0, g1): the sizes of one NDRange, as many as it has dimensions
+_NULL_RANGE = Unknown("cl::NullRange: the sizes the implementation picks")
 
 
 def api_name(name: str) -> str:
@@ -99,10 +100,8 @@ def _wrapper_args(reader: Any, node: Node, st: Any, api: str) -> tuple[Expr, ...
             return (this,)
         number = arithmetic_kind(qual_type(given[1]))[0]
         return (this, values[0], Unknown("the value's size"), values[1] if number else Unknown("not a number"))
-    sizes = [Unknown("cl::NullRange: the sizes the implementation picks") if _null_range(a) else v
-             for a, v in zip(given[2:4], values[2:4], strict=True)]
-    while len(sizes) < 2:
-        sizes.append(Unknown("cl::NullRange: the sizes the implementation picks"))
+    sizes = [_NULL_RANGE if _null_range(a) else v for a, v in zip(given[2:4], values[2:4], strict=True)]
+    sizes += [_NULL_RANGE] * (2 - len(sizes))
     dims = Const(len(sizes[0].items)) if isinstance(sizes[0], Items) else Unknown("the NDRange's dimensions")
     return (this, values[0] if values else Unknown("no kernel"), dims, values[1] if len(values) > 1 else Const(0),
             *sizes)
