@@ -233,3 +233,122 @@ def test_a_launch_in_a_branch_on_the_name_is_of_the_names_it_allows(tmp_path: Pa
     # both launches may be of `many` by the names alone; the first sets four arguments, `many` has two
     (site,) = host_constraints(index, "many", [("x", 4), ("n", None)], cl_file="buffer/concat.cl", api="opencl")
     assert site[0].origin.startswith("host launch at pick.cc:15")
+
+
+PAIRED = """
+class MatMul {
+  void Prepare(int rank, bool transpose) {
+    if (rank == 2) {
+      kernel_func_name_ = "mm";
+      kernel_file_name_ = "image/mm.cl";
+      if (transpose) {
+        kernel_func_name_ = "mm_t";
+        kernel_file_name_ = "image/mm_t.cl";
+      }
+    } else {
+      kernel_func_name_ = rank == 4 ? "mm_4d" : (rank == 3 ? "mm_3d" : "mm_nd");
+      kernel_file_name_ = "image/mm_high.cl";
+    }
+    ctx_->AddKernel(kernel_func_name_, kernel_file_name_, options_);
+    std::stringstream key;
+    key << kernel_func_name_ << options_;
+    kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Run() { auto kernel = &kernel_; kernel->setArg(0, n_); }
+  std::string kernel_func_name_, kernel_file_name_;
+};
+"""
+
+VECTORS = """
+class Winograd {
+  void Prepare(bool mali, bool wino) {
+    if (wino) {
+      names_.push_back("from_input");
+      if (mali) {
+        names_.push_back("inner_mali");
+        names_.push_back("to_output_mali");
+      } else {
+        names_.push_back("inner");
+        names_.push_back("to_output");
+      }
+      paths_.push_back("image/winograd.cl");
+    } else {
+      kernel_name_ = "direct";
+      names_.push_back(kernel_name_);
+      paths_.push_back("image/direct.cl");
+    }
+    for (size_t i = 0; i < names_.size(); i++) ctx_->AddKernel(names_[i], paths_[0], options_);
+  }
+  void Fetch() {
+    std::stringstream key;
+    key << names_[0] << options_;
+    kernel_ = ctx_->GetKernel(key.str());
+    key.str("");
+    key << names_[2] << options_;
+    output_kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Run() { kernel_.setArg(0, n_); output_kernel_.setArg(0, n_); }
+  std::vector<std::string> names_, paths_;
+};
+"""
+
+
+def test_a_name_is_built_from_the_path_set_beside_it_when_both_are_variables():
+    made = registry_kernels(CSource(PAIRED), "mm.cc")
+    assert {(k.var, k.name, k.sources) for k in made} == {
+        ("kernel_", "mm", ("image/mm.cl",)), ("kernel_", "mm_t", ("image/mm_t.cl",)),
+        ("kernel_", "mm_4d", ("image/mm_high.cl",)), ("kernel_", "mm_3d", ("image/mm_high.cl",)),
+        ("kernel_", "mm_nd", ("image/mm_high.cl",))}
+
+
+def test_a_kernel_fetched_by_a_vector_element_is_of_the_names_pushed_at_that_element():
+    made = registry_kernels(CSource(VECTORS), "winograd.cc")
+    assert {(k.var, k.name, k.sources) for k in made} == {
+        ("kernel_", "from_input", ("image/winograd.cl",)), ("kernel_", "direct", ("image/direct.cl",)),
+        ("output_kernel_", "to_output", ("image/winograd.cl",)),
+        ("output_kernel_", "to_output_mali", ("image/winograd.cl",))}
+
+
+VECTOR_HOST = """
+class PlaneCompute {
+ public:
+  void Prepare() {
+    names_.push_back("scale");
+    names_.push_back("plane_copy");
+    paths_.push_back("buffer/kernels.cl");
+    for (size_t i = 0; i < names_.size(); i++) ctx_->AddKernel(names_[i], paths_[0], build_options_);
+    std::stringstream key;
+    key << names_[1] << build_options_;
+    copy_kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Run(const Tensor& x, Tensor* out) {
+    auto kernel = &copy_kernel_;
+    const int c = x.dims()[0], h = x.dims()[1], w = x.dims()[2];
+    int arg_idx = 0;
+    kernel->setArg(arg_idx++, *x.buffer());
+    kernel->setArg(arg_idx++, *out->buffer());
+    kernel->setArg(arg_idx++, c);
+    kernel->setArg(arg_idx++, h);
+    kernel->setArg(arg_idx++, w);
+    kernel->setArg(arg_idx++, h * w);
+    auto global_work_size = cl::NDRange{static_cast<size_t>(c), static_cast<size_t>(h), static_cast<size_t>(w)};
+    ctx_->queue().enqueueNDRangeKernel(copy_kernel_, cl::NullRange, global_work_size, cl::NullRange);
+  }
+ private:
+  std::vector<std::string> names_, paths_;
+  std::string build_options_;
+};
+"""
+
+
+def test_a_kernel_a_vector_registry_names_is_judged_at_its_host_launch(tmp_path: Path):
+    _project(tmp_path)
+    (tmp_path / "host" / "plane_compute.cc").write_text(VECTOR_HOST)
+    data = json.loads(runner.invoke(app, ["scan", str(tmp_path), "--no-cache", "--budget", "2", "-j", "1",
+                                          "--format", "json"]).stdout)
+    kernels = {(Path(f["path"]).parent.name, k["name"]): k for f in data["files"] for k in f["kernels"]}
+    copy = kernels[("buffer", "plane_copy")]  # the search alone draws hw below h * w: a race no launch makes
+    assert copy["status"] == "analysed"
+    assert copy["findings"] == [] or all(f["severity"] != "error" for f in copy["findings"]), copy["findings"]
+    origins = {(f.get("launch") or {}).get("origin", "") for f in copy["findings"]}
+    assert not any(o.startswith("searched") for o in origins), origins

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clregistry import string_values
+from simu.host.clnames import string_values
 from simu.host.cscan import CSource, split_args
 from simu.host.cvalues import Evaluator
 from simu.host.model import ArgSite, KernelSite

@@ -18,13 +18,16 @@ from __future__ import annotations
 
 import re
 
+from simu.host.clnames import named_paths, open_blocks, opened_by
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
 _DECLARED = re.compile(r"\bcl::Kernel\s+([A-Za-z_]\w*)\s*[;{=]")
 _SETS_ARGS = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(")
 _CL_PATH = re.compile(r'"([^"\n]+\.cl)"')
+_PATH_SET = re.compile(r'([A-Za-z_]\w*)\s*(?:=|\{|(?:\.|->)\s*(?:push_back|emplace_back)\s*\()\s*"[^"\\\n]*\.cl"')
 _IDENT = re.compile(r"[A-Za-z_][\w.\->]*")
+_ELEMENT = re.compile(r"([A-Za-z_][\w.\->]*?)\s*\[\s*(\w+)\s*\]")
 _CONTROL = re.compile(r"(?:for|while|do|if|else|switch|case)\b")
 
 
@@ -32,9 +35,10 @@ def registry_kernels(src: CSource, rel: str) -> list[KernelSite]:
     """The kernels fetched into ``cl::Kernel`` variables in functions that register them by name (see the module)."""
     if "setArg" not in src.code or ".cl\"" not in src.code:
         return []
-    kernels = set(_DECLARED.findall(src.code)) | set(_SETS_ARGS.findall(src.code))
-    registered = {f: [r for m in _CL_PATH.finditer(src.code, f.start, f.end)
-                      if (r := _registration(src, m.start(), m.group(1)))] for f in src.functions()}
+    kernels = set(_DECLARED.findall(src.code)) | {kernel_alias(src, m.group(1), m.start())
+                                                  for m in _SETS_ARGS.finditer(src.code)}
+    path_vars = set(_PATH_SET.findall(src.code))
+    registered = {f: _registrations(src, f.start, f.end, path_vars) for f in src.functions()}
     everywhere = [r for regs in registered.values() for r in regs]
     if not everywhere:
         return []
@@ -44,16 +48,30 @@ def registry_kernels(src: CSource, rel: str) -> list[KernelSite]:
             for m in re.finditer(rf"(?<![\w.>]){re.escape(var)}\s*=(?!=)\s*[^;]*\(", src.code[f.start:f.end]):
                 at = f.start + m.start()
                 # registered before it in its function, else anywhere in the file (a method made for that)
-                regs = [r for r in own if r[2] < at] or everywhere
+                key = _fetch_key(src, f.start, at)
+                regs = [r for r in own if r[2] < at and _registers(r[0], key)] or \
+                    [r for r in everywhere if _registers(r[0], key)]
                 out += [KernelSite(rel, src.line_of(at), var, "", name, (path,))
-                        for name_expr, path, _ in regs for name in string_values(src, name_expr)]
-    return out
+                        for name_expr, path_expr, _ in regs
+                        for name, path in named_paths(src, name_expr, path_expr, key)]
+    return list(dict.fromkeys(out))
 
 
-def _registration(src: CSource, literal_at: int, path: str) -> tuple[str, str, int] | None:
-    """(the kernel-name argument, the ``.cl`` path, the call's offset) of the call whose argument list holds the
-    ``.cl`` literal at ``literal_at``, when another argument is a name (a string literal or a variable)."""
-    depth, i = 0, literal_at - 1
+def _registrations(src: CSource, start: int, end: int, path_vars: set[str]) -> list[tuple[str, str, int]]:
+    """The registering calls between ``start`` and ``end``: those passing a ``.cl`` literal, or a variable the file
+    sets to one (``kernel_file_name_``, ``paths_[0]``), beside a name."""
+    found = [r for m in _CL_PATH.finditer(src.code, start, end) if (r := _registration(src, m.start(), m.group(0)))]
+    for var in path_vars:
+        for m in re.finditer(rf"(?<![\w.>]){re.escape(var)}\s*(?:\[\s*\w+\s*\])?(?=\s*[,)])", src.code[start:end]):
+            if r := _registration(src, start + m.start(), m.group(0)):
+                found.append(r)
+    return sorted(set(found), key=lambda r: r[2])
+
+
+def _registration(src: CSource, path_at: int, path: str) -> tuple[str, str, int] | None:
+    """(the kernel-name argument, the path argument ``path``, the call's offset) of the call whose argument list
+    holds ``path`` at ``path_at``, when another argument is a name (a string literal or a variable)."""
+    depth, i = 0, path_at - 1
     while i >= 0:  # back to the call's open parenthesis
         c = src.code[i]
         if c == ")":
@@ -70,56 +88,42 @@ def _registration(src: CSource, literal_at: int, path: str) -> tuple[str, str, i
     args, _ = split_args(src.code, i + 1)
     for a in args or []:
         a = a.strip()
-        if _CL_PATH.fullmatch(a):
+        if a == path.strip() or _CL_PATH.fullmatch(a):
             continue
         if a.startswith('"') or _IDENT.fullmatch(a) or re.fullmatch(r"[A-Za-z_]\w*\s*\[[^\]]*\]", a):
             return a, path, i
     return None
 
 
-def string_values(src: CSource, expr: str) -> list[str]:
-    """The string literals a name expression may hold: itself when a literal; else every literal the file assigns
-    to the variable, initialises it with or appends to it (``names_.push_back("a")`` for ``names_[i]``), or
-    either literal of a choice it is assigned (``name = wide ? "k64" : "k32"``)."""
-    expr = expr.strip()
-    if expr.startswith('"'):
-        m = re.fullmatch(r'"([^"\\\n]*)"', expr)
-        return [m.group(1)] if m else []
-    var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
-    found = re.findall(rf'(?<![\w.>]){var}\s*(?:=|\{{|\()\s*"([^"\\\n]*)"', src.code)
-    found += re.findall(rf'(?<![\w]){var}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(\s*"([^"\\\n]*)"', src.code)
-    for rhs in re.findall(rf'(?<![\w.>]){var}\s*=([^;=][^;]*\?[^;]*);', src.code):  # x = c ? "a" : (d ? "b" : "c")
-        if re.fullmatch(r'(?:[^"?:]*\?\s*\(?\s*"[^"\\\n]*"\s*\)?\s*:)+\s*\(?\s*"[^"\\\n]*"[\s)]*', rhs.strip()):
-            found += re.findall(r'"([^"\\\n]*)"', rhs)
-    found += _written_through(src, var)
-    return [n for n in dict.fromkeys(found) if re.fullmatch(r"[A-Za-z_]\w*", n)]
+def _registers(name_expr: str, key: str | None) -> bool:
+    """Whether a registration of ``name_expr`` can make the kernel a fetch keyed by ``key`` takes: not when both are
+    elements of one vector at other constant positions (``names_[0]`` registered, ``names_[1]`` fetched)."""
+    a, b = _ELEMENT.fullmatch(name_expr.strip()), _ELEMENT.fullmatch(key.strip()) if key else None
+    return not (a and b and a.group(1) == b.group(1) and a.group(2).isdigit() and b.group(2).isdigit()
+                and a.group(2) != b.group(2))
 
 
-def _written_through(src: CSource, var: str) -> list[str]:
-    """The literals a function of the file stores through the pointer its caller passes ``&var`` as
-    (``pick(dims, axis, &kernel_func_name_)`` and ``*name = "split_height";`` in ``pick``)."""
-    out: list[str] = []
-    functions = {f.name.split("::")[-1]: f for f in src.functions()}
-    for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\((?=[^;]*&\s*{var}\b)", src.code):
-        f = functions.get(m.group(1))
-        args, _ = split_args(src.code, m.end())
-        if f is None or not args:
-            continue
-        at = next((i for i, a in enumerate(args) if re.fullmatch(rf"&\s*{var}", a.strip())), None)
-        if at is None or at >= len(f.params):
-            continue
-        out += re.findall(rf'\*\s*{re.escape(f.params[at])}\s*=\s*"([^"\\\n]*)"', src.code[f.start:f.end])
-    return out
+def _fetch_key(src: CSource, start: int, at: int) -> str | None:
+    """The name expression the key of the fetch at ``at`` is streamed from: ``key << names_[2] << options_;`` before
+    ``kernel_ = ctx->GetKernel(key.str())`` -> ``names_[2]``; ``GetKernel(name_)`` -> ``name_``."""
+    stmt = src.code[at:src.statement_end(at)]
+    direct = re.search(r"\(\s*([A-Za-z_]\w*(?:\s*\[\s*\w+\s*\])?)\s*\)\s*$", stmt)
+    stream = re.search(r"([A-Za-z_]\w*)\s*\.\s*str\s*\(\s*\)", stmt)
+    if stream is None:
+        return direct.group(1) if direct else None
+    sets = list(re.finditer(rf"(?<![\w.>]){stream.group(1)}\s*<<\s*([^;<]+?)\s*(?=<<|;)", src.code[start:at]))
+    return sets[-1].group(1) if sets else None
 
 
 def kernel_alias(src: CSource, name: str, pos: int) -> str:
     """The variable ``name`` stands for at ``pos`` when its function declared it as a reference to or a copy of one
-    (``auto& kernel = kernel_;``, ``auto kernel = kernel_;``: a ``cl::Kernel`` copy is the same kernel), else
+    (``auto& kernel = kernel_;``, ``auto kernel = &kernel_;``, ``auto kernel = kernel_;``: a ``cl::Kernel`` copy is
+    the same kernel), else
     ``name``."""
     f = src.enclosing(pos)
     if f is None or not re.fullmatch(r"[A-Za-z_]\w*", name.strip()):
         return name
-    decl = list(re.finditer(rf"(?:\bauto|\bcl::Kernel)\s*&?\s*{re.escape(name.strip())}\s*=\s*"
+    decl = list(re.finditer(rf"(?:\bauto|\bcl::Kernel)\s*[&*]?\s*{re.escape(name.strip())}\s*=\s*&?\s*"
                             r"([A-Za-z_][\w.\->]*(?:\[\w+\])?)\s*;", src.code[f.start:pos]))
     return decl[-1].group(1).strip() if decl else name
 
@@ -142,45 +146,17 @@ def counter_index(src: CSource, text: str, pos: int) -> int | None:
     between = code[start:pos]
     if re.search(rf"(?<![\w.>]){var}\s*(?:--|[-+*/]=)|--\s*{var}\b", between):
         return None
-    blocks = _open_blocks(between)
-    if blocks is None or any(_opened_by(between, b) in ("for", "while", "do") for b in blocks):
+    blocks = open_blocks(between)
+    if blocks is None or any(opened_by(between, b) in ("for", "while", "do") for b in blocks):
         return None
     steps = 0
     for step in re.finditer(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", between):
-        inside = _open_blocks(between[:step.start()])
+        inside = open_blocks(between[:step.start()])
         statement = re.split(r"[;{}]", between[:step.start()])[-1]
         if inside is None or any(b not in blocks for b in inside) or _CONTROL.match(statement.strip()):
             return None  # stepped in a block closed before the launch, or under a condition
         steps += 1
     return int(sets[-1].group(1)) + steps + (1 if m.group(1) else 0)
-
-
-def _opened_by(code: str, brace: int) -> str:
-    """The keyword whose statement the ``{`` at ``brace`` opens (``for``, ``if``, ``do``, ``else``, ...; ``""``)."""
-    head = code[:brace].rstrip()
-    if head.endswith(")"):  # skip the condition: `for (int i = 0; i < n; i++) {`
-        depth, i = 0, len(head) - 1
-        while i >= 0:
-            depth += (head[i] == ")") - (head[i] == "(")
-            if depth == 0:
-                break
-            i -= 1
-        head = head[:max(i, 0)].rstrip()
-    word = re.search(r"([A-Za-z_]\w*)$", head)
-    return word.group(1) if word else ""
-
-
-def _open_blocks(code: str) -> list[int] | None:
-    """The offsets of the ``{`` still open at the end of ``code`` (``None`` when it closes one it did not open)."""
-    stack: list[int] = []
-    for i, c in enumerate(code):
-        if c == "{":
-            stack.append(i)
-        elif c == "}":
-            if not stack:
-                return None
-            stack.pop()
-    return stack
 
 
 def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:

@@ -1,0 +1,187 @@
+"""The kernel names and ``.cl`` paths a C++ registry's expressions hold, and which path each name is built from.
+
+A registry call names its kernel and its file by expressions whose values the file sets elsewhere, often one pair per
+branch of the method that prepares the kernel::
+
+    kernel_func_name_ = x_rank == 4 ? "matmul_xdim4_ydim1" : "matmul_xdim2_ydim1";
+    kernel_file_name_ = "image/matmul_kernel.cl";          // the same block: the names' file
+    ...
+    ctx->AddKernel(kernel_func_name_, kernel_file_name_, build_options_);
+
+or as vectors a loop registers, the kernel fetched by the element the key is streamed from::
+
+    names_.push_back("transform_from_input");               // element 0 on this path
+    if (mali) { names_.push_back("inner_mali"); names_.push_back("to_output_mali"); }  // 1, 2
+    else { names_.push_back("inner"); names_.push_back("to_output"); }                 // 1, 2
+    paths_.push_back("image/winograd.cl");
+    for (i …) ctx->AddKernel(names_[i], paths_[0], …);
+    key << names_[2] << options_;  output_kernel_ = ctx->GetKernel(key.str());      // to_output, to_output_mali
+
+* :func:`string_sites`: each literal an expression may hold, where it is set and, for a vector, the element it becomes
+  (the pushes before it on its path: in blocks still open there, after the last ``clear()``; unknown in a loop).
+* :func:`named_paths`: (name, path) pairs: each name with the paths set in the nearest block around its setting that
+  sets one (every path when none does), narrowed to the element an index or the fetch key names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from simu.host.cscan import CSource, split_args
+
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_ELEMENT = re.compile(r"\s*([A-Za-z_][\w.\->]*?)\s*\[\s*(\w+)\s*\]\s*")
+_LITERAL = r'"([^"\\\n]*)"'
+
+
+@dataclass(frozen=True)
+class StringSite:
+    """A literal an expression may hold: its text, the offset of the statement that sets it (-1: the expression is
+    the literal) and, for a vector's push, the element it becomes (``None``: not a push, or not known)."""
+
+    value: str
+    pos: int
+    index: int | None = None
+
+
+def string_values(src: CSource, expr: str) -> list[str]:
+    """The string literals a name expression may hold: itself when a literal; else every literal the file assigns
+    to the variable, initialises it with or appends to it (``names_.push_back("a")`` for ``names_[i]``, or a variable
+    pushed whose literals these are), or either literal of a choice it is assigned (``name = wide ? "k64" :
+    "k32"``)."""
+    return [v for v in dict.fromkeys(s.value for s in string_sites(src, expr)) if _NAME.fullmatch(v)]
+
+
+def string_sites(src: CSource, expr: str, nested: bool = False) -> list[StringSite]:
+    """Each literal ``expr`` may hold, with where it is set (see the module)."""
+    expr = expr.strip()
+    if expr.startswith('"'):
+        m = re.fullmatch(_LITERAL, expr)
+        return [StringSite(m.group(1), -1)] if m else []
+    var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
+    code = src.code
+    out = [StringSite(m.group(1), m.start())
+           for m in re.finditer(rf'(?<![\w.>]){var}\s*(?:=|\{{|\()\s*{_LITERAL}', code)]
+    push = rf"(?<![\w]){var}\s*(?:\.|->)\s*(?:push_back|emplace_back)\s*\(\s*"
+    for m in re.finditer(rf"{push}(?:{_LITERAL}|([A-Za-z_]\w*)\s*\))", code):
+        index = _push_index(src, var, push, m.start())
+        if m.group(1) is not None:
+            out.append(StringSite(m.group(1), m.start(), index))
+        elif not nested:  # names_.push_back(kernel_name_): the literals kernel_name_ is set to
+            out += [StringSite(s.value, s.pos, index) for s in string_sites(src, m.group(2), nested=True)]
+    for m in re.finditer(rf'(?<![\w.>]){var}\s*=([^;=][^;]*\?[^;]*);', code):  # x = c ? "a" : (d ? "b" : "c")
+        rhs = m.group(1).strip()
+        if re.fullmatch(r'(?:[^"?:]*\?\s*\(?\s*"[^"\\\n]*"\s*\)?\s*:)+\s*\(?\s*"[^"\\\n]*"[\s)]*', rhs):
+            out += [StringSite(v, m.start()) for v in re.findall(_LITERAL, rhs)]
+    out += _written_through(src, var)
+    return list(dict.fromkeys(out))
+
+
+def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = None) -> list[tuple[str, str]]:
+    """The (kernel name, ``.cl`` path) pairs a registration with these expressions makes, of the kernel a fetch keyed
+    by ``key`` (the expression its key is streamed from, ``None``: unknown) takes (see the module)."""
+    names = [s for s in _element(string_sites(src, name_expr), name_expr) if _NAME.fullmatch(s.value)]
+    if key is not None and _base(key) == _base(name_expr):
+        names = _element(names, key)
+    elif key is not None and _NAME.fullmatch(key.strip()):
+        keyed = set(string_values(src, key))
+        names = [s for s in names if s.value in keyed] or names
+    paths = [s for s in _element(string_sites(src, path_expr), path_expr) if s.value.endswith(".cl")]
+    out = []
+    for name in names:
+        out += [(name.value, p.value) for p in _nearest(src, name.pos, paths)]
+    return list(dict.fromkeys(out))
+
+
+def _base(expr: str) -> str:
+    return re.split(r"\s*\[", expr.strip())[0]
+
+
+def _element(sites: list[StringSite], expr: str) -> list[StringSite]:
+    """``sites`` narrowed to the element ``names_[2]`` takes (those whose push makes element 2; all when no push is
+    known to)."""
+    m = _ELEMENT.fullmatch(expr)
+    if m is None or not m.group(2).isdigit():
+        return sites
+    return [s for s in sites if s.index == int(m.group(2))] or sites
+
+
+def _nearest(src: CSource, pos: int, paths: list[StringSite]) -> list[StringSite]:
+    """The paths set in the innermost block around ``pos`` that sets any (a name and its file set together; those
+    beside it before those in a block nested in it), else every path."""
+    f = src.enclosing(pos) if pos >= 0 else None
+    if f is None:
+        return paths
+    inside = [(p, open_blocks(src.code[f.start:p.pos])) for p in paths if f.start < p.pos < f.end]
+    for brace in reversed(open_blocks(src.code[f.start:pos]) or []):
+        here = [(p, blocks) for p, blocks in inside if blocks is not None and brace in blocks]
+        direct = [p for p, blocks in here if blocks[-1] == brace]  # beside it before one in a nested block
+        if here:
+            return direct or [p for p, _ in here]
+    return paths
+
+
+def _push_index(src: CSource, var: str, push: str, pos: int) -> int | None:
+    """The element the push at ``pos`` makes: the pushes of its function before it in blocks still open at ``pos``,
+    counted from the last ``clear()`` so placed; ``None`` inside a loop or outside a function."""
+    f = src.enclosing(pos)
+    if f is None:
+        return None
+    body = src.code[f.start:pos]
+    mine = open_blocks(body)
+    if mine is None or any(opened_by(body, b) in ("for", "while", "do") for b in mine):
+        return None
+    count = 0
+    for m in re.finditer(rf"{push}|(?<![\w]){var}\s*(?:\.|->)\s*clear\s*\(", body):
+        blocks = open_blocks(body[:m.start()])
+        if blocks is None or any(b not in mine for b in blocks):
+            continue  # in a block closed before the push: another path
+        count = count + 1 if "push_back" in m.group(0) or "emplace_back" in m.group(0) else 0
+    return count
+
+
+def _written_through(src: CSource, var: str) -> list[StringSite]:
+    """The literals a function of the file stores through the pointer its caller passes ``&var`` as
+    (``pick(dims, axis, &kernel_func_name_)`` and ``*name = "split_height";`` in ``pick``)."""
+    out: list[StringSite] = []
+    functions = {f.name.split("::")[-1]: f for f in src.functions()}
+    for m in re.finditer(rf"\b([A-Za-z_]\w*)\s*\((?=[^;]*&\s*{var}\b)", src.code):
+        f = functions.get(m.group(1))
+        args, _ = split_args(src.code, m.end())
+        if f is None or not args:
+            continue
+        at = next((i for i, a in enumerate(args) if re.fullmatch(rf"&\s*{var}", a.strip())), None)
+        if at is None or at >= len(f.params):
+            continue
+        out += [StringSite(s.group(1), m.start()) for s in
+                re.finditer(rf'\*\s*{re.escape(f.params[at])}\s*=\s*{_LITERAL}', src.code[f.start:f.end])]
+    return out
+
+
+def opened_by(code: str, brace: int) -> str:
+    """The keyword whose statement the ``{`` at ``brace`` opens (``for``, ``if``, ``do``, ``else``, ...; ``""``)."""
+    head = code[:brace].rstrip()
+    if head.endswith(")"):  # skip the condition: `for (int i = 0; i < n; i++) {`
+        depth, i = 0, len(head) - 1
+        while i >= 0:
+            depth += (head[i] == ")") - (head[i] == "(")
+            if depth == 0:
+                break
+            i -= 1
+        head = head[:max(i, 0)].rstrip()
+    word = re.search(r"([A-Za-z_]\w*)$", head)
+    return word.group(1) if word else ""
+
+
+def open_blocks(code: str) -> list[int] | None:
+    """The offsets of the ``{`` still open at the end of ``code`` (``None`` when it closes one it did not open)."""
+    stack: list[int] = []
+    for i, c in enumerate(code):
+        if c == "{":
+            stack.append(i)
+        elif c == "}":
+            if not stack:
+                return None
+            stack.pop()
+    return stack
