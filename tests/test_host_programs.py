@@ -91,6 +91,8 @@ def test_values_the_program_passes_are_read(tmp_path: Path):
     assert x.args[2:] == (96, 32)
     (x,) = _launches(tmp_path, "symbol_fields", "bucket_count")  # `&c` of a struct set member by member
     assert x.symbols == (("C", 0, (8192, 16)),) and x.shmem == 64
+    # a field of the struct an option parser returns, set to one of three constants in its loop over argv
+    assert sorted(x.args[1] for x in _launches(tmp_path, "option_struct", "stage_pages")) == [4096, 65536, 2097152]
 
 
 def test_what_is_not_known_keeps_its_relations_to_the_arguments(tmp_path: Path):

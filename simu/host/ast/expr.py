@@ -196,6 +196,13 @@ def unknown_in(e: Expr) -> bool:
     return any(unknown_in(x) for x in _children(e))
 
 
+def constant(e: Expr) -> bool:
+    """Whether ``e`` is made of constants only (literals and macros, operators, casts, choices between them)."""
+    if isinstance(e, Const):
+        return True
+    return isinstance(e, (Op, Cast, Choice)) and all(constant(x) for x in _children(e) if is_expr(x))
+
+
 def written(source: str, callee: str, line: int) -> Unknown:
     """What a call left in a variable it was given the address of (``cudaMalloc(&d, n)``): an unknown that names the
     variable, so that two buffers two calls allocate are two values."""

@@ -43,6 +43,7 @@ from simu.host.ast.nodes import (
     kids,
     kind_of_callee,
     offsets,
+    plain_assignments,
     pointer_type,
     position,
     qual_type,
@@ -213,10 +214,18 @@ class FunctionReader:
         self.later = outer
 
     def forget(self, st: _State, parts: list[Node], loop: Node) -> None:
-        """After a loop, what its body assigns has no one value."""
+        """After a loop, what its body assigns has no one value; but a variable the loop only sets to constants
+        (``if (flag == "-s") page_size = FOUR_KB;`` in an option loop) is one of those or its value before."""
+        before = dict(st.env)
         for key, name in assigned(parts).items():  # each its own unknown: two of them are not one value
             if key in st.env or isinstance(key, tuple):
                 st.env[key] = exprs.changed_in_loop(name, self.line(loop))
+        for key, sides in plain_assignments(parts).items():
+            if sides is None or not exprs.constant(before.get(key, Unknown(""))):
+                continue
+            values = [self.expr(side, st) for side in sides]
+            if all(exprs.constant(v) for v in values):
+                st.env[key] = Choice(tuple(dict.fromkeys([before[key], *values])))
 
     def switch_stmt(self, node: Node, st: _State) -> None:
         inner = kids(node)

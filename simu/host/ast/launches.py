@@ -39,6 +39,7 @@ from simu.launch.constraints import Prior
 
 MAX_VARIANTS = 8  # launches one site makes at most (the contracts keep 4 per kernel)
 _BINDINGS = 32  # combinations of loop counters and branch choices tried per context
+_ARG_VALUES = 4  # an argument with up to this many values makes a launch per value
 
 Dim = tuple[int | None, int | None, int | None]
 
@@ -117,7 +118,7 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             blocks = _dims(program, x.block, fn, ctx, bound)
             shmem = _one(program.values(x.shmem, fn, ctx, bound))
             args = [program.values(a, fn, ctx, bound) for a in x.args]
-            known = [_one(a) is not None for a in args]
+            known = [_one(a) is not None for a in args]  # a few values: a launch each, related as unknowns
             runtime = tuple(not k and runtime_value(lift(a, ctx, bound)) for a, k in zip(x.args, known, strict=True))
             runtime_dims = tuple(runtime_value(lift(c, ctx, bound)) for d in (x.grid, x.block) for c in dim_parts(d))
             rel = Relations() if all(known) else launch_relations(program, fn, ctx, bound, x, known)
@@ -128,10 +129,11 @@ def variants(program: Program, fn: FunctionFacts, x: LaunchFact, depth: int = 0)
             lengths = length_relations(program, fn, ctx, bound, x, known,
                                        [allocated_bytes(program, fn, ctx, bound, a) for a in x.args])
             kernels = passed_kernels(x, ctx, bound)
-            for (kernel, callee, sig), g, b in itertools.product(kernels, grids, blocks):
+            picks = itertools.islice(itertools.product(*[a if _few(a) else [_one(a)] for a in args]), MAX_VARIANTS)
+            for (kernel, callee, sig), g, b, values in itertools.product(kernels, grids, blocks, list(picks)):
                 made = LaunchValues(fn.file, x.line, kernel, callee, fn.name, g, b,
                                     int(shmem) if shmem is not None else None,
-                                    tuple(_one(a) for a in args), x.args_text, ctx.trail,
+                                    tuple(values), x.args_text, ctx.trail,
                                     _describe(bound) + device, rel,
                                     zeroed, before, sig, x.later, fills, equal, symbols, lengths, runtime,
                                     runtime_dims, x.kernel_targs if kernel == x.kernel else "")
@@ -294,6 +296,12 @@ def _dims(program: Program, e: Expr, fn: FunctionFacts, ctx: Context, bound: dic
     if vals is not None and len(vals) == 1:
         return [(int(vals[0]), 1, 1)]
     return [None]
+
+
+def _few(values: list | None) -> bool:
+    """Whether an argument has a few values, each a launch (a field two writes set to 16 and 32, a variable an option
+    loop sets to one of three constants)."""
+    return values is not None and 1 < len(values) <= _ARG_VALUES
 
 
 def _shared_choices(parts: list[Expr]) -> list[Expr]:

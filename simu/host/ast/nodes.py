@@ -194,6 +194,32 @@ def assigned(parts: list[Node]) -> dict[Any, str]:
     return out
 
 
+def plain_assignments(parts: list[Node]) -> dict[Any, list[Node] | None]:
+    """Per local variable the statements assign (decl id), the right-hand sides of its plain assignments (``x =
+    v``); ``None`` for one also stepped (``x += 1``, ``x++``)."""
+    out: dict[Any, list[Node] | None] = {}
+
+    def walk(n: Any) -> None:
+        if not isinstance(n, dict):
+            return
+        kind, inner = n.get("kind"), kids(n)
+        target = strip(inner[0]) if inner else {}
+        if target.get("kind") == "DeclRefExpr" and (kind in ("BinaryOperator", "CompoundAssignOperator")
+                                                   or (kind == "UnaryOperator" and n.get("opcode") in ("++", "--"))):
+            key = referenced(target).get("id")
+            if kind == "BinaryOperator" and n.get("opcode") == "=" and len(inner) == 2:
+                if out.get(key, []) is not None:
+                    out.setdefault(key, []).append(inner[1])  # type: ignore[union-attr]
+            elif kind != "BinaryOperator":
+                out[key] = None
+        for k in inner:
+            walk(k)
+
+    for p in parts:
+        walk(p)
+    return out
+
+
 def _target(lhs: Node, out: dict[Any, str]) -> None:
     t = strip(lhs)
     if t.get("kind") == "DeclRefExpr":
