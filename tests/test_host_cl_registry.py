@@ -352,3 +352,33 @@ def test_a_kernel_a_vector_registry_names_is_judged_at_its_host_launch(tmp_path:
     assert copy["findings"] == [] or all(f["severity"] != "error" for f in copy["findings"]), copy["findings"]
     origins = {(f.get("launch") or {}).get("origin", "") for f in copy["findings"]}
     assert not any(o.startswith("searched") for o in origins), origins
+
+
+TWO_CLASSES = """
+class ToImage {
+  void Prepare() {
+    if (pre255_) kernel_func_name_ = "to_image_pre255";
+    ctx_->AddKernel(kernel_func_name_, "image/layout.cl", options_);
+  }
+  void Run() {
+    kernel_ = ctx_->GetKernel(kernel_func_name_ + options_);
+    kernel_.setArg(0, n_);
+  }
+  std::string kernel_func_name_{"to_image"};
+};
+class ToBuffer {
+  void Prepare() { ctx_->AddKernel(kernel_func_name_, "buffer/layout.cl", options_); }
+  void Run() {
+    kernel_ = ctx_->GetKernel(kernel_func_name_ + options_);
+    kernel_.setArg(0, n_);
+  }
+  std::string kernel_func_name_{"to_buffer"};
+};
+"""
+
+
+def test_each_class_of_a_file_fetches_the_names_and_paths_it_sets():
+    made = registry_kernels(CSource(TWO_CLASSES), "layout.cc")
+    assert {(k.line, k.name, k.sources) for k in made} == {
+        (8, "to_image", ("image/layout.cl",)), (8, "to_image_pre255", ("image/layout.cl",)),
+        (16, "to_buffer", ("buffer/layout.cl",))}

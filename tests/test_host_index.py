@@ -279,3 +279,11 @@ void run(cl::CommandQueue &queue, cl::Program &program, cl::Buffer &buf, int n) 
     l1, l2 = h.launches
     assert (l1.kernel_name, l1.work_dim, l1.global_size, l1.local_size) == ("scale", 2, (1024, 8), (64, 1))
     assert (l2.global_text, l2.global_size, l2.local_size) == ("cl::NDRange(n)", (None,), None)
+
+
+def test_an_array_element_assigned_after_its_initializer_is_not_the_initializer_s():
+    src = CSource("void f(int rank, const int *x) {\n  size_t dims[4] = {1, 1, 1, 1};\n  size_t keep[2] = {8, 4};\n"
+                  "  for (int j = 0; j < rank; j++) dims[4 - rank + j] = x[j];\n  use(dims[1], keep[1]);\n}\n")
+    ev, at = Evaluator(src), src.code.index("use(")
+    assert ev.int_value("dims[1]", at) is None  # a loop wrote the element: the {1, 1, 1, 1} is stale
+    assert ev.int_value("keep[1]", at) == 4

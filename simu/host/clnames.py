@@ -78,10 +78,14 @@ def string_sites(src: CSource, expr: str, nested: bool = False) -> list[StringSi
     return list(dict.fromkeys(out))
 
 
-def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = None) -> list[tuple[str, str]]:
-    """The (kernel name, ``.cl`` path) pairs a registration with these expressions makes, of the kernel a fetch keyed
-    by ``key`` (the expression its key is streamed from, ``None``: unknown) takes (see the module)."""
+def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = None, at: int = -1
+                ) -> list[tuple[str, str]]:
+    """The (kernel name, ``.cl`` path) pairs a registration with these expressions makes, of the kernel a fetch at
+    ``at`` keyed by ``key`` (the expression its key is streamed from, ``None``: unknown) takes (see the module): of
+    the names set in the class around the fetch, where it sets any (classes of one file each hold their own
+    ``kernel_func_name_``)."""
     names = [s for s in _element(string_sites(src, name_expr), name_expr) if _NAME.fullmatch(s.value)]
+    names = _in_class(src, at, names)
     if key is not None and _base(key) == _base(name_expr):
         names = _element(names, key)
     elif key is not None and _NAME.fullmatch(key.strip()):
@@ -92,6 +96,34 @@ def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = 
     for name in names:
         out += [(name.value, p.value) for p in _nearest(src, name.pos, paths)]
     return list(dict.fromkeys(out))
+
+
+def _in_class(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite]:
+    """Of ``sites``, those inside the class around ``at`` (:func:`class_span`), when any is."""
+    span = class_span(src, at)
+    mine = [s for s in sites if span[0] < s.pos < span[1]] if span else []
+    return mine or sites
+
+
+def class_span(src: CSource, at: int) -> tuple[int, int] | None:
+    """The offsets of the innermost block around ``at`` that is no function's (a class's body)."""
+    if at < 0:
+        return None
+    closes = _matching_braces(src.code)
+    bodies = [(f.start, f.end) for f in src.functions()]
+    around = [b for b, e in closes.items() if b < at < e and not any(s <= b < end for s, end in bodies)]
+    return (max(around), closes[max(around)]) if around else None
+
+
+def _matching_braces(code: str) -> dict[int, int]:
+    """Each ``{`` offset and the offset of the ``}`` that closes it."""
+    out, stack = {}, []
+    for i, c in enumerate(code):
+        if c == "{":
+            stack.append(i)
+        elif c == "}" and stack:
+            out[stack.pop()] = i
+    return out
 
 
 def _base(expr: str) -> str:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clnames import named_paths, open_blocks, opened_by
+from simu.host.clnames import class_span, named_paths, open_blocks, opened_by
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
@@ -47,13 +47,15 @@ def registry_kernels(src: CSource, rel: str) -> list[KernelSite]:
         for var in kernels:  # fetched by a call: `kernel_ = ctx->GetKernel(key)`, `auto kernel = ctx->GetKernel(key)`
             for m in re.finditer(rf"(?<![\w.>]){re.escape(var)}\s*=(?!=)\s*[^;]*\(", src.code[f.start:f.end]):
                 at = f.start + m.start()
-                # registered before it in its function, else anywhere in the file (a method made for that)
+                # registered before it in its function, else in its class, else anywhere in the file
                 key = _fetch_key(src, f.start, at)
+                span = class_span(src, at) or (0, len(src.code))
                 regs = [r for r in own if r[2] < at and _registers(r[0], key)] or \
+                    [r for r in everywhere if _registers(r[0], key) and span[0] < r[2] < span[1]] or \
                     [r for r in everywhere if _registers(r[0], key)]
                 out += [KernelSite(rel, src.line_of(at), var, "", name, (path,))
                         for name_expr, path_expr, _ in regs
-                        for name, path in named_paths(src, name_expr, path_expr, key)]
+                        for name, path in named_paths(src, name_expr, path_expr, key, at)]
     return list(dict.fromkeys(out))
 
 

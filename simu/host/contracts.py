@@ -510,9 +510,10 @@ def _built_from(index: HostIndex, h: HostFile, site: LaunchSite, cl_file: str) -
             and k.line <= site.line and k.name in (None, site.kernel_name)]
     if not made:
         return None
+    last = [k for k in made if k.line == made[-1].line]  # a registry's sites there: one per (name, path) it pairs
     if made[-1].sources:  # a kernel-creating helper's call names it (a path names the folder too)
         return any(s == cl_name or ("/" in s and ("/" + Path(cl_file).as_posix()).endswith("/" + s.lstrip("./")))
-                   for s in made[-1].sources)
+                   for k in last for s in k.sources)
     program = variable_text(made[-1].program)
     builds = _builds_before(index, site.file, program, made[-1].line)
     stem = Path(cl_name).stem

@@ -199,10 +199,15 @@ class Evaluator(StringValues):
         return f"({v})" if v is not None else chain
 
     def _elements(self, expr: str, pos: int, depth: int) -> str:
-        """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value."""
+        """``sizes[i]`` of an array with a constant initializer and a constant index as the element's value; not
+        when an element is assigned between the initializer and ``pos`` (``dims[4 - rank + j] = x[j]``)."""
         def one(m: re.Match[str]) -> str:
             init = self._array_init(m.group(1), pos, depth)
             if not init or not init.startswith("{"):
+                return m.group(0)
+            _, at = self.definition_at(m.group(1), pos)
+            after = self.src.code[self.src.statement_end(at):pos] if at is not None else ""
+            if re.search(rf"(?<![\w.>]){re.escape(m.group(1))}\s*\[[^\]]*\]\s*(?:[-+*/%&|^]|<<|>>)?=(?!=)", after):
                 return m.group(0)
             items, _ = split_args(init, 1)
             i = self._number(m.group(2), pos, depth + 1)
