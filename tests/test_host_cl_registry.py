@@ -382,3 +382,20 @@ def test_each_class_of_a_file_fetches_the_names_and_paths_it_sets():
     assert {(k.line, k.name, k.sources) for k in made} == {
         (8, "to_image", ("image/layout.cl",)), (8, "to_image_pre255", ("image/layout.cl",)),
         (16, "to_buffer", ("buffer/layout.cl",))}
+
+
+def test_a_launch_is_of_each_path_its_fetch_pairs_the_name_with(tmp_path: Path):
+    host = TWO_CLASSES.replace('ctx_->AddKernel(kernel_func_name_, "image/layout.cl", options_);',
+                               'if (image_) ctx_->AddKernel(kernel_func_name_, "image/layout.cl", options_);\n'
+                               '    else ctx_->AddKernel(kernel_func_name_, "buffer/layout.cl", options_);')
+    host = host.replace("kernel_.setArg(0, n_);\n  }\n  std::string kernel_func_name_{\"to_image\"};",
+                        "kernel_.setArg(0, n_);\n    q_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange(n_),"
+                        " cl::NullRange);\n  }\n  std::string kernel_func_name_{\"to_image\"};")
+    (tmp_path / "layout.cc").write_text(host)
+    for folder in ("image", "buffer"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "layout.cl").write_text("__kernel void to_image(int n) { }\n")
+    index = build_host_index(tmp_path, [tmp_path / "layout.cc"])
+    for folder in ("image", "buffer"):  # the fetch's sites pair the name with both paths: a launch of each
+        (site,) = host_constraints(index, "to_image", [("n", None)], cl_file=f"{folder}/layout.cl", api="opencl")
+        assert site[0].origin.startswith("host launch at layout.cc:"), folder
