@@ -399,3 +399,62 @@ def test_a_launch_is_of_each_path_its_fetch_pairs_the_name_with(tmp_path: Path):
     for folder in ("image", "buffer"):  # the fetch's sites pair the name with both paths: a launch of each
         (site,) = host_constraints(index, "to_image", [("n", None)], cl_file=f"{folder}/layout.cl", api="opencl")
         assert site[0].origin.startswith("host launch at layout.cc:"), folder
+
+
+DISPATCH = """
+class Conv {
+  void Prepare(bool depthwise) {
+    if (depthwise) {
+      names_.push_back("depthwise");
+      impl_ = &Conv::Depthwise;
+      is_depthwise_ = true;
+    } else {
+      names_.push_back("plane_copy");
+      impl_ = &Conv::Common;
+    }
+    paths_.push_back("buffer/kernels.cl");
+    ctx_->AddKernel(names_[0], paths_[0], options_);
+    if (is_depthwise_) {
+      std::stringstream key;
+      key << names_[0] << options_;
+      depthwise_kernel_ = ctx_->GetKernel(key.str());
+    }
+    std::stringstream key;
+    key << names_[0] << options_;
+    kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Common() {
+    kernel_.setArg(0, *x_); kernel_.setArg(1, *out_); kernel_.setArg(2, c_); kernel_.setArg(3, h_);
+    kernel_.setArg(4, w_); kernel_.setArg(5, h_ * w_);
+  }
+  void Depthwise() {
+    kernel_.setArg(0, *x_); kernel_.setArg(1, *out_); kernel_.setArg(2, c_); kernel_.setArg(3, h_);
+    kernel_.setArg(4, w_); kernel_.setArg(5, 7);
+  }
+  void Run() {
+    (this->*impl_)();
+    queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{c_, h_, w_}, cl::NullRange);
+  }
+  std::vector<std::string> names_, paths_;
+  cl::Kernel depthwise_kernel_;
+};
+"""
+
+
+def test_a_fetch_under_a_flag_takes_the_names_set_beside_the_flag():
+    made = {(k.var, k.name) for k in registry_kernels(CSource(DISPATCH), "conv.cc")}
+    assert {n for v, n in made if v == "depthwise_kernel_"} == {"depthwise"}
+    assert {n for v, n in made if v == "kernel_"} == {"depthwise", "plane_copy"}
+
+
+def test_arguments_set_in_a_method_a_pointer_chooses_are_not_another_methods_launch_s(tmp_path: Path):
+    """``(this->*impl_)(); enqueue(kernel_)``: which method set the arguments is not known at the launch, so neither
+    method's values are the launch's (the last in the file, ``hw = 7`` of the depthwise method, was taken)."""
+    (tmp_path / "conv.cc").write_text(DISPATCH)
+    (tmp_path / "buffer").mkdir()
+    (tmp_path / "buffer" / "kernels.cl").write_text(BUFFER_KERNELS)
+    index = build_host_index(tmp_path, [tmp_path / "conv.cc"])
+    params = [("src", 4), ("dst", 4), ("c", None), ("h", None), ("w", None), ("hw", None)]
+    (copy, _), = host_constraints(index, "plane_copy", params, cl_file="buffer/kernels.cl", api="opencl")
+    assert copy.origin.startswith("host launch at conv.cc:")
+    assert "hw" not in copy.args and copy.dims["grid.x"] == "(c)/blockDim_x"

@@ -25,8 +25,10 @@ or as vectors a loop registers, the kernel fetched by the element the key is str
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from simu.host.cscan import CSource, split_args
 
@@ -55,10 +57,14 @@ def string_values(src: CSource, expr: str) -> list[str]:
 
 def string_sites(src: CSource, expr: str, nested: bool = False) -> list[StringSite]:
     """Each literal ``expr`` may hold, with where it is set (see the module)."""
-    expr = expr.strip()
+    return list(_string_sites(src, expr.strip(), nested))
+
+
+@lru_cache(maxsize=256)  # a file's registry asks for one expression at each of its fetches
+def _string_sites(src: CSource, expr: str, nested: bool) -> tuple[StringSite, ...]:
     if expr.startswith('"'):
         m = re.fullmatch(_LITERAL, expr)
-        return [StringSite(m.group(1), -1)] if m else []
+        return (StringSite(m.group(1), -1),) if m else ()
     var = re.escape(re.split(r"\s*\[", expr)[0].split("->")[-1].split(".")[-1])
     code = src.code
     out = [StringSite(m.group(1), m.start())
@@ -75,7 +81,7 @@ def string_sites(src: CSource, expr: str, nested: bool = False) -> list[StringSi
         if re.fullmatch(r'(?:[^"?:]*\?\s*\(?\s*"[^"\\\n]*"\s*\)?\s*:)+\s*\(?\s*"[^"\\\n]*"[\s)]*', rhs):
             out += [StringSite(v, m.start()) for v in re.findall(_LITERAL, rhs)]
     out += _written_through(src, var)
-    return list(dict.fromkeys(out))
+    return tuple(dict.fromkeys(out))
 
 
 def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = None, at: int = -1
@@ -83,9 +89,9 @@ def named_paths(src: CSource, name_expr: str, path_expr: str, key: str | None = 
     """The (kernel name, ``.cl`` path) pairs a registration with these expressions makes, of the kernel a fetch at
     ``at`` keyed by ``key`` (the expression its key is streamed from, ``None``: unknown) takes (see the module): of
     the names set in the class around the fetch, where it sets any (classes of one file each hold their own
-    ``kernel_func_name_``)."""
+    ``kernel_func_name_``), and beside a flag a branch around the fetch tests, where one is."""
     names = [s for s in _element(string_sites(src, name_expr), name_expr) if _NAME.fullmatch(s.value)]
-    names = _in_class(src, at, names)
+    names = _flagged(src, at, _in_class(src, at, names))
     if key is not None and _base(key) == _base(name_expr):
         names = _element(names, key)
     elif key is not None and _NAME.fullmatch(key.strip()):
@@ -105,6 +111,42 @@ def _in_class(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite
     return mine or sites
 
 
+def _flagged(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite]:
+    """Of ``sites``, those set in a block that also sets a flag a branch around ``at`` tests (``is_wino_ = true;``
+    beside the pushes of the Winograd kernels, the fetch under ``else if (is_wino_)``), when any is."""
+    f = src.enclosing(at) if at >= 0 else None
+    if f is None:
+        return sites
+    flags = set()
+    for brace in _around(src.code, f.start, at):
+        head = src.code[max(f.start, brace - 200):brace]
+        if _keyword(src.code, brace) == "if" and (m := re.search(r"\(\s*([A-Za-z_]\w*)\s*\)\s*$", head)):
+            flags.add(m.group(1))
+    closes = _matching_braces(src.code)
+    spans = []
+    for flag in flags:
+        for m in re.finditer(rf"(?<![\w.>]){re.escape(flag)}\s*=\s*(?:true|1)\s*;", src.code):
+            around = [b for b, e in closes.items() if b < m.start() < e]
+            if around:
+                spans.append((max(around), closes[max(around)]))
+    mine = [s for s in sites if any(b < s.pos < e for b, e in spans)]
+    return mine or sites
+
+
+def chosen_with(src: CSource, method: str) -> set[str]:
+    """The string literals set in the blocks that choose ``method`` through a member-function pointer (``impl_ =
+    &ConvCompute::Depthwise3x3;`` beside ``names_.push_back("depth_conv2d_3x3")``): the kernels a launch in that
+    method may be of (empty: no block chooses it)."""
+    found = list(re.finditer(rf"=\s*&\s*(?:[A-Za-z_]\w*\s*::\s*)*{re.escape(method)}\s*;", src.code))
+    closes = _matching_braces(src.code) if found else {}
+    out: set[str] = set()
+    for m in found:
+        around = [b for b, e in closes.items() if b < m.start() < e]
+        if around:
+            out.update(re.findall(_LITERAL, src.code[max(around):closes[max(around)]]))
+    return out
+
+
 def class_span(src: CSource, at: int) -> tuple[int, int] | None:
     """The offsets of the innermost block around ``at`` that is no function's (a class's body)."""
     if at < 0:
@@ -115,8 +157,9 @@ def class_span(src: CSource, at: int) -> tuple[int, int] | None:
     return (max(around), closes[max(around)]) if around else None
 
 
+@lru_cache(maxsize=4)
 def _matching_braces(code: str) -> dict[int, int]:
-    """Each ``{`` offset and the offset of the ``}`` that closes it."""
+    """Each ``{`` offset and the offset of the ``}`` that closes it (per text: a file's registry asks many times)."""
     out, stack = {}, []
     for i, c in enumerate(code):
         if c == "{":
@@ -124,6 +167,17 @@ def _matching_braces(code: str) -> dict[int, int]:
         elif c == "}" and stack:
             out[stack.pop()] = i
     return out
+
+
+@lru_cache(maxsize=4)
+def _opens(code: str) -> list[int]:
+    return sorted(_matching_braces(code))
+
+
+def _around(code: str, start: int, pos: int) -> list[int]:
+    """The ``{`` offsets from ``start`` on whose blocks are open at ``pos``, outermost first."""
+    opens, closes = _opens(code), _matching_braces(code)
+    return [b for b in opens[bisect.bisect_left(opens, start):bisect.bisect_left(opens, pos)] if closes[b] > pos]
 
 
 def _base(expr: str) -> str:
@@ -145,9 +199,9 @@ def _nearest(src: CSource, pos: int, paths: list[StringSite]) -> list[StringSite
     f = src.enclosing(pos) if pos >= 0 else None
     if f is None:
         return paths
-    inside = [(p, open_blocks(src.code[f.start:p.pos])) for p in paths if f.start < p.pos < f.end]
-    for brace in reversed(open_blocks(src.code[f.start:pos]) or []):
-        here = [(p, blocks) for p, blocks in inside if blocks is not None and brace in blocks]
+    inside = [(p, _around(src.code, f.start, p.pos)) for p in paths if f.start < p.pos < f.end]
+    for brace in reversed(_around(src.code, f.start, pos)):
+        here = [(p, blocks) for p, blocks in inside if brace in blocks]
         direct = [p for p, blocks in here if blocks[-1] == brace]  # beside it before one in a nested block
         if here:
             return direct or [p for p, _ in here]
@@ -160,17 +214,21 @@ def _push_index(src: CSource, var: str, push: str, pos: int) -> int | None:
     f = src.enclosing(pos)
     if f is None:
         return None
-    body = src.code[f.start:pos]
-    mine = open_blocks(body)
-    if mine is None or any(opened_by(body, b) in ("for", "while", "do") for b in mine):
+    mine = _around(src.code, f.start, pos)
+    if any(_keyword(src.code, b) in ("for", "while", "do") for b in mine):
         return None
     count = 0
-    for m in re.finditer(rf"{push}|(?<![\w]){var}\s*(?:\.|->)\s*clear\s*\(", body):
-        blocks = open_blocks(body[:m.start()])
-        if blocks is None or any(b not in mine for b in blocks):
+    for m in re.finditer(rf"{push}|(?<![\w]){var}\s*(?:\.|->)\s*clear\s*\(", src.code[f.start:pos]):
+        if any(b not in mine for b in _around(src.code, f.start, f.start + m.start())):
             continue  # in a block closed before the push: another path
         count = count + 1 if "push_back" in m.group(0) or "emplace_back" in m.group(0) else 0
     return count
+
+
+def _keyword(code: str, brace: int) -> str:
+    """:func:`opened_by` of the ``{`` at ``brace``, read off the text just before it."""
+    head = code[max(0, brace - 400):brace]
+    return opened_by(head, len(head))
 
 
 def _written_through(src: CSource, var: str) -> list[StringSite]:

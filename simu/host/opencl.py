@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
 from simu.host.clfunctor import assigned_to, enqueue_ranges, functor_args, functor_calls, functor_kernels
+from simu.host.clnames import chosen_with
 from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
@@ -414,8 +415,11 @@ def _grid_relation(ev: Evaluator, c: Call, kernel: str, g_text: str, g: tuple | 
 
 
 def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
-    """``kernel.setArg(i, value)`` of the C++ wrapper."""
+    """``kernel.setArg(i, value)`` of the C++ wrapper.  Those of a method a member-function pointer chooses
+    (``impl_ = &Conv::Depthwise3x3;``) that launches nothing are no launch's: which method ran before the launch
+    (``(this->*impl_)(); enqueue(kernel_)`` in another method) is not known here (:data:`CHOSEN_ELSEWHERE`)."""
     out = []
+    elsewhere: dict[int, bool] = {}  # per enclosing function's start
     for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(", src.code):
         args, _ = split_args(src.code, m.end())
         if not args or len(args) < 2:
@@ -429,8 +433,23 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
         if index is None and "++" not in args[0] and "--" not in args[0]:
             index = ev.int_value(args[0], m.start())
         out.append(ArgSite(rel, src.line_of(m.start()), kernel_alias(src, m.group(1), m.start()), index, args[0],
-                           args[1] if len(args) > 2 else "", value, v, used, state=state))
+                           args[1] if len(args) > 2 else "", value, v, used, state=state,
+                           variant=CHOSEN_ELSEWHERE if _chosen_elsewhere(src, m.start(), elsewhere) else ""))
     return out
+
+
+CHOSEN_ELSEWHERE = "@set in a method chosen through a pointer"  # an ArgSite.variant no launch site has
+
+
+def _chosen_elsewhere(src: CSource, pos: int, memo: dict[int, bool]) -> bool:
+    """Whether ``pos`` is in a method a member-function pointer chooses and that launches nothing."""
+    f = src.enclosing(pos)
+    if f is None:
+        return False
+    if f.start not in memo:
+        memo[f.start] = "enqueueNDRangeKernel" not in src.code[f.start:f.end] \
+            and bool(chosen_with(src, f.name.split("::")[-1]))
+    return memo[f.start]
 
 
 def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSite], arg_sites: list[ArgSite]
@@ -452,6 +471,9 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
         fn = src.enclosing(m.start())
         if len(names) > 1 and fn is not None:  # `if (kernel_func_name_ == "concat2") { … enqueue … }`
             names = named_in_branch(guards(src, ev, fn, m.start(), expand=False), names)
+        if len(names) > 1 and fn is not None:  # a method a member-function pointer chooses beside the names
+            chosen = chosen_with(src, fn.name.split("::")[-1])
+            names = [n for n in names if n in chosen] or names
         for name in names:
             out += _per_instantiation(src, ev, m.start(), lambda m=m, args=args, kernel=kernel, name=name:
                                       _cpp_launch_site(src, ev, rel, m.start(), [kernel, *args[1:]], name,
