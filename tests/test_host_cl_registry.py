@@ -458,3 +458,19 @@ def test_arguments_set_in_a_method_a_pointer_chooses_are_not_another_methods_lau
     (copy, _), = host_constraints(index, "plane_copy", params, cl_file="buffer/kernels.cl", api="opencl")
     assert copy.origin.startswith("host launch at conv.cc:")
     assert "hw" not in copy.args and copy.dims["grid.x"] == "(c)/blockDim_x"
+
+
+def test_an_argument_passed_as_a_local_computed_from_other_arguments_relates_to_them():
+    src = CSource("""
+void Run(cl::CommandQueue& q, int h, int w) {
+  const int hw = h * w;
+  kernel_.setArg(0, h);
+  kernel_.setArg(1, w);
+  kernel_.setArg(2, hw);
+  kernel_.setArg(3, h);
+  q.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{h, w}, cl::NullRange);
+}
+cl::Kernel kernel_;
+""")
+    (launch,) = extract(src, "plane.cc").launches
+    assert launch.arg_sym == ("_a3_", None, "(_a3_*_a1_)", None)  # h passed twice; hw = h * w

@@ -507,7 +507,7 @@ def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_site
     passed = _passed(line, kernel, arg_sites)
     out: list[str | None] = [None] * (max(last, default=-1) + 1)
     for i, a in last.items():
-        if a.value is not None or arg_variable(a.value_text) is not None:
+        if a.value is not None:
             continue
         part = re.fullmatch(r"(?:static_cast\s*<[\w\s]+>\s*)?\(?\s*([A-Za-z_]\w*)\s*\[\s*([012])\s*\]\s*\)?",
                             a.value_text.strip())
