@@ -122,13 +122,9 @@ def _flagged(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite]
         head = src.code[max(f.start, brace - 200):brace]
         if _keyword(src.code, brace) == "if" and (m := re.search(r"\(\s*([A-Za-z_]\w*)\s*\)\s*$", head)):
             flags.add(m.group(1))
-    closes = _matching_braces(src.code)
-    spans = []
-    for flag in flags:
-        for m in re.finditer(rf"(?<![\w.>]){re.escape(flag)}\s*=\s*(?:true|1)\s*;", src.code):
-            around = [b for b, e in closes.items() if b < m.start() < e]
-            if around:
-                spans.append((max(around), closes[max(around)]))
+    spans = [span for flag in flags
+             for m in re.finditer(rf"(?<![\w.>]){re.escape(flag)}\s*=\s*(?:true|1)\s*;", src.code)
+             if (span := _innermost(src.code, m.start())) is not None]
     mine = [s for s in sites if any(b < s.pos < e for b, e in spans)]
     return mine or sites
 
@@ -137,13 +133,10 @@ def chosen_with(src: CSource, method: str) -> set[str]:
     """The string literals set in the blocks that choose ``method`` through a member-function pointer (``impl_ =
     &ConvCompute::Depthwise3x3;`` beside ``names_.push_back("depth_conv2d_3x3")``): the kernels a launch in that
     method may be of (empty: no block chooses it)."""
-    found = list(re.finditer(rf"=\s*&\s*(?:[A-Za-z_]\w*\s*::\s*)*{re.escape(method)}\s*;", src.code))
-    closes = _matching_braces(src.code) if found else {}
     out: set[str] = set()
-    for m in found:
-        around = [b for b, e in closes.items() if b < m.start() < e]
-        if around:
-            out.update(re.findall(_LITERAL, src.code[max(around):closes[max(around)]]))
+    for m in re.finditer(rf"=\s*&\s*(?:[A-Za-z_]\w*\s*::\s*)*{re.escape(method)}\s*;", src.code):
+        if (span := _innermost(src.code, m.start())) is not None:
+            out.update(re.findall(_LITERAL, src.code[span[0]:span[1]]))
     return out
 
 
@@ -151,10 +144,9 @@ def class_span(src: CSource, at: int) -> tuple[int, int] | None:
     """The offsets of the innermost block around ``at`` that is no function's (a class's body)."""
     if at < 0:
         return None
-    closes = _matching_braces(src.code)
     bodies = [(f.start, f.end) for f in src.functions()]
-    around = [b for b, e in closes.items() if b < at < e and not any(s <= b < end for s, end in bodies)]
-    return (max(around), closes[max(around)]) if around else None
+    around = [b for b in _around(src.code, 0, at) if not any(s <= b < end for s, end in bodies)]
+    return (around[-1], _matching_braces(src.code)[around[-1]]) if around else None
 
 
 @lru_cache(maxsize=4)
@@ -180,6 +172,18 @@ def _around(code: str, start: int, pos: int) -> list[int]:
     return [b for b in opens[bisect.bisect_left(opens, start):bisect.bisect_left(opens, pos)] if closes[b] > pos]
 
 
+def _innermost(code: str, pos: int) -> tuple[int, int] | None:
+    """The offsets of the ``{`` and ``}`` of the innermost block around ``pos``."""
+    around = _around(code, 0, pos)
+    return (around[-1], _matching_braces(code)[around[-1]]) if around else None
+
+
+def element(expr: str) -> tuple[str, str] | None:
+    """(vector, index) of an element expression: ``names_[2]`` -> (``names_``, ``2``)."""
+    m = _ELEMENT.fullmatch(expr)
+    return (m.group(1), m.group(2)) if m else None
+
+
 def _base(expr: str) -> str:
     return re.split(r"\s*\[", expr.strip())[0]
 
@@ -187,10 +191,10 @@ def _base(expr: str) -> str:
 def _element(sites: list[StringSite], expr: str) -> list[StringSite]:
     """``sites`` narrowed to the element ``names_[2]`` takes (those whose push makes element 2; all when no push is
     known to)."""
-    m = _ELEMENT.fullmatch(expr)
-    if m is None or not m.group(2).isdigit():
+    part = element(expr)
+    if part is None or not part[1].isdigit():
         return sites
-    return [s for s in sites if s.index == int(m.group(2))] or sites
+    return [s for s in sites if s.index == int(part[1])] or sites
 
 
 def _nearest(src: CSource, pos: int, paths: list[StringSite]) -> list[StringSite]:

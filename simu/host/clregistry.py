@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clnames import class_span, named_paths, open_blocks, opened_by
+from simu.host.clnames import class_span, element, named_paths, open_blocks, opened_by
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
@@ -27,7 +27,6 @@ _SETS_ARGS = re.compile(r"(?<![\w.>])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(")
 _CL_PATH = re.compile(r'"([^"\n]+\.cl)"')
 _PATH_SET = re.compile(r'([A-Za-z_]\w*)\s*(?:=|\{|(?:\.|->)\s*(?:push_back|emplace_back)\s*\()\s*"[^"\\\n]*\.cl"')
 _IDENT = re.compile(r"[A-Za-z_][\w.\->]*")
-_ELEMENT = re.compile(r"([A-Za-z_][\w.\->]*?)\s*\[\s*(\w+)\s*\]")
 _CONTROL = re.compile(r"(?:for|while|do|if|else|switch|case)\b")
 
 
@@ -100,9 +99,8 @@ def _registration(src: CSource, path_at: int, path: str) -> tuple[str, str, int]
 def _registers(name_expr: str, key: str | None) -> bool:
     """Whether a registration of ``name_expr`` can make the kernel a fetch keyed by ``key`` takes: not when both are
     elements of one vector at other constant positions (``names_[0]`` registered, ``names_[1]`` fetched)."""
-    a, b = _ELEMENT.fullmatch(name_expr.strip()), _ELEMENT.fullmatch(key.strip()) if key else None
-    return not (a and b and a.group(1) == b.group(1) and a.group(2).isdigit() and b.group(2).isdigit()
-                and a.group(2) != b.group(2))
+    a, b = element(name_expr), element(key) if key else None
+    return not (a and b and a[0] == b[0] and a[1].isdigit() and b[1].isdigit() and a[1] != b[1])
 
 
 def _fetch_key(src: CSource, start: int, at: int) -> str | None:
