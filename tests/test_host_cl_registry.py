@@ -111,7 +111,19 @@ def test_argument_counters_and_references_to_the_kernel_member():
             ("int i = 0; k.setArg(i++, a); if (c) k.setArg(i++, b); k.setArg(i++, d);", "k.setArg(i++, d)", "i++",
              None),
             ("int i; for (int j = 0; j < n; j++) { i = 0; k.setArg(i, a); k.setArg(++i, b); }", "k.setArg(++i, b)",
-             "++i", 1)):
+             "++i", 1),
+            # both branches of an if/else step once: the count after them is known, and inside each
+            ("int i = 0; if (m) { k.setArg(i++, a); } else { k.setArg(i++, b); } k.setArg(i++, c);",
+             "k.setArg(i++, c)", "i++", 1),
+            ("int i = 0; if (m) { k.setArg(i++, a); } else if (n) { k.setArg(i++, b); } else { k.setArg(i++, d); }"
+             " k.setArg(i++, c);", "k.setArg(i++, c)", "i++", 1),
+            ("int i = 0; k.setArg(i++, z); if (m) { k.setArg(i++, a); } else { k.setArg(i++, b); }",
+             "k.setArg(i++, b)", "i++", 1),
+            # branches that step apart, or an if with no else: unknown
+            ("int i = 0; if (m) { k.setArg(i++, a); k.setArg(i++, e); } else { k.setArg(i++, b); } k.setArg(i++, c);",
+             "k.setArg(i++, c)", "i++", None),
+            ("int i = 0; if (m) { k.setArg(i++, a); } else if (n) { k.setArg(i++, b); } k.setArg(i++, c);",
+             "k.setArg(i++, c)", "i++", None)):
         body = CSource("void f(cl::Kernel k) { " + code + " }")
         assert counter_index(body, text, body.code.index(at)) == want, code
 
@@ -474,3 +486,25 @@ cl::Kernel kernel_;
 """)
     (launch,) = extract(src, "plane.cc").launches
     assert launch.arg_sym == ("_a3_", None, "(_a3_*_a1_)", None)  # h passed twice; hw = h * w
+
+
+def test_an_argument_a_size_macro_computes_from_another_argument_relates_to_it():
+    src = CSource("""
+#define UP_DIV(x, y) (((x) + (y) - (1)) / (y))
+void Run(cl::CommandQueue& q) {
+  const int round_w = UP_DIV(out_w_, 2);
+  int idx = 0;
+  kernel_.setArg(idx++, *in_);
+  if (mali_) {
+    kernel_.setArg(idx++, *bias_buffer_);
+  } else {
+    kernel_.setArg(idx++, *bias_image_);
+  }
+  kernel_.setArg(idx++, round_w);
+  kernel_.setArg(idx++, out_w_);
+  q.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{gws_[0], gws_[1]}, cl::NullRange);
+}
+cl::Kernel kernel_;
+""")
+    (launch,) = extract(src, "wino.cc").launches
+    assert launch.arg_sym == (None, None, "((_a3_+2-1)/2)", None)  # the bias branches both step the counter

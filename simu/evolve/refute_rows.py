@@ -53,11 +53,11 @@ def refute_by_rows(search) -> None:
         sites = sites_of(finding)
         wider = partial(_wider_images, _images(layout.kernel), witness)
         runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, wanted, wider))
-        for name in (n for n in rows if runs.value(n) < extent):
+        for name in (n for n in rows if _row(witness.launch, n) < extent):
             verdict = rerun_verdict(runs.run(name, extent), finding, sites)
             if verdict == "lost":
                 search.judge(key, beyond_contract(finding, (
-                    f"only when {name} = {runs.value(name)} is shorter than the {extent} work-items the launch runs "
+                    f"only when {name} = {_row(witness.launch, name)} is shorter than the {extent} work-items the launch runs "
                     f"along one dimension: the kernel linearises a thread index with {name} as a row length and "
                     f"never bounds the index by it, so it was written for launches of at most {name} work-items "
                     f"there (a re-run at {name} = {extent} does not show it)"), f"row length {name}"),
@@ -72,7 +72,14 @@ def refute_by_rows(search) -> None:
 def _short(launch, rows: list[str]) -> bool:
     """Whether some row length of ``launch`` is shorter than its extent."""
     extent = _extent(launch)
-    return any(int_value(launch.args.get(n)) < extent for n in rows)
+    return any(_row(launch, n) < extent for n in rows)
+
+
+def _row(launch, name: str) -> int:
+    """The row length argument ``name`` gives ``launch``: an integer vector's shortest component (the search draws
+    every component of one alike)."""
+    v = launch.args.get(name)
+    return int(np.min(v)) if isinstance(v, np.ndarray) and v.size else int_value(v)
 
 
 def _extent(launch) -> int:
@@ -88,7 +95,7 @@ def _wider_images(images: list[str], witness, launch, name: str, value: int):
     """``launch`` with its images as much wider than the witness's as ``name``'s row grew (their contents repeated
     across): rows raised past the image the search drew for the short ones would write outside it, and the re-run
     could not tell the race gone from the accesses cut off.  The program's images are as wide as its rows."""
-    before = int_value(witness.launch.args.get(name))
+    before = _row(witness.launch, name)
     if not images or before <= 0 or value <= before:
         return launch
     factor = -(-value // before)

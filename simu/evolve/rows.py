@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from simu.evolve.dictionary import CASTS, THREAD_ID_CALLS, int_params
 from simu.ir import Kernel
+from simu.ir.types import IntType, VectorType
 
 _MULTIPLY_CALLS = ("_Z5mad24", "_Z5mul24", "_Z6mad_hi", "_Z3mad")  # the first two operands multiply
 _IMAGE_CALLS = ("_Z12write_image", "_Z11read_image", "_Z12read_image")  # an image's coordinates
@@ -19,8 +20,9 @@ _CARRYING = CASTS | {"add", "sub", "mul", "shl", "or", "phi", "select", "sdiv", 
 
 def row_length_arguments(kernel: Kernel) -> set[str]:
     """The integer parameters that multiply a thread index itself (a work-item id, not a value computed from one:
-    ``row = i / width`` is a row the kernel chose to compute) inside an address or an image coordinate."""
-    params = int_params(kernel)
+    ``row = i / width`` is a row the kernel chose to compute) inside an address or an image coordinate; an integer
+    vector (``out_pos = c * output_shape.x + w``) when one of its components does."""
+    params = {**int_params(kernel), **_int_vector_params(kernel)}
     instrs = [(ins.opcode, ins.name, [op.value if op.kind == "reg" else None for op in ins.ops],
                str(ins.attrs.get("callee") or "") if ins.opcode == "call" else "")
               for b in kernel.function.blocks for ins in b.instrs]
@@ -42,8 +44,8 @@ def row_length_arguments(kernel: Kernel) -> set[str]:
                 raw.add(name)
             if name in raw or (opcode in _CARRYING and any(r in thread for r in regs)):
                 thread.add(name)
-            if opcode in CASTS and regs and regs[0] in params and name not in thread:
-                params[name] = params[regs[0]]
+            if (opcode in CASTS or opcode == "extractelement") and regs and regs[0] in params and name not in thread:
+                params[name] = params[regs[0]]  # a component of an `int2` shape is its row length too
             if opcode in _CARRYING:
                 carried = set().union(*(rows[r] for r in regs if r in rows))
                 factors = regs[:2] if opcode == "mul" or callee.startswith(_MULTIPLY_CALLS) else []
@@ -55,3 +57,9 @@ def row_length_arguments(kernel: Kernel) -> set[str]:
             if before != (name in thread, name in raw, name in params, len(rows.get(name, ()))):
                 changed = True
     return found
+
+
+def _int_vector_params(kernel: Kernel) -> dict[str, str]:
+    """IR name -> name of each integer vector parameter (``int2``)."""
+    return {ir_name: p.name for (ir_name, _), p in zip(kernel.function.args, kernel.params, strict=False)
+            if isinstance(p.type, VectorType) and isinstance(p.type.elem, IntType) and not p.is_pointer}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clnames import class_span, element, named_paths, open_blocks, opened_by
+from simu.host.clnames import _matching_braces, class_span, element, named_paths, open_blocks, opened_by
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
@@ -150,13 +150,59 @@ def counter_index(src: CSource, text: str, pos: int) -> int | None:
     if blocks is None or any(opened_by(between, b) in ("for", "while", "do") for b in blocks):
         return None
     steps = 0
+    branched: dict[int, list[int]] = {}  # a block closed before `pos` -> the steps directly in it
     for step in re.finditer(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", between):
         inside = open_blocks(between[:step.start()])
         statement = re.split(r"[;{}]", between[:step.start()])[-1]
-        if inside is None or any(b not in blocks for b in inside) or _CONTROL.match(statement.strip()):
-            return None  # stepped in a block closed before the launch, or under a condition
-        steps += 1
-    return int(sets[-1].group(1)) + steps + (1 if m.group(1) else 0)
+        if inside is None or _CONTROL.match(statement.strip()):
+            return None  # under a condition without braces
+        closed = [b for b in inside if b not in blocks]
+        if len(closed) == 1:
+            branched.setdefault(closed[0], []).append(step.start())
+        elif closed:
+            return None  # stepped in a nested block closed before the launch
+        else:
+            steps += 1
+    chained = _branch_steps(between, sorted(branched), {b: len(v) for b, v in branched.items()})
+    if chained is None:
+        return None
+    return int(sets[-1].group(1)) + steps + chained + (1 if m.group(1) else 0)
+
+
+def _branch_steps(code: str, braces: list[int], counts: dict[int, int]) -> int | None:
+    """The steps that closed blocks add when they are the branches of complete ``if``/``else`` chains that each
+    step the same number of times (``if (mali) { k.setArg(i++, buf); } else { k.setArg(i++, img); }``: one), else
+    ``None``.  ``braces`` are the blocks that step, ``counts`` how often each does."""
+    closes = _matching_braces(code)
+    total, seen = 0, set()
+    for brace in braces:
+        if brace in seen:
+            continue
+        if opened_by(code, brace) != "if" or re.search(r"\belse\s*$", _before_condition(code, brace)):
+            return None  # not the head of a chain (a loop, a bare block, or a chain whose head did not step)
+        chain, at, taken = [brace], closes.get(brace), False
+        while at is not None:
+            after = re.match(r"\s*else\s*(if\s*\()?", code[at + 1:])
+            if after is None:
+                return None  # no `else`: the steps happen on one path only
+            nxt = code.find("{", at + 1)
+            if nxt < 0 or re.search(r"[;}]", code[at + 1 + after.end():nxt]):
+                return None
+            chain.append(nxt)
+            taken = nxt not in closes  # `pos` is in this branch: the others' steps are not on its path
+            at = closes.get(nxt) if after.group(1) else None
+        per = {counts.get(b, 0) for b in chain}
+        if len(per) != 1 and not taken:
+            return None
+        seen.update(chain)
+        total += 0 if taken else per.pop()
+    return total
+
+
+def _before_condition(code: str, brace: int) -> str:
+    """The text before the ``if`` whose ``{`` is at ``brace``."""
+    head = code[:brace]
+    return head[:head.rfind("if")]
 
 
 def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:

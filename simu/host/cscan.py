@@ -143,7 +143,7 @@ class CSource:
         its own win)."""
         own = self.__dict__.get("_int_functions")
         if own is None:
-            own = self._int_functions = int_functions(self.code) if "return" in self.code else {}
+            own = self._int_functions = int_functions(self.code)
         if not self.header_functions:
             return own
         merged = self.__dict__.get("_merged_functions")
@@ -224,8 +224,28 @@ def file_constants(code: str) -> list[tuple[str, str]]:
 def int_functions(code: str) -> dict[str, tuple[tuple[str, ...], str]]:
     """The integer functions whose body is one ``return`` (``inline int GET_BLOCKS(const int N) { return (N + 511)
     / 512; }``): name -> (parameter names, returned expression), to be written out where they are called."""
-    return {m.group(1): (tuple(_param_names(m.group(2))), " ".join(m.group(3).split()))
-            for m in _INT_FUNCTION.finditer(code)}
+    out = {m.group(1): (tuple(_param_names(m.group(2))), " ".join(m.group(3).split()))
+           for m in _INT_FUNCTION.finditer(code)} if "return" in code else {}
+    return {**_arithmetic_macros(code), **out} if "#" in code else out
+
+
+_ARITHMETIC = re.compile(r"[\w\s()+\-*/%<>=!?:&|^~]+")
+
+
+def _arithmetic_macros(code: str) -> dict[str, tuple[tuple[str, ...], str]]:
+    """The function-like macros whose body is arithmetic over their parameters and numbers (``#define UP_DIV(x, y)
+    (((x) + (y) - (1)) / (y))``), as :func:`int_functions` gives them: a size is written with them as often."""
+    out = {}
+    for m in _DEFINE.finditer(code):
+        if not m.group(2):
+            continue
+        params = tuple(p.strip() for p in m.group(2)[1:-1].split(","))
+        body = " ".join(m.group(3).replace("\\\n", " ").split())
+        names = set(re.findall(r"\b[A-Za-z_]\w*", re.sub(r"\b\d\w*", "", body)))
+        if body and _ARITHMETIC.fullmatch(body) and names <= set(params) and all(re.fullmatch(r"[A-Za-z_]\w*", p)
+                                                                                 for p in params):
+            out.setdefault(m.group(1), (params, body))
+    return out
 
 
 def inline_calls(text: str, functions: dict[str, tuple[tuple[str, ...], str]], depth: int = 0) -> str:

@@ -110,7 +110,7 @@ class HeaderMacros:
             macros = dict(src.macros)
             for k, v in file_constants(src.code):
                 macros.setdefault(k, v)
-            functions = int_functions(src.code) if "return" in text else {}
+            functions = int_functions(src.code)
             hit = (macros, _includes(src.code), {**definers(src.code), **functions},
                    launch_macros(text))
             self._macros[h] = hit
