@@ -68,6 +68,28 @@ int main(void) {{
     return 0;
 }}
 """
+# a library of operators over one runtime class every operator's file uses: a file reaches an operator's .cl file
+# only by naming it, not by using the runtime
+RUNTIME_H = """#include <CL/cl.h>
+class Runtime {
+ public:
+  cl_program Build(const char *file) { cl_program p = load(file); clBuildProgram(p, 0, NULL, "", NULL, NULL); return p; }
+  cl_command_queue q;
+};
+"""
+OP_HOST = """#include "../runtime.h"
+void run_{op}(Runtime &rt, cl_mem out) {{
+    cl_program prog = rt.Build("{op}.cl");
+    cl_kernel k = clCreateKernel(prog, "{op}_{i}", NULL);
+    int n = {n};
+    clSetKernelArg(k, 0, sizeof(cl_mem), &out);
+    clSetKernelArg(k, 1, sizeof(int), &n);
+    size_t global = {n}, local = 64;
+    clEnqueueNDRangeKernel(rt.q, k, 1, NULL, &global, &local, 0, NULL, NULL);
+}}
+"""
+OP_KERNEL = """__kernel void {op}_{i}(__global float *out, int n) {{ out[get_global_id(0)] = n; }}
+"""
 CL_KERNEL = """__kernel void {k}(__global float *out, int n) {{ out[get_global_id(0)] = TILE; }}
 """
 
@@ -103,6 +125,10 @@ def make_project(root: Path, programs: int) -> None:
         # a .cl alone in its folder whose program's source no host file names: its kernel's name is all there is
         _write(root / f"clkern/p{i}/lonely.cl", CL_KERNEL.format(k=f"lonely_{i}"))
         _write(root / f"clhost/p{i}/host.c", CL_HOST.format(cl="", tile=64, k=f"lonely_{i}", n=n))
+        _write(root / f"rtlib/p{i}/runtime.h", RUNTIME_H)
+        for op in ("scale", "shift"):
+            _write(root / f"rtlib/p{i}/ops/{op}.cc", OP_HOST.format(op=op, i=i, n=n))
+            _write(root / f"rtlib/p{i}/cl/{op}.cl", OP_KERNEL.format(op=op, i=i))
 
 
 def kernel_files(root: Path) -> list[Path]:
@@ -146,6 +172,7 @@ def test_each_kernel_takes_the_contracts_the_whole_projects_index_gives_it(tmp_p
     ("cl", "ocl/p1/kernel.cl", {"ocl/p1/host.c"}),
     ("cl built from a folder up", "oclfar/p1/cl/scan_1.cl", {"oclfar/p1/host.c"}),
     ("cl named by its kernel only", "clkern/p1/lonely.cl", {"clhost/p1/host.c"}),
+    ("cl of a library over one runtime class", "rtlib/p1/cl/scale.cl", {"rtlib/p1/ops/scale.cc", "rtlib/p1/runtime.h"}),
     ("two levels of wrappers", "deep/p1/lib/k.cu", {"deep/p1/lib/k.cu", "deep/p1/mid/mid.cpp", "deep/p1/app/main.cpp"}),
 ])
 def test_what_a_command_reads_does_not_grow_with_the_project(tmp_path, kind, seed, read):

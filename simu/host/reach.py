@@ -71,6 +71,7 @@ class _Closure:
         self.chosen: dict[Path, None] = {}  # files read (host files and headers), in order
         self.words: set[str] = set()  # names searched as words (classes, kernels), not as calls
         self.forwarded: set[str] = set()  # functions that launch or build, or call one: their callers do too
+        self._seed_words: re.Pattern[str] | None = None  # the names of ``.cl`` seeds and their kernels
 
     # -- texts ---------------------------------------------------------------------------------------------
 
@@ -111,6 +112,8 @@ class _Closure:
             names: dict[str, Path] = dict(idle)  # name -> a file defining it (the nearest-namesake rule's anchor)
             idle = {}
             for f in new:
+                if self.infrastructure(f):
+                    continue
                 for n in self.exports(f):
                     names.setdefault(n, f)
             names = {n: f for n, f in names.items() if n not in searched}
@@ -169,6 +172,19 @@ class _Closure:
                     if folders.get(c.parent, s) == s and _nearest(c, same) == s:
                         out += self.add(c)
         return out
+
+    def infrastructure(self, f: Path) -> bool:
+        """Whether ``f`` is a header read only because a file read includes it, that names no kernel or file of
+        ``.cl`` seeds: a runtime's classes and API wrappers (``CLRuntime``, a loader's own ``clSetKernelArg``) are
+        used by every file of the library, and a file reaches a ``.cl`` file's kernels only by naming them or it
+        (or by calling a function of a file that does)."""
+        if f.suffix.lower() not in HEADER_EXTENSIONS or not self.seeds or \
+                any(s.suffix.lower() != ".cl" for s in self.seeds):
+            return False
+        if self._seed_words is None:
+            words = {w for s in self.seeds for w in (s.name, s.stem, *kernel_names(self.text(s)))}
+            self._seed_words = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(words))) + r")\b")
+        return self._seed_words.search(self.text(f)) is None
 
     def exports(self, f: Path) -> set[str]:
         """Names whose callers (or users) may launch or build kernels through ``f``: functions whose body launches,
