@@ -73,7 +73,8 @@ int main(void) {{
 RUNTIME_H = """#include <CL/cl.h>
 class Runtime {
  public:
-  cl_program Build(const char *file) { cl_program p = load(file); clBuildProgram(p, 0, NULL, "", NULL, NULL); return p; }
+  cl_program Build(const char *file) {
+    cl_program p = load(file); clBuildProgram(p, 0, NULL, "", NULL, NULL); return p; }
   cl_command_queue q;
 };
 """

@@ -45,6 +45,10 @@ __kernel void two_passes(__global float *out, int width) {
   barrier(CLK_GLOBAL_MEM_FENCE);
   out[c * width + w] += (float)w;  // a second error on the same witness, at other lines
 }
+__kernel void tag_shaped(__write_only image2d_t out, int2 out_shape) {
+  int c = get_global_id(0), w = get_global_id(1);  // a shape passed as one int2: .x the row length
+  write_imagef(out, (int2)(c * out_shape.x + w, get_global_id(2) % out_shape.y), (float4)(c));
+}
 __kernel void guarded(__global float *out, int n) {
   int i = get_global_id(0);
   if (i < n) out[i] = 1.0f;
@@ -77,6 +81,7 @@ def test_row_lengths_are_read_from_addresses_and_image_coordinates():
     assert row_length_arguments(m.kernel("scale_rows")) == {"width"}
     assert row_length_arguments(m.kernel("copy_image")) == {"out_width"}
     assert row_length_arguments(m.kernel("copy_by_fields")) == {"out_width"}
+    assert row_length_arguments(m.kernel("tag_shaped")) == {"out_shape"}
     assert row_length_arguments(m.kernel("guarded")) == set()
 
 
@@ -128,3 +133,14 @@ def test_a_row_length_the_host_computes_from_its_state_is_judged_too():
     assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
     refute_by_rows(s)
     assert _races(s) and all(f.severity == codes.WARNING for f in _races(s))
+
+
+def test_overlapping_rows_at_a_searched_shape_component_are_a_warning_too():
+    """``int2 output_shape`` with ``.x`` the row length (Paddle-Lite's conv2d_depthwise_transpose): the shape is a
+    row length as an ``int`` would be, judged by its shortest component."""
+    s = _search("tag_shaped", (4, 1), (1, 8), 2)
+    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    races = _races(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert "only when out_shape = 2 is shorter than the 8 work-items" in races[0].message

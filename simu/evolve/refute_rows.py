@@ -56,8 +56,9 @@ def refute_by_rows(search) -> None:
         for name in (n for n in rows if _row(witness.launch, n) < extent):
             verdict = rerun_verdict(runs.run(name, extent), finding, sites)
             if verdict == "lost":
+                short = _row(witness.launch, name)
                 search.judge(key, beyond_contract(finding, (
-                    f"only when {name} = {_row(witness.launch, name)} is shorter than the {extent} work-items the launch runs "
+                    f"only when {name} = {short} is shorter than the {extent} work-items the launch runs "
                     f"along one dimension: the kernel linearises a thread index with {name} as a row length and "
                     f"never bounds the index by it, so it was written for launches of at most {name} work-items "
                     f"there (a re-run at {name} = {extent} does not show it)"), f"row length {name}"),
