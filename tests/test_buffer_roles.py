@@ -333,3 +333,42 @@ __global__ void gather(const int count, const int *idx, const int *begins, const
     roles = buffer_roles(m.kernel("gather"))
     assert (roles["begins"].kind, roles["begins"].partner) == ("starts", "counts")
     assert (roles["counts"].kind, [t.name for t in roles["counts"].targets]) == ("counts", ["idx"])
+
+
+RAGGED = r"""
+__global__ void nearest_in_batch(int batch_size, int m, const float *xyz, const int *xyz_batch_cnt,
+                                 const float *query, const int *query_batch_cnt, int *out) {
+  int pt = blockIdx.x * blockDim.x + threadIdx.x;
+  if (pt >= m) return;
+  int bs = 0, cnt = query_batch_cnt[0];
+  for (int k = 1; k < batch_size; k++) { if (pt < cnt) break; cnt += query_batch_cnt[k]; bs = k; }
+  int start = 0;
+  for (int k = 0; k < bs; k++) start += xyz_batch_cnt[k];  // where this batch's points start
+  xyz += start * 3;
+  int n = xyz_batch_cnt[bs], best = -1;
+  float best_d = 1e30f;
+  for (int k = 0; k < n; k++) {
+    float d = xyz[k * 3] - query[pt * 3];
+    if (d * d < best_d) { best_d = d * d; best = k; }
+  }
+  out[pt] = best + start;
+}
+"""
+
+
+def test_counts_a_kernel_sums_into_where_its_batch_starts_are_laid_out_one_after_another():
+    """Stacked point batches (PointNet++'s ``xyz_batch_cnt``): a batch starts where the counts before it end, so
+    counts each below the points' length but summing past it send a batch out of bounds; they are drawn summing
+    within it."""
+    m = load_source(RAGGED, "cuda")
+    roles = buffer_roles(m.kernel("nearest_in_batch"))
+    assert (roles["xyz_batch_cnt"].kind, roles["xyz_batch_cnt"].partner) == ("counts", None)
+    assert [t.name for t in roles["xyz_batch_cnt"].targets] == ["xyz"]
+    s = Search(m, m.kernel("nearest_in_batch"), CheckSettings(), None,
+               budget=Budget(evaluations=40, seconds=600, probe_seconds=120), seed=0)
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.FILL] = float(s.layout.fill_choices.index(f"{INFERRED}+random"))
+    launch = s.layout.launch(genes)
+    counts, xyz = launch.args["xyz_batch_cnt"], launch.args["xyz"]
+    assert int(counts.astype(np.int64).sum()) * 3 <= xyz.size, (counts.sum(), xyz.size)
+    assert "xyz_batch_cnt as counts of segments laid out one after another in xyz" in launch.origin

@@ -54,12 +54,13 @@ class Target:
 
 @dataclass(frozen=True)
 class Role:
-    """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``), ``index``
-    (indices into ``targets``), a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``:
-    ``partner`` names the other buffer), or a bucket scatter's ``buckets`` and ``cursor`` (``base[k] +
-    atomicAdd(&cursor[k], 1)``, :mod:`simu.ir.buckets`: ``partner`` names the keys); ``rows`` names the offsets
-    buffer whose rows address this one (its values are then a CSR row's column indices: sorted and distinct within
-    each row); ``keys``: values a compare-and-swap stores (a hash table's keys, which repeat in a program's data)."""
+    """How a kernel uses one integer buffer's values: ``offsets`` (CSR row offsets into ``targets``), ``index`` (indices
+    into ``targets``), a segment's ``starts`` and ``counts`` (``for (j < count[i]) x[start[i] + j]``: ``partner`` names
+    the other buffer; counts with no partner are summed by the kernel itself into where a segment starts: ragged
+    batches, ``for (k < b) start += count[k]``), or a bucket scatter's ``buckets`` and ``cursor`` (``base[k] +
+    atomicAdd(&cursor[k], 1)``, :mod:`simu.ir.buckets`: ``partner`` names the keys); ``rows`` names the offsets buffer
+    whose rows address this one (its values are then a CSR row's column indices: sorted and distinct within each row);
+    ``keys``: values a compare-and-swap stores (a hash table's keys, which repeat in a program's data)."""
 
     kind: str
     targets: tuple[Target, ...]
@@ -102,6 +103,7 @@ def _roles_of(kernel: Kernel) -> dict[str, Role]:
     start_scales: dict[str, frozenset[str]] = {}  # pointer offset by a start -> the start's scalars
     segments: dict[tuple[str, str], set[str]] = {}  # (start buffer, count buffer) -> buffers such sums index
     keys: set[str] = set()  # parameters whose values a compare-and-swap stores (hash-table keys: they repeat)
+    summed: set[str] = set()  # parameters whose values are added to each other (``start += count[k]``)
     instrs = [ins for b in fn.blocks for ins in b.instrs]
     scalars = through_casts(register_instrs(kernel), int_params(kernel))  # integer scalars (and casts): value -> name
     scaled: dict[str, set[str]] = {}  # value -> scalar parameters that multiply the loaded values it carries
@@ -147,6 +149,10 @@ def _roles_of(kernel: Kernel) -> dict[str, Role]:
                         bounded.setdefault(x.value, set()).update(other)
                         changed = True
             elif name:
+                if op == "add" and len(ops) == 2 and all(o.kind == "reg" for o in ops):
+                    both = set(taint.get(ops[0].value, {})) & set(taint.get(ops[1].value, {})) - summed
+                    summed |= both
+                    changed |= bool(both)
                 changed |= _bounds(ins, taint, bounded, starts, strides, scalars, scaled)
                 new = _carried(ins, taint, roots, scalars)
                 if new and not (by := _scaled(ins, taint, scaled, scalars)) <= scaled.get(name, set()):
@@ -164,6 +170,9 @@ def _roles_of(kernel: Kernel) -> dict[str, Role]:
             if start in compared:
                 segments.setdefault((start, count), set()).update(uses.get(start, {}))
     roles = _roles(kernel, uses, addressed, compared, segments)
+    for p in sorted(summed):  # ``for (k < b) start += count[k]; x += start; … x[j < count[b]]``: ragged batches
+        if p in roles and roles[p].kind == "index" and roles[p].rows is None:
+            roles[p] = Role("counts", roles[p].targets)
     for p in sorted(keys - set(roles)):
         roles[p] = Role("keys", ())
     for b in bucket_scatters(kernel):  # base[k] + atomicAdd(&cursor[k], 1): both laid out from the keys
@@ -451,7 +460,8 @@ def draw_valid(roles: dict[str, Role], args: dict, specs: dict, rng: np.random.G
         if role.kind == "counts":
             new = graphs.counts(rng, arr.size, high, arr.dtype)
             spec = {"fill": "counts", "high": high}
-            said.append(f"{name} as counts of the segments {role.partner} starts in {_names(role)}")
+            said.append(f"{name} as counts of the segments {role.partner} starts in {_names(role)}" if role.partner
+                        else f"{name} as counts of segments laid out one after another in {_names(role)}")
         elif role.kind == "starts":
             if specs.get(role.partner or "", {}).get("fill") != "counts":
                 continue
