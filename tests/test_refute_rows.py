@@ -11,7 +11,7 @@ from simu import codes
 from simu.api import load_source
 from simu.evolve import Budget
 from simu.evolve.refute_rows import refute_by_rows
-from simu.evolve.rows import row_length_arguments
+from simu.evolve.rows import row_length_arguments, row_lengths
 from simu.evolve.search import Search
 from simu.pipeline import CheckSettings
 
@@ -49,6 +49,12 @@ __kernel void tag_shaped(__write_only image2d_t out, int2 out_shape) {
   int c = get_global_id(0), w = get_global_id(1);  // a shape passed as one int2: .x the row length
   write_imagef(out, (int2)(c * out_shape.x + w, get_global_id(2) % out_shape.y), (float4)(c));
 }
+__kernel void tag_pairs(__write_only image2d_t out, int old_w, int out_width) {
+  int c = get_global_id(0), w = get_global_id(1) * 2;  // each work-item writes two columns
+  if (w >= out_width) return;
+  write_imagef(out, (int2)(mad24(c, old_w, w), get_global_id(2)), (float4)(c));
+  if (w + 1 < out_width) write_imagef(out, (int2)(mad24(c, old_w, w + 1), get_global_id(2)), (float4)(c));
+}
 __kernel void guarded(__global float *out, int n) {
   int i = get_global_id(0);
   if (i < n) out[i] = 1.0f;
@@ -83,6 +89,7 @@ def test_row_lengths_are_read_from_addresses_and_image_coordinates():
     assert row_length_arguments(m.kernel("copy_by_fields")) == {"out_width"}
     assert row_length_arguments(m.kernel("tag_shaped")) == {"out_shape"}
     assert row_length_arguments(m.kernel("guarded")) == set()
+    assert row_lengths(m.kernel("tag_pairs")) == {"old_w": 2}  # a work-item spans two columns of a row
 
 
 def test_overlapping_rows_at_a_searched_width_are_a_warning_that_names_it():
@@ -144,3 +151,23 @@ def test_overlapping_rows_at_a_searched_shape_component_are_a_warning_too():
     races = _races(s)
     assert races and all(f.severity == codes.WARNING for f in races), races
     assert "only when out_shape = 2 is shorter than the 8 work-items" in races[0].message
+
+
+def test_rows_of_work_items_spanning_several_columns_are_raised_past_every_column():
+    """``out_w = get_global_id(1) * 2`` with the row length another argument than the bound (Paddle-Lite's
+    conv2d_1x1_h2w2c1, ``mad24(out_c, old_w, out_w)``): the re-run raises the row to the columns the work-items
+    span, twice their number, or the rows would still overlap."""
+    s = _search("tag_pairs", (4, 1), (1, 8), 4)
+    s.layout.ranges["out_width"] = (16, 16)  # the bound: every column the 8 work-items write
+    genes = s.layout.initial(s.rng)
+    genes[s.layout.at.GRID] = [2.0, 0.0, 0.0]
+    genes[s.layout.at.BLOCK] = [0.0, 3.0, 0.0]
+    genes[s.layout.at.scalar(0)] = 4.0
+    genes[s.layout.at.scalar(1)] = 16.0
+    assert s.evaluate(genes).valid
+    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    races = _races(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert "only when old_w = 4 is shorter than the 16 columns the launch's work-items span (2 each)" in \
+        races[0].message

@@ -24,7 +24,7 @@ import numpy as np
 from simu import codes
 from simu.evolve.refute import affordable, int_value, sites_of, witnesses
 from simu.evolve.refute_values import JUDGED_KINDS, Reruns, rerun_verdict
-from simu.evolve.rows import row_length_arguments
+from simu.evolve.rows import row_lengths
 from simu.launch.buffers import seal
 from simu.launch.images import is_image
 from simu.pipeline import beyond_contract
@@ -37,7 +37,8 @@ def refute_by_rows(search) -> None:
     """Errors that need a row length shorter than the launch's extent become warnings (see the module)."""
     layout = search.layout
     searched = {p.name for p in layout.scalars}  # a value the host computes from its state is a row length too
-    rows = sorted(row_length_arguments(layout.kernel) & searched)
+    scales = {n: k for n, k in row_lengths(layout.kernel).items() if n in searched}
+    rows = sorted(scales)
     if not rows:
         return
     errors = [key for key, (f, _) in search.found.items() if f.severity == codes.ERROR and f.kind in JUDGED_KINDS]
@@ -46,19 +47,23 @@ def refute_by_rows(search) -> None:
     reruns: dict[tuple, Reruns] = {}
     for key in errors:
         shown = affordable(search, witnesses(search, key))
-        if not shown or any(not _short(w.launch, rows) for w, _ in shown):
+        if not shown or any(not _short(w.launch, scales) for w, _ in shown):
             continue  # a witness whose rows are as long as its launch is inside the contract
         witness, finding = min(shown, key=lambda s: s[0].cost)
-        extent = min(_extent(witness.launch), MAX_EXTENT)
         sites = sites_of(finding)
         wider = partial(_wider_images, _images(layout.kernel), witness)
         runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, wanted, wider))
-        for name in (n for n in rows if _row(witness.launch, n) < extent):
+        for name in rows:
+            extent = min(_extent(witness.launch) * scales[name], MAX_EXTENT)
+            if _row(witness.launch, name) >= extent:
+                continue
             verdict = rerun_verdict(runs.run(name, extent), finding, sites)
             if verdict == "lost":
                 short = _row(witness.launch, name)
+                span = f"{extent} work-items the launch runs" if scales[name] == 1 else \
+                    f"{extent} columns the launch's work-items span ({scales[name]} each)"
                 search.judge(key, beyond_contract(finding, (
-                    f"only when {name} = {short} is shorter than the {extent} work-items the launch runs "
+                    f"only when {name} = {short} is shorter than the {span} "
                     f"along one dimension: the kernel linearises a thread index with {name} as a row length and "
                     f"never bounds the index by it, so it was written for launches of at most {name} work-items "
                     f"there (a re-run at {name} = {extent} does not show it)"), f"row length {name}"),
@@ -70,10 +75,10 @@ def refute_by_rows(search) -> None:
             return
 
 
-def _short(launch, rows: list[str]) -> bool:
-    """Whether some row length of ``launch`` is shorter than its extent."""
+def _short(launch, scales: dict[str, int]) -> bool:
+    """Whether some row length of ``launch`` is shorter than its extent (times the columns a work-item spans)."""
     extent = _extent(launch)
-    return any(_row(launch, n) < extent for n in rows)
+    return any(_row(launch, n) < extent * k for n, k in scales.items())
 
 
 def _row(launch, name: str) -> int:
