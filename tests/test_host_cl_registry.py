@@ -508,3 +508,45 @@ cl::Kernel kernel_;
 """)
     (launch,) = extract(src, "wino.cc").launches
     assert launch.arg_sym == (None, None, "((_a3_+2-1)/2)", None)  # the bias branches both step the counter
+
+
+def test_a_launch_under_a_flag_is_of_the_names_set_beside_the_flag():
+    """``if (is_wino_) { …; enqueue(kernel_) } else { …; enqueue(kernel_) }`` with ``is_wino_ = true;`` beside the
+    Winograd kernel's name: the first launch is of that kernel only, not of every name ``kernel_`` may hold (whose
+    relations, an image passed where another kernel takes an integer, made those unlaunchable)."""
+    src = CSource("""
+class Conv {
+  void Prepare(bool wino) {
+    if (wino) {
+      names_.push_back("transform_from_input");
+      is_wino_ = true;
+    } else if (one_) {
+      names_.push_back("conv2d_1x1");
+    } else {
+      names_.push_back("conv2d_common");
+    }
+    paths_.push_back("image/conv.cl");
+    ctx_->AddKernel(names_[0], paths_[0], options_);
+    std::stringstream key;
+    key << names_[0] << options_;
+    kernel_ = ctx_->GetKernel(key.str());
+  }
+  void Run() {
+    if (is_wino_) {
+      kernel_.setArg(0, *in_); kernel_.setArg(1, UP_DIV(w_, 2));
+      queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{c_, h_}, cl::NullRange);
+    } else {
+      kernel_.setArg(0, *in_); kernel_.setArg(1, *filter_); kernel_.setArg(2, w_);
+      queue_.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{c_, h_, w_}, cl::NullRange);
+    }
+  }
+  std::vector<std::string> names_, paths_;
+};
+""")
+    launches = extract(src, "conv.cc").launches
+    by_line: dict[int, set[str | None]] = {}
+    for x in launches:
+        by_line.setdefault(x.line, set()).add(x.kernel_name)
+    first, second = sorted(by_line)
+    assert by_line[first] == {"transform_from_input"}
+    assert by_line[second] == {"transform_from_input", "conv2d_1x1", "conv2d_common"}

@@ -86,3 +86,27 @@ def test_a_failure_applying_clangs_values_is_said_not_swallowed(tmp_path: Path, 
     assert index.clang_unapplied == "its OpenCL values (IndexError: tuple index out of range)"
     (c,) = contracts_for(index, "scale", PARAMS, None, cl_file=str(root / "scale.cl")).contracts
     assert c.block == (16, 16, 1)  # the lexical reader's launch
+
+
+def test_a_host_relation_onto_an_image_is_no_relation_of_the_launch():
+    """A registry launch read for a kernel that takes an image where the host passes an integer computed from
+    others (``bias = (w+1)/2``: another kernel's arguments at that position) drops the relation; the kernel is
+    searched, never ``unsupported`` for want of a backing array (Paddle-Lite's convolutions, 10 kernels)."""
+    from simu.api import load_source
+    from simu.evolve import Budget
+    from simu.evolve.search import Search
+    from simu.launch.constraints import KernelConstraints
+    from simu.pipeline import CheckSettings
+
+    m = load_source("""
+__kernel void tag(__read_only image2d_t bias, __write_only image2d_t out, int w, int h) {
+  int x = get_global_id(0), y = get_global_id(1);
+  if (x < w && y < h) write_imagef(out, (int2)(x, y), read_imagef(bias, CLK_NORMALIZED_COORDS_FALSE, (int2)(x, 0)));
+}""", "opencl")
+    c = KernelConstraints(origin="host launch at conv.cc:9")
+    c.derived = {"bias": "((w+2-1)/2)", "h": "(out*w)"}
+    s = Search(m, m.kernel("tag"), CheckSettings(), c,
+               budget=Budget(evaluations=8, seconds=600, probe_seconds=120), seed=0)
+    assert s.layout.derived == {}
+    assert {p.name for p in s.layout.scalars} == {"w", "h"}
+    assert s.evaluate(s.layout.initial(s.rng)).valid

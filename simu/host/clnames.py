@@ -114,19 +114,30 @@ def _in_class(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite
 def _flagged(src: CSource, at: int, sites: list[StringSite]) -> list[StringSite]:
     """Of ``sites``, those set in a block that also sets a flag a branch around ``at`` tests (``is_wino_ = true;``
     beside the pushes of the Winograd kernels, the fetch under ``else if (is_wino_)``), when any is."""
+    spans = _flag_spans(src, at)
+    mine = [s for s in sites if any(b < s.pos < e for b, e in spans)]
+    return mine or sites
+
+
+def flagged_names(src: CSource, at: int) -> set[str]:
+    """The string literals set in the blocks that set a flag a branch around ``at`` tests (empty: none): the
+    kernels a launch under ``if (is_wino_)`` may be of, of those a member may hold."""
+    return {v for b, e in _flag_spans(src, at) for v in re.findall(_LITERAL, src.code[b:e])}
+
+
+def _flag_spans(src: CSource, at: int) -> list[tuple[int, int]]:
+    """The blocks that set (``= true``) a flag a branch around ``at`` tests, in its function."""
     f = src.enclosing(at) if at >= 0 else None
     if f is None:
-        return sites
+        return []
     flags = set()
     for brace in _around(src.code, f.start, at):
         head = src.code[max(f.start, brace - 200):brace]
         if _keyword(src.code, brace) == "if" and (m := re.search(r"\(\s*([A-Za-z_]\w*)\s*\)\s*$", head)):
             flags.add(m.group(1))
-    spans = [span for flag in flags
-             for m in re.finditer(rf"(?<![\w.>]){re.escape(flag)}\s*=\s*(?:true|1)\s*;", src.code)
-             if (span := _innermost(src.code, m.start())) is not None]
-    mine = [s for s in sites if any(b < s.pos < e for b, e in spans)]
-    return mine or sites
+    return [span for flag in flags
+            for m in re.finditer(rf"(?<![\w.>]){re.escape(flag)}\s*=\s*(?:true|1)\s*;", src.code)
+            if (span := _innermost(src.code, m.start())) is not None]
 
 
 def chosen_with(src: CSource, method: str) -> set[str]:

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from simu.host.callers import inherited, with_sizes
 from simu.host.clfunctor import assigned_to, enqueue_ranges, functor_args, functor_calls, functor_kernels
-from simu.host.clnames import chosen_with
+from simu.host.clnames import chosen_with, flagged_names
 from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
@@ -474,6 +474,9 @@ def _cpp_launches(src: CSource, ev: Evaluator, rel: str, kernels: list[KernelSit
         if len(names) > 1 and fn is not None:  # a method a member-function pointer chooses beside the names
             chosen = chosen_with(src, fn.name.split("::")[-1])
             names = [n for n in names if n in chosen] or names
+        if len(names) > 1:  # `if (is_wino_) { … enqueue(kernel_) }`: the names set beside `is_wino_ = true;`
+            flagged = flagged_names(src, m.start())
+            names = [n for n in names if n in flagged] or names
         for name in names:
             out += _per_instantiation(src, ev, m.start(), lambda m=m, args=args, kernel=kernel, name=name:
                                       _cpp_launch_site(src, ev, rel, m.start(), [kernel, *args[1:]], name,
