@@ -26,8 +26,8 @@ def row_length_arguments(kernel: Kernel) -> set[str]:
 
 
 def row_lengths(kernel: Kernel) -> dict[str, int]:
-    """:func:`row_length_arguments`, each with the most work-items' columns one work-item spans along its row: a
-    thread index scaled by a constant (``out_w = get_global_id(1) * 2``, a work-item writing two columns) is a
+    """:func:`row_length_arguments`, each with how many columns one work-item spans along its row (the most of its
+    uses): a thread index scaled by a constant (``out_w = get_global_id(1) * 2``, a work-item writing two columns) is a
     column of the row still, and the row is that many times as long as the work-items along it."""
     params = {**int_params(kernel), **_int_vector_params(kernel)}
     instrs = [(ins.opcode, ins.name, [op.value if op.kind == "reg" else None for op in ins.ops],

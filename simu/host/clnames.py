@@ -157,11 +157,11 @@ def class_span(src: CSource, at: int) -> tuple[int, int] | None:
         return None
     bodies = [(f.start, f.end) for f in src.functions()]
     around = [b for b in _around(src.code, 0, at) if not any(s <= b < end for s, end in bodies)]
-    return (around[-1], _matching_braces(src.code)[around[-1]]) if around else None
+    return (around[-1], matching_braces(src.code)[around[-1]]) if around else None
 
 
 @lru_cache(maxsize=4)
-def _matching_braces(code: str) -> dict[int, int]:
+def matching_braces(code: str) -> dict[int, int]:
     """Each ``{`` offset and the offset of the ``}`` that closes it (per text: a file's registry asks many times)."""
     out, stack = {}, []
     for i, c in enumerate(code):
@@ -174,19 +174,19 @@ def _matching_braces(code: str) -> dict[int, int]:
 
 @lru_cache(maxsize=4)
 def _opens(code: str) -> list[int]:
-    return sorted(_matching_braces(code))
+    return sorted(matching_braces(code))
 
 
 def _around(code: str, start: int, pos: int) -> list[int]:
     """The ``{`` offsets from ``start`` on whose blocks are open at ``pos``, outermost first."""
-    opens, closes = _opens(code), _matching_braces(code)
+    opens, closes = _opens(code), matching_braces(code)
     return [b for b in opens[bisect.bisect_left(opens, start):bisect.bisect_left(opens, pos)] if closes[b] > pos]
 
 
 def _innermost(code: str, pos: int) -> tuple[int, int] | None:
     """The offsets of the ``{`` and ``}`` of the innermost block around ``pos``."""
     around = _around(code, 0, pos)
-    return (around[-1], _matching_braces(code)[around[-1]]) if around else None
+    return (around[-1], matching_braces(code)[around[-1]]) if around else None
 
 
 def element(expr: str) -> tuple[str, str] | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clnames import _matching_braces, class_span, element, named_paths, open_blocks, opened_by
+from simu.host.clnames import class_span, element, matching_braces, named_paths, open_blocks, opened_by
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
@@ -173,12 +173,12 @@ def _branch_steps(code: str, braces: list[int], counts: dict[int, int]) -> int |
     """The steps that closed blocks add when they are the branches of complete ``if``/``else`` chains that each
     step the same number of times (``if (mali) { k.setArg(i++, buf); } else { k.setArg(i++, img); }``: one), else
     ``None``.  ``braces`` are the blocks that step, ``counts`` how often each does."""
-    closes = _matching_braces(code)
+    closes = matching_braces(code)
     total, seen = 0, set()
     for brace in braces:
         if brace in seen:
             continue
-        if opened_by(code, brace) != "if" or re.search(r"\belse\s*$", _before_condition(code, brace)):
+        if opened_by(code, brace) != "if" or _continues_a_chain(code, brace):
             return None  # not the head of a chain (a loop, a bare block, or a chain whose head did not step)
         chain, at, taken = [brace], closes.get(brace), False
         while at is not None:
@@ -199,10 +199,17 @@ def _branch_steps(code: str, braces: list[int], counts: dict[int, int]) -> int |
     return total
 
 
-def _before_condition(code: str, brace: int) -> str:
-    """The text before the ``if`` whose ``{`` is at ``brace``."""
-    head = code[:brace]
-    return head[:head.rfind("if")]
+def _continues_a_chain(code: str, brace: int) -> bool:
+    """Whether the ``if`` whose ``{`` is at ``brace`` is an ``else if``: its condition skipped as
+    :func:`~simu.host.clnames.opened_by` skips it."""
+    head = code[:brace].rstrip()
+    depth, i = 0, len(head) - 1
+    while i >= 0:
+        depth += (head[i] == ")") - (head[i] == "(")
+        if depth == 0:
+            break
+        i -= 1
+    return re.search(r"\belse\s+if\s*$", head[:max(i, 0)]) is not None
 
 
 def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:
