@@ -288,3 +288,41 @@ def test_an_index_type_beside_a_value_type_is_an_integer(hostless):
     assert all(kernels[k][0].status == "ok" for k in made)
     assert any(w.startswith("gather.cl: compiled assuming") and "also I = int (the kernel indexes with them)" in w
                for w in result.warnings)
+
+
+ELEMENTWISE_CL = """
+__kernel void combine(__global const float *x, __global const float *y, __global FLAG_T *flags,
+                      __global float *out, int n) {
+    int i = get_global_id(0);
+    if (i < n) { out[i] = OPERATOR(x[i], y[i]); flags[i] = (FLAG_T)(out[i] > 0.0f); }
+}
+"""
+# the operator and the flag type are build options a C++ helper chooses per operation (Paddle-Lite's elementwise and
+# argmax kernels): -DOPERATOR(in,bias)=(in+bias), one per operator; -DFLAG_T=short or int
+ELEMENTWISE_CPP = r"""
+#include <string>
+void Prepare(int op, bool fp16, std::string &build_options_) {
+  if (op == 0) build_options_ += " -DOPERATOR(in,bias)=(in+bias) ";
+  else if (op == 1) build_options_ += " -DOPERATOR(in,bias)=(in*bias) ";
+  else build_options_ += " -DOPERATOR(in,bias)=fmax(in,bias) ";
+  build_options_ += fp16 ? " -DFLAG_T=short " : " -DFLAG_T=int ";
+}
+"""
+
+
+def test_a_function_like_build_option_the_host_writes_is_defined_as_one(tmp_path):
+    """``-DOPERATOR(in,bias)=(in+bias)`` in the host's strings: the kernel compiles with one of the operators the
+    host defines (said, as an assumption), not ``undeclared identifier 'OPERATOR'``; a type chosen between integer
+    types compiles with one of them."""
+    src = CSource(ELEMENTWISE_CPP)
+    hints = define_hints(src)
+    assert "OPERATOR=(in,bias)=(in+bias)" in hints and "FLAG_T=short" in hints
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "cl").mkdir()
+    (tmp_path / "cl" / "elementwise.cl").write_text(ELEMENTWISE_CL)
+    (tmp_path / "elementwise.cc").write_text(ELEMENTWISE_CPP)
+    result, kernels = _scan(tmp_path)
+    f, k = kernels["combine"]
+    assert k.status == "analysed", (k.status, k.reason, f.error)
+    said = " ".join(result.warnings)
+    assert "OPERATOR(in,bias)=" in said and "FLAG_T=int" in said, said

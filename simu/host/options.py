@@ -357,7 +357,7 @@ def prepended_defines(src: CSource, ev: Evaluator, pos: int, functions: dict[str
     return [o for _, o in sorted(out)]
 
 
-_HINT = re.compile(r"-D\s*([A-Za-z_]\w*)(=?)")
+_HINT = re.compile(r"-D\s*([A-Za-z_]\w*)(\([\w\s,]*\)(?==))?(=?)")  # a function-like one: -DOP(a,b)=(a+b)
 
 
 def define_hints(src: CSource) -> tuple[str, ...]:
@@ -385,9 +385,11 @@ def _hints_in(text: str) -> list[str]:
     out = []
     for m in _HINT.finditer(text):
         rest = text[m.end():]
-        if not m.group(2):
+        if not m.group(3):
             out.append(m.group(1))
             continue
         v = re.match(r"[^\s\"]+", rest)
-        out.append(f"{m.group(1)}={v.group(0) if v and '%' not in v.group(0) and '@' not in v.group(0) else HOLE}")
+        value = v.group(0) if v and '%' not in v.group(0) and '@' not in v.group(0) else HOLE
+        # `NAME=(a,b)=(a+b)` for `-DNAME(a,b)=(a+b)`: the parameters lead the value (assume.define writes it back)
+        out.append(f"{m.group(1)}={m.group(2).replace(' ', '')}={value}" if m.group(2) else f"{m.group(1)}={value}")
     return out

@@ -48,6 +48,8 @@ AS_TYPE = "used as a type"
 RENAMES = "a kernel's name"
 HOST_COMPUTES = "values the host computes at run time"
 _DIRECTIVE = re.compile(r"^\s*#.*$", re.M)
+_FUNCTION_LIKE = re.compile(r"\(([\w,]*)\)=(.+)")  # a hint's value of a function-like -D: (a,b)=(a+b)
+_INTEGER_TYPE = re.compile(r"^(?:u?char|u?short|u?int|u?long)(?=\d|$)")
 _NUMBER_TYPE = re.compile(r"(?<![A-Za-z0-9])(?:float|double|half)(?=\d|\b)")
 _UNKNOWN_TYPE = re.compile(r"error: unknown type name '([A-Za-z_]\w*)'")
 _UNDECLARED = re.compile(r"error: use of undeclared identifier '([A-Za-z_]\w*)'")
@@ -65,6 +67,10 @@ def _chosen(name: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[str, s
     chosen = sorted(v for v in known if re.search(rf"\b{DEFAULT_TYPE}|_{DEFAULT_TYPE}", v))
     if len(chosen) == 1 and len({_NUMBER_TYPE.sub("T", v) for v in known}) == 1:
         return chosen[0], "one of the types the host code passes elsewhere"
+    if known and all(_FUNCTION_LIKE.fullmatch(v) for v in known):  # -DOPERATOR(a,b)=(a+b), … one per operator
+        return sorted(known)[0], "one of the definitions the host code passes elsewhere"
+    if known and len({_INTEGER_TYPE.sub("T", v) for v in known}) == 1 and all(_INTEGER_TYPE.search(v) for v in known):
+        return sorted(known)[0], "one of the types the host code passes elsewhere"  # short4 or int4
     code = _DIRECTIVE.sub("", cl_text)
     if re.search(rf"\b(?:__kernel|kernel)\s+void\s+{re.escape(name)}\s*\(", code):
         return name, RENAMES  # `-Dactivation=" + obfuscated_name`: the kernel keeps a name; which one is moot
@@ -83,7 +89,7 @@ def resolve(options: str, cl_text: str, hints: dict[str, set[str]]) -> tuple[Cla
     defines, assumed = [], []
     for d in cf.defines:
         name, eq, value = d.partition("=")
-        if HOLE in name or not re.fullmatch(r"[A-Za-z_]\w*", name):
+        if HOLE in name or not re.fullmatch(r"[A-Za-z_]\w*(?:\([\w\s,]*\))?", name):
             continue  # a name computed at run time: nothing to define
         if eq and HOLE in value:
             value = _chosen(name, cl_text, hints)[0]
@@ -121,8 +127,14 @@ def hinted(cl_path: Path, defined: set[str], hints: dict[str, set[str]],
             if why == AS_TYPE and types is not None:
                 types.append(name)
                 continue
-            out.append(f"{name}={value}")
+            out.append(define(name, value))
     return out
+
+
+def define(name: str, value: str) -> str:
+    """The ``-D`` text of a macro and a value :func:`_chosen` gave: ``OP(a,b)=(a+b)`` for a function-like one."""
+    fn = _FUNCTION_LIKE.fullmatch(value)
+    return f"{name}({fn.group(1)})={fn.group(2)}" if fn else f"{name}={value}"
 
 
 def unknown_types(diagnostics: str, also: set[str] | frozenset[str] = frozenset(),
