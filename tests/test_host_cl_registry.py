@@ -550,3 +550,18 @@ class Conv {
     first, second = sorted(by_line)
     assert by_line[first] == {"transform_from_input"}
     assert by_line[second] == {"transform_from_input", "conv2d_1x1", "conv2d_common"}
+
+
+def test_an_argument_passed_through_a_static_cast_relates_as_its_variable():
+    src = CSource("""
+void Run(cl::CommandQueue& q, int h, int w) {
+  kernel_.setArg(0, static_cast<const int>(h));
+  kernel_.setArg(1, static_cast<const int>(w));
+  kernel_.setArg(2, h * w);
+  q.enqueueNDRangeKernel(kernel_, cl::NullRange, cl::NDRange{h, w}, cl::NullRange);
+}
+cl::Kernel kernel_;
+""")
+    (launch,) = extract(src, "plane.cc").launches
+    assert launch.arg_sym == (None, None, "_a0_*_a1_")
+    assert launch.grid_sym[:2] == ("(_a0_)/blockDim_x", "(_a1_)/blockDim_y")

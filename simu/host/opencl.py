@@ -381,6 +381,7 @@ def arg_variable(value_text: str) -> str | None:
     """The variable a ``clSetKernelArg`` value points to: ``&n``, ``(void*)&d_buf``, ``buf`` (``setArg``)."""
     e = re.sub(r"^\(\s*(?:const\s+)?void\s*\*\s*\)\s*", "", value_text.strip()).lstrip("&*").strip()
     e = re.sub(r"^\(\s*(?:const\s+)?(?:unsigned\s+)?[A-Za-z_]\w*\s*\)\s*(?=[A-Za-z_(])", "", e)  # (const int)n
+    e = re.sub(r"^static_cast\s*<[\w\s:]+>\s*(?=\()", "", e)  # static_cast<const int>(batch_size)
     e = e.strip("()").strip()
     return e if re.fullmatch(r"[A-Za-z_]\w*", e) else None
 
