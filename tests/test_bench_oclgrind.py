@@ -40,3 +40,23 @@ def test_median_ratio_per_size_and_none_without_the_oracle():
     timings = [Timing(small, 2.0, "analysed", 0, 1.0), Timing(small, 3.0, "analysed", 0, 1.0),
                Timing(large, 1.0, "analysed", 0, None)]
     assert median_ratios(timings) == {4096: 2.5, 65536: None}
+
+
+def test_both_tools_read_one_copy_of_the_kernels_outside_any_repository(monkeypatch, tmp_path):
+    """A launch given whole needs no host code: simu, run on the file inside a checkout, would read the checkout's
+    host files first (a cost Oclgrind never pays), so both read a copy in the bench's own folder."""
+    import simu.bench.oclgrind as bench
+
+    seen: list[tuple[list[str], object]] = []
+
+    def fake(cmd, cwd=None):
+        seen.append((cmd, cwd))
+        return 0.1, subprocess.CompletedProcess(cmd, 0, stdout="{}", stderr="")
+
+    monkeypatch.setattr(bench, "_timed", fake)
+    timings = bench.measure(repeat=1, sizes=(4096,), oracle="oclgrind-kernel")
+    assert len(timings) == 6
+    simu_runs = [(cmd, cwd) for cmd, cwd in seen if "simu" in cmd]
+    for cmd, cwd in simu_runs:
+        kernels = cmd[cmd.index("check") + 1]
+        assert kernels != str(bench.KERNELS) and kernels.startswith(str(cwd)), (kernels, cwd)

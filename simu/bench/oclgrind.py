@@ -140,13 +140,16 @@ def measure(repeat: int = 3, sizes: tuple[int, ...] = SIZES, oracle: str | None 
     oracle = oracle if oracle is not None else shutil.which(ORACLE)
     out = []
     with tempfile.TemporaryDirectory(prefix="simu-oclgrind-") as tmp:
+        # both read one copy outside any repository: a checkout's own host files are no part of a launch given whole
+        kernels = Path(tmp) / KERNELS.name
+        shutil.copyfile(KERNELS, kernels)
         for size in sizes:
             for case in cases(size):
                 sim = Path(tmp) / f"{case.kernel}-{size}.sim"
-                sim.write_text(sim_file(case))
+                sim.write_text(sim_file(case, kernels))
                 simu_times, oracle_times, verdict = [], [], ("", 0)
                 for _ in range(repeat):
-                    seconds, proc = _timed(simu_command(case))
+                    seconds, proc = _timed(simu_command(case, kernels), cwd=Path(tmp))
                     simu_times.append(seconds)
                     verdict = _simu_verdict(proc)
                     if oracle:
