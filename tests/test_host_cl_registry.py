@@ -565,3 +565,45 @@ cl::Kernel kernel_;
     (launch,) = extract(src, "plane.cc").launches
     assert launch.arg_sym == (None, None, "_a0_*_a1_")
     assert launch.grid_sym[:2] == ("(_a0_)/blockDim_x", "(_a1_)/blockDim_y")
+
+
+LAYER_NORM_CC = """
+class LayerNorm {
+  void SetGlobalLocal() {
+    global_work_size_ = cl::NDRange{static_cast<cl::size_type>(c_), static_cast<cl::size_type>(w_), 1};
+  }
+  void Run(cl::CommandQueue& q) {
+    int height = dims_[2], width = dims_[3];
+    int arg_idx = 0;
+    kernel_.setArg(arg_idx++, *x_buf);
+    kernel_.setArg(arg_idx++, *y_buf);
+    if (has_scale_) {
+      kernel_.setArg(arg_idx++, *scale_buf);
+    }
+    kernel_.setArg(arg_idx++, static_cast<const int>(height));
+    kernel_.setArg(arg_idx++, static_cast<const int>(c_));
+    kernel_.setArg(arg_idx++, static_cast<const int>(width));
+    kernel_.setArg(arg_idx++, 1e-5f);
+    q.enqueueNDRangeKernel(kernel_, cl::NullRange, global_work_size_, cl::NullRange);
+  }
+  cl::NDRange global_work_size_;
+  cl::Kernel kernel_;
+};
+"""
+
+
+def test_arguments_after_an_optional_one_are_counted_from_the_kernel_s_last_parameter(tmp_path: Path):
+    """``if (has_scale_) setArg(idx++, *scale)`` for a parameter a ``-DSCALE`` build adds: the arguments after it
+    have no index from the start, but OpenCL enqueues only with every argument set, so the last one set is the
+    kernel's last parameter; the global size a member holds, set in another method, relates to one of them."""
+    (launch,) = extract(CSource(LAYER_NORM_CC), "layer_norm.cc").launches
+    args = extract(CSource(LAYER_NORM_CC), "layer_norm.cc").args
+    assert [(a.index, a.tail) for a in args] == [(0, None), (1, None), (2, None), (None, 3), (None, 2), (None, 1),
+                                                 (None, 0)]
+    assert launch.grid_sym[0] == "(_a1002_)/blockDim_x"  # c_, the third last argument
+    (tmp_path / "layer_norm.cc").write_text(LAYER_NORM_CC)
+    index = build_host_index(tmp_path, [tmp_path / "layer_norm.cc"])
+    params = [("x", 4), ("y", 4), ("height", None), ("channel", None), ("width", None), ("epsilon", None)]
+    ((c, _),) = host_constraints(index, None, params, api="opencl")
+    assert c.dims["grid.x"] == "(channel)/blockDim_x"
+    assert set(c.state) == {"height", "channel", "width"} and "c_" in c.state["channel"]  # each at its position

@@ -169,6 +169,37 @@ def counter_index(src: CSource, text: str, pos: int) -> int | None:
     return int(sets[-1].group(1)) + steps + chained + (1 if m.group(1) else 0)
 
 
+def counter_tail(src: CSource, text: str, pos: int, end: int) -> int | None:
+    """For an argument whose index ``text`` is a counter's post-increment (``k.setArg(idx++, c_)`` at ``pos``, the
+    call ending at ``end``) on the straight line of its function, outside any branch: how many times the counter
+    steps after it, on that line, before the function ends or sets it again; ``None`` when a later step is under a
+    branch or in a loop.  OpenCL launches only with every argument set, so the last step sets the kernel's last
+    parameter: an argument after steps an earlier branch may or may not make (``if (has_scale_) k.setArg(idx++,
+    *scale)`` for a parameter a ``-DSCALE`` build adds) is that many before the last."""
+    m = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*\+\+\s*", text)
+    f = src.enclosing(pos)
+    if m is None or f is None or not _on_the_straight_line(src.code, f.start, pos):
+        return None
+    var = re.escape(m.group(1))
+    rest = src.code[end:f.end]
+    reset = re.search(rf"(?<![\w.>]){var}\s*=\s*\d+\s*;", rest)
+    rest = rest[:reset.start()] if reset else rest
+    steps = 0
+    for step in re.finditer(rf"(?<![\w.>]){var}\s*\+\+|\+\+\s*{var}\b", rest):
+        if not _on_the_straight_line(src.code, f.start, end + step.start()):
+            return None
+        steps += 1
+    return steps
+
+
+def _on_the_straight_line(code: str, start: int, pos: int) -> bool:
+    """Whether ``pos`` is a statement of the function body opening at ``start`` itself: in no block inside it nor
+    under a braceless ``if``/``for``."""
+    inside = open_blocks(code[start + 1:pos])
+    statement = re.split(r"[;{}]", code[start:pos])[-1]
+    return inside == [] and not _CONTROL.match(statement.strip())
+
+
 def _branch_steps(code: str, braces: list[int], counts: dict[int, int]) -> int | None:
     """The steps that closed blocks add when they are the branches of complete ``if``/``else`` chains that each
     step the same number of times (``if (mali) { k.setArg(i++, buf); } else { k.setArg(i++, img); }``: one), else

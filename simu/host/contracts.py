@@ -19,7 +19,7 @@ from simu.host.clbuffers import buffers_in, local_size_at
 from simu.host.cuda import DEFINES_KEY, CudaLaunch
 from simu.host.index import HostIndex
 from simu.host.lengths import Params, host_length, length_factor
-from simu.host.model import HostFile, LaunchSite, variable_text
+from simu.host.model import TAIL_BASE, HostFile, LaunchSite, variable_text
 from simu.host.opencl import arg_variable
 from simu.host.relations import ARG, norm
 from simu.launch.constraints import DIMS, KernelConstraints
@@ -320,7 +320,9 @@ def _named(expr: str, names: list[str | None]) -> str | None:
     def one(m: re.Match[str]) -> str:
         nonlocal bad
         i = int(m.group(1))
-        if i >= len(names) or names[i] is None:
+        if i >= TAIL_BASE:  # counted from the last parameter (ArgSite.tail)
+            i = len(names) - 1 - (i - TAIL_BASE)
+        if not 0 <= i < len(names) or names[i] is None:
             bad = True
             return "_"
         return names[i] or "_"
@@ -544,10 +546,11 @@ def _last_args(h: HostFile, site: LaunchSite, params: Params) -> dict:
     """The last ``clSetKernelArg`` / ``setArg`` of each argument before the launch."""
     last = {}
     for a in sorted(h.args, key=lambda a: (a.line, bool(a.variant))):  # a launch's own variant wins at a line
-        if a.index is not None and 0 <= a.index < len(params) and a.line <= site.line \
+        at = a.index if a.index is not None else len(params) - 1 - a.tail if a.tail is not None else None
+        if at is not None and 0 <= at < len(params) and a.line <= site.line \
                 and variable_text(a.kernel) == variable_text(site.kernel) and a.instance in ("", site.instance) \
                 and a.variant in ("", site.variant):
-            last[a.index] = a
+            last[at] = a
     return last
 
 

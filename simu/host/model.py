@@ -62,6 +62,12 @@ class ArgSite:
     # one of the calls of its function that clang reads with different values (simu.host.ast.clsites): the launch
     # sites of the same ``variant`` take it
     variant: str = ""
+    # with ``index`` unknown (a counter an earlier branch may or may not step), the counter's steps after it on the
+    # same straight line: the argument is that many before the kernel's last (simu.host.clregistry.counter_tail)
+    tail: int | None = None
+
+
+TAIL_BASE = 1000  # an argument position counted from the kernel's last one, in relations: _a1002_ is the third last
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from typing import TypeVar
 from simu.host.callers import inherited, with_sizes
 from simu.host.clfunctor import assigned_to, enqueue_ranges, functor_args, functor_calls, functor_kernels
 from simu.host.clnames import chosen_with, flagged_names
-from simu.host.clregistry import counter_index, kernel_alias, named_in_branch, registry_kernels
+from simu.host.clregistry import counter_index, counter_tail, kernel_alias, named_in_branch, registry_kernels
 from simu.host.cscan import Call, CSource, split_args, split_top_level
 from simu.host.cuda import instance_name, instantiations
 from simu.host.cvalues import Evaluator
 from simu.host.launchmacros import FUNCTION_MACRO
-from simu.host.model import ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
+from simu.host.model import TAIL_BASE, ArgSite, BuildSite, KernelSite, LaunchSite, WrapperSite
 from simu.host.options import (
     OptionHarvest,
     define_functions,
@@ -370,10 +370,11 @@ def _passed(line: int, kernel: str, args: list[ArgSite], constants: bool = True)
     the last setting of each); ``constants`` false: those of a constant value left out (they are not searched)."""
     passed: dict[str, int] = {}
     for a in sorted(args, key=lambda a: a.line):
-        if a.line <= line and a.index is not None and _same(a.kernel, kernel):
+        at = a.index if a.index is not None else TAIL_BASE + a.tail if a.tail is not None else None
+        if a.line <= line and at is not None and _same(a.kernel, kernel):
             var = arg_variable(a.value_text)
             if var and (constants or a.value is None):
-                passed[norm(var)] = a.index
+                passed[norm(var)] = at
     return passed
 
 
@@ -422,7 +423,7 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
     out = []
     elsewhere: dict[int, bool] = {}  # per enclosing function's start
     for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*(?:\.|->)\s*setArg\s*\(", src.code):
-        args, _ = split_args(src.code, m.end())
+        args, end = split_args(src.code, m.end())
         if not args or len(args) < 2:
             continue
         value = args[-1]
@@ -435,7 +436,8 @@ def _cpp_args(src: CSource, ev: Evaluator, rel: str) -> list[ArgSite]:
             index = ev.int_value(args[0], m.start())
         out.append(ArgSite(rel, src.line_of(m.start()), kernel_alias(src, m.group(1), m.start()), index, args[0],
                            args[1] if len(args) > 2 else "", value, v, used, state=state,
-                           variant=CHOSEN_ELSEWHERE if _chosen_elsewhere(src, m.start(), elsewhere) else ""))
+                           variant=CHOSEN_ELSEWHERE if _chosen_elsewhere(src, m.start(), elsewhere) else "",
+                           tail=counter_tail(src, args[0], m.start(), end) if index is None else None))
     return out
 
 
@@ -525,7 +527,8 @@ def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_site
 
 
 def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
-    """The sizes of a ``cl::NDRange(...)`` expression or of a variable declared ``cl::NDRange g(...)``."""
+    """The sizes of a ``cl::NDRange(...)`` expression or of a variable declared ``cl::NDRange g(...)``, or of a member
+    the file assigns one NDRange (``global_work_size_ = cl::NDRange{…};`` in another method)."""
     e = expr.strip()
     if re.fullmatch(r"(?:cl::)?NullRange", e):
         return e, None
@@ -533,6 +536,10 @@ def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tup
     if m is None and re.fullmatch(r"[A-Za-z_]\w*", e):
         decl = list(re.finditer(rf"(?:(?:cl::)?NDRange|auto)\s+{re.escape(e)}\s*(?:=\s*(?:cl::)?NDRange\s*)?"
                                 rf"[({{](.*?)[)}}]\s*;", src.code[:pos], re.S))
+        if not decl:  # a member one method sets and another enqueues with: its one assignment in the file
+            decl = list({" ".join(d.group(1).split()): d for d in re.finditer(
+                rf"(?<![\w.>]){re.escape(e)}\s*=\s*(?:cl::)?NDRange\s*[({{](.*?)[)}}]\s*;", src.code, re.S)}.values())
+            decl = decl if len(decl) == 1 else []
         if decl:
             e = f"NDRange({decl[-1].group(1)})"
             m = re.fullmatch(r"NDRange\((.*)\)", e, re.S)
