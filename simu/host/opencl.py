@@ -540,6 +540,7 @@ def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tup
             decl = list({" ".join(d.group(1).split()): d for d in re.finditer(
                 rf"(?<![\w.>]){re.escape(e)}\s*=\s*(?:cl::)?NDRange\s*[({{](.*?)[)}}]\s*;", src.code, re.S)}.values())
             decl = decl if len(decl) == 1 else []
+            pos = decl[0].start() if decl else pos  # its values are read where it is assigned
         if decl:
             e = f"NDRange({decl[-1].group(1)})"
             m = re.fullmatch(r"NDRange\((.*)\)", e, re.S)
