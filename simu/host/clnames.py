@@ -266,8 +266,15 @@ def _written_through(src: CSource, var: str) -> list[StringSite]:
 
 def opened_by(code: str, brace: int) -> str:
     """The keyword whose statement the ``{`` at ``brace`` opens (``for``, ``if``, ``do``, ``else``, ...; ``""``)."""
+    word = re.search(r"([A-Za-z_]\w*)$", statement_head(code, brace))
+    return word.group(1) if word else ""
+
+
+def statement_head(code: str, brace: int) -> str:
+    """The text before the ``{`` at ``brace``, its statement's condition left out: ``… else if`` of ``} else if (a)
+    {``, ``… for`` of ``for (int i = 0; i < n; i++) {``."""
     head = code[:brace].rstrip()
-    if head.endswith(")"):  # skip the condition: `for (int i = 0; i < n; i++) {`
+    if head.endswith(")"):
         depth, i = 0, len(head) - 1
         while i >= 0:
             depth += (head[i] == ")") - (head[i] == "(")
@@ -275,8 +282,7 @@ def opened_by(code: str, brace: int) -> str:
                 break
             i -= 1
         head = head[:max(i, 0)].rstrip()
-    word = re.search(r"([A-Za-z_]\w*)$", head)
-    return word.group(1) if word else ""
+    return head
 
 
 def open_blocks(code: str) -> list[int] | None:

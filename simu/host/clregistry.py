@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from simu.host.clnames import class_span, element, matching_braces, named_paths, open_blocks, opened_by
+from simu.host.clnames import class_span, element, matching_braces, named_paths, open_blocks, opened_by, statement_head
 from simu.host.cscan import CSource, split_args
 from simu.host.model import KernelSite
 
@@ -231,16 +231,8 @@ def _branch_steps(code: str, braces: list[int], counts: dict[int, int]) -> int |
 
 
 def _continues_a_chain(code: str, brace: int) -> bool:
-    """Whether the ``if`` whose ``{`` is at ``brace`` is an ``else if``: its condition skipped as
-    :func:`~simu.host.clnames.opened_by` skips it."""
-    head = code[:brace].rstrip()
-    depth, i = 0, len(head) - 1
-    while i >= 0:
-        depth += (head[i] == ")") - (head[i] == "(")
-        if depth == 0:
-            break
-        i -= 1
-    return re.search(r"\belse\s+if\s*$", head[:max(i, 0)]) is not None
+    """Whether the ``if`` whose ``{`` is at ``brace`` is an ``else if``."""
+    return re.search(r"\belse\s+if$", statement_head(code, brace)) is not None
 
 
 def named_in_branch(conditions: list[str], names: list[str | None]) -> list[str | None]:
