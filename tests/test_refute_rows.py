@@ -82,6 +82,15 @@ def _races(s: Search) -> list:
     return [f for f, _ in s.found.values() if f.kind == "race"]
 
 
+def _refuted_to_warnings(s: Search, said: str) -> None:
+    """Every race of ``s`` an error before :func:`refute_by_rows`, a warning whose message says ``said`` after."""
+    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
+    refute_by_rows(s)
+    races = _races(s)
+    assert races and all(f.severity == codes.WARNING for f in races), races
+    assert said in races[0].message, races[0].message
+
+
 def test_row_lengths_are_read_from_addresses_and_image_coordinates():
     m = _module()
     assert row_length_arguments(m.kernel("scale_rows")) == {"width"}
@@ -114,11 +123,7 @@ def test_overlapping_image_rows_are_judged_on_an_image_as_wide_as_the_raised_row
     widens the image as the rows grew, so the accesses still run and the race is seen to go (Paddle-Lite's
     SplitChannel)."""
     s = _search("tag_image", (4, 1), (1, 8), 2)  # a block per c, 8 work-items along dimension 1, rows of 2
-    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
-    refute_by_rows(s)
-    races = _races(s)
-    assert races and all(f.severity == codes.WARNING for f in races), races
-    assert "only when out_width = 2 is shorter than the 8 work-items" in races[0].message
+    _refuted_to_warnings(s, "only when out_width = 2 is shorter than the 8 work-items")
 
 
 def test_errors_sharing_a_witness_are_each_judged_on_its_rerun():
@@ -146,11 +151,7 @@ def test_overlapping_rows_at_a_searched_shape_component_are_a_warning_too():
     """``int2 output_shape`` with ``.x`` the row length (Paddle-Lite's conv2d_depthwise_transpose): the shape is a
     row length as an ``int`` would be, judged by its shortest component."""
     s = _search("tag_shaped", (4, 1), (1, 8), 2)
-    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
-    refute_by_rows(s)
-    races = _races(s)
-    assert races and all(f.severity == codes.WARNING for f in races), races
-    assert "only when out_shape = 2 is shorter than the 8 work-items" in races[0].message
+    _refuted_to_warnings(s, "only when out_shape = 2 is shorter than the 8 work-items")
 
 
 def test_rows_of_work_items_spanning_several_columns_are_raised_past_every_column():
@@ -165,9 +166,4 @@ def test_rows_of_work_items_spanning_several_columns_are_raised_past_every_colum
     genes[s.layout.at.scalar(0)] = 4.0
     genes[s.layout.at.scalar(1)] = 16.0
     assert s.evaluate(genes).valid
-    assert _races(s) and all(f.severity == codes.ERROR for f in _races(s))
-    refute_by_rows(s)
-    races = _races(s)
-    assert races and all(f.severity == codes.WARNING for f in races), races
-    assert "only when old_w = 4 is shorter than the 16 columns the launch's work-items span (2 each)" in \
-        races[0].message
+    _refuted_to_warnings(s, "only when old_w = 4 is shorter than the 16 columns the launch's work-items span (2 each)")
