@@ -35,7 +35,7 @@ from simu.scan.cache import ResultCache, kernel_key
 from simu.scan.flags import FileFlags, build_file_flags
 from simu.scan.options import COMPILE_LIMIT, PREPARE_CPU_LIMIT, WALL_GRACE, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
-from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool, cpu_seconds
+from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool, tree_cpu_seconds
 from simu.scan.sources import select_sources
 from simu.scan.worker import KernelTimeout
 
@@ -101,9 +101,11 @@ def _overdue(task: Task, started_at: tuple, now: float) -> bool:
     pid, t0, cpu0, preparing = started_at
     wall = now - t0
     limit = max(task.limit, PREPARE_CPU_LIMIT + WALL_GRACE) if preparing and task.kind == ANALYSE else task.limit
-    if task.kind != ANALYSE or cpu0 is None:
-        return wall > limit
-    cpu = cpu_seconds(pid)
+    if wall <= limit:
+        return False  # neither clock is past it yet (CPU time never runs ahead of wall time on one core)
+    if task.kind not in (ANALYSE, LIST) or cpu0 is None:
+        return True
+    cpu = tree_cpu_seconds(pid)  # a compile's clang is the worker's child: its CPU time counts
     return wall > STUCK_FACTOR * limit if cpu is None else (cpu - cpu0 > limit or wall > STUCK_FACTOR * limit)
 
 
@@ -488,8 +490,8 @@ class Scheduler:
         """Kill the worker of every task past its limit (a timeout); True if one was killed.  An analysis's limit
         counts its worker's CPU time where the system tells it, so that a loaded machine (more workers than
         cores, other jobs) does not stop an analysis that is only waiting for a core; its wall time may reach
-        :data:`STUCK_FACTOR` times the limit (a worker blocked without using CPU).  A compile's limit is wall
-        time (clang runs in a child process)."""
+        :data:`STUCK_FACTOR` times the limit (a worker blocked without using CPU).  A compile's limit counts the
+        CPU time of the worker and its children (clang runs in a child process), the same way."""
         killed = False
         now = time.time()
         for fut, tid in list(self.inflight.items()):

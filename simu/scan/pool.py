@@ -73,10 +73,42 @@ def start_early() -> None:
 
 def cpu_seconds(pid: int) -> float | None:
     """The CPU time process ``pid`` has used so far (Linux ``/proc``), None where it cannot be read."""
+    fields = _stat(pid)
+    return (int(fields[11]) + int(fields[12])) / _TICKS if fields else None
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """The CPU time process ``pid``, the children it has waited for and the descendants still running have used
+    (a compile's clang runs in a child process of the worker); None where ``/proc`` cannot be read."""
+    fields = _stat(pid)
+    if not fields:
+        return None
+    total = sum(int(x) for x in fields[11:15])  # utime, stime, cutime, cstime
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = [int(e) for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return total / _TICKS
+    stats = {}
+    for e in entries:
+        st = _stat(e)
+        if st:
+            stats[e] = st
+            parents.setdefault(int(st[1]), []).append(e)
+    todo = list(parents.get(pid, ()))
+    while todo:
+        child = todo.pop()
+        total += int(stats[child][11]) + int(stats[child][12])
+        todo += parents.get(child, ())
+    return total / _TICKS
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of ``/proc/PID/stat`` after the command name (``state`` first, ``ppid`` second)."""
     try:
         with open(f"/proc/{pid}/stat") as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS
+        return fields if len(fields) > 14 else None
     except (OSError, IndexError, ValueError):
         return None
 
@@ -119,7 +151,7 @@ class WorkerPool:
             if ev[0] == "hello":
                 self.pids.add(ev[1])
             elif ev[0] == "start":
-                self.starts[ev[1]] = (ev[2], ev[3], cpu_seconds(ev[2]), ev[4])
+                self.starts[ev[1]] = (ev[2], ev[3], tree_cpu_seconds(ev[2]), ev[4])
                 self.pids.add(ev[2])
 
     def kill(self, pid: int) -> None:
