@@ -541,9 +541,8 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     c = constraints or KernelConstraints()
     shape = kernel_shape(module, kernel)
     opaque = {p.name for p in kernel.params if p.is_pointer or is_image(p) or is_texture(p) or is_sampler(p)}
-    # a host relation that computes an image or a buffer, or from one, is another kernel's launch's: not this one's
-    derived = {k: e for k, e in c.derived.items() if k not in c.args and k not in opaque
-               and not opaque & set(re.findall(r"[A-Za-z_]\w*", e))}
+    derived = {k: e for k, e in c.derived.items()  # one onto or from an image or a buffer: another kernel's launch's
+               if k not in c.args and k not in opaque and not opaque & set(re.findall(r"\w+", e))}
     scalars = [p for p in kernel.params if not p.is_pointer and p.name not in c.args and p.name not in derived
                and not (is_image(p) or is_texture(p) or is_sampler(p))]  # backed by arrays / a default
     constrained = constraints is not None and bool(c.grid or c.block or c.args or c.arg_ranges or c.buffer_lengths

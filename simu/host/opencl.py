@@ -527,8 +527,7 @@ def _arg_relations(src: CSource, ev: Evaluator, line: int, kernel: str, arg_site
 
 
 def _ndrange(src: CSource, ev: Evaluator, expr: str, pos: int) -> tuple[str, tuple[int | None, ...] | None]:
-    """The sizes of a ``cl::NDRange(...)`` expression or of a variable declared ``cl::NDRange g(...)``, or of a member
-    the file assigns one NDRange (``global_work_size_ = cl::NDRange{…};`` in another method)."""
+    """The sizes of ``cl::NDRange(...)``, of a variable declared ``cl::NDRange g(...)`` or of a member assigned one."""
     e = expr.strip()
     if re.fullmatch(r"(?:cl::)?NullRange", e):
         return e, None
