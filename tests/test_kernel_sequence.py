@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simu.api import load_source
-from simu.evolve.sequence import run_priors
+from simu.evolve.sequence import PriorCut, run_priors
 from simu.host.contracts import kernel_contracts
 from simu.interp import Limits
 from simu.launch import Launch
@@ -49,6 +50,24 @@ def test_a_prior_that_cannot_run_as_the_program_runs_it_is_left_out():
     missing = Prior("nowhere", "pack.cu:1", (1, 1, 1), (32, 1, 1), (), ((0, "pos"),))
     assert run_priors(module, launch, (unknown_n, missing), Limits()) == ""
     assert list(launch.args["pos"][:2]) == [7, 7]
+
+
+def test_a_prior_a_lowered_bound_stops_cuts_the_launch_instead_of_leaving_it_the_searchs_contents():
+    """A timed phase's or a refutation's bound, lower than the search's own, stops the earlier kernel: the later
+    launch is not run on drawn contents (on a slower machine that made a launch the program never makes)."""
+    module = load_source(PROGRAM.read_text(), "cuda")
+    prior = Prior("slots", "pack.cu:17", (4, 1, 1), (128, 1, 1), ((1, 512),), ((0, "pos"),))
+
+    def launch():
+        return Launch((4, 1, 1), (128, 1, 1), {"in": np.zeros(512, np.float32), "pos": np.full(512, 7, np.int32),
+                                               "out": np.zeros(512, np.float32), "n": 512})
+
+    lowered = Limits(max_steps=3)
+    with pytest.raises(PriorCut, match="slots at pack.cu:17, run first, step limit"):
+        run_priors(module, launch(), (prior,), lowered, full=Limits())
+    own = launch()  # the search's own bound stopped it: left out, the buffers stay the search's
+    assert run_priors(module, own, (prior,), lowered, full=lowered) == ""
+    assert list(own.args["pos"][:2]) == [7, 7]
 
 
 SLOTS = """

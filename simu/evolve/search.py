@@ -47,7 +47,7 @@ from simu.evolve.member_strides import on_search_layouts
 from simu.evolve.modes import MODES, Mode
 from simu.evolve.prefix import cut_short, judge_prefix, judged_part, partial_reason
 from simu.evolve.roles import split
-from simu.evolve.sequence import file_priors, run_priors
+from simu.evolve.sequence import PriorCut, file_priors, run_priors
 from simu.evolve.shape import kernel_shape
 from simu.evolve.sizes import fit_sample
 from simu.evolve.tensors import on_simus_shape, tensor_buffers
@@ -373,9 +373,12 @@ class Search:
 
     def _run(self, launch: Launch, limits=None, inspect=None) -> Evaluation:
         if self.priors and not launch.sequenced:
-            made = run_priors(self.module, launch, self.priors, limits or self._limits, self.layout.roles)
-            if made:
-                launch.origin += f" (contents: {made})"
+            try:
+                made = run_priors(self.module, launch, self.priors, limits or self._limits, self.layout.roles,
+                                  full=self._limits)
+            except PriorCut as exc:  # where the budget ran out: not run on the search's contents instead
+                return dataclasses.replace(Evaluation.invalid(launch, f"{codes.INCOMPLETE}: {exc}"), cut=True)
+            launch.origin += f" (contents: {made})" if made else ""
         try:
             launch_run = self.analysis.run_launch(launch, limits or self._limits, judge_incomplete=False)
         except NotLaunchableError as exc:  # this launch, not the kernel: other launches may be fine
@@ -552,13 +555,13 @@ def _layout(module, kernel, constraints: KernelConstraints | None) -> Layout:
     # cleared unless the program says: a spin-wait's flags (simu.ir.spin), append and bucket cursors (.cursors, …)
     cleared = spin_buffers(kernel) | cursor_buffers(kernel) | {b.cursor for b in bucket_scatters(kernel)}
     fills = {**{name: "zeros" for name in sorted(cleared)}, **c.fills}
-    return Layout(kernel, shape, scalars, dict(c.args), ranges, _dim(c.grid), _dim(c.block),
-                  dict(c.buffer_lengths), fills, c.warp_size or 32,
-                  fixed_dynamic_shared=c.dynamic_shared, shared_bytes=c.shared_bytes, same=dict(getattr(c, "same", {})),
+    grid, block = (None if v is None else as_dim3(v) for v in (c.grid, c.block))
+    return Layout(kernel, shape, scalars, dict(c.args), ranges, grid, block, dict(c.buffer_lengths), fills,
+                  c.warp_size or 32, fixed_dynamic_shared=c.dynamic_shared, shared_bytes=c.shared_bytes,
+                  same=dict(getattr(c, "same", {})), dims=dict(c.dims), derived=derived,
                   origin=c.origin or (ORIGIN_CONSTRAINED if constrained else ORIGIN_SEARCHED),
-                  dims=dict(c.dims), derived=derived, length_factors=dict(c.length_factors),
-                  requires=list(c.requires), state=dict(c.state), holders=_holders(module, kernel),
-                  symbols=dict(c.symbols))
+                  length_factors=dict(c.length_factors), requires=list(c.requires), state=dict(c.state),
+                  holders=_holders(module, kernel), symbols=dict(c.symbols))
 
 
 def _holders(module, kernel) -> list:
@@ -570,10 +573,6 @@ def _holders(module, kernel) -> list:
     except SimuError:
         return []  # the search meets the same problem and reports it
     return symbol_holders(module, used)
-
-
-def _dim(v):
-    return None if v is None else as_dim3(v)
 
 
 def _pair(f: Finding) -> tuple:

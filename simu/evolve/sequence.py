@@ -14,7 +14,9 @@ the fill the later launch's buffers have (a zero-filled probe runs it on zeros).
 computed from the later launch's values where both launches sit in one function (``Prior.grid_sym``: ``n / 4 /
 128`` with ``n`` passed to the later kernel).  A prior that cannot run as the
 program runs it (a kernel not in this file, an argument the host computes, a launch past
-:data:`MAX_PRIOR_THREADS`, a run that does not complete) is left out and the buffers stay the search's.
+:data:`MAX_PRIOR_THREADS`, a run that does not complete) is left out and the buffers stay the search's -- except
+a run that a timed phase's or a refutation's lowered bound stopped (:class:`PriorCut`): the budget ran out there,
+not the kernel, and the later launch on drawn contents would be another launch on a slower machine.
 """
 
 from __future__ import annotations
@@ -40,16 +42,22 @@ PLAIN_PROBES = ("zeros", "ones", "const")  # fills the earlier kernel's own buff
 ALONGSIDE = "no host code orders them: a kernel of this file that writes it"
 
 
+class PriorCut(Exception):
+    """An earlier kernel's run stopped at a time or step bound below the search's own (``run_priors``' ``full``)."""
+
+
 def prior_kernel(module: Module, name: str) -> Kernel | None:
     """The module's kernel the host launches as ``name`` (its source name, namespaces and template aside)."""
     return next((k for k in module.kernels if _base(k) == name), None)
 
 
-def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits, roles: dict | None = None) -> str:
+def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits, roles: dict | None = None,
+               full=None) -> str:
     """Run ``priors`` in order on ``launch``'s buffers and put what they leave in its arguments (in place);
-    the text says which buffers came from which launch, "" when none did.  ``roles``: the later kernel's
-    (:func:`~simu.evolve.roles.buffer_roles`): an earlier kernel's buffers whose values it stores into one that
-    the later kernel uses as indices are drawn inside what those index."""
+    the text says which buffers came from which launch, "" when none did.  A run stopped by a time or step bound
+    of ``limits`` lower than ``full``'s (the search's own limits) raises :class:`PriorCut`.  ``roles``: the later
+    kernel's (:func:`~simu.evolve.roles.buffer_roles`): an earlier kernel's buffers whose values it stores into one
+    that the later kernel uses as indices are drawn inside what those index."""
     from simu.interp import run
 
     said = []
@@ -74,6 +82,8 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
         except SimuError:
             continue
         if not result.outcome.completed:
+            if full is not None and _lowered(result.outcome.reason, limits, full):
+                raise PriorCut(f"{prior.kernel} at {prior.site}, run first, {result.outcome.reason}")
             continue
         made = []
         tainted = _read_of(result, drawn)
@@ -100,6 +110,11 @@ def run_priors(module: Module, launch: Launch, priors: tuple[Prior, ...], limits
                         + (f", from {', '.join(tainted)} the search drew" if tainted else "")
                         + (f" as {prior.kernel} uses them" if tainted and launch.fill not in PLAIN_PROBES else ""))
     return "; ".join(said)
+
+
+def _lowered(reason: str, limits, full) -> bool:
+    return (reason.startswith("time limit") and limits.max_seconds < full.max_seconds
+            or reason.startswith("step limit") and limits.max_steps < full.max_steps)
 
 
 def _read_of(result, names: list[str]) -> list[str]:
