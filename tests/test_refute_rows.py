@@ -55,6 +55,14 @@ __kernel void tag_pairs(__write_only image2d_t out, int old_w, int out_width) {
   write_imagef(out, (int2)(mad24(c, old_w, w), get_global_id(2)), (float4)(c));
   if (w + 1 < out_width) write_imagef(out, (int2)(mad24(c, old_w, w + 1), get_global_id(2)), (float4)(c));
 }
+__kernel void norm_rows(__global float *out, int width) {
+  int w = get_global_id(1), h = get_global_id(0) / 2;  // a row the kernel computes from a thread index
+  out[h * width + w] = (float)w;  // rows overlap when more than width work-items run along 1
+}
+__kernel void split_index(__global float *out, int width) {
+  int i = get_global_id(0);
+  out[(i / width) * width + i % width] = 1.0f;  // row and column computed from one index: no row length
+}
 __kernel void guarded(__global float *out, int n) {
   int i = get_global_id(0);
   if (i < n) out[i] = 1.0f;
@@ -98,6 +106,8 @@ def test_row_lengths_are_read_from_addresses_and_image_coordinates():
     assert row_length_arguments(m.kernel("copy_by_fields")) == {"out_width"}
     assert row_length_arguments(m.kernel("tag_shaped")) == {"out_shape"}
     assert row_length_arguments(m.kernel("guarded")) == set()
+    assert row_length_arguments(m.kernel("norm_rows")) == {"width"}
+    assert row_length_arguments(m.kernel("split_index")) == set()
     assert row_lengths(m.kernel("tag_pairs")) == {"old_w": 2}  # a work-item spans two columns of a row
 
 
@@ -167,3 +177,11 @@ def test_rows_of_work_items_spanning_several_columns_are_raised_past_every_colum
     genes[s.layout.at.scalar(1)] = 16.0
     assert s.evaluate(genes).valid
     _refuted_to_warnings(s, "only when old_w = 4 is shorter than the 16 columns the launch's work-items span (2 each)")
+
+
+def test_rows_the_kernel_computes_from_a_thread_index_are_judged_like_thread_index_rows():
+    """``out_h * width + out_w`` with ``out_h = out_nh % height`` a row the kernel computes and ``out_w =
+    get_global_id(1)`` its column (Paddle-Lite's layer_norm_buffer_batch, whose host launches ``min(256, w)``
+    work-items along 1): a column never compared with ``width`` runs into the next row only at a shorter width."""
+    s = _search("norm_rows", (2, 1), (2, 8), 4)
+    _refuted_to_warnings(s, "only when width = 4 is shorter than the 8 work-items")

@@ -37,6 +37,7 @@ def row_lengths(kernel: Kernel) -> dict[str, int]:
     thread: set[str] = set()
     raw: dict[str, int] = {}  # a thread index itself (through casts, times or plus a constant) -> its scale
     rows: dict[str, dict[str, int]] = {}  # value -> the parameters that multiply a thread index inside it (scale)
+    computed: dict[str, dict[str, int]] = {}  # value -> parameters multiplying a row computed from a thread index
     found: dict[str, int] = {}
     changed = True
     while changed:  # phis may name values defined later: iterate to a fixed point
@@ -47,7 +48,8 @@ def row_lengths(kernel: Kernel) -> dict[str, int]:
                     _merge(found, rows.get(r, {}))
             if not name or (opcode == "call" and not callee.startswith((*THREAD_ID_CALLS, *_MULTIPLY_CALLS))):
                 continue
-            before = (name in thread, raw.get(name), name in params, dict(rows.get(name, {})))
+            before = (name in thread, raw.get(name), name in params, dict(rows.get(name, {})),
+                      dict(computed.get(name, {})))
             scale = _scaled_index(opcode, regs, consts, callee, raw)
             if scale is not None:
                 raw[name] = max(raw.get(name, 0), scale)
@@ -70,11 +72,33 @@ def row_lengths(kernel: Kernel) -> dict[str, int]:
                     carried = {p: max(k, *added) for p, k in carried.items()}
                 if carried:
                     _merge(rows.setdefault(name, {}), carried)
-            if before != (name in thread, raw.get(name), name in params, rows.get(name, {})):
+                _computed_rows(opcode, name, regs, factors, added, params, raw, thread, rows, computed)
+            if before != (name in thread, raw.get(name), name in params, rows.get(name, {}), computed.get(name, {})):
                 changed = True
     return found
 
 
+def _computed_rows(opcode: str, name: str, regs: list, factors: list, added: list[int], params: dict,
+                   raw: dict[str, int], thread: set[str], rows: dict, computed: dict) -> None:
+    """A parameter multiplying a row the kernel computed from a thread index (``out_h = gid(2) % height``) is a row
+    length once a thread index itself is added to the product as its column (``out_h * width + gid(1)``): that
+    column never compared with ``width`` runs into the next row as surely as with ``c * width + w``."""
+    mine: dict[str, int] = {}
+    if opcode in _PASSING:
+        for r in regs[2:3] if opcode == "call" else regs:
+            _merge(mine, computed.get(r, {}))
+    if len(factors) == 2:
+        a, b = factors
+        _merge(mine, {params[p]: 1 for p, q in ((a, b), (b, a)) if p in params and q in thread and q not in raw})
+    if not mine:
+        return
+    if added:
+        _merge(rows.setdefault(name, {}), {p: max(k, *added) for p, k in mine.items()})
+    else:
+        _merge(computed.setdefault(name, {}), mine)
+
+
+_PASSING = CASTS | {"add", "or", "phi", "call"}  # what carries a product into a sum of it (mad24's addend)
 _MAX_SCALE = 64  # columns one work-item spans: more is a value computed from the index, not a column of it
 
 
