@@ -80,6 +80,34 @@ def test_the_race_only_a_count_the_program_never_passes_shows_is_no_error_at_its
     assert not [f for k in kernels for f in k.findings if f.severity == "error"]
 
 
+REDUCE = """#pragma once
+#include <lib/helpers.h>
+__global__ void block_sum(const unsigned n, float *inout);
+template <typename T>
+void reduce_sum(const T *data, float *workspace, unsigned n) {  // the library's API: no file instantiates it
+    while (n > 1) {
+        launch_linear(block_sum, n, workspace);
+        n = (n + 127) / 128;
+    }
+}
+"""
+
+
+def test_a_launch_in_a_function_template_nobody_instantiates_is_read_off_the_helper_s_pattern(tmp_path):
+    """``launch_linear<void (*)(…), float *>`` is declared, not defined, when only an uninstantiated template calls
+    it: its pattern's launch is the one that call makes (a library's reduction that no file of the repository runs
+    still launches 128-thread blocks, never the 3-thread ones the search would draw)."""
+    files = _library(tmp_path)
+    (tmp_path / "include" / "lib" / "reduce.h").write_text(REDUCE)
+    (tmp_path / "src" / "reduce.cu").write_text("#include <lib/reduce.h>\n__global__ void block_sum(const unsigned n, "
+                                                "float *inout) { if (threadIdx.x == 0) inout[blockIdx.x] = n; }\n")
+    files += [tmp_path / "include" / "lib" / "reduce.h", tmp_path / "src" / "reduce.cu"]
+    index = build_host_index(tmp_path, files)
+    (made,) = index.cuda_launches_of("block_sum")
+    assert made.block == (128, 1, 1) and made.grid_sym == ("(_a0_+127)/128", None, None), made
+    assert made.through == ("reduce_sum at include/lib/reduce.h:7",)
+
+
 def _dump(items: list[dict]) -> bytes:
     return json.dumps({"id": "0x1", "kind": "TranslationUnitDecl", "loc": {}, "inner": items}, indent=2).encode()
 

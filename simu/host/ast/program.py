@@ -82,11 +82,31 @@ def _functions(decl: Node, scope: str) -> list[tuple[Node, str]]:
         return [(decl, decl.get("name", ""))] if has_body and not decl.get("isImplicit") else []
     if kind == "FunctionTemplateDecl":
         specs = [k for k in kids(decl) if k.get("kind") in _FUNCTIONS]
-        inst = specs[1:] if len(specs) > 1 else specs  # instantiations after the pattern, else the pattern itself
-        return [x for s in inst for x in _functions(s, scope)]
+        if not specs:
+            return []
+        pattern, inst = specs[0], specs[1:]
+        if not inst:
+            return _functions(pattern, scope)  # never instantiated: the pattern itself
+        return [x for s in inst for x in _functions(_bodied(s, pattern), scope)]
     if kind in _SCOPES:
         return [x for k in kids(decl) for x in _functions(k, decl.get("name", scope))]
     return []
+
+
+def _bodied(spec: Node, pattern: Node) -> Node:
+    """An instantiation that only another uninstantiated template names is declared without a body (``reduce<T>``
+    calls ``launch(block_reduce, n, ws)``: ``launch<void (*)(…), float *>`` has none): the pattern's body under the
+    instantiation's identity (its type and id, which that template's call names), its parameters the pattern's up to
+    a pack and the instantiation's from there (a pack's expansions have no parameter of the pattern to refer to)."""
+    if any(k.get("kind") == "CompoundStmt" for k in kids(spec)):
+        return spec
+    body = [k for k in kids(pattern) if k.get("kind") == "CompoundStmt"]
+    mine = [k for k in kids(spec) if k.get("kind") == "ParmVarDecl"]
+    theirs = [k for k in kids(pattern) if k.get("kind") == "ParmVarDecl"]
+    packed = next((i for i, p in enumerate(theirs) if "..." in p.get("type", {}).get("qualType", "")), len(theirs))
+    params = theirs[:packed] + mine[packed:] if packed <= len(mine) else mine
+    rest = [k for k in kids(spec) if k.get("kind") != "ParmVarDecl"]
+    return {**spec, "inner": rest + params + body}
 
 
 def _variables(decl: Node) -> list[Node]:
