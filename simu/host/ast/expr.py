@@ -136,19 +136,20 @@ def to_json(e: Any) -> Any:
     return e
 
 
+_FIELDS = {name: tuple(f.name for f in fields(c)) for name, c in _TYPES.items()}
+
+
 def from_json(d: Any) -> Any:
-    if isinstance(d, dict) and "~" in d:
-        cls = _TYPES[d["~"]]
-        return cls(**{f.name: _tuple(from_json(d[f.name])) for f in fields(cls) if f.name in d})
-    if isinstance(d, list):
-        return tuple(from_json(x) for x in d)
-    if isinstance(d, dict):
-        return {k: from_json(v) for k, v in d.items()}
+    """The expression (or tuples and dicts of them) :func:`to_json` made; lists come back as tuples.  On the path
+    of every cached host file's facts: field names are read once per type, not per node."""
+    if type(d) is dict:
+        kind = d.get("~")
+        if kind is None:
+            return {k: from_json(v) for k, v in d.items()}
+        return _TYPES[kind](**{n: from_json(d[n]) for n in _FIELDS[kind] if n in d})
+    if type(d) is list:
+        return tuple([from_json(x) for x in d])
     return d
-
-
-def _tuple(v: Any) -> Any:
-    return tuple(v) if isinstance(v, list) else v
 
 
 def distinct_texts(texts: list[str], values: tuple[Expr, ...]) -> tuple[str, ...]:
