@@ -7,6 +7,8 @@ hides a cycle from Python, not from a reader).
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,6 +111,15 @@ def test_configuration_imports_no_analysis_code():
     analysis = ("simu.interp", "simu.detect", "simu.evolve", "simu.scan", "simu.report", "simu.pipeline",
                 "simu.check", "simu.frontend", "simu.ir", "simu.validate", "simu.host")
     assert not [m for m in reach if m.startswith(analysis)], sorted(reach)
+
+
+def test_checking_a_complete_launch_imports_no_search():
+    """`simu check` with every launch value given runs no search: naming its budget imports neither DEAP nor the
+    search (issue 31: what a user pays per launch)."""
+    code = ("import sys, simu.check, simu.cli.check; "
+            "print(sorted(m for m in sys.modules if m.startswith(('deap', 'simu.evolve.search'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
 
 
 def test_generator_imports_no_analysis_code():

@@ -70,7 +70,7 @@ def test_only_loops_that_carry_nothing_and_store_nothing_are_spin_waits():
 
 def test_the_search_starts_a_spin_flag_cleared(tmp_path):
     from simu.evolve import search_kernel
-    from simu.evolve.search import Budget
+    from simu.evolve.budget import Budget
 
     module = load_file(KERNELS / "lookback.cu", CompileOptions())
     rep = search_kernel(module, module.kernels[0], CheckSettings(), budget=Budget(evaluations=30, seconds=600))

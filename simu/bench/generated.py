@@ -31,7 +31,7 @@ from typing import Any
 
 from simu import codes
 from simu.evolve import Budget
-from simu.evolve.search import CHECK_GUARD_SECONDS, REFUTE_STEPS_PER_SECOND
+from simu.evolve.budget import CHECK_GUARD_SECONDS, REFUTE_STEPS_PER_SECOND
 
 GENERATED = re.compile(r"^\s*//\s*generated:\s*(.*?)\s*$")
 SETTINGS = ("given", "search")

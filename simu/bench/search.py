@@ -50,7 +50,7 @@ def search_findings(path: Path, mode: str = "full", evaluations: int = 40, seed:
     from simu.api import load_file
     from simu.check import CheckSettings
     from simu.evolve import Budget, search_kernel
-    from simu.evolve.search import CHECK_GUARD_SECONDS, MAX_PROBE_SECONDS
+    from simu.evolve.budget import CHECK_GUARD_SECONDS, MAX_PROBE_SECONDS
     from simu.frontend import CompileOptions
     from simu.host.contracts import kernel_contracts
 

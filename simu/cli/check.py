@@ -271,7 +271,7 @@ def _source(cfg) -> str:
 
 def _parse_budget(text: str, population: int, generations: int):
     from simu.evolve import Budget
-    from simu.evolve.search import CHECK_GUARD_SECONDS
+    from simu.evolve.budget import CHECK_GUARD_SECONDS
 
     if population < 1 or generations < 1:
         fail(f"bad --population {population} / --generations {generations}: expected positive numbers")

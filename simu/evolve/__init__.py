@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from simu.evolve.search import Budget, SearchResult, run_search
+from simu.evolve.budget import Budget
 from simu.launch.constraints import KernelConstraints
 from simu.pipeline import CheckSettings, KernelReport
 
@@ -42,9 +42,21 @@ def search_kernel(module, kernel, settings: CheckSettings,
 
         res = search_contracts(module, kernel, settings, contracts, b, mode, seed)
     else:
+        from simu.evolve.search import run_search
+
         res = run_search(module, kernel, settings, contracts[0] if contracts else None, b, mode, seed)
     return KernelReport(kernel.display_name, res.status, res.reason, tuple(res.findings), res.launches, res.stats,
                         res.where)
+
+
+def __getattr__(name: str) -> Any:
+    """The search's names, imported when first used: naming a :class:`Budget` (a complete launch's check) imports
+    neither DEAP nor the search."""
+    if name in ("SearchResult", "run_search"):
+        from simu.evolve import search
+
+        return getattr(search, name)
+    raise AttributeError(f"module 'simu.evolve' has no attribute {name!r}")
 
 
 __all__ = ["Budget", "SearchResult", "run_search", "search_kernel"]

@@ -15,7 +15,8 @@ import dataclasses
 
 from simu import codes
 from simu.detect.finding import deduplicate
-from simu.evolve.search import HOST_REQUIRES, Budget, SearchResult, SearchStats, deadline_after, run_search
+from simu.evolve.budget import Budget
+from simu.evolve.search import HOST_REQUIRES, SearchResult, SearchStats, deadline_after, run_search
 from simu.launch.constraints import KernelConstraints
 
 KERNEL_PHASE_KINDS = frozenset({"redundant-barrier"})  # findings of Check.on_kernel_end, over every launch

@@ -38,6 +38,7 @@ from deap import tools
 from simu import codes
 from simu.detect.finding import Finding, deduplicate
 from simu.errors import NotLaunchableError, SimuError, SourcePoint
+from simu.evolve.budget import Budget
 from simu.evolve.contract import kernel_refuses, outside_contract, thread_indexed_private
 from simu.evolve.dependence import kernel_flow
 from simu.evolve.dictionary import argument_constants, grid_relative_arguments, index_bounds
@@ -65,17 +66,8 @@ from simu.launch.model import as_dim3
 from simu.launch.record import ORIGIN_CONSTRAINED, ORIGIN_SEARCHED
 from simu.pipeline import KernelAnalysis, beyond_contract, outcome_where, status_of
 
-CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the search after this long
 MAX_PROBE_TRACE_BYTES = 24_000_000  # trace bytes per searched launch: a million accesses (trace.ACCESS_BYTES each)
-MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 OUTSIDE_KINDS = ("out-of-bounds", "uninitialized")  # what a launch outside the contract may still report
-# what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
-# steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
-# and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
-# through checked pointers), so the allowance is about a third of the budget on heavy kernels -- work the budget
-# the user gave fixes, whatever the machine's speed.  The loop ends at the budget, the timed phases at
-# phases.SHRINK_GUARD budgets: together under `simu scan`'s CPU limit of twice the budget
-REFUTE_STEPS_PER_SECOND = 8_000
 ACCESSES_PER_STEP = 100
 ELEMENTS_PER_STEP = 1000  # drawing a refutation's buffers (plausible lengths reach 16 MiB) costs a step per 1000
 # zero-filled buffers cost about a twentieth of drawn ones (4.5M elements: 2.5 ms against 45-60 ms random, 70-110
@@ -85,29 +77,6 @@ MIN_LAUNCH_SECONDS = 0.05  # the shortest wall-clock bound a timed phase gives a
 # what a launch of a host's grid should record: a launch recording more runs fewer of its blocks from then on
 # (sizes.fit_sample), so that a heavy kernel at the program's own launch is judged several times in its budget
 SAMPLE_ACCESSES = MAX_PROBE_TRACE_BYTES // ACCESS_BYTES // 4
-
-
-@dataclass
-class Budget:
-    evaluations: int = 40
-    seconds: float = 1.5
-    population: int = 6
-    generations: int = 8
-    min_evaluations: int = 10
-    probe_seconds: float = MAX_PROBE_SECONDS  # wall-clock limit of one searched launch
-    # launches the severity refutations (simu.evolve.refute) may run after the loop, whatever the clock says:
-    # a finding's severity must not depend on the machine's speed
-    refutations: int = 24
-    # when contracts split a kernel's budget (simu.evolve.alternatives.share): the clock reading at which the
-    # kernel's whole budget ends.  A search's first launch, which may run past its own share so that a heavy
-    # kernel is judged at all, stops there, or at the end of its own share where the contracts before it ran past
-    # the deadline: a contract's first launch may use what the others leave and never less than its share.
-    kernel_deadline: float | None = None
-
-    def refutation_steps(self) -> int:
-        """Steps of cost the severity refutations may spend in all (:data:`REFUTE_STEPS_PER_SECOND`,
-        :func:`launch_cost`)."""
-        return int(REFUTE_STEPS_PER_SECOND * self.seconds)
 
 
 @dataclass
