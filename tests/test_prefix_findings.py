@@ -30,7 +30,9 @@ int main() {
 
 def _kernel(tmp_path, sync: str):
     (tmp_path / "long.cu").write_text(PROGRAM.replace("SYNC", sync))
-    options, config = resolve_options([tmp_path], ScanOverrides(budget=1, jobs=1, no_cache=True))
+    # the launch's time bound is the budget (at most a searched launch's 2 s): where the trace fills does not depend
+    # on the machine, when it fills does, so the bound leaves a slow machine three times the time the trace needs
+    options, config = resolve_options([tmp_path], ScanOverrides(budget=3, jobs=1, no_cache=True))
     return scan(options, config).files[0].kernels[0]
 
 
