@@ -108,6 +108,21 @@ def test_a_launch_in_a_function_template_nobody_instantiates_is_read_off_the_hel
     assert made.through == ("reduce_sum at include/lib/reduce.h:7",)
 
 
+def test_a_template_helper_s_default_argument_sizes_the_grid_of_a_launch_in_a_pattern(tmp_path):
+    """In the helper's pattern ``blocks(n)`` is over a type parameter: clang leaves the call unresolved and gives no
+    default for ``threads``; the helper's own default (``threads = 128``) is the argument it leaves out."""
+    (tmp_path / "lib.cu").write_text("""
+template <typename T> unsigned blocks(T n, unsigned threads = 128) { return (n + threads - 1) / threads; }
+template <typename K, typename T, typename... A> void linear(K kernel, T n, A... args) {
+    kernel<<<blocks(n), 128>>>(n, args...);
+}
+__global__ void block_sum(const unsigned n, float *inout) { if (threadIdx.x == 0) inout[blockIdx.x] = n; }
+template <typename T> void reduce_sum(const T *data, float *ws, unsigned n) { linear(block_sum, n, ws); }
+""")
+    (made,) = build_host_index(tmp_path, [tmp_path / "lib.cu"]).cuda_launches_of("block_sum")
+    assert made.grid_sym == ("(_a0_+128-1)/128", None, None), made
+
+
 def _dump(items: list[dict]) -> bytes:
     return json.dumps({"id": "0x1", "kind": "TranslationUnitDecl", "loc": {}, "inner": items}, indent=2).encode()
 

@@ -57,3 +57,4 @@ class FunctionFacts:
     copies: tuple[tuple[int, Expr, str, Expr], ...] = ()  # (line, device pointer, fill): simu.host.ast.contents
     param_fills: tuple[tuple[int, str, Expr], ...] = ()  # (parameter, kind, value): what it fills a caller's array with
     instance_decl: str = ""  # a template instantiation's id in its file's dump (CallFact.callee_decl); "" otherwise
+    defaults: tuple[Expr | None, ...] = ()  # each parameter's default argument (``uint32_t t = 128``), None: none

@@ -100,7 +100,14 @@ class FunctionReader:
             self.stmt(body, _State())
         return FunctionFacts(self.name, self.file, self.line(self.fn), self.param_names, tuple(self.launches),
                              tuple(self.calls), tuple(self.writes), exprs.returned(self.returns), signature(self.fn),
-                             self.fills.copies(), self.fills.param_fills(self.params), _instance_decl(self.fn))
+                             self.fills.copies(), self.fills.param_fills(self.params), _instance_decl(self.fn),
+                             self._defaults())
+
+    def _defaults(self) -> tuple[Expr | None, ...]:
+        """Each parameter's default argument, for calls clang leaves unresolved in a template's body (no defaults)."""
+        out = tuple(self.expr(kids(p)[-1], _State()) if p.get("init") and kids(p) else None
+                    for p in kids(self.fn) if p.get("kind") == "ParmVarDecl")
+        return out if any(d is not None for d in out) else ()
 
     # --- statements -----------------------------------------------------------------------------------------
     def stmt(self, node: Node, st: _State) -> None:
@@ -258,7 +265,6 @@ class FunctionReader:
         else:
             self.effects(node, st)
 
-    # --- expressions with effects: assignments, calls, launches -------------------------------------------------
     def effects(self, node: Node, st: _State) -> None:
         kind = node.get("kind")
         if kind in ("LambdaExpr", "DeclStmt"):
@@ -377,7 +383,6 @@ class FunctionReader:
                 elif isinstance(old, Items) or not pointer_type(base):  # p[i] = v leaves the pointer p as it was
                     st.env[key] = Unknown("an element assigned at an index not known here")
 
-    # --- values ------------------------------------------------------------------------------------------------
     def expr(self, node: Node, st: _State) -> Expr:
         """The expression a node computes, locals written out; one nested past :data:`MAX_DEPTH` or larger than
         :data:`MAX_NODES` is unknown (a variable rebuilt from itself in a long function)."""
@@ -467,7 +472,8 @@ class FunctionReader:
                 return Op(exprs.MATH_CALLS[short], args, "f" if arithmetic_kind(qual_type(n))[0] == "f" else "i")
             if short in exprs.CEIL_DIVISIONS and len(args) == 2:
                 return exprs.ceil_division(*args)
-            if name and kind_of_callee(n) == "DeclRefExpr":  # a new buffer is its own, however alike its arguments
+            # (in a template's body, a call over its type parameters is an unresolved lookup; a new buffer is its own)
+            if name and kind_of_callee(n) in ("DeclRefExpr", "UnresolvedLookupExpr"):
                 return Call(name, (*args, self.read_at(n, "a buffer")) if name == opencl.CREATE_BUFFER else args)
             return self.read_at(n, f"the result of {name or 'a call'}()")
         if kind == "CXXMemberCallExpr":
@@ -523,7 +529,6 @@ class FunctionReader:
             owner = st.env[local].why  # "img written by init() at 25": the object that call filled
         return Field(record, member, owner, index) if record else Unknown(f"member {member}")
 
-    # --- source ---------------------------------------------------------------------------------------------------
     def line(self, node: Node) -> int:
         o = start(node)
         return self.text.count("\n", 0, o) + 1 if o is not None else 0

@@ -35,7 +35,7 @@ from simu.host.ast.expr import (
     uncast,
 )
 from simu.host.ast.facts import FunctionFacts, LaunchFact
-from simu.host.ast.values import Context, Program, lift, reads_member
+from simu.host.ast.values import Context, Program, call_args, lift, reads_member
 from simu.host.relations import ARG, acyclic
 from simu.launch.constraints import BLOCK_DIMS
 
@@ -247,10 +247,11 @@ class Renderer:
         """The one ``return`` expression of the project function ``e`` calls, over the call's arguments; None for a
         function with several returns, another number of parameters, an overload, or past a few nested calls."""
         targets = [f for f in self.program.functions.get(e.function, ()) if f.returns is not None
-                   and len(f.params) == len(e.args)]
+                   and call_args(e, f) is not None]
         if len(targets) != 1 or isinstance(targets[0].returns, Choice) or self._depth >= MAX_INLINED:
             return None
-        return lift(targets[0].returns, Context(tuple(None for _ in e.args), exprs=tuple(e.args)), {})
+        args = call_args(e, targets[0]) or ()
+        return lift(targets[0].returns, Context(tuple(None for _ in args), exprs=tuple(args)), {})
 
     def _assigned(self, e: Field) -> Expr | None:
         """The one expression every write in the program gives a member ``e``, when it is made of the same object's

@@ -62,6 +62,17 @@ class Context:
     conds: tuple[Condition, ...] = field(default=(), compare=False)
 
 
+
+def call_args(e: Call, f: FunctionFacts) -> tuple[Expr, ...] | None:
+    """``e``'s arguments to ``f``, one per parameter: those it leaves out are ``f``'s defaults (a call in a template's
+    body that clang leaves unresolved has none of its own); None when they do not fit."""
+    n = len(e.args)
+    if n == len(f.params):
+        return e.args
+    if n > len(f.params) or len(f.defaults) != len(f.params) or any(d is None for d in f.defaults[n:]):
+        return None
+    return (*e.args, *f.defaults[n:])  # type: ignore[return-value]
+
 class Program:
     """The facts of every host file read through clang, evaluated together."""
 
@@ -281,7 +292,7 @@ class Program:
 
     def call(self, e: Call, fn: FunctionFacts, ctx: Context, bound: dict) -> Values:
         targets = [f for f in self.functions.get(e.function, ()) if f.returns is not None and
-                   len(f.params) == len(e.args)]
+                   call_args(e, f) is not None]
         if len(targets) > 1:  # two programs of one repository each define it: the caller's own, nearest
             nearest = min(file_distance(fn.file, f.file) for f in targets)
             targets = [f for f in targets if file_distance(fn.file, f.file) == nearest]
@@ -297,7 +308,7 @@ class Program:
             self._calls_busy.discard(id(target))
 
     def _call(self, e: Call, fn: FunctionFacts, ctx: Context, bound: dict, target: FunctionFacts) -> Values:
-        per_arg = [self.values(a, fn, ctx, bound) for a in e.args]
+        per_arg = [self.values(a, fn, ctx, bound) for a in call_args(e, target) or ()]
         out: list[Values] = []
         for combo in itertools.islice(itertools.product(*[p if p is not None else [None] for p in per_arg]), 16):
             out.append(self.values(target.returns, target, Context(tuple(combo))))  # type: ignore[arg-type]
