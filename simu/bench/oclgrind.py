@@ -5,7 +5,7 @@ Each of the six bench kernels (:data:`simu.bench.KERNELS`) is run at 4,096 and 6
 ``oclgrind-kernel --data-races FILE.sim`` when it is on the PATH.  Both get the same NDRange and the same
 deterministic contents (ramps and zeros, which both tools can fill), runs alternate, and the median wall time of
 each is kept with simu's status (a launch simu could not finish is no speed).  Without Oclgrind the simu column
-alone is measured.
+alone is measured; ``benchmarks/oclgrind_local.sh DIR`` puts one in ``DIR/bin`` without root.
 """
 
 from __future__ import annotations
