@@ -607,3 +607,21 @@ def test_arguments_after_an_optional_one_are_counted_from_the_kernel_s_last_para
     ((c, _),) = host_constraints(index, None, params, api="opencl")
     assert c.dims["grid.x"] == "(channel)/blockDim_x"
     assert set(c.state) == {"height", "channel", "width"} and "c_" in c.state["channel"]  # each at its position
+
+
+def test_the_known_components_of_a_local_size_the_host_gives_are_the_launch_s(tmp_path: Path):
+    """``local_work_size_ = cl::NDRange{1, min(256, w_), 1}`` with ``w_`` read off a tensor: the work-group is one
+    work-item wide along x and z whatever y is (before, the whole block was searched: three work-items along x ran
+    past the channels the host launches)."""
+    text = LAYER_NORM_CC.replace(
+        "static_cast<cl::size_type>(w_), 1};\n  }",
+        "static_cast<cl::size_type>(w_), 1};\n"
+        "    local_work_size_ = cl::NDRange{1, static_cast<cl::size_type>(std::min(256, w_)), 1};\n  }").replace(
+        "global_work_size_, cl::NullRange);", "global_work_size_, local_work_size_);").replace(
+        "cl::NDRange global_work_size_;", "cl::NDRange global_work_size_;\n  cl::NDRange local_work_size_;")
+    (tmp_path / "layer_norm.cc").write_text(text)
+    index = build_host_index(tmp_path, [tmp_path / "layer_norm.cc"])
+    params = [("x", 4), ("y", 4), ("height", None), ("channel", None), ("width", None), ("epsilon", None)]
+    ((c, _),) = host_constraints(index, None, params, api="opencl")
+    assert c.block is None and (c.dims["block.x"], c.dims["block.z"]) == ("1", "1") and "block.y" not in c.dims
+    assert c.dims["grid.x"] == "(channel)/1"

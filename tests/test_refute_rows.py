@@ -185,3 +185,11 @@ def test_rows_the_kernel_computes_from_a_thread_index_are_judged_like_thread_ind
     work-items along 1): a column never compared with ``width`` runs into the next row only at a shorter width."""
     s = _search("norm_rows", (2, 1), (2, 8), 4)
     _refuted_to_warnings(s, "only when width = 4 is shorter than the 8 work-items")
+
+
+def test_the_row_is_raised_to_the_shortest_extent_that_loses_the_error_first():
+    """Rows along dimension 1 (8 work-items) of a launch 32 work-items long along 0: a re-run at width 8 loses the
+    race, and costs a loop over the row a quarter of one at 32 (Paddle-Lite's layer_norm_buffer_batch reads the
+    whole row per work-item: at the longest extent its re-run ran past the refutations' allowance)."""
+    s = _search("norm_rows", (8, 1), (4, 8), 4)
+    _refuted_to_warnings(s, "only when width = 4 is shorter than the 8 work-items the launch runs along one dimension")

@@ -6,12 +6,14 @@ launches whose NDRange is the data's extent: its host launches ``out_width`` wor
 search chooses the argument and the NDRange apart, and where the argument is shorter than the launch's work-items
 rows overlap: two threads write one element, an index runs into the next row.  No launch of the program's is such.
 An error every witness of which has a searched row length below the launch's largest extent (the grid times the
-block along one dimension) is re-run on its cheapest witness with each such argument raised to that extent, the rest
-kept, its images as much wider as the rows grew (rows past the image drawn for the short ones would write outside it);
-when a re-run loses it while its accesses still run (:func:`~simu.evolve.refute_values.rerun_verdict`), it is
-a warning that names the assumption.  An error a re-run still shows, or that no re-run could judge, stands.
-An argument the host computes from program state (:mod:`simu.evolve.refute_values` judges it first) is judged here
-too when that left the error standing: the host that computes it launches as many work-items as it says.
+block along one dimension) is re-run on its cheapest witness with each such argument raised to the launch's extents
+above it, the shortest first (the columns' dimension is seldom the longest, and a kernel that loops over its row
+costs as much more as the row grew), the rest kept, its images as much wider as the rows grew (rows past the image
+drawn for the short ones would write outside it); when a re-run loses it while its accesses still run
+(:func:`~simu.evolve.refute_values.rerun_verdict`), it is a warning that names the assumption.  An error a re-run
+still shows, or that no re-run could judge, stands.  An argument the host computes from program state is judged here
+too, before the order re-runs of :mod:`simu.evolve.refute_state` and the one-value re-runs of
+:mod:`simu.evolve.refute_values`: the host that computes it launches as many work-items as it says.
 """
 
 from __future__ import annotations
@@ -54,25 +56,41 @@ def refute_by_rows(search) -> None:
         wider = partial(_wider_images, _images(layout.kernel), witness)
         runs = reruns.setdefault(tuple(witness.genes), Reruns(search, witness, wanted, wider))
         for name in rows:
-            extent = min(_extent(witness.launch) * scales[name], MAX_EXTENT)
-            if _row(witness.launch, name) >= extent:
-                continue
-            verdict = rerun_verdict(runs.run(name, extent), finding, sites)
-            if verdict == "lost":
-                short = _row(witness.launch, name)
-                span = f"{extent} work-items the launch runs" if scales[name] == 1 else \
-                    f"{extent} columns the launch's work-items span ({scales[name]} each)"
-                search.judge(key, beyond_contract(finding, (
-                    f"only when {name} = {short} is shorter than the {span} "
-                    f"along one dimension: the kernel linearises a thread index with {name} as a row length and "
-                    f"never bounds the index by it, so it was written for launches of at most {name} work-items "
-                    f"there (a re-run at {name} = {extent} does not show it)"), f"row length {name}"),
-                    list(witness.genes))
-                break
-            if verdict is None:
-                break  # no room, or the run taught nothing: the error stands
+            verdict = _raised(search, key, runs, finding, sites, name, scales[name])
+            if verdict != "shown":
+                break  # lost (now a warning), or no room / a run that taught nothing: the error stands
         if not search.may_refute():
             return
+
+
+def _raised(search, key, runs: Reruns, finding, sites, name: str, scale: int) -> str | None:
+    """Re-run the witness with row length ``name`` raised to each extent of its launch above it, the shortest first
+    (the column's dimension is usually not the longest one, and a longer row costs a loop over it more): ``lost``
+    at the first that loses the error (judged a warning), ``shown`` when every one shows it, None when one
+    decided nothing."""
+    witness = runs.witness
+    short = _row(witness.launch, name)
+    verdict: str | None = "shown"
+    for extent in _extents(witness.launch, scale):
+        if extent <= short:
+            continue
+        verdict = rerun_verdict(runs.run(name, extent), finding, sites)
+        if verdict != "shown":
+            break
+    if verdict == "lost":
+        span = f"{extent} work-items the launch runs" if scale == 1 else \
+            f"{extent} columns the launch's work-items span ({scale} each)"
+        search.judge(key, beyond_contract(finding, (
+            f"only when {name} = {short} is shorter than the {span} "
+            f"along one dimension: the kernel linearises a thread index with {name} as a row length and "
+            f"never bounds the index by it, so it was written for launches of at most {name} work-items "
+            f"there (a re-run at {name} = {extent} does not show it)"), f"row length {name}"), list(witness.genes))
+    return verdict
+
+
+def _extents(launch, scale: int) -> list[int]:
+    """The work-items ``launch`` runs along each dimension (times the columns one spans), distinct, shortest first."""
+    return sorted({min(int(g) * int(b) * scale, MAX_EXTENT) for g, b in zip(launch.grid, launch.block, strict=True)})
 
 
 def _short(launch, scales: dict[str, int]) -> bool:

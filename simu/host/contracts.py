@@ -102,6 +102,8 @@ def host_constraints(index: HostIndex, kernel: str, params: Params, files: set[s
                     c.dims[f"grid.{'xyz'[axis]}"] = expr
         if c.block is None and g is not None:  # a work-group has the NDRange's dimensions, whoever sizes it
             c.dims.update({f"block.{'xyz'[axis]}": "1" for axis in range(len(g), 3)})
+        if c.block is None and loc:  # the components of a local size the host gives (`{1, min(256, w), 1}`)
+            c.dims.update({f"block.{'xyz'[axis]}": str(v) for axis, v in enumerate(loc[:3]) if v is not None and v > 0})
         _at_least_one_group(c, params)
         c.origin += _searched(c) + _defaults(tuple(sorted(set(defaults) | set(site.defaults)))) + \
             _through(site.through)
