@@ -152,3 +152,21 @@ def test_a_host_file_whose_dump_is_past_the_limit_is_read_through_its_own_declar
     assert {("main", "src/main.cu"), ("step", "include/lib/optimizer.h"), ("launch_linear", "include/lib/helpers.h")} \
         <= names
     assert names == {(f.name, f.file) for f in whole}
+
+
+def test_a_pattern_s_launch_of_a_kernel_named_over_its_parameters_is_no_instantiation_s(tmp_path):
+    """``k<T><<<…>>>`` in ``run<T>``, whose instantiations clang declares without a body (an error in the template:
+    shoc's MD): the pattern's launch is of no one instantiation, so it is not read under theirs — as a launch of
+    every instantiation of ``k`` it gave ``compute_lj_force<double, …>`` the float instantiation's 16-byte atoms."""
+    (tmp_path / "t.cu").write_text("""#include <cuda_runtime.h>
+template <typename T> __global__ void k(T *d, int n) { int i = threadIdx.x; if (i < n) d[i] = 1; }
+template <typename T> void run(int n) {
+  T *d;
+  cudaMalloc(&d, n * sizeof(T));
+  k<T><<<1, 64>>>(d, n);
+  report(d);
+}
+int main() { run<float>(64); run<double>(64); return 0; }
+""")
+    facts = read_host_file(tmp_path / "t.cu", tmp_path) or []
+    assert [f.name for f in facts if f.launches] == []
