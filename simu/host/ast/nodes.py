@@ -241,11 +241,14 @@ def kind_of_callee(call: Node) -> str:
     return strip(inner[0]).get("kind", "") if inner else ""
 
 
+def contains(node: Node, wanted) -> bool:
+    """Whether ``node`` or a node anywhere inside it is one ``wanted`` (a predicate on nodes) accepts."""
+    return wanted(node) or any(contains(k, wanted) for k in kids(node))
+
+
 def calls_any(node: Node, names: set[str]) -> bool:
     """Whether ``node`` calls one of ``names`` anywhere inside."""
-    if node.get("kind") == "CallExpr" and callee_name(node) in names:
-        return True
-    return any(calls_any(k, names) for k in kids(node))
+    return contains(node, lambda n: n.get("kind") == "CallExpr" and callee_name(n) in names)
 
 
 def pointer_type(node: Node) -> bool:

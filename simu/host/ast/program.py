@@ -12,7 +12,7 @@ from simu.host.ast.dumpsplit import in_project
 from simu.host.ast.expr import Const
 from simu.host.ast.facts import FunctionFacts, FunctionReader, _State
 from simu.host.ast.layout import record_sizes
-from simu.host.ast.nodes import Node, kids, kind_of_callee, template_instances
+from simu.host.ast.nodes import Node, contains, kids, kind_of_callee, template_instances
 
 _SCOPES = {"NamespaceDecl", "LinkageSpecDecl", "CXXRecordDecl", "ClassTemplateDecl"}
 _FUNCTIONS = {"FunctionDecl", "CXXMethodDecl", "CXXConstructorDecl"}
@@ -101,7 +101,7 @@ def _bodied(spec: Node, pattern: Node) -> Node:
     if any(k.get("kind") == "CompoundStmt" for k in kids(spec)):
         return spec
     body = [k for k in kids(pattern) if k.get("kind") == "CompoundStmt"]
-    if any(_launches_by_its_parameters(b) for b in body):
+    if any(contains(b, _launch_by_its_parameters) for b in body):
         return spec  # `k<T><<<…>>>`: each instantiation launches its own, which only its body says (clang leaves
         # the bodies out after an error in the file, too: the lexical reader's per-instantiation launches stand)
     mine = [k for k in kids(spec) if k.get("kind") == "ParmVarDecl"]
@@ -112,12 +112,10 @@ def _bodied(spec: Node, pattern: Node) -> Node:
     return {**spec, "inner": rest + params + body}
 
 
-def _launches_by_its_parameters(node: Node) -> bool:
-    """Whether ``node`` holds a launch of a kernel the template names over its own parameters (``k<T><<<…>>>``: the
-    callee an unresolved lookup)."""
-    if node.get("kind") == "CUDAKernelCallExpr" and kind_of_callee(node) == "UnresolvedLookupExpr":
-        return True
-    return any(_launches_by_its_parameters(k) for k in kids(node))
+def _launch_by_its_parameters(node: Node) -> bool:
+    """Whether ``node`` launches a kernel the template names over its own parameters (``k<T><<<…>>>``: the callee
+    an unresolved lookup)."""
+    return node.get("kind") == "CUDAKernelCallExpr" and kind_of_callee(node) == "UnresolvedLookupExpr"
 
 
 def _variables(decl: Node) -> list[Node]:
