@@ -1,6 +1,6 @@
 """`python -m simu`: the same as the `simu` command."""
 
-from simu.cli import app
+from simu.cli import main
 
 if __name__ == "__main__":  # pragma: no cover
-    app(prog_name="simu")
+    main()

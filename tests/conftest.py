@@ -1,6 +1,11 @@
+import os
 from pathlib import Path
 
 import pytest
+
+# a developer's resident checker (`simu serve`) never answers the commands tests run; tests/test_resident.py
+# starts its own, in its own folder
+os.environ["SIMU_RESIDENT"] = "0"
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

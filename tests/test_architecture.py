@@ -122,6 +122,15 @@ def test_checking_a_complete_launch_imports_no_search():
     assert out.stdout.strip() == "[]", out.stdout
 
 
+def test_a_command_handed_to_the_resident_checker_imports_no_analysis_code():
+    """The `simu` entry point asks for a resident checker before anything heavy is imported: that is its point."""
+    code = ("import sys, simu.cli; from simu.resident import client; "
+            "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'llvmlite', 'typer', 'rich', 'simu.'))"
+            " and not m.startswith(('simu.cli', 'simu.resident'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout
+
+
 def test_generator_imports_no_analysis_code():
     """simu.generate writes source text: it needs no analysis stage (tests check its labels with simu)."""
     reach = _reachable(import_graph(), "simu.generate")
@@ -139,7 +148,7 @@ def test_generator_imports_no_analysis_code():
     ("simu.scan", "simu.mine"), ("simu.report", "simu.mine"), ("simu.mine", "simu.cli"),
     ("simu.interp", "simu.generate"), ("simu.detect", "simu.generate"), ("simu.pipeline", "simu.generate"),
     ("simu.evolve", "simu.generate"), ("simu.check", "simu.generate"), ("simu.scan", "simu.generate"),
-    ("simu.frontend", "simu.generate"), ("simu.launch", "simu.generate"),
+    ("simu.frontend", "simu.generate"), ("simu.launch", "simu.generate"), ("simu.resident", "simu.cli"),
 ])
 def test_data_flows_one_way(lower, upper):
     """A lower stage never imports a later one."""

@@ -252,7 +252,7 @@ def test_searched_launches_keep_cub_block_size(tmp_path):
 
     from typer.testing import CliRunner
 
-    from simu.cli.app import app
+    from simu.cli import app
 
     m = load_source(BLOCK_REDUCE, "cuda", path="cccl.cu")
     assert {k.reqd_block for k in m.kernels} == {(128, 1, 1)}

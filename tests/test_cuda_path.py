@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from simu.api import load_file
-from simu.cli.app import app
+from simu.cli import app
 from simu.frontend import CompileOptions
 from simu.frontend.cuda_headers import check_cuda_path, detect_cuda_path
 from simu.interp import run

@@ -115,7 +115,7 @@ def test_emi_does_not_change_the_verdict(tmp_path, mode, plant, seed):
 def test_cli_writes_n_files_deterministically(tmp_path):
     from typer.testing import CliRunner
 
-    from simu.cli.app import app
+    from simu.cli import app
 
     runner = CliRunner()
     for out in ("a", "b"):
@@ -135,7 +135,7 @@ def test_cli_writes_n_files_deterministically(tmp_path):
 def test_cli_bad_options_exit_2(tmp_path, args):
     from typer.testing import CliRunner
 
-    from simu.cli.app import app
+    from simu.cli import app
 
     res = CliRunner().invoke(app, ["generate", "-o", str(tmp_path / "x"), *args])
     assert res.exit_code == 2 and "Traceback" not in res.output

@@ -12,7 +12,7 @@ import numpy as np
 from typer.testing import CliRunner
 
 from simu.api import run_opencl_source
-from simu.cli.app import app
+from simu.cli import app
 from simu.launch import Launch
 
 KERNELS = """

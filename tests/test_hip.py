@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.host.launchmacros import expand_hip_launches
 
 runner = CliRunner()

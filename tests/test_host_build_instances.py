@@ -10,7 +10,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.host.contracts import contracts_for
 from simu.host.index import build_host_index
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.host.contracts import host_constraints
 from simu.host.cscan import CSource
 from simu.host.index import build_host_index

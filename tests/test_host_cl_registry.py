@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.host.clregistry import counter_index, kernel_alias, registry_kernels
 from simu.host.contracts import host_constraints
 from simu.host.cscan import CSource

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.host.cscan import CSource
 from simu.host.streamed import mapped_defines, streamed_sources, streamed_types
 from simu.scan.assume import _chosen

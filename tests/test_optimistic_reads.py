@@ -11,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from simu.api import load_source
-from simu.cli.app import app
+from simu.cli import app
 from simu.ir.optimistic import validated_reads
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 
 KERNEL = """__kernel void last_column(__global float *B, __global float *X, int n) {
   int i = get_global_id(0);

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.evolve.refute_state import orderings
 from simu.host.cscan import CSource
 from simu.host.cuda import extract_cuda

@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 from typer.testing import CliRunner
 
-from simu.cli.app import app
+from simu.cli import app
 from simu.evolve.refute_values import probes, schedule
 
 runner = CliRunner()

@@ -84,6 +84,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
     from simu.check import CheckOptions, CheckRequest, check_file
     from simu.config import ConfigError
     from simu.detect import DetectOptions
+    from simu.frontend.toolchain import user_cache_dir
     from simu.pipeline import CheckSettings
     from simu.report.formats import FORMATS
     from simu.scan import ScanError, ScanOverrides, resolve_options
@@ -117,7 +118,7 @@ def check_cmd(file: Annotated[Path, typer.Argument(metavar="FILE", help="A .cu, 
         err_console.print(f"note: {note}", highlight=False)
     module = load_module(file, compile_opts, debug,
                          notes=lambda exc: _compile_notes(exc, file, info, index, options.include),
-                         cache_dir=options.cache_dir)
+                         cache_dir=options.cache_dir or user_cache_dir() / "compiled")
     if not module.kernels:
         fail(f"no kernels in {file}")
     if kernel:

@@ -16,6 +16,13 @@ from simu.frontend import CompileOptions
 console = Console(soft_wrap=True)
 err_console = Console(stderr=True, soft_wrap=True)
 
+
+def reset_consoles() -> None:
+    """Build both consoles again for the process's present streams and environment (a resident checker's worker
+    has taken on its client's); in place, since every command module holds them by reference."""
+    console.__init__(soft_wrap=True)
+    err_console.__init__(stderr=True, soft_wrap=True)
+
 IncludeOpt = Annotated[Optional[list[str]], typer.Option("-I", "--include", metavar="DIR",
                                                          help="Add an include directory.")]
 DefineOpt = Annotated[Optional[list[str]], typer.Option("-D", "--define", metavar="NAME[=VALUE]",
@@ -57,7 +64,8 @@ def resolve_cuda_path(cuda_path: Path | None) -> str | None:
 
 def in_repository(path: Path) -> bool:
     """Whether ``path`` is inside a git repository: `simu check` and `simu kernels` keep the host index's cache in
-    its ``.simu-cache`` there (outside one, the folder they read is all they read, and nothing is written)."""
+    its ``.simu-cache`` there (outside one, nothing is written beside the file: `simu check` keeps its compiled IR in
+    the user's cache folder, :func:`simu.frontend.toolchain.user_cache_dir`)."""
     from simu.frontend.discover import enclosing_repository
 
     return Path(path).exists() and enclosing_repository(Path(path)) is not None

@@ -43,3 +43,10 @@ def llvmlite_llvm_version() -> tuple[int, int, int]:
     import llvmlite.binding as llvm
 
     return tuple(llvm.llvm_version_info)  # type: ignore[return-value]
+
+
+def user_cache_dir() -> Path:
+    """simu's folder in the user's cache (``$XDG_CACHE_HOME/simu``, else ``~/.cache/simu``): what is kept for files
+    outside any repository (their compiled IR, the host parser's precompiled headers), never beside them."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "simu"

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from simu.frontend.cuda_headers import shim_arguments
 from simu.frontend.overlay import spaced_launch_overlay
 from simu.frontend.stand_ins import dependencies, header_missing, write_stand_ins
-from simu.frontend.toolchain import INCLUDE_DIR, clang_command
+from simu.frontend.toolchain import INCLUDE_DIR, clang_command, user_cache_dir
 from simu.host.ast.dumpsplit import project_part
 
 Node = dict[str, Any]
@@ -96,8 +96,7 @@ def _base_args(language: str = "cuda") -> list[str]:
 
 
 def _cache_root() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "simu" / "pch"
+    return user_cache_dir() / "pch"
 
 
 def _pch(base: list[str], libraries: bool = False) -> Path | None:

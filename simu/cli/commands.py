@@ -8,7 +8,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from simu import __version__
-from simu.cli import bench, check, generate, hook, kernels, mine, run, scan, validate
+from simu.cli import bench, check, generate, hook, kernels, mine, run, scan, serve, validate
 from simu.cli import compile as compile_
 from simu.cli.common import console
 
@@ -54,6 +54,7 @@ app.command("validate", cls=_Command)(validate.validate_cmd)
 app.command("replay", cls=_Command)(validate.replay_cmd)
 app.command("bench", cls=_Command)(bench.bench_cmd)
 app.command("generate", cls=_Command)(generate.generate_cmd)
+app.command("serve", cls=_Command)(serve.serve_cmd)
 
 hook_app = typer.Typer(help="Install or remove the git pre-commit hook that runs `simu scan --changed`.",
                        cls=_Group, no_args_is_help=True)

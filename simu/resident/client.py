@@ -1,0 +1,89 @@
+"""A `simu` command handed to the resident checker: standard library only, so that it costs a bare Python start.
+
+The worker the server forks runs the command with this process's standard streams, folder, environment and
+umask; signals that would stop this process (Ctrl-C, a hook's SIGTERM, a closed terminal) are passed on to it,
+and this process ends as it ended: its exit status, or the same signal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+
+from simu.resident import address, wire
+
+FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+_STREAMS = ("stdin", "stdout", "stderr")
+
+
+def request(args: list[str]) -> dict:
+    """What the worker needs to become this command."""
+    umask = os.umask(0)
+    os.umask(umask)
+    streams = [getattr(sys, name) for name in _STREAMS]
+    return {"argv": list(args), "cwd": os.getcwd(), "env": dict(os.environ), "umask": umask,
+            "streams": [[getattr(s, "encoding", None), getattr(s, "errors", None)] for s in streams]}
+
+
+def forward(args: list[str]) -> int | None:
+    """Run ``simu ARGS`` in the resident checker and return its exit status, or None where no checker of this
+    code answers (the caller then runs the command itself: nothing has run yet)."""
+    if not address.enabled():
+        return None
+    path = address.socket_path()
+    if not os.path.exists(path) or not address.private(os.path.dirname(path)):
+        return None
+    try:
+        fds = [s.fileno() for s in (sys.stdin, sys.stdout, sys.stderr)]
+    except (AttributeError, ValueError, OSError):
+        return None  # a stream without a descriptor (closed, replaced): nothing to hand over
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(path)
+        wire.send(sock, request(args), fds)
+        replies = sock.makefile("rb")
+        first = _reply(replies)
+        if first is None or "pid" not in first:
+            return None  # a checker of other code, stopping, or refusing: run here
+        return _wait(replies, int(first["pid"]))
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+
+
+def _reply(replies) -> dict | None:
+    line = replies.readline()
+    return json.loads(line) if line else None
+
+
+def _wait(replies, pid: int) -> int:
+    def pass_on(signum, frame):
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+    old = {s: signal.signal(s, pass_on) for s in FORWARDED}
+    try:
+        try:
+            status = _reply(replies)
+        except (OSError, ValueError):
+            status = None
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    if status is None:
+        print("simu: the resident checker stopped before the command ended (`simu serve --status`)",
+              file=sys.stderr)
+        return 2
+    if "signal" in status:
+        signum = int(status["signal"])
+        if signum in FORWARDED:  # end as the command did, so that a shell or hook sees the same
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+        return 128 + signum
+    return int(status.get("exit", 2))
