@@ -49,14 +49,38 @@ def test_both_tools_read_one_copy_of_the_kernels_outside_any_repository(monkeypa
 
     seen: list[tuple[list[str], object]] = []
 
-    def fake(cmd, cwd=None):
+    def fake(cmd, cwd=None, env=None):
         seen.append((cmd, cwd))
         return 0.1, subprocess.CompletedProcess(cmd, 0, stdout="{}", stderr="")
 
     monkeypatch.setattr(bench, "_timed", fake)
-    timings = bench.measure(repeat=1, sizes=(4096,), oracle="oclgrind-kernel")
+    timings = bench.measure(repeat=1, sizes=(4096,), oracle="oclgrind-kernel", resident=False)
     assert len(timings) == 6
     simu_runs = [(cmd, cwd) for cmd, cwd in seen if "simu" in cmd]
     for cmd, cwd in simu_runs:
         kernels = cmd[cmd.index("check") + 1]
         assert kernels != str(bench.KERNELS) and kernels.startswith(str(cwd)), (kernels, cwd)
+
+
+def test_a_resident_answer_that_differs_from_the_new_process_s_is_shown_in_the_status(monkeypatch, tmp_path):
+    """Each launch is timed as a new process and as answered by `simu serve`: both verdicts must agree."""
+    import simu.bench.oclgrind as bench
+
+    def report(status: str, findings: int) -> str:
+        return json.dumps({"files": [{"kernels": [{"status": status, "findings": [{}] * findings}]}]})
+
+    def fake(cmd, cwd=None, env=None):
+        if env and env.get("SIMU_RESIDENT") == "1":
+            return 0.2, subprocess.CompletedProcess(cmd, 0, stdout=report("incomplete", 0), stderr="")
+        if env:
+            return 0.8, subprocess.CompletedProcess(cmd, 0, stdout=report("analysed", 0), stderr="")
+        return 0.4, subprocess.CompletedProcess(cmd, 0, stdout="", stderr="")
+
+    monkeypatch.setattr(bench, "_timed", fake)
+    kernels = tmp_path / "kernels.cl"
+    kernels.write_text("")
+    t = bench._measure_case(cases(4096)[0], kernels, tmp_path, 3, "oclgrind-kernel", {"SIMU_RESIDENT": "0"},
+                            {"SIMU_RESIDENT": "1"})
+    assert (t.simu_seconds, t.resident_seconds, t.oracle_seconds) == (0.8, 0.2, 0.4)
+    assert t.ratio == 2.0 and t.resident_ratio == 0.5
+    assert t.simu_status == "analysed; resident: incomplete"

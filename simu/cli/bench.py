@@ -126,22 +126,33 @@ def _oclgrind(fmt: str, repeat: int) -> None:
     from simu.bench.oclgrind import ORACLE, measure, median_ratios
 
     timings = measure(repeat)
-    ratios = median_ratios(timings)
+    ratios, resident = median_ratios(timings), median_ratios(timings, resident=True)
     if fmt == "json":
         rows = [{"kernel": t.case.kernel, "work_items": t.case.work_items, "simu_seconds": t.simu_seconds,
                  "simu_status": t.simu_status, "simu_findings": t.simu_findings,
-                 "oclgrind_seconds": t.oracle_seconds, "ratio": t.ratio} for t in timings]
+                 "resident_seconds": t.resident_seconds, "oclgrind_seconds": t.oracle_seconds, "ratio": t.ratio,
+                 "resident_ratio": t.resident_ratio} for t in timings]
         sys.stdout.write(json.dumps({"version": __version__, "launches": rows,
-                                     "median_ratio": {str(k): v for k, v in ratios.items()}}, indent=2) + "\n")
+                                     "median_ratio": {str(k): v for k, v in ratios.items()},
+                                     "median_resident_ratio": {str(k): v for k, v in resident.items()}},
+                                    indent=2) + "\n")
         return
-    table = Table(title=f"one launch as a whole process, median of {repeat} (simu check vs {ORACLE} --data-races)")
-    for col in ("kernel", "work-items", "simu s", "simu status", "findings", "oclgrind s", "ratio"):
+    table = Table(title=f"one launch as a whole process, median of {repeat} (simu check vs {ORACLE} --data-races; "
+                        "resident: answered by `simu serve`)")
+    for col in ("kernel", "work-items", "simu s", "resident s", "simu status", "findings", "oclgrind s", "ratio",
+                "resident ratio"):
         table.add_column(col, justify="right")
+
+    def num(x: float | None) -> str:
+        return f"{x:.2f}" if x else "-"
+
     for t in timings:
-        table.add_row(t.case.kernel, f"{t.case.work_items:,}", f"{t.simu_seconds:.2f}", t.simu_status,
-                      str(t.simu_findings), f"{t.oracle_seconds:.2f}" if t.oracle_seconds else "-",
-                      f"{t.ratio:.2f}" if t.ratio else "-")
+        table.add_row(t.case.kernel, f"{t.case.work_items:,}", num(t.simu_seconds), num(t.resident_seconds),
+                      t.simu_status, str(t.simu_findings), num(t.oracle_seconds), num(t.ratio), num(t.resident_ratio))
     console.print(table)
     for size, ratio in ratios.items():
-        console.print(f"{size:,} work-items: median simu/Oclgrind " +
-                      (f"{ratio:.2f}" if ratio is not None else f"not measured ({ORACLE} is not on the PATH)"))
+        if ratio is None:
+            console.print(f"{size:,} work-items: median simu/Oclgrind not measured ({ORACLE} is not on the PATH)")
+        else:
+            console.print(f"{size:,} work-items: median simu/Oclgrind {ratio:.2f} as a new process, "
+                          f"{num(resident.get(size))} answered by the resident checker")

@@ -6,6 +6,7 @@ import importlib
 import json
 import os
 import pkgutil
+import re
 import socket
 import sys
 import time
@@ -101,12 +102,18 @@ def _warm(group: click.Command) -> None:
                     importlib.import_module(info.name)
                 except Exception:  # noqa: BLE001 - an optional back end missing: that command imports it itself
                     continue
-    for name in _rehearsed_imports(group):
+    modules, patterns = _rehearse(group)
+    for name in modules:
         if name.split(".")[0] not in COLD:
             try:
                 importlib.import_module(name)
             except Exception:  # noqa: BLE001 - a module only importable in its parent's context
                 continue
+    for pattern, flags in patterns:  # the regular expressions it compiled (a pure cache)
+        try:
+            re.compile(pattern, flags)
+        except (re.error, TypeError):
+            continue
     from simu.frontend.cuda_headers import cccl_include_dir
     from simu.frontend.toolchain import clang_command
     from simu.scan.cache import code_fingerprint
@@ -114,7 +121,8 @@ def _warm(group: click.Command) -> None:
     code_fingerprint(), clang_command(), cccl_include_dir()
 
 
-def _rehearsed_imports(group: click.Command) -> list[str]:
+def _rehearse(group: click.Command) -> tuple[list[str], list[tuple[str, int]]]:
+    """The modules a rehearsal command imported and the regular expressions it compiled."""
     from simu.bench import KERNELS
 
     read, write = os.pipe()
@@ -132,13 +140,18 @@ def _rehearsed_imports(group: click.Command) -> list[str]:
         except BaseException:  # noqa: BLE001 - whatever it got to is still worth importing
             pass
         finally:
-            os.write(write, "\n".join(sorted(set(sys.modules) - before)).encode())
+            patterns = [[key[1], key[2]] for key in list(re._cache) if isinstance(key[1], str)]  # noqa: SLF001
+            with os.fdopen(write, "w") as pipe:
+                json.dump({"modules": sorted(set(sys.modules) - before), "patterns": patterns}, pipe)
             os._exit(0)
     os.close(write)
-    with os.fdopen(read, "rb") as pipe:
-        names = pipe.read().decode().split()
+    with os.fdopen(read) as pipe:
+        try:
+            seen = json.load(pipe)
+        except ValueError:
+            seen = {}
     os.waitpid(pid, 0)
-    return names
+    return seen.get("modules", []), [tuple(p) for p in seen.get("patterns", [])]
 
 
 def _daemonize() -> None:
