@@ -104,17 +104,19 @@ def plural(n: int, many: str = "s", one: str = "") -> str:
 
 def load_module(file: Path, options: CompileOptions, debug: bool = False,
                 notes: Callable[[CompileError], list[str]] | None = None, cache_dir: Path | None = None):
-    """Compile (through the compiled-file cache in ``cache_dir``, when given) and decode a file, or print clang's
-    diagnostics (and ``notes(exc)``) and exit 2."""
+    """Compile (through the compiled-file cache in ``cache_dir``, when given: then decoded modules are kept too, in
+    the user's cache) and decode a file, or print clang's diagnostics (and ``notes(exc)``) and exit 2."""
     from simu.frontend.compilecache import compile_cached
-    from simu.ir import load_module as decode
-    from simu.scan.cache import open_compile_cache
+    from simu.frontend.toolchain import user_cache_dir
+    from simu.ir.snapshot import decoded_module, private_store
+    from simu.scan.cache import code_fingerprint, open_compile_cache
 
     try:
         compiled = compile_cached(file, options, open_compile_cache(cache_dir))
         for note in compiled.notes:
             err_console.print(f"note: {file}: {note}", highlight=False, soft_wrap=True)
-        return decode(compiled.ir, str(file), compiled.language, compiled.param_names)
+        store = private_store(user_cache_dir() / "decoded", code_fingerprint()) if cache_dir is not None else None
+        return decoded_module(compiled.ir, str(file), compiled.language, compiled.param_names, store)
     except CompileError as exc:
         show_compile_error(exc, debug)
         for note in notes(exc) if notes is not None else []:

@@ -119,6 +119,21 @@ def _warm(group: click.Command) -> None:
     from simu.scan.cache import code_fingerprint
 
     code_fingerprint(), clang_command(), cccl_include_dir()
+    _build_converters(group)
+
+
+def _build_converters(command: click.Command) -> None:
+    """Build every option's value converter now (typer builds one per option on first use, a hundredth of a
+    second for a command's options: each worker would pay it again)."""
+    for param in command.params:
+        build = getattr(param, "get_runtime_param", None)
+        if build is not None:
+            try:
+                build()
+            except Exception:  # noqa: BLE001 - built when the option is used, as without a checker
+                continue
+    for sub in getattr(command, "commands", {}).values():
+        _build_converters(sub)
 
 
 def _rehearse(group: click.Command) -> tuple[list[str], list[tuple[str, int]]]:
