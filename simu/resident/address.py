@@ -5,10 +5,10 @@ Standard library only (not even :mod:`pathlib`), and cheap: every `simu` command
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
+import zlib
 
 import simu
 
@@ -28,7 +28,8 @@ def socket_path() -> str:
     imported, the module path and simu's version name it (a checker of another installation never answers)."""
     key = "\0".join((sys.prefix, os.path.dirname(os.path.abspath(simu.__file__)),
                      os.environ.get("PYTHONPATH", ""), simu.__version__))
-    return os.path.join(runtime_dir(), f"checker-{hashlib.sha256(key.encode()).hexdigest()[:16]}.sock")
+    data = key.encode()  # two checksums, 64 bits: hashlib's import alone costs what a command's hand-over does
+    return os.path.join(runtime_dir(), f"checker-{zlib.crc32(data):08x}{zlib.adler32(data):08x}.sock")
 
 
 def private(folder: str, create: bool = False) -> bool:
