@@ -23,7 +23,7 @@ is the median; a round runs the command in place and alone in turn):
   pre-commit path), first and second run, against the same in the copied folder made a repository of its own.
 
     python benchmarks/scale.py [--programs 2000] [--keep DIR] [--only check,kernels,scan] [--repeat 3]
-                               [--json FILE] [--no-bytecode] [--simu CHECKOUT]
+                               [--json FILE] [--no-bytecode] [--resident] [--simu CHECKOUT]
 
 Run with simu's Python environment; the children run the checkout ``--simu`` names (default: the one holding this
 script) through ``PYTHONPATH``.
@@ -363,6 +363,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="rounds; each figure is the median of its runs")
     ap.add_argument("--simu", type=Path, default=SIMU_ROOT,
                     help="the simu checkout to measure (its root is the children's PYTHONPATH; default: this one)")
+    ap.add_argument("--resident", action="store_true",
+                    help="answer every command from a resident checker (`simu serve`, started first, its start not "
+                         "timed): what a user who keeps one running pays")
     ap.add_argument("--no-bytecode", action="store_true",
                     help="keep PYTHONDONTWRITEBYTECODE as it is (every run compiles simu's modules: about 0.5 s more)")
     a = ap.parse_args()
@@ -372,6 +375,10 @@ def main() -> None:
     dt, rc, tail = simu(["--version"], SIMU_ROOT, 120)
     if rc != 0:
         sys.exit(f"python -m simu does not run with {sys.executable} ({tail}): run this with simu's environment")
+    if a.resident:
+        dt, rc, tail = simu(["serve", "--detach", "--idle", "30"], SIMU_ROOT, 300)
+        if rc != 0:
+            sys.exit(f"simu serve did not start: {tail}")
     tmp = Path(tempfile.mkdtemp(prefix="simu-scale-"))
     repo = a.keep or tmp / "repo"
     if not (repo / ".git").is_dir():
@@ -424,6 +431,8 @@ def main() -> None:
         print(f"{r['median']:8.2f} s  {r['what']}  ({', '.join(f'{t:.2f}' for t in r['seconds'])})")
     if a.json:
         a.json.write_text(json.dumps({"programs": a.programs, "repeat": a.repeat, "rows": rows}, indent=2) + "\n")
+    if a.resident:
+        simu(["serve", "--stop"], SIMU_ROOT, 60)
     if not a.keep:
         shutil.rmtree(tmp, ignore_errors=True)
 
