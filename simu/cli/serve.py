@@ -177,7 +177,7 @@ def _daemonize() -> None:
     os.close(null)
 
 
-def _await(path, seconds: float = 60.0) -> None:
+def _await(path, seconds: float = 180.0) -> None:  # a loaded machine warms up slowly
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if _control(path, "status") is not None:

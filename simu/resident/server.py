@@ -115,6 +115,7 @@ class Server:
             while not (self.stopping and not self.workers):
                 for key, _ in self.selector.select(timeout=1.0):
                     if key.data == "accept":
+                        last = time.monotonic()
                         self._accept(listener, (listener, wake_r, wake_w))
                     elif key.data == "wake":
                         _drain(wake_r)
