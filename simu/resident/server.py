@@ -13,6 +13,7 @@ import os
 import selectors
 import signal
 import socket
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -138,6 +139,9 @@ class Server:
             conn, _ = listener.accept()
         except OSError:
             return
+        if not _same_user(conn):
+            conn.close()
+            return
         conn.settimeout(10)
         fds: list[int] = []
         try:
@@ -235,6 +239,16 @@ class Server:
         except OSError:
             pass
         self.bound = None
+
+
+def _same_user(conn: socket.socket) -> bool:
+    """Whether the peer runs as this user (the folder's mode already keeps others out; this is the second lock)."""
+    try:
+        _pid, uid, _gid = struct.unpack("3i", conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                              struct.calcsize("3i")))
+    except (OSError, AttributeError, struct.error):
+        return True  # no peer credentials on this system: the folder's mode is the lock
+    return uid == os.getuid()
 
 
 def _drain(fd: int) -> None:
