@@ -31,6 +31,32 @@ FILE_NAME = "compiled.sqlite3"
 FOLDER = "folder"  # the digest of a folder's entry: its modification time alone is compared
 
 
+def open_salted(path: Path, table: str, columns: str, salt: str) -> sqlite3.Connection:
+    """A cache's SQLite file (WAL) holding ``table``, its rows of another salt (another simu's code) dropped."""
+    conn = sqlite3.connect(str(path), timeout=30)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+        with conn:
+            conn.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+            conn.execute(f"DELETE FROM {table} WHERE salt IS NOT ?", (salt,))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def prune(conn: sqlite3.Connection, table: str, max_bytes: int) -> None:
+    """Drop the least recently used rows of ``table`` (its ``bytes`` and ``used`` columns) beyond ``max_bytes``."""
+    total = conn.execute(f"SELECT COALESCE(SUM(bytes), 0) FROM {table}").fetchone()[0]
+    if total <= max_bytes:
+        return
+    kept = 0
+    for key, size in conn.execute(f"SELECT key, bytes FROM {table} ORDER BY used DESC").fetchall():
+        kept += size
+        if kept > max_bytes:
+            conn.execute(f"DELETE FROM {table} WHERE key=?", (key,))
+
+
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -49,16 +75,8 @@ class CompileCache:
     def __init__(self, directory: Path, salt: str):
         self.salt = salt
         Path(directory).mkdir(parents=True, exist_ok=True)
-        self.conn = sqlite3.connect(str(Path(directory) / FILE_NAME), timeout=30)
-        try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            with self.conn:
-                self.conn.execute("CREATE TABLE IF NOT EXISTS compiled (key TEXT PRIMARY KEY, salt TEXT, deps TEXT, "
-                                  "module BLOB, bytes INTEGER, used REAL)")
-                self.conn.execute("DELETE FROM compiled WHERE salt IS NOT ?", (salt,))
-        except BaseException:
-            self.conn.close()
-            raise
+        self.conn = open_salted(Path(directory) / FILE_NAME, "compiled", "key TEXT PRIMARY KEY, salt TEXT, deps TEXT, "
+                                "module BLOB, bytes INTEGER, used REAL", salt)
 
     def key(self, path: Path, options: CompileOptions) -> str | None:
         """The entry's key, or None when the file cannot be read."""
@@ -103,17 +121,7 @@ class CompileCache:
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO compiled VALUES (?, ?, ?, ?, ?, ?)",
                               (key, self.salt, json.dumps(deps), blob, len(blob), time.time()))
-            self._prune()
-
-    def _prune(self) -> None:
-        total = self.conn.execute("SELECT COALESCE(SUM(bytes), 0) FROM compiled").fetchone()[0]
-        if total <= MAX_BYTES:
-            return
-        kept = 0
-        for key, size in self.conn.execute("SELECT key, bytes FROM compiled ORDER BY used DESC").fetchall():
-            kept += size
-            if kept > MAX_BYTES:
-                self.conn.execute("DELETE FROM compiled WHERE key=?", (key,))
+            prune(self.conn, "compiled", MAX_BYTES)
 
     def close(self) -> None:
         self.conn.close()

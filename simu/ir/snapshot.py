@@ -19,6 +19,7 @@ import stat
 import time
 from pathlib import Path
 
+from simu.frontend.compilecache import open_salted, prune
 from simu.ir.module import Module, load_module
 
 MAX_IR_BYTES = 1 << 20  # larger modules decode only what a kernel reaches, which is cheaper than decoding all
@@ -32,16 +33,8 @@ class DecodedStore:
 
     def __init__(self, directory: Path, salt: str):
         self.salt = salt
-        self.conn = sqlite3.connect(str(directory / FILE_NAME), timeout=30)
-        try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            with self.conn:
-                self.conn.execute("CREATE TABLE IF NOT EXISTS decoded (key TEXT PRIMARY KEY, salt TEXT, "
-                                  "module BLOB, bytes INTEGER, used REAL)")
-                self.conn.execute("DELETE FROM decoded WHERE salt IS NOT ?", (salt,))
-        except BaseException:
-            self.conn.close()
-            raise
+        self.conn = open_salted(directory / FILE_NAME, "decoded",
+                                "key TEXT PRIMARY KEY, salt TEXT, module BLOB, bytes INTEGER, used REAL", salt)
 
     def get(self, key: str) -> bytes | None:
         row = self.conn.execute("SELECT module FROM decoded WHERE key=? AND salt=?", (key, self.salt)).fetchone()
@@ -51,13 +44,7 @@ class DecodedStore:
         with self.conn:
             self.conn.execute("INSERT OR REPLACE INTO decoded VALUES (?, ?, ?, ?, ?)",
                               (key, self.salt, blob, len(blob), time.time()))
-            total = self.conn.execute("SELECT COALESCE(SUM(bytes), 0) FROM decoded").fetchone()[0]
-            if total > MAX_BYTES:
-                kept = 0
-                for old, size in self.conn.execute("SELECT key, bytes FROM decoded ORDER BY used DESC").fetchall():
-                    kept += size
-                    if kept > MAX_BYTES:
-                        self.conn.execute("DELETE FROM decoded WHERE key=?", (old,))
+            prune(self.conn, "decoded", MAX_BYTES)
 
     def close(self) -> None:
         self.conn.close()
