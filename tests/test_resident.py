@@ -47,7 +47,7 @@ def _status(env: dict, cwd: Path) -> dict:
     path = os.path.join(env["XDG_RUNTIME_DIR"], "simu", os.path.basename(address.socket_path()))
     reply = _control(path, "status")
     assert reply is not None, "the resident checker answers"
-    return {"served": reply["served"], "running": reply["workers"]}
+    return {"served": reply["served"], "running": reply["workers"], "abandoned": reply["abandoned"]}
 
 
 @pytest.fixture(scope="module")
@@ -127,12 +127,14 @@ def test_ctrl_c_reaches_the_worker_and_the_caller_ends_as_it_did(resident):
 
 def test_a_caller_that_goes_away_takes_its_worker_with_it(resident):
     env, work = resident
+    before = _status(env, work)["abandoned"]
     proc = subprocess.Popen([sys.executable, "-m", "simu", *SPIN_LAUNCH], env=env, cwd=work,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _wait_running(env, work, 1)
     proc.kill()  # SIGKILL: nothing of the caller's is left to pass a signal on
     proc.wait(timeout=60)
     _wait_running(env, work, 0)
+    assert _status(env, work)["abandoned"] == before + 1  # the server stopped it, not its own time limit
 
 
 def test_without_a_checker_a_command_runs_itself(tmp_path, monkeypatch):

@@ -48,7 +48,8 @@ def serve_cmd(ctx: typer.Context,
         ago = time.time() - float(reply.get("started", time.time()))
         verb = "stopping" if stop else "running"
         console.print(f"resident checker {verb}: pid {reply.get('server')}, up {ago:.0f} s, "
-                      f"{reply.get('served', 0)} commands served, {reply.get('workers', 0)} running; {path}",
+                      f"{reply.get('served', 0)} commands served, {reply.get('workers', 0)} running, "
+                      f"{reply.get('abandoned', 0)} stopped when their caller went away; {path}",
                       highlight=False)
         return
     if idle <= 0:

@@ -63,9 +63,11 @@ class Status:
     started: float
     served: int = 0
     workers: int = 0
+    abandoned: int = 0  # workers stopped because their caller went away
 
     def as_dict(self) -> dict:
-        return {"server": self.pid, "started": self.started, "served": self.served, "workers": self.workers}
+        return {"server": self.pid, "started": self.started, "served": self.served, "workers": self.workers,
+                "abandoned": self.abandoned}
 
 
 class Server:
@@ -199,6 +201,7 @@ class Server:
         if self.workers.get(pid) is conn:
             try:
                 os.kill(pid, signal.SIGTERM)
+                self.status.abandoned += 1
             except OSError:
                 pass
             self.selector.unregister(conn)
