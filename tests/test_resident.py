@@ -113,6 +113,7 @@ SPIN_LAUNCH = ["check", "spin.cl", "--kernel", "spin", "--grid", "1", "--block",
 
 def test_ctrl_c_reaches_the_worker_and_the_caller_ends_as_it_did(resident):
     env, work = resident
+    before = _status(env, work)["abandoned"]
     proc = subprocess.Popen([sys.executable, "-m", "simu", *SPIN_LAUNCH], env=env, cwd=work,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -123,6 +124,7 @@ def test_ctrl_c_reaches_the_worker_and_the_caller_ends_as_it_did(resident):
         proc.kill()
     assert proc.returncode == 130, err  # what Ctrl-C makes of `simu check` run alone
     _wait_running(env, work, 0)
+    assert _status(env, work)["abandoned"] == before  # the command itself was interrupted, and said how it ended
 
 
 def test_a_caller_that_goes_away_takes_its_worker_with_it(resident):

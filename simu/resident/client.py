@@ -40,19 +40,52 @@ def forward(args: list[str]) -> int | None:
         fds = [s.fileno() for s in (sys.stdin, sys.stdout, sys.stderr)]
     except (AttributeError, ValueError, OSError):
         return None  # a stream without a descriptor (closed, replaced): nothing to hand over
+    relay = _Relay()
+    old = {sig: signal.signal(sig, relay) for sig in FORWARDED}
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.connect(path)
-        wire.send(sock, request(args), fds)
-        replies = sock.makefile("rb")
-        first = _reply(replies)
-        if first is None or "pid" not in first:
-            return None  # a checker of other code, stopping, or refusing: run here
-        return _wait(replies, int(first["pid"]))
-    except (OSError, ValueError):
-        return None
+        try:
+            sock.connect(path)
+            wire.send(sock, request(args), fds)
+            replies = sock.makefile("rb")
+            first = _reply(replies)
+        except (OSError, ValueError):
+            first = None
+        if first is None or "pid" not in first:  # a checker of other code, stopping, or refusing
+            return 128 + relay.pending[0] if relay.pending else None  # interrupted first, else run here
+        relay.start(int(first["pid"]))
+        return _wait(replies)
     finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
         sock.close()
+
+
+class _Relay:
+    """The forwarded signals' handler: each is passed on to the worker, or kept until its pid is known (a Ctrl-C
+    at the very start reaches the command too, instead of leaving it running without its caller)."""
+
+    def __init__(self):
+        self.pid: int | None = None
+        self.pending: list[int] = []
+
+    def __call__(self, signum, frame) -> None:
+        if self.pid is None:
+            self.pending.append(signum)
+        else:
+            _kill(self.pid, signum)
+
+    def start(self, pid: int) -> None:
+        self.pid = pid
+        for signum in self.pending:
+            _kill(pid, signum)
+
+
+def _kill(pid: int, signum: int) -> None:
+    try:
+        os.kill(pid, signum)
+    except OSError:
+        pass
 
 
 def _reply(replies) -> dict | None:
@@ -60,22 +93,11 @@ def _reply(replies) -> dict | None:
     return json.loads(line) if line else None
 
 
-def _wait(replies, pid: int) -> int:
-    def pass_on(signum, frame):
-        try:
-            os.kill(pid, signum)
-        except OSError:
-            pass
-
-    old = {s: signal.signal(s, pass_on) for s in FORWARDED}
+def _wait(replies) -> int:
     try:
-        try:
-            status = _reply(replies)
-        except (OSError, ValueError):
-            status = None
-    finally:
-        for s, handler in old.items():
-            signal.signal(s, handler)
+        status = _reply(replies)
+    except (OSError, ValueError):
+        status = None
     if status is None:
         print("simu: the resident checker stopped before the command ended (`simu serve --status`)",
               file=sys.stderr)

@@ -20,6 +20,7 @@ from typing import Callable
 
 import simu
 from simu.resident import address, wire
+from simu.resident.client import FORWARDED
 from simu.resident.worker import become, run
 
 Command = Callable[[list[str]], int]
@@ -174,6 +175,8 @@ class Server:
         conn.close()
 
     def _fork(self, conn: socket.socket, message: dict, fds: list[int], own: tuple) -> None:
+        # the caller's signals wait until the worker has the command's handlers (it learns the pid at once)
+        signal.pthread_sigmask(signal.SIG_BLOCK, FORWARDED)
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the loop
             code = 1
@@ -182,11 +185,13 @@ class Server:
                 for s in (*own, conn, *self.workers.values()):
                     (s.close() if isinstance(s, socket.socket) else os.close(s))
                 become(message, fds)
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
                 code = run(self.command, message["argv"])
             except BaseException as exc:
                 os.write(2, f"simu: the resident checker could not start the command: {exc!r}\n".encode())
             finally:
                 os._exit(code)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, FORWARDED)
         self.status.served += 1
         self.workers[pid] = conn
         conn.settimeout(None)
