@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from simu.cli.serve import _control
 from simu.resident import address, client
 from simu.resident.server import Snapshot
 
@@ -45,7 +44,7 @@ def _simu(args: list[str], env: dict, cwd: Path, **kwargs) -> subprocess.Complet
 def _status(env: dict, cwd: Path) -> dict:
     """The checker's own account (asked in this process: a `simu serve --status` process per poll is slow)."""
     path = os.path.join(env["XDG_RUNTIME_DIR"], "simu", os.path.basename(address.socket_path()))
-    reply = _control(path, "status")
+    reply = client.ask(path, "status")
     assert reply is not None, "the resident checker answers"
     return {"served": reply["served"], "running": reply["workers"], "abandoned": reply["abandoned"]}
 

@@ -7,7 +7,6 @@ import json
 import os
 import pkgutil
 import re
-import socket
 import sys
 import time
 from typing import Annotated
@@ -16,7 +15,8 @@ import click
 import typer
 
 from simu.cli.common import console, err_console, fail
-from simu.resident import address, wire
+from simu.resident.address import socket_path
+from simu.resident.client import ask
 
 # what `simu check` and `simu scan` import on their way; the replay and mining back ends (OpenCL and CUDA
 # runtimes, Dask) start threads and devices a fork must not copy, and stay out
@@ -39,9 +39,9 @@ def serve_cmd(ctx: typer.Context,
     still runs in its own process (forked from the warm one) with the caller's folder, environment and streams;
     after an edit of simu's sources the checker stops and commands run as before.  SIMU_RESIDENT=0 keeps a
     command out of it."""
-    path = address.socket_path()
+    path = socket_path()
     if stop or status:
-        reply = _control(path, "stop" if stop else "status")
+        reply = ask(path, "stop" if stop else "status")
         if reply is None:
             err_console.print("no resident checker runs for this simu", highlight=False)
             raise typer.Exit(1 if status else 0)
@@ -147,9 +147,7 @@ def _rehearse(group: click.Command) -> tuple[list[str], list[tuple[str, int]]]:
         before = set(sys.modules)
         try:
             os.close(read)
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
+            _silence()
             group.main(args=["check", str(KERNELS), "--kernel", "reduction", "--grid", "2", "--block", "64",
                              "--buffer", "in=float32:128:ramp", "--buffer", "out=float32:2", "--arg", "n=128"],
                        prog_name="simu", standalone_mode=False)
@@ -172,6 +170,11 @@ def _rehearse(group: click.Command) -> tuple[list[str], list[tuple[str, int]]]:
 
 def _daemonize() -> None:
     os.setsid()
+    _silence()
+
+
+def _silence() -> None:
+    """Standard streams to /dev/null (a detached server, the rehearsal)."""
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
@@ -181,23 +184,7 @@ def _daemonize() -> None:
 def _await(path, seconds: float = 180.0) -> None:  # a loaded machine warms up slowly
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        if _control(path, "status") is not None:
+        if ask(path, "status") is not None:
             return
         time.sleep(0.05)
     fail(f"the resident checker did not answer at {path} within {seconds:g} s")
-
-
-def _control(path, control: str) -> dict | None:
-    if not os.path.exists(path) or not address.private(os.path.dirname(path)):
-        return None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    try:
-        sock.settimeout(10)
-        sock.connect(path)
-        wire.send(sock, {"control": control})
-        line = sock.makefile("rb").readline()
-        return json.loads(line) if line else None
-    except (OSError, ValueError):
-        return None
-    finally:
-        sock.close()

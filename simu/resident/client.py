@@ -34,7 +34,7 @@ def forward(args: list[str]) -> int | None:
     if not address.enabled():
         return None
     path = address.socket_path()
-    if not os.path.exists(path) or not address.private(os.path.dirname(path)):
+    if not _usable(path):
         return None
     try:
         fds = [s.fileno() for s in (sys.stdin, sys.stdout, sys.stderr)]
@@ -86,6 +86,27 @@ def _kill(pid: int, signum: int) -> None:
         os.kill(pid, signum)
     except OSError:
         pass
+
+
+def ask(path: str, control: str) -> dict | None:
+    """The checker's answer to a control message (``status``, ``stop``), or None where none answers at ``path``."""
+    if not _usable(path):
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(10)
+        sock.connect(path)
+        wire.send(sock, {"control": control})
+        return _reply(sock.makefile("rb"))
+    except (OSError, ValueError):
+        return None
+    finally:
+        sock.close()
+
+
+def _usable(path: str) -> bool:
+    """A socket is there, in a folder only this user can open (one anybody could have put there is never used)."""
+    return os.path.exists(path) and address.private(os.path.dirname(path))
 
 
 def _reply(replies) -> dict | None:
