@@ -156,7 +156,7 @@ def test_a_folder_others_can_open_is_never_used(tmp_path, monkeypatch):
     assert client.forward(["--version"]) is None
 
 
-def test_an_edited_or_added_source_shows_in_the_snapshot(tmp_path):
+def test_an_edited_added_or_removed_source_shows_in_the_snapshot(tmp_path):
     (tmp_path / "pkg").mkdir()
     source = tmp_path / "pkg" / "a.py"
     source.write_text("x = 1\n")
@@ -166,5 +166,20 @@ def test_an_edited_or_added_source_shows_in_the_snapshot(tmp_path):
     assert not snap.unchanged()
     snap = Snapshot.take(str(tmp_path))
     (tmp_path / "pkg" / "b.py").write_text("y = 2\n")
-    os.utime(tmp_path / "pkg", ns=(0, 10**9))  # the folder's time changes with an entry added
     assert not snap.unchanged()
+    snap = Snapshot.take(str(tmp_path))
+    (tmp_path / "pkg" / "b.py").unlink()
+    assert not snap.unchanged()
+
+
+def test_python_writing_its_bytecode_is_no_change_of_the_sources(tmp_path):
+    """An editable install's first imports write ``__pycache__`` into simu's folders, changing their times: the
+    checker must keep answering (it stopped at its first command, and every test of it failed, in a fresh clone)."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("x = 1\n")
+    snap = Snapshot.take(str(tmp_path))
+    cache = tmp_path / "pkg" / "__pycache__"
+    cache.mkdir()
+    (cache / "a.cpython-311.pyc").write_bytes(b"\0" * 16)
+    os.utime(tmp_path / "pkg", ns=(0, 10**9))
+    assert snap.unchanged()

@@ -28,34 +28,40 @@ Command = Callable[[list[str]], int]
 
 @dataclass
 class Snapshot:
-    """Sizes and times of simu's sources (and the folders holding them, so that a file added shows)."""
+    """Sizes and times of simu's source files, and the names in each of its folders (a file added or removed
+    shows).  Folders' own times are not kept: Python writing ``__pycache__`` into a package changes them."""
 
+    root: str
     stamps: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
     def take(cls, root: str | None = None) -> Snapshot:
         root = root or os.path.dirname(os.path.abspath(simu.__file__))
-        stamps = {}
-        for folder, dirs, files in os.walk(root):
-            dirs[:] = [d for d in dirs if d != "__pycache__"]
-            for name in [".", *files]:
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                stamps[path] = (st.st_size, st.st_mtime_ns)
-        return cls(stamps)
+        stamps: dict[str, tuple[int, int]] = {}
+        _stamp(root, stamps)
+        return cls(root, stamps)
 
     def unchanged(self) -> bool:
-        for path, stamp in self.stamps.items():
-            try:
-                st = os.stat(path)
-            except OSError:
-                return False
-            if (st.st_size, st.st_mtime_ns) != stamp:
-                return False
-        return True
+        return Snapshot.take(self.root).stamps == self.stamps
+
+
+def _stamp(folder: str, stamps: dict[str, tuple[int, int]]) -> None:
+    """Each file below ``folder`` (``__pycache__`` left out) by size and modification time; a folder by the
+    number of its entries (its name is then a key too, so that an emptied folder still differs)."""
+    try:
+        entries = [e for e in os.scandir(folder) if e.name != "__pycache__"]
+    except OSError:
+        return
+    stamps[folder] = (len(entries), 0)
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                _stamp(entry.path, stamps)
+            else:
+                st = entry.stat()
+                stamps[entry.path] = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            continue
 
 
 @dataclass
