@@ -133,3 +133,31 @@ def test_bad_limits_are_one_line(tmp_path, args):
     assert res.exit_code == 2 and "Traceback" not in res.output
     errors = [ln for ln in res.stderr.splitlines() if ln.startswith("error:")]
     assert len(errors) == 1 and args[0] in errors[0]
+
+
+def test_a_python_without_tar_filters_extracts_the_same_safe_files(tmp_path, monkeypatch):
+    """Debian 12's Python 3.11.2 has no ``tarfile`` extraction filters: trees are still written, with the same checks
+    (regular files and folders of at most the size limit, nothing outside the tree)."""
+    import io
+    import tarfile
+
+    from simu.mine import git as mine_git
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    head = commit(repo, {"k.cl": "// k\n", "sub/big.cl": "x" * 200, "sub/ok.cu": "// ok\n"}, "kernels")
+    monkeypatch.delattr(tarfile, "data_filter")
+    mine_git.extract_tree(repo, head, tmp_path / "tree", max_file_bytes=100)
+    written = sorted(str(p.relative_to(tmp_path / "tree")) for p in (tmp_path / "tree").rglob("*") if p.is_file())
+    assert written == ["k.cl", "sub/ok.cu"]
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w") as tar:
+        for name, kind in [("fine.cl", tarfile.REGTYPE), ("../escape.cl", tarfile.REGTYPE),
+                           ("/abs.cl", tarfile.REGTYPE), ("link.cl", tarfile.SYMTYPE)]:
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            tar.addfile(info, io.BytesIO(b""))
+    archive.seek(0)
+    with tarfile.open(fileobj=archive, mode="r:") as tar:
+        assert [m.name for m in mine_git._safe_members(tar, tmp_path / "dest", 100)] == ["fine.cl"]

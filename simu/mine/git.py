@@ -137,9 +137,25 @@ def extract_tree(repo: Path, commit: str, dest: Path, max_file_bytes: int = MAX_
             return None
 
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:") as tar:
-        tar.extractall(part, filter=keep)
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(part, filter=keep)
+        else:  # a Python before 3.11.4 (Debian 12's 3.11.2) has no extraction filters: the same checks by hand
+            for member in _safe_members(tar, part, max_file_bytes):
+                tar.extract(member, part, set_attrs=False)
     shutil.rmtree(dest, ignore_errors=True)
     part.rename(dest)
+
+
+def _safe_members(tar: tarfile.TarFile, dest: Path, max_file_bytes: int) -> list[tarfile.TarInfo]:
+    """Regular files and folders of at most ``max_file_bytes`` whose path stays inside ``dest``."""
+    root = os.path.realpath(dest)
+    kept = []
+    for member in tar.getmembers():
+        if not (member.isfile() or member.isdir()) or member.size > max_file_bytes or os.path.isabs(member.name):
+            continue
+        if os.path.commonpath([root, os.path.realpath(os.path.join(root, member.name))]) == root:
+            kept.append(member)
+    return kept
 
 
 __all__ = ["GitError", "clone", "extract_tree", "git", "git_dir_kind", "head_commit", "remote_head"]
