@@ -131,9 +131,11 @@ def test_a_caller_that_goes_away_takes_its_worker_with_it(resident):
     before = _status(env, work)["abandoned"]
     proc = subprocess.Popen([sys.executable, "-m", "simu", *SPIN_LAUNCH], env=env, cwd=work,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_running(env, work, 1)
-    proc.kill()  # SIGKILL: nothing of the caller's is left to pass a signal on
-    proc.wait(timeout=60)
+    try:
+        _wait_running(env, work, 1)
+    finally:
+        proc.kill()  # SIGKILL: nothing of the caller's is left to pass a signal on
+        proc.wait(timeout=60)
     _wait_running(env, work, 0)
     assert _status(env, work)["abandoned"] == before + 1  # the server stopped it, not its own time limit
 
