@@ -117,16 +117,26 @@ def _warm(group: click.Command) -> None:
             continue
     from simu.frontend.cuda_headers import cccl_include_dir
     from simu.frontend.toolchain import clang_command
+    from simu.host.index import extractor_version
     from simu.scan.cache import code_fingerprint
 
-    code_fingerprint(), clang_command(), cccl_include_dir()
+    code_fingerprint(), clang_command(), cccl_include_dir(), extractor_version()
     _build_converters(group)
 
 
-def _build_converters(command: click.Command) -> None:
+def _build_converters(command: click.Command, parent=None) -> None:
     """Build every option's value converter now (typer builds one per option on first use, a hundredth of a
-    second for a command's options: each worker would pay it again)."""
-    for param in command.params:
+    second for a command's options: each worker would pay it again), the help option's too: click makes that one
+    with the command's first context, so a context like the one a command line gets (its parent's) makes it here."""
+    ctx = None
+    make = getattr(command, "context_class", None)
+    if make is not None:
+        try:
+            ctx = make(command, parent=parent, **(getattr(command, "context_settings", None) or {}))
+        except Exception:  # noqa: BLE001 - made when the command runs, as without a checker
+            ctx = None
+    helper = command.get_help_option(ctx) if ctx is not None and hasattr(command, "get_help_option") else None
+    for param in [*command.params, *([helper] if helper is not None else [])]:
         build = getattr(param, "get_runtime_param", None)
         if build is not None:
             try:
@@ -134,7 +144,7 @@ def _build_converters(command: click.Command) -> None:
             except Exception:  # noqa: BLE001 - built when the option is used, as without a checker
                 continue
     for sub in getattr(command, "commands", {}).values():
-        _build_converters(sub)
+        _build_converters(sub, ctx)
 
 
 def _rehearse(group: click.Command) -> tuple[list[str], list[tuple[str, int]]]:

@@ -8,6 +8,7 @@ built with) now; launches of a kernel next (the launch-contract work reads :attr
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -232,7 +233,7 @@ def build_host_index(root: Path, files: list[Path], cache_dir: Path | None = Non
         texts[rel] = text
         read.append((path, rel))
     index.options = merge_defaults([option_defaults(t) for t in texts.values() if '"' in t or "DEFINE_" in t])
-    store = HostFileCache(cache_dir, _cache_version())
+    store = HostFileCache(cache_dir, extractor_version())
     seen: dict[Path, tuple[str, str]] = {}  # header -> (its digest, its text)
     entries: dict[str, dict] = {}  # host file -> its cache entry: {"data": its sites, "ast": its clang facts}
     keys: dict[str, str] = {}
@@ -511,8 +512,10 @@ def host_files(walked: list[Path]) -> list[Path]:
     return [p for p in walked if p.suffix.lower() in HOST_EXTENSIONS]
 
 
-def _cache_version() -> str:
-    """Entries never outlive a change of the extractors (the code's own hash)."""
+@functools.cache
+def extractor_version() -> str:
+    """Entries never outlive a change of the extractors (the code's own hash; read once a process: a resident
+    checker stops when simu's sources change)."""
     import hashlib
 
     h = hashlib.sha256(str(CACHE_VERSION).encode())
