@@ -46,7 +46,8 @@ def _status(env: dict, cwd: Path) -> dict:
     path = os.path.join(env["XDG_RUNTIME_DIR"], "simu", os.path.basename(address.socket_path()))
     reply = client.ask(path, "status")
     assert reply is not None, "the resident checker answers"
-    return {"served": reply["served"], "running": reply["workers"], "abandoned": reply["abandoned"]}
+    return {"served": reply["served"], "running": reply["workers"], "abandoned": reply["abandoned"],
+            "server": reply["server"]}
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +98,14 @@ def test_the_callers_folder_environment_and_streams_are_the_commands(resident, t
     missing = _simu(["check", "missing.cl"], env, work)
     assert missing.returncode == 2
     assert missing.stderr.strip() == "error: no such file: missing.cl"
+
+
+def test_the_status_names_the_server_that_runs(resident):
+    """`simu serve --status` names the detached server's pid, not that of the command that started it."""
+    env, work = resident
+    pid = _status(env, work)["server"]
+    os.kill(pid, 0)  # it runs
+    assert "serve" in Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
 
 
 def _wait_running(env: dict, work: Path, count: int) -> None:

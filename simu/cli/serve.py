@@ -70,6 +70,7 @@ def serve_cmd(ctx: typer.Context,
         return
     if detach:
         _daemonize()
+        server.status.pid = os.getpid()  # the detached child's, not the parent's that returned
     else:
         err_console.print(f"resident checker at {path}; Ctrl-C stops it", highlight=False)
     _warm(group)
