@@ -10,7 +10,7 @@ from simu.codes import BARRIERS, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
-from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
+from simu.detect.pairs import dense_words, first_of, group_ranks, segment_ids, segment_starts
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
@@ -123,9 +123,10 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     epoch, inter-warp) and where it sits (word, block, epoch of the later access); None when there is none."""
     t = ctx.trace
     tpb = ctx.launch.threads_per_block
-    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
-    row = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
-    del rid
+    # only a word some thread modifies and two threads touch can hold a conflict (batches share no word)
+    row, word, _ = ctx.candidate_accesses(keep)
+    if len(row) == 0:
+        return None
     lane = t.lane[row].astype(np.int64)
     epoch = t.epoch[row]
     action = t.action[row]
@@ -134,7 +135,7 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     words = word if dense is None else dense
     del dense
     # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
-    shared_only = bool((t.space[keep] == SPACE_SHARED).all())
+    shared_only = bool((t.space[row] == SPACE_SHARED).all())
     sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, lane // tpb, epoch)
     del words
     counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)

@@ -41,6 +41,7 @@ class Context:
     launch: Launch
     result: RunResult
     options: DetectOptions = field(default_factory=DetectOptions)
+    _candidates: tuple | None = field(default=None, init=False, repr=False)
 
     @property
     def trace(self):
@@ -98,6 +99,25 @@ class Context:
         from simu.detect.batches import word_batches
 
         return word_batches(self.trace, self.launch.threads_per_block, self.options.batch_rows)
+
+    def candidate_accesses(self, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The accesses of batch ``keep`` to words where two threads' accesses can conflict, split into 4-byte
+        words: (trace rows, word addresses, byte masks).  The race and barrier checks both start from them; a
+        trace judged in one batch keeps them for the next check (several batches would each hold theirs)."""
+        from simu.detect.pairs import candidate_words, expand_words
+
+        cached = self._candidates
+        if cached is not None and cached[0] is keep:
+            return cached[1]
+        t = self.trace
+        rid, word, mask = expand_words(t.addr[keep], t.size[keep])
+        row = keep[rid]
+        sub = candidate_words(word, t.lane[row], t.action[row], self.result.allocations)
+        out = (row[sub], word[sub], mask[sub])
+        for column in out:
+            column.flags.writeable = False  # shared by the checks
+        self._candidates = (keep, out) if len(self.batches) == 1 else None
+        return out
 
     @cached_property
     def releases(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

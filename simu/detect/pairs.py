@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from simu.interp.trace import READ
+
 
 def expand_words(addr: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split accesses into 4-byte words: (row index, word address, byte mask within the word)."""
@@ -197,3 +199,23 @@ def diversity_tier(key: np.ndarray, *kinds: tuple[np.ndarray, ...]) -> np.ndarra
         _, first = np.unique(ids, return_index=True)
         tier[first] = t
     return tier
+
+
+def candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
+    """Indices of accesses to words that are modified and touched by at least two lanes: the only words where
+    two threads' accesses can conflict (a race, or a barrier that orders them).
+
+    Words are numbered densely from the allocation table, so this is a few linear scatters and
+    gathers instead of a sort (it runs on the whole trace)."""
+    widx = dense_words(word, allocations)
+    if widx is None:  # address space too sparse for a dense table: sort instead
+        _, widx = np.unique(word, return_inverse=True)
+    nw = int(widx.max()) + 1 if len(widx) else 0
+    first_lane = np.full(nw, -1, np.int64)
+    first_lane[widx[::-1]] = lane[::-1]  # the last assignment wins: the first access's lane
+    good = np.zeros(nw, bool)
+    good[widx[action != READ]] = True  # modified
+    multi = np.zeros(nw, bool)
+    multi[widx[lane != first_lane[widx]]] = True  # a second lane
+    good &= multi
+    return np.flatnonzero(good[widx])

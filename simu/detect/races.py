@@ -48,16 +48,9 @@ class _Rows:
     rule reads it, so that memory stays bounded on traces of tens of millions of accesses."""
 
     def __init__(self, ctx: Context, keep: np.ndarray):
-        t = ctx.trace
-        self._t = t
+        self._t = ctx.trace
         self._ctx = ctx
-        rid, word, mask = expand_words(t.addr[keep], t.size[keep])
-        row = keep[rid]
-        del keep, rid
-        sub = _candidate_words(word, t.lane[row], t.action[row], ctx.result.allocations)
-        self.row = row[sub]
-        self.word = word[sub]
-        self.mask = mask[sub]
+        self.row, self.word, self.mask = ctx.candidate_accesses(keep)
 
     def _col(self, name: str) -> np.ndarray:
         return getattr(self._t, name)[self.row]
@@ -155,24 +148,6 @@ def _racy_rows(ctx: Context, keep: np.ndarray) -> np.ndarray:
     interesting = ((counts[:, WRITE] > 0) | ((counts[:, ATOMIC] > 0) & (counts[:, READ] > 0))) & several
     hit = rid[interesting[seg]]
     return keep[hit[np.r_[True, hit[1:] != hit[:-1]]]] if len(hit) else keep[:0]
-
-
-def _candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
-    """Indices of accesses to words that are modified and touched by at least two lanes.
-
-    Words are numbered densely from the allocation table, so this is a few linear scatters and
-    gathers instead of a sort (it runs on the whole trace)."""
-    widx = dense_words(word, allocations)
-    if widx is None:  # address space too sparse for a dense table: sort instead
-        _, widx = np.unique(word, return_inverse=True)
-    nw = int(widx.max()) + 1 if len(widx) else 0
-    first_lane = np.full(nw, -1, np.int64)
-    first_lane[widx[::-1]] = lane[::-1]  # the last assignment wins: the first access's lane
-    other = lane != first_lane[widx]
-    multi = np.bincount(widx, weights=other, minlength=nw) > 0
-    modified = np.bincount(widx, weights=action != READ, minlength=nw) > 0
-    good = multi & modified
-    return np.flatnonzero(good[widx])
 
 
 def _group_masks(ctx: Context, rows: _Rows, idx: np.ndarray) -> np.ndarray:
