@@ -92,3 +92,45 @@ def test_a_plain_read_among_more_atomics_than_the_cap_still_races(tmp_path, bloc
     launch = build_launch(k, "2", str(block), [], [f"in=uint32:{2 * block}", "racc=uint32:4:zeros"], 0, 32, 0)
     rep = check_launches(module, k, [launch], CheckSettings())
     assert [(f.kind, f.variable, f.detail.get("access")) for f in rep.findings] == [("race", "a", "read-write")]
+
+
+def test_only_words_two_threads_can_conflict_on_are_candidates():
+    """A word is judged by the race and barrier checks only when it is modified, touched by two lanes and not by
+    atomics alone (two atomics never conflict): the rest cannot hold a race or a needed barrier."""
+    from simu.interp.trace import ATOMIC, READ, WRITE
+
+    # word: 0 atomics of two lanes; 1 atomics and a plain read; 2 reads only; 3 one lane; 4 written and read
+    word = np.array([0, 0, 1, 1, 2, 2, 3, 3, 4, 4])
+    lane = np.array([0, 1, 0, 1, 0, 1, 5, 5, 0, 1])
+    action = np.array([ATOMIC, ATOMIC, ATOMIC, READ, READ, READ, WRITE, READ, WRITE, READ])
+    kept = pairs.candidate_words(word, lane, action, [])
+    assert sorted(set(word[kept].tolist())) == [1, 4]
+
+
+ATOMIC_COUNTER = """
+__global__ void count(int *counter, int *seen, int peek) {
+  atomicAdd(counter, 1);
+  if (peek && threadIdx.x == 0 && blockIdx.x == 1) seen[0] = *counter;
+}
+"""
+
+
+def test_atomics_of_many_blocks_race_with_a_plain_read_only(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from simu.cli import app
+
+    src = tmp_path / "count.cu"
+    src.write_text(ATOMIC_COUNTER)
+    runner = CliRunner()
+    found = {}
+    for peek in (0, 1):
+        res = runner.invoke(app, ["check", str(src), "--kernel", "count", "--grid", "4", "--block", "64",
+                                  "--buffer", "counter=int32:1", "--buffer", "seen=int32:1", "--arg", f"peek={peek}",
+                                  "--format", "json"])
+        kernel = json.loads(res.stdout)["files"][0]["kernels"][0]
+        found[peek] = [f["kind"] for f in kernel["findings"] if f["severity"] == "error"]
+    assert found[0] == []
+    assert found[1], "the plain read races with the other blocks' atomics"

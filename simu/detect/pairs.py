@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simu.interp.trace import READ
+from simu.interp.trace import ATOMIC, READ
 
 
 def expand_words(addr: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -202,8 +202,8 @@ def diversity_tier(key: np.ndarray, *kinds: tuple[np.ndarray, ...]) -> np.ndarra
 
 
 def candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
-    """Indices of accesses to words that are modified and touched by at least two lanes: the only words where
-    two threads' accesses can conflict (a race, or a barrier that orders them).
+    """Indices of accesses to words that are modified, touched by at least two lanes and not by atomics alone: the
+    only words where two threads' accesses can conflict (a race, or a barrier that orders them).
 
     Words are numbered densely from the allocation table, so this is a few linear scatters and
     gathers instead of a sort (it runs on the whole trace)."""
@@ -213,9 +213,10 @@ def candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allo
     nw = int(widx.max()) + 1 if len(widx) else 0
     first_lane = np.full(nw, -1, np.int64)
     first_lane[widx[::-1]] = lane[::-1]  # the last assignment wins: the first access's lane
-    good = np.zeros(nw, bool)
-    good[widx[action != READ]] = True  # modified
-    multi = np.zeros(nw, bool)
-    multi[widx[lane != first_lane[widx]]] = True  # a second lane
-    good &= multi
+    good = np.ones(nw, bool)
+    # modified, touched by a second lane, and by a plain access (atomics never conflict with each other)
+    for flag in (action != READ, lane != first_lane[widx], action != ATOMIC):
+        seen = np.zeros(nw, bool)
+        seen[widx[flag]] = True
+        good &= seen
     return np.flatnonzero(good[widx])
