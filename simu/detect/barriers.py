@@ -10,7 +10,7 @@ from simu.codes import BARRIERS, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
-from simu.detect.pairs import dense_words, first_of, group_ranks, segment_ids, segment_starts
+from simu.detect.pairs import first_of, group_ranks, segment_ids, segment_starts
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
@@ -131,13 +131,7 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     epoch = t.epoch[row]
     action = t.action[row]
     # summary per (word, block, epoch), numbered in that order: kinds of access, lane range, warp range
-    dense = dense_words(word, ctx.result.allocations)
-    words = word if dense is None else dense
-    del dense
-    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
-    shared_only = bool((t.space[row] == SPACE_SHARED).all())
-    sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, lane // tpb, epoch)
-    del words
+    sid, n, shared_only = ctx.candidate_segments(keep)
     counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)
     has_r, has_w, has_a = counts[:, READ] > 0, counts[:, WRITE] > 0, counts[:, ATOMIC] > 0
     lmin, lmax = np.full(n, np.iinfo(np.int64).max), np.full(n, -1)

@@ -41,7 +41,7 @@ class Context:
     launch: Launch
     result: RunResult
     options: DetectOptions = field(default_factory=DetectOptions)
-    _candidates: tuple | None = field(default=None, init=False, repr=False)
+    _kept: tuple | None = field(default=None, init=False, repr=False)  # (batch, what _shared made of it)
 
     @property
     def trace(self):
@@ -102,21 +102,52 @@ class Context:
 
     def candidate_accesses(self, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The accesses of batch ``keep`` to words where two threads' accesses can conflict, split into 4-byte
-        words: (trace rows, word addresses, byte masks).  The race and barrier checks both start from them; a
-        trace judged in one batch keeps them for the next check (several batches would each hold theirs)."""
+        words: (trace rows, word addresses, byte masks).  The race and barrier checks both start from them."""
         from simu.detect.pairs import candidate_words, expand_words
 
-        cached = self._candidates
-        if cached is not None and cached[0] is keep:
-            return cached[1]
-        t = self.trace
-        rid, word, mask = expand_words(t.addr[keep], t.size[keep])
-        row = keep[rid]
-        sub = candidate_words(word, t.lane[row], t.action[row], self.result.allocations)
-        out = (row[sub], word[sub], mask[sub])
-        for column in out:
-            column.flags.writeable = False  # shared by the checks
-        self._candidates = (keep, out) if len(self.batches) == 1 else None
+        def make():
+            t = self.trace
+            rid, word, mask = expand_words(t.addr[keep], t.size[keep])
+            row = keep[rid]
+            sub = candidate_words(word, t.lane[row], t.action[row], self.result.allocations)
+            return row[sub], word[sub], mask[sub]
+
+        return self._shared(keep, "accesses", make)
+
+    def candidate_segments(self, keep: np.ndarray) -> tuple[np.ndarray, int, bool]:
+        """Per candidate access of batch ``keep`` (:meth:`candidate_accesses`' order) its (word, block, epoch)
+        segment, numbered in that order; how many; whether every one is in shared memory."""
+        from simu.detect.pairs import dense_words, group_ranks
+
+        def make():
+            t = self.trace
+            row, word, _ = self.candidate_accesses(keep)
+            dense = dense_words(word, self.result.allocations)
+            words = word if dense is None else dense
+            epoch = t.epoch[row]
+            # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+            shared_only = bool((t.space[row] == SPACE_SHARED).all())
+            block = t.lane[row].astype(np.int64) // self.launch.threads_per_block
+            sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, block, epoch)
+            return sid, n, shared_only
+
+        return self._shared(keep, "segments", make)
+
+    def _shared(self, keep: np.ndarray, what: str, make):
+        """``make()`` for batch ``keep``, kept for the next check when the trace is judged in one batch (several
+        batches would each hold theirs); arrays read-only, since checks share them."""
+        if self._kept is not None and self._kept[0] is not keep:
+            self._kept = None
+        if self._kept is not None and what in self._kept[1]:
+            return self._kept[1][what]
+        out = make()
+        for part in out:
+            if isinstance(part, np.ndarray):
+                part.flags.writeable = False
+        if len(self.batches) == 1:
+            if self._kept is None:
+                self._kept = (keep, {})
+            self._kept[1][what] = out
         return out
 
     @cached_property

@@ -50,6 +50,7 @@ class _Rows:
     def __init__(self, ctx: Context, keep: np.ndarray):
         self._t = ctx.trace
         self._ctx = ctx
+        self.keep = keep  # the batch: the context keeps what both checks derive from it
         self.row, self.word, self.mask = ctx.candidate_accesses(keep)
 
     def _col(self, name: str) -> np.ndarray:
@@ -181,6 +182,13 @@ def _conflicts(rows: _Rows, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ok
 
 
+def _any_per(key: np.ndarray, n: int, flag: np.ndarray) -> np.ndarray:
+    """Per segment: whether ``flag`` holds for one of its rows."""
+    out = np.zeros(n, bool)
+    out[key[flag]] = True
+    return out
+
+
 def _intra_block_pairs(ctx: Context, rows: _Rows):
     """Conflicting, unordered pairs inside one block and one epoch."""
     cap = ctx.options.pair_cap
@@ -190,18 +198,12 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
         return e, e, e.astype(np.int8), e
     # segments (word, block, epoch), numbered in that order (without a sort where the ranges allow): only those
     # with a write (or an atomic and a read) by two lanes or more can hold a race
-    dense = dense_words(rows.word, ctx.result.allocations)
-    words = rows.word if dense is None else dense
-    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
-    key, nseg = group_ranks(words, rows.epoch) if (rows.space == SPACE_SHARED).all() else \
-        group_ranks(words, rows.block, rows.epoch)
+    key, nseg, _ = ctx.candidate_segments(rows.keep)
     act = rows.action
-    writes = np.bincount(key, weights=(act == WRITE), minlength=nseg)
-    atom = np.bincount(key, weights=(act == ATOMIC), minlength=nseg)
-    reads = np.bincount(key, weights=(act == READ), minlength=nseg)
     lane = rows.lane
-    several = np.bincount(key, weights=(lane != first_of(key, lane, nseg)[key]), minlength=nseg) > 0
-    interesting = ((writes > 0) | ((atom > 0) & (reads > 0))) & several
+    writes, atom, reads, several = (_any_per(key, nseg, flag) for flag in (
+        act == WRITE, act == ATOMIC, act == READ, lane != first_of(key, lane, nseg)[key]))
+    interesting = (writes | (atom & reads)) & several
     cand = np.flatnonzero(interesting[key])
     # within a segment writes first, then in trace order: the first pair_cap rows of each are examined (fewer where
     # that passes the pair budget: every thread hits a few words); a segment with more rows than that keeps each
