@@ -134,3 +134,15 @@ def test_atomics_of_many_blocks_race_with_a_plain_read_only(tmp_path):
         found[peek] = [f["kind"] for f in kernel["findings"] if f["severity"] == "error"]
     assert found[0] == []
     assert found[1], "the plain read races with the other blocks' atomics"
+
+
+@pytest.mark.parametrize("ranges", [(5, 3, 7), (300, 200, 50), (1 << 20, 4, 9), (3, 1 << 40, 2)])
+def test_group_ranks_number_tuples_in_lexicographic_order(ranges):
+    """One combined key where the columns' ranges allow it, column by column or by a sort where they do not: the
+    same ranks either way (the first column most significant)."""
+    rng = np.random.default_rng(7)
+    cols = [rng.integers(-r // 2, r - r // 2, 5000) for r in ranges]
+    ids, n = pairs.group_ranks(*cols)
+    _, expected = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    assert n == int(expected.max()) + 1
+    assert (ids == expected.reshape(-1)).all()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from simu.interp.trace import ATOMIC, READ
@@ -103,6 +105,15 @@ def first_of(ids: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:
 def group_ranks(*cols: np.ndarray) -> tuple[np.ndarray, int]:
     """Per row: the rank of its tuple of column values among the distinct tuples (ordered as the columns are,
     the first most significant), and how many there are; column by column, each a table when ranges allow."""
+    rows = len(cols[0])
+    if len(cols) > 1 and rows:
+        lows = [int(c.min()) for c in cols]
+        spans = [int(c.max()) - lo + 1 for c, lo in zip(cols, lows, strict=True)]
+        if math.prod(spans) < 4 * rows + (1 << 20):  # one key for all the columns: one table, not one a column
+            key = np.zeros(rows, np.int64)
+            for c, lo, span in zip(cols, lows, spans, strict=True):
+                key = key * span + (c.astype(np.int64) - lo)
+            return dense_ids(key)
     ids, n = dense_ids(cols[0])
     for c in cols[1:]:
         lo = int(c.min()) if len(c) else 0
