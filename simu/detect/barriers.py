@@ -10,7 +10,7 @@ from simu.codes import BARRIERS, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
-from simu.detect.pairs import first_of, group_ranks, segment_ids, segment_starts
+from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
@@ -123,15 +123,19 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     epoch, inter-warp) and where it sits (word, block, epoch of the later access); None when there is none."""
     t = ctx.trace
     tpb = ctx.launch.threads_per_block
-    # only a word some thread modifies and two threads touch can hold a conflict (batches share no word)
-    row, word, _ = ctx.candidate_accesses(keep)
-    if len(row) == 0:
-        return None
+    if len(ctx.batches) == 1:
+        # only a word some thread modifies and two threads touch can hold a conflict: the race check's candidates,
+        # and their segments, made once for both checks
+        row, word, _ = ctx.candidate_accesses(keep)
+        if len(row) == 0:
+            return None
+        sid, n, shared_only = ctx.candidate_segments(keep)
+    else:  # nothing is kept between the checks: filtering first would cost more than it saves
+        row, word, sid, n, shared_only = _batch_segments(ctx, keep)
     lane = t.lane[row].astype(np.int64)
     epoch = t.epoch[row]
     action = t.action[row]
     # summary per (word, block, epoch), numbered in that order: kinds of access, lane range, warp range
-    sid, n, shared_only = ctx.candidate_segments(keep)
     counts = np.bincount(sid * 3 + action, minlength=3 * n).reshape(n, 3)
     has_r, has_w, has_a = counts[:, READ] > 0, counts[:, WRITE] > 0, counts[:, ATOMIC] > 0
     lmin, lmax = np.full(n, np.iinfo(np.int64).max), np.full(n, -1)
@@ -164,6 +168,22 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
     any_iw[span[inter_warp]] = True
     p, q = p[at], q[at]
     return sb[q], sspace[q], se[p], se[q], any_iw, sw[q], sb[q], se[q]
+
+
+def _batch_segments(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
+    """Every access of a batch split into 4-byte words: (trace rows, words, (word, block, epoch) segment numbered in
+    that order, how many, whether all are shared)."""
+    t = ctx.trace
+    rid, word, _ = expand_words(t.addr[keep], t.size[keep])
+    row = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
+    dense = dense_words(word, ctx.result.allocations)
+    words = word if dense is None else dense
+    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
+    shared_only = bool((t.space[keep] == SPACE_SHARED).all())
+    epoch = t.epoch[row]
+    sid, n = group_ranks(words, epoch) if shared_only else \
+        group_ranks(words, t.lane[row].astype(np.int64) // ctx.launch.threads_per_block, epoch)
+    return row, word, sid, n, shared_only
 
 
 @dataclass(frozen=True)
