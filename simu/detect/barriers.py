@@ -10,7 +10,7 @@ from simu.codes import BARRIERS, severity_of
 from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding, SourceLocation
-from simu.detect.pairs import dense_words, expand_words, first_of, group_ranks, segment_ids, segment_starts
+from simu.detect.pairs import expand_words, first_of, group_ranks, segment_ids, segment_starts, word_segments
 from simu.interp.memory import SPACE_GLOBAL, SPACE_SHARED
 from simu.interp.trace import ATOMIC, READ, WRITE
 from simu.launch.record import LaunchRecord
@@ -171,19 +171,11 @@ def _conflict_spans(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, ...] | 
 
 
 def _batch_segments(ctx: Context, keep: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, bool]:
-    """Every access of a batch split into 4-byte words: (trace rows, words, (word, block, epoch) segment numbered in
-    that order, how many, whether all are shared)."""
+    """Every access of a batch split into 4-byte words: (trace rows, words, and their :func:`word_segments`)."""
     t = ctx.trace
     rid, word, _ = expand_words(t.addr[keep], t.size[keep])
     row = keep if len(rid) == len(keep) else keep[rid]  # one word per access: rid is the identity
-    dense = dense_words(word, ctx.result.allocations)
-    words = word if dense is None else dense
-    # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
-    shared_only = bool((t.space[keep] == SPACE_SHARED).all())
-    epoch = t.epoch[row]
-    sid, n = group_ranks(words, epoch) if shared_only else \
-        group_ranks(words, t.lane[row].astype(np.int64) // ctx.launch.threads_per_block, epoch)
-    return row, word, sid, n, shared_only
+    return (row, word, *word_segments(t, row, word, ctx.result.allocations, ctx.launch.threads_per_block))
 
 
 @dataclass(frozen=True)

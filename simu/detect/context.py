@@ -117,19 +117,11 @@ class Context:
     def candidate_segments(self, keep: np.ndarray) -> tuple[np.ndarray, int, bool]:
         """Per candidate access of batch ``keep`` (:meth:`candidate_accesses`' order) its (word, block, epoch)
         segment, numbered in that order; how many; whether every one is in shared memory."""
-        from simu.detect.pairs import dense_words, group_ranks
+        from simu.detect.pairs import word_segments
 
         def make():
-            t = self.trace
             row, word, _ = self.candidate_accesses(keep)
-            dense = dense_words(word, self.result.allocations)
-            words = word if dense is None else dense
-            epoch = t.epoch[row]
-            # a shared word is one block's: (word, epoch) numbers the same segments as (word, block, epoch)
-            shared_only = bool((t.space[row] == SPACE_SHARED).all())
-            block = t.lane[row].astype(np.int64) // self.launch.threads_per_block
-            sid, n = group_ranks(words, epoch) if shared_only else group_ranks(words, block, epoch)
-            return sid, n, shared_only
+            return word_segments(self.trace, row, word, self.result.allocations, self.launch.threads_per_block)
 
         return self._shared(keep, "segments", make)
 

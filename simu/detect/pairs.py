@@ -212,6 +212,24 @@ def diversity_tier(key: np.ndarray, *kinds: tuple[np.ndarray, ...]) -> np.ndarra
     return tier
 
 
+def word_segments(trace, row: np.ndarray, word: np.ndarray, allocations,
+                  threads_per_block: int) -> tuple[np.ndarray, int, bool]:
+    """Per access (trace ``row``, 4-byte ``word``): its (word, block, epoch) segment, numbered in that order; how
+    many; whether every access is in shared memory (a shared word is one block's: (word, epoch) numbers the same
+    segments then)."""
+    from simu.interp.memory import SPACE_SHARED
+
+    dense = dense_words(word, allocations)
+    words = word if dense is None else dense
+    epoch = trace.epoch[row]
+    shared_only = bool((trace.space[row] == SPACE_SHARED).all())
+    if shared_only:
+        sid, n = group_ranks(words, epoch)
+    else:
+        sid, n = group_ranks(words, trace.lane[row].astype(np.int64) // threads_per_block, epoch)
+    return sid, n, shared_only
+
+
 def candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allocations) -> np.ndarray:
     """Indices of accesses to words that are modified, touched by at least two lanes and not by atomics alone: the
     only words where two threads' accesses can conflict (a race, or a barrier that orders them).

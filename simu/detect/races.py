@@ -50,7 +50,7 @@ class _Rows:
     def __init__(self, ctx: Context, keep: np.ndarray):
         self._t = ctx.trace
         self._ctx = ctx
-        self.keep = keep  # the batch: the context keeps what both checks derive from it
+        self.keep = keep  # the rows judged (the batch, or the part of it that can race): the context's key
         self.row, self.word, self.mask = ctx.candidate_accesses(keep)
 
     def _col(self, name: str) -> np.ndarray:
