@@ -142,14 +142,7 @@ def bind_references(st, program, kernel, global_address, allocate) -> None:
     """Back the legacy texture references (``texture<T, dim, mode>`` globals) the kernel reads with
     the launch's arrays of their names: the reference's 64-bit handle (the global's value, which
     llvm.nvvm.texsurf.handle.internal reads) becomes the backing buffer's address."""
-    seen = set()
-    for ins in sorted(program.instrs.values(), key=lambda i: i.id):
-        if ins.opcode != "call" or not (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) or not ins.ops:
-            continue
-        symbol = getattr(ins.ops[0].value, "name", None)
-        if symbol is None or symbol in seen:
-            continue
-        seen.add(symbol)
+    for ins, symbol in _reference_reads(program):
         name = texref_name(symbol)
         value = st.launch.args.get(name)
         if not isinstance(value, np.ndarray) or value.ndim == 0:
@@ -161,6 +154,22 @@ def bind_references(st, program, kernel, global_address, allocate) -> None:
         addr = int(global_address(symbol))
         alloc = st.mem.allocs[addr >> OFFSET_BITS]
         alloc.data[:8] = np.frombuffer(np.int64(base).tobytes(), np.uint8)
+
+
+def _reference_reads(program) -> list:
+    """(first instruction reading it, symbol) per texture reference the program reads, once per program."""
+    reads = program.memo.get("texture_references")
+    if reads is None:
+        reads, seen = [], set()
+        for ins in sorted(program.instrs.values(), key=lambda i: i.id):
+            if ins.opcode != "call" or not (ins.attrs.get("callee") or "").startswith(TEXREF_HANDLE) or not ins.ops:
+                continue
+            symbol = getattr(ins.ops[0].value, "name", None)
+            if symbol is not None and symbol not in seen:
+                seen.add(symbol)
+                reads.append((ins, symbol))
+        program.memo["texture_references"] = reads
+    return reads
 
 
 def _texref_handle(ins, name, args, dst, proto):

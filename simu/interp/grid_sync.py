@@ -75,8 +75,7 @@ def release(st, waiting: dict, pending: dict, resume) -> None:
     for space in (0, 1):
         st.epoch[space][present] += 1
         st.releases.append((present, space, int(entries[0][1][1].instr)))
-        st.lane_epoch[space] = st.epoch[space][st.block_of]  # a new array: the trace may hold views
-        st.epoch_moved[space] = True
+        st.epochs_moved(space)
     st.grid_epoch[present] += 1
     st.grid_releases.extend((int(b), step) for b in present)
     for (bi, k, iid), (lanes, _) in entries:

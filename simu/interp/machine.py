@@ -21,7 +21,7 @@ from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.program import Program, Wait, proto_of
 from simu.interp.state import FULL, RuntimeFault, State
-from simu.interp.trace import BarrierDivergence
+from simu.interp.trace import BarrierDivergence, release_rows
 from simu.interp.values import constant, flatten_constant, global_refs, with_copied
 from simu.ir import Kernel, Module
 from simu.ir.types import PtrType, alloc_size
@@ -79,9 +79,19 @@ class Machine:
 
     def static_shared_bytes(self) -> int:
         """Bytes of the fixed-size shared arrays this kernel uses (per block)."""
-        used = {ref.name for ref in self.program.global_refs}
-        return sum(alloc_size(g.type) for g in self.module.globals.values()
-                   if g.addrspace == 3 and not g.external and g.name in used)
+        memo = self.program.memo
+        if "static_shared" not in memo:
+            memo["static_shared"] = sum(alloc_size(g.type) for g in self.module.globals.values()
+                                        if g.addrspace == 3 and not g.external and g.name in self._used_globals())
+        return memo["static_shared"]
+
+    def _used_globals(self) -> frozenset[str]:
+        """The module globals the kernel's code names: a launch gives shared memory to these only (a file's other
+        kernels' tiles are not this launch's)."""
+        memo = self.program.memo
+        if "used_globals" not in memo:
+            memo["used_globals"] = frozenset(ref.name for ref in self.program.global_refs)
+        return memo["used_globals"]
 
     def _setup(self, launch: Launch) -> tuple[State, dict]:
         prog = self.program
@@ -91,8 +101,11 @@ class Machine:
         # module globals: shared per block, constant/global once
         gaddr: dict[str, np.ndarray | int] = {}
         variables = {}  # display name -> allocation of the variables a launch's pointer slots may name
+        used = self._used_globals()
         for g in self.module.globals.values():
             if g.addrspace == 3:
+                if g.name not in used:
+                    continue
                 size = alloc_size(g.type) if not g.external else launch.dynamic_shared
                 size = max(size, 0)
                 a = st.mem.allocate(g.display_name, SPACE_SHARED, size, st.nblocks)
@@ -226,19 +239,7 @@ class Machine:
         trace.sync_reads = self.program.spin_reads
         trace.validated_reads = self.program.validated_reads
         if st.releases:
-            rows = []
-            for blocks_here, space, iid in st.releases:
-                n = len(blocks_here)
-                rows.append(np.stack([blocks_here, np.full(n, space), np.zeros(n, np.int64), np.full(n, iid)], axis=1))
-            rel = np.concatenate(rows).astype(np.int64)
-            # epoch after each release = how many releases of that (block, space) came before, plus one
-            key = rel[:, 0] * 2 + rel[:, 1]
-            order = np.argsort(key, kind="stable")
-            sk = key[order]
-            first = np.r_[True, sk[1:] != sk[:-1]]
-            start = np.maximum.accumulate(np.where(first, np.arange(len(sk)), 0))
-            rel[order, 2] = np.arange(len(sk)) - start + 1
-            trace.releases = rel
+            trace.releases = release_rows(st.releases)
         if st.grid_releases:
             trace.grid_releases = np.asarray(st.grid_releases, np.int64).reshape(-1, 2)
         out = {name: st.mem.contents(a)[:a.instance_size].view(np.uint8).copy().view(dt).reshape(shape)
@@ -459,9 +460,8 @@ class Machine:
                 self._reduce(st, lanes, w)
                 st.barrier_reduce.add(iid)
             self._resume(st, pending, lanes, bi, k)
-        for space in spaces_moved:  # a new array: trace chunks may hold views of the old one
-            st.lane_epoch[space] = st.epoch[space][st.block_of]
-            st.epoch_moved[space] = True
+        for space in spaces_moved:
+            st.epochs_moved(space)
         return held
 
     def _resume(self, st: State, pending, lanes, bi: int, k: int) -> None:

@@ -89,6 +89,8 @@ class Program:
     spin_reads: frozenset[int] = frozenset()
     spin_where: dict[int, Any] = field(default_factory=dict)
     validated_reads: frozenset[int] = frozenset()  # loads a compare-and-swap validates (simu.ir.optimistic)
+    # what every launch of the program derives from it alone, computed on the first (simu.interp.machine)
+    memo: dict[str, Any] = field(default_factory=dict)
 
 
 def proto_of(t: Type):

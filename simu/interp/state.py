@@ -108,7 +108,7 @@ class State:
         # views of them (see _record): a converged group's trace columns are then slices, not copies.
         self.lane_epoch = [np.zeros(T, np.int32), np.zeros(T, np.int32)]  # epoch[space][block_of]
         self.warp_epoch = np.zeros(T, np.int32)
-        self.epoch_moved = [False, False]  # until a barrier releases, every lane's epoch is 0
+        self.uniform_epoch: list[int | None] = [0, 0]  # per space, the epoch every block is at (None: they differ)
         self.any_syncwarp = False
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
@@ -159,6 +159,13 @@ class State:
             self.last_full = self.last_full.copy()
             self.last_full_shared = False
         self.last_full[sel] = step
+
+    def epochs_moved(self, space: int) -> None:
+        """After a release advanced ``epoch[space]`` of some blocks: the lanes' epochs, a new array (trace chunks may
+        hold views of the old one), and one number for the trace while every block is at the same epoch."""
+        e = self.epoch[space]
+        self.lane_epoch[space] = e[self.block_of]
+        self.uniform_epoch[space] = int(e[0]) if (e == e[0]).all() else None
 
     # -- memory -----------------------------------------------------------------------
     def _instance_base_of(self, alloc) -> np.ndarray | None:
@@ -260,7 +267,9 @@ class State:
             return  # private memory cannot race
         idx = lanes if sel is None else sel
         k = 1 if space == SPACE_SHARED else 0
-        ep = self.lane_epoch[k][idx] if self.epoch_moved[k] else 0
+        ep = self.uniform_epoch[k]
+        if ep is None:
+            ep = self.lane_epoch[k][idx]
         we = self.warp_epoch[idx] if self.any_syncwarp else 0
         if sel is not None and self.group_full_step is not None:
             conv = self.group_full_step  # the whole group ran with full warps since it was scheduled

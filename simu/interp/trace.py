@@ -142,7 +142,7 @@ class TraceBuilder:
         self.chunks = []
         lens = np.fromiter((len(p) for p in parts[0]), np.int64, len(parts[0]))
         stored = np.fromiter((v is not None for v in parts[10]), bool, len(lens))
-        value_rows = np.flatnonzero(np.repeat(stored, lens)) if stored.any() else np.zeros(0, np.int64)
+        value_rows = _rows_of(lens, stored)
         written = np.concatenate([np.broadcast_to(np.asarray(v).astype(np.uint64, copy=False), (ln,))
                                   for v, ln in zip(parts[10], lens.tolist(), strict=True) if v is not None]) \
             if stored.any() else np.zeros(0, np.uint64)
@@ -157,6 +157,33 @@ class TraceBuilder:
         trace = Trace(**cols, value_rows=value_rows, written=written, groups=self.groups)
         assert len(trace) == n
         return trace
+
+
+def release_rows(releases: list[tuple[np.ndarray, int, int]]) -> np.ndarray:
+    """:attr:`Trace.releases` from the machine's releases in order, each (blocks released, space, barrier id)."""
+    rows = []
+    for blocks_here, space, iid in releases:
+        n = len(blocks_here)
+        rows.append(np.stack([blocks_here, np.full(n, space), np.zeros(n, np.int64), np.full(n, iid)], axis=1))
+    rel = np.concatenate(rows).astype(np.int64)
+    # epoch after each release = how many releases of that (block, space) came before, plus one
+    key = rel[:, 0] * 2 + rel[:, 1]
+    order = np.argsort(key, kind="stable")
+    sk = key[order]
+    first = np.r_[True, sk[1:] != sk[:-1]]
+    start = np.maximum.accumulate(np.where(first, np.arange(len(sk)), 0))
+    rel[order, 2] = np.arange(len(sk)) - start + 1
+    return rel
+
+
+def _rows_of(lens: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """The trace rows of the ``chosen`` chunks (chunk k holds ``lens[k]`` rows), ascending."""
+    if not chosen.any():
+        return np.zeros(0, np.int64)
+    kept = lens[chosen]
+    before = np.cumsum(kept) - kept  # where each chosen chunk's rows start among the chosen rows
+    first = (np.cumsum(lens) - lens)[chosen]  # and in the trace
+    return np.arange(int(kept.sum()), dtype=np.int64) + np.repeat(first - before, kept)
 
 
 def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
