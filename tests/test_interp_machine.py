@@ -125,6 +125,48 @@ def test_trace_columns_identify_threads_and_values():
     assert r.buffers["a"][0] == 80
 
 
+ATOMIC_ORDER = """
+__kernel void counters(__global const uint *data, __global uint *inc_old, __global int *add_old,
+                       __global uint *wide, __global uint *out_inc, __global int *out_add) {
+  __local uint inc[64];
+  __local int add[64];
+  int l = get_local_id(0), g = get_global_id(0);
+  if (l < 64) { inc[l] = l; add[l] = -l; }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint w = data[g] % 64;
+  inc_old[g] = atomic_inc(&inc[w]);                       /* one operand for every lane, a block's words */
+  add_old[g] = atomic_sub(&add[w], (int)(data[g] >> 8) % 1000 - 500);  /* an operand per lane */
+  atomic_inc(&wide[(data[g] % 5) * 40000]);               /* words 160 KiB apart */
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 64) { out_inc[get_group_id(0) * 64 + l] = inc[l]; out_add[get_group_id(0) * 64 + l] = add[l]; }
+}"""
+
+
+def test_atomics_of_one_step_apply_one_lane_after_another_in_lane_order():
+    blocks, size = 3, 256
+    n = blocks * size
+    data = np.random.default_rng(7).integers(0, 1 << 20, n).astype(np.uint32)
+    m = load_source(ATOMIC_ORDER, "opencl", path="counters.cl")
+    r = run(m, "counters", Launch(blocks, size, {
+        "data": data, "inc_old": np.zeros(n, np.uint32), "add_old": np.zeros(n, np.int32),
+        "wide": np.zeros(200_000, np.uint32), "out_inc": np.zeros(blocks * 64, np.uint32),
+        "out_add": np.zeros(blocks * 64, np.int32)}))
+    inc_old, add_old = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    inc_end, add_end = np.zeros(blocks * 64, np.int64), np.zeros(blocks * 64, np.int64)
+    for b in range(blocks):  # the lanes of a block one after another, each on its block's words
+        inc, add = np.arange(64), -np.arange(64)
+        for g in range(b * size, (b + 1) * size):
+            w = int(data[g]) % 64
+            inc_old[g], add_old[g] = inc[w], add[w]
+            inc[w] += 1
+            add[w] -= int(data[g] >> 8) % 1000 - 500
+        inc_end[b * 64:(b + 1) * 64], add_end[b * 64:(b + 1) * 64] = inc, add
+    assert (r.buffers["inc_old"] == inc_old).all() and (r.buffers["add_old"] == add_old).all()
+    assert (r.buffers["out_inc"] == inc_end).all() and (r.buffers["out_add"] == add_end).all()
+    wide = r.buffers["wide"]
+    assert (wide[np.arange(5) * 40000] == np.bincount(data % 5, minlength=5)).all() and wide.sum() == n
+
+
 def test_infinite_loop_stops_with_reason():
     src = "__global__ void spin(int *a) { while (a[0] == 0) { } }"
     m = load_source(src, "cuda", path="spin.cu")

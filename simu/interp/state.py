@@ -355,15 +355,16 @@ def _apply_in_lane_order(data, off, fn, v, c, dtype):
     in lane order (rounds of one lane per word); integer add/sub is one vectorised scan."""
     n = len(off)
     esize = dtype.itemsize
-    # sort by (offset, lane position): one packed key, so a fast unstable sort keeps lane order
-    order = np.argsort(off * (1 << 21) + np.arange(n)) if n < (1 << 21) else np.argsort(off, kind="stable")
+    order = _word_order(off)
     so = off[order]
     first = np.ones(n, bool)
     first[1:] = so[1:] != so[:-1]
-    seg_start = np.maximum.accumulate(np.where(first, np.arange(n), 0))
+    starts = np.flatnonzero(first)
+    counts = np.diff(starts, append=n)
+    seg_start = np.repeat(starts, counts)
     old = np.zeros(n, dtype)
     if c is None and (fn is np.add or fn is np.subtract) and dtype.kind in "iu" and n:
-        old[order] = _ordered_add(data, so, first, seg_start, np.asarray(v, dtype)[order], fn, dtype)
+        old[order] = _ordered_add(data, so, starts, counts, seg_start, v, order, fn, dtype)
         return old
     rank = np.empty(n, np.int64)
     rank[order] = np.arange(n) - seg_start
@@ -377,17 +378,35 @@ def _apply_in_lane_order(data, off, fn, v, c, dtype):
     return old
 
 
-def _ordered_add(data, so, first, seg_start, vs, fn, dtype):
+def _word_order(off: np.ndarray) -> np.ndarray:
+    """The lanes sorted by offset, in lane order among the lanes of one offset: a radix sort where the offsets span
+    less than 64 KiB (a block's shared counters), else one packed key that a fast unstable sort keeps in order."""
+    n = len(off)
+    if not n:
+        return np.zeros(0, np.int64)
+    lo = int(off.min())
+    if int(off.max()) - lo < 1 << 16:
+        return np.argsort((off - lo).astype(np.uint16), kind="stable")
+    return np.argsort(off * (1 << 21) + np.arange(n)) if n < (1 << 21) else np.argsort(off, kind="stable")
+
+
+def _ordered_add(data, so, starts, counts, seg_start, v, order, fn, dtype):
     """Integer atomic add/sub applied in lane order, vectorised: each lane's old value is the
-    word's value plus the (wrapping) sum of the earlier lanes' operands at the same address."""
-    cs = np.cumsum(vs, dtype=dtype)
-    excl = cs - vs
-    excl = excl - excl[seg_start]  # exclusive prefix within each address
-    starts = np.flatnonzero(first)
+    word's value plus the (wrapping) sum of the earlier lanes' operands at the same address.  One operand for
+    every lane (an increment) needs no scan: a lane's sum is its rank at its address times the operand."""
+    v = np.asarray(v, dtype)
+    if v.ndim == 0 or v.strides == (0,):
+        one = v.reshape(-1)[0] if v.ndim else v[()]
+        excl = (np.arange(len(so)) - seg_start).astype(dtype) * one
+        total = counts.astype(dtype) * one
+    else:
+        vs = v[order]
+        excl = np.cumsum(vs, dtype=dtype) - vs
+        excl = excl - excl[seg_start]  # exclusive prefix within each address
+        total = np.add.reduceat(vs, starts, dtype=dtype)
     init = _gather(data, so[starts], dtype, dtype.itemsize, 1)
-    seg = np.cumsum(first) - 1
+    seg = np.repeat(np.arange(len(starts)), counts)
     old = fn(init[seg], excl).astype(dtype, copy=False)
-    total = np.add.reduceat(vs, starts, dtype=dtype)
     _scatter(data, so[starts], fn(init, total).astype(dtype, copy=False), dtype, dtype.itemsize, 1)
     return old
 
