@@ -74,7 +74,7 @@ def release(st, waiting: dict, pending: dict, resume) -> None:
     step = st.step
     for space in (0, 1):
         st.epoch[space][present] += 1
-        st.releases.append((present, space, int(entries[0][1][1].instr)))
+        st.releases.append((present, space, int(entries[0][1][1].instr), st.epoch[space][present]))
         st.epochs_moved(space)
     st.grid_epoch[present] += 1
     st.grid_releases.extend((int(b), step) for b in present)

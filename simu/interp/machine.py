@@ -358,9 +358,11 @@ class Machine:
             if kind == "br":
                 self._goto(st, pending, phis, bi, term.targets[0], lanes, sel, term.instr.id, 0, base)
             elif kind == "cbr":
-                cond = np.broadcast_to(np.asarray(term.cond(st, sel), bool), lanes.shape)
-                t_lanes = lanes[cond]
-                f_lanes = lanes[~cond]
+                cond = term.cond(st, sel)
+                if not (isinstance(cond, np.ndarray) and cond.dtype == bool and cond.shape == lanes.shape):
+                    cond = np.broadcast_to(np.asarray(cond, bool), lanes.shape)
+                t_lanes = np.compress(cond, lanes)
+                f_lanes = np.compress(~cond, lanes)
                 if len(t_lanes) and len(f_lanes):
                     _count_divergent(st, term.instr.id, t_lanes, f_lanes)
                 if len(t_lanes):
@@ -452,7 +454,7 @@ class Machine:
                 blocks_here = np.flatnonzero(np.bincount(st.block_of[lanes], minlength=nb))
             for space in w.spaces:
                 st.epoch[space][blocks_here] += 1
-                st.releases.append((blocks_here, space, iid))
+                st.releases.append((blocks_here, space, iid, st.epoch[space][blocks_here]))
                 spaces_moved.add(space)
             st.barriers_reached[iid] = st.barriers_reached.get(iid, 0) + 1
             st.barrier_multiwarp[iid] = st.barrier_multiwarp.get(iid, False) or multiwarp
@@ -492,8 +494,8 @@ class Machine:
 
 def _count_divergent(st: State, iid: int, a: np.ndarray, b: np.ndarray) -> None:
     """Count warps whose lanes took both sides of a branch (for the divergent-branch check)."""
-    wa = np.bincount(st.warp_of[a], minlength=st.nwarps) > 0
-    wb = np.bincount(st.warp_of[b], minlength=st.nwarps) > 0
+    wa, wb = np.zeros(st.nwarps, bool), np.zeros(st.nwarps, bool)
+    wa[st.warp_of[a]] = wb[st.warp_of[b]] = True
     n = int(np.count_nonzero(wa & wb))
     if n:
         st.divergent_branches[iid] = st.divergent_branches.get(iid, 0) + n

@@ -118,7 +118,7 @@ class State:
         # with its whole live warp (so last_full is that step for all of them); else None
         self.group_full_step: int | None = None
         self._instance_base: dict[tuple[int, int], np.ndarray] = {}
-        self.releases: list[tuple[np.ndarray, int, int, int]] = []
+        self.releases: list[tuple[np.ndarray, int, int, np.ndarray]] = []  # (blocks, space, barrier, epochs after)
         self.grid_epoch = np.zeros(self.nblocks, np.int32)  # grid-wide barriers each block passed (grid_sync.py)
         self.grid_releases: list[tuple[int, int]] = []  # (block, step) per grid-wide barrier release
         self.trace = TraceBuilder()
@@ -275,7 +275,8 @@ class State:
             conv = self.group_full_step  # the whole group ran with full warps since it was scheduled
         else:
             conv = self.last_full[idx]
-            self.last_full_shared = True
+            if not isinstance(idx, np.ndarray):
+                self.last_full_shared = True  # a view (a slice of lanes), not a copy
         base = off + (alloc.id << OFFSET_BITS)
         if values is None or size <= STORED_BITS_BYTES:
             self.trace.add(lanes, base, size, space, ep, we, action, instr, self.step,

@@ -125,7 +125,7 @@ class TraceBuilder:
             self._group_ids[key] = gid
         return gid
 
-    def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: np.ndarray | int, epoch: np.ndarray,
+    def add(self, lanes: np.ndarray, addr: np.ndarray, size: int, space: int, epoch: np.ndarray,
             warp_epoch: np.ndarray, action: int, instr: int, step: int, value: np.ndarray | None,
             conv_step: np.ndarray | int = 0) -> None:
         self.chunks.append((lanes, addr, size, space, epoch, warp_epoch, action, instr, step,
@@ -149,31 +149,25 @@ class TraceBuilder:
         parts[10] = None
         cols = {}
         for name, k, dtype in (("addr", 1, np.int64), ("lane", 0, np.int32), ("conv_step", 11, None),
-                               ("epoch", 4, None), ("warp_epoch", 5, None), ("size", 2, np.uint8),
-                               ("space", 3, np.uint8), ("action", 6, np.uint8), ("instr", 7, None),
-                               ("step", 8, None), ("group", 9, None)):
+                               ("epoch", 4, None), ("warp_epoch", 5, None)):
             cols[name] = _column(parts[k], lens, n, dtype)
             parts[k] = None  # drop the per-lane arrays of that column as soon as they are copied
+        for name, k, dtype in (("size", 2, np.uint8), ("space", 3, np.uint8), ("action", 6, np.uint8),
+                               ("instr", 7, None), ("step", 8, None), ("group", 9, None)):
+            cols[name] = _chunk_column(parts[k], lens, n, dtype)
         trace = Trace(**cols, value_rows=value_rows, written=written, groups=self.groups)
         assert len(trace) == n
         return trace
 
 
-def release_rows(releases: list[tuple[np.ndarray, int, int]]) -> np.ndarray:
-    """:attr:`Trace.releases` from the machine's releases in order, each (blocks released, space, barrier id)."""
-    rows = []
-    for blocks_here, space, iid in releases:
-        n = len(blocks_here)
-        rows.append(np.stack([blocks_here, np.full(n, space), np.zeros(n, np.int64), np.full(n, iid)], axis=1))
-    rel = np.concatenate(rows).astype(np.int64)
-    # epoch after each release = how many releases of that (block, space) came before, plus one
-    key = rel[:, 0] * 2 + rel[:, 1]
-    order = np.argsort(key, kind="stable")
-    sk = key[order]
-    first = np.r_[True, sk[1:] != sk[:-1]]
-    start = np.maximum.accumulate(np.where(first, np.arange(len(sk)), 0))
-    rel[order, 2] = np.arange(len(sk)) - start + 1
-    return rel
+def release_rows(releases: list[tuple[np.ndarray, int, int, np.ndarray]]) -> np.ndarray:
+    """:attr:`Trace.releases` from the machine's releases in order, each (blocks released, space, barrier id, the
+    blocks' epochs of that space after it)."""
+    blocks = np.concatenate([r[0] for r in releases])
+    lens = [len(r[0]) for r in releases]
+    return np.stack([blocks, np.repeat([r[1] for r in releases], lens),
+                     np.concatenate([r[3] for r in releases]), np.repeat([r[2] for r in releases], lens)],
+                    axis=1).astype(np.int64)
 
 
 def _rows_of(lens: np.ndarray, chosen: np.ndarray) -> np.ndarray:
@@ -184,6 +178,18 @@ def _rows_of(lens: np.ndarray, chosen: np.ndarray) -> np.ndarray:
     before = np.cumsum(kept) - kept  # where each chosen chunk's rows start among the chosen rows
     first = (np.cumsum(lens) - lens)[chosen]  # and in the trace
     return np.arange(int(kept.sum()), dtype=np.int64) + np.repeat(first - before, kept)
+
+
+def _chunk_column(values: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
+    """A column of one integer per chunk (size, space, instruction, step, group): a broadcast view when it holds one
+    value, else each chunk's value repeated, in ``dtype`` (None: the narrowest its range allows)."""
+    if not values:
+        return np.zeros(0, dtype or np.uint8)
+    lo, hi = int(min(values)), int(max(values))
+    dtype = dtype or column_dtype(lo, hi)
+    if lo == hi:
+        return np.broadcast_to(np.array([lo], dtype), (n,))
+    return np.repeat(np.array(values, dtype), lens)
 
 
 def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
