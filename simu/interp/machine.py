@@ -20,6 +20,7 @@ from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED, PastDrawn
 from simu.interp.outcome import Outcome, RunResult
 from simu.interp.program import Program, Wait, proto_of
+from simu.interp.schedule import RankedPositions, schedule_ranks, split_by_rank
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence, release_rows
 from simu.interp.values import constant, flatten_constant, global_refs, with_copied
@@ -267,8 +268,8 @@ class Machine:
         # rank * (number of IR blocks), so groups of different ranks never merge and the lowest
         # rank always runs first (DESIGN.md §3; simu.launch.model.Schedule).
         npos = len(prog.by_pos)
-        by_pos = _RankedPositions(prog.by_pos, npos)
-        block_rank = _ranks(schedule.block_order, st.nblocks, "block_order")
+        by_pos = RankedPositions(prog.by_pos, npos)
+        block_rank = schedule_ranks(schedule.block_order, st.nblocks, "block_order")
         unit = schedule.unit or st.ws
         if unit < 1:
             raise LaunchError(f"schedule unit must be positive, got {unit}")
@@ -276,18 +277,18 @@ class Machine:
         if schedule.warp_order is None:
             warp_rank = np.zeros(nunits, np.int64)
         else:
-            warp_rank = _ranks(schedule.warp_order, nunits, "warp_order")
+            warp_rank = schedule_ranks(schedule.warp_order, nunits, "warp_order")
         lane_warp_rank = warp_rank[st.local // unit]
         if schedule.sequential:
             st.rank = lane_warp_rank
             order = np.argsort(block_rank, kind="stable")
             for b in order:
                 lanes = np.arange(int(b) * st.tpb, (int(b) + 1) * st.tpb, dtype=np.int64)
-                self._loop(st, _split_by_rank(lanes, st.rank, start, npos), by_pos, limits, t0)
+                self._loop(st, split_by_rank(lanes, st.rank, start, npos), by_pos, limits, t0)
         else:
             nw = int(warp_rank.max()) + 1
             st.rank = block_rank[st.block_of] * nw + lane_warp_rank
-            self._loop(st, _split_by_rank(np.arange(st.T, dtype=np.int64), st.rank, start, npos), by_pos, limits, t0)
+            self._loop(st, split_by_rank(np.arange(st.T, dtype=np.int64), st.rank, start, npos), by_pos, limits, t0)
 
     def _loop(self, st: State, pending: dict[tuple[int, int], np.ndarray], by_pos, limits: Limits,
               t0: float) -> None:
@@ -470,7 +471,7 @@ class Machine:
         """Lanes released from a barrier wait continue at op ``k`` of block ``bi``."""
         if st.rank is not None:  # scheduled run: back into one group per rank
             npos = len(self.program.by_pos)
-            for rkey, rlanes in _split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
+            for rkey, rlanes in split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
                 prev = pending.get(rkey)
                 pending[rkey] = rlanes if prev is None else np.sort(np.concatenate([prev, rlanes]))
             return
@@ -557,40 +558,6 @@ def _merge_reduce(w: Wait, new: Wait, prev_lanes, lanes) -> Wait:
     vals = np.concatenate([pv, nv])
     order = np.argsort(all_l, kind="stable")
     return Wait(w.instr, w.spaces, (kind, dst, vals[order]))
-
-
-class _RankedPositions:
-    """``by_pos`` for scheduled runs: a pending position is ``rank * npos + rpo position``."""
-
-    __slots__ = ("by_pos", "npos")
-
-    def __init__(self, by_pos: list[int], npos: int):
-        self.by_pos = by_pos
-        self.npos = npos
-
-    def __getitem__(self, pos: int) -> int:
-        return self.by_pos[pos % self.npos]
-
-
-def _ranks(order, n: int, what: str) -> np.ndarray:
-    """rank[i] = position of i in ``order`` (identity when None); ``order`` must be a permutation."""
-    if order is None:
-        return np.arange(n, dtype=np.int64)
-    arr = np.asarray(order, np.int64).reshape(-1)
-    if len(arr) != n or not np.array_equal(np.sort(arr), np.arange(n)):
-        raise LaunchError(f"schedule {what} must be a permutation of 0..{n - 1}, got {tuple(arr.tolist())[:16]}")
-    rank = np.empty(n, np.int64)
-    rank[arr] = np.arange(n)
-    return rank
-
-
-def _split_by_rank(lanes: np.ndarray, rank: np.ndarray, pos: int, npos: int, k: int = 0) -> dict:
-    """Pending groups for ``lanes`` at block position ``pos``, instruction ``k``: one per rank."""
-    r = rank[lanes]
-    out = {}
-    for u in np.unique(r):
-        out[(pos + int(u) * npos, k)] = lanes[r == u]
-    return out
 
 
 def _selector(lanes: np.ndarray, T: int):

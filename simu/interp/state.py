@@ -114,6 +114,7 @@ class State:
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
         self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
         self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
+        self.all_full_at: int | None = None  # the step in last_full for every lane, while it is one (else None)
         # the step at which the running group was scheduled, when every one of its lanes was then
         # with its whole live warp (so last_full is that step for all of them); else None
         self.group_full_step: int | None = None
@@ -152,10 +153,13 @@ class State:
 
     def set_last_full(self, sel, step: int) -> None:
         if sel is FULL:
-            self.last_full = np.full(self.T, step, np.int64)
-            self.last_full_shared = False
+            self.all_full_at = step  # one number for every lane until a part of them moves on
             return
-        if self.last_full_shared:
+        if self.all_full_at is not None:
+            self.last_full = np.full(self.T, self.all_full_at, np.int64)
+            self.all_full_at = None
+            self.last_full_shared = False
+        elif self.last_full_shared:
             self.last_full = self.last_full.copy()
             self.last_full_shared = False
         self.last_full[sel] = step
@@ -273,6 +277,8 @@ class State:
         we = self.warp_epoch[idx] if self.any_syncwarp else 0
         if sel is not None and self.group_full_step is not None:
             conv = self.group_full_step  # the whole group ran with full warps since it was scheduled
+        elif self.all_full_at is not None:
+            conv = self.all_full_at
         else:
             conv = self.last_full[idx]
             if not isinstance(idx, np.ndarray):

@@ -128,7 +128,7 @@ _EXPRS = tuple(_TYPES.values())
 def to_json(e: Any) -> Any:
     """A JSON-able form of an expression (or of tuples and dicts holding expressions)."""
     if isinstance(e, _EXPRS):
-        return {"~": type(e).__name__, **{f.name: to_json(getattr(e, f.name)) for f in fields(e)}}
+        return {"~": type(e).__name__, **{n: to_json(getattr(e, n)) for n in field_names(e)}}
     if isinstance(e, (list, tuple)):
         return [to_json(x) for x in e]
     if isinstance(e, dict):
@@ -137,6 +137,16 @@ def to_json(e: Any) -> Any:
 
 
 _FIELDS = {name: tuple(f.name for f in fields(c)) for name, c in _TYPES.items()}
+_FIELDS_OF = {c: _FIELDS[name] for name, c in _TYPES.items()}
+
+
+def field_names(e: Any) -> tuple[str, ...]:
+    """The field names of an expression's type (``()`` for anything else): dataclasses.fields costs a walk of the
+    class per call, on paths that visit every node of every launch's values."""
+    names = _FIELDS_OF.get(type(e))
+    if names is None:
+        return tuple(f.name for f in fields(e)) if isinstance(e, _EXPRS) else ()
+    return names
 
 
 def from_json(d: Any) -> Any:
@@ -292,8 +302,8 @@ def is_expr(v: Any) -> bool:
 
 def _children(e: Any) -> list[Any]:
     out: list[Any] = []
-    for f in fields(e) if isinstance(e, _EXPRS) else ():
-        v = getattr(e, f.name)
+    for n in field_names(e):
+        v = getattr(e, n)
         if isinstance(v, tuple):
             out += [x for x in v if isinstance(x, _EXPRS)]
         elif isinstance(v, _EXPRS):
@@ -310,7 +320,7 @@ def substituted(e: Any, known: dict[Expr, Expr]) -> Any:
         return e
     if e in known:
         return known[e]
-    changed = {f.name: v for f in fields(e) if (v := substituted(getattr(e, f.name), known)) is not getattr(e, f.name)}
+    changed = {n: v for n in field_names(e) if (v := substituted(getattr(e, n), known)) is not getattr(e, n)}
     return replace(e, **changed) if changed else e
 
 

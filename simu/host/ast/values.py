@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from simu.host.ast.device import property_array, property_value
@@ -31,6 +31,7 @@ from simu.host.ast.expr import (
     Unknown,
     _children,
     extent,
+    field_names,
     is_expr,
 )
 from simu.host.ast.expr import writer as written_by
@@ -410,12 +411,12 @@ def lift(e: Expr, ctx: Context, bound: dict | None = None) -> Expr:
                 return Const(v)
             return ctx.exprs[x.index] if x.index < len(ctx.exprs) else x
         changes = {}
-        for f in fields(x):  # type: ignore[arg-type]
-            v = getattr(x, f.name)
+        for n in field_names(x):
+            v = getattr(x, n)
             if isinstance(v, tuple) and any(is_expr(i) for i in v):
-                changes[f.name] = tuple(go(i) if is_expr(i) else i for i in v)
+                changes[n] = tuple(go(i) if is_expr(i) else i for i in v)
             elif is_expr(v):
-                changes[f.name] = go(v)
+                changes[n] = go(v)
         return replace(x, **changes) if changes else x  # type: ignore[type-var]
 
     if _nodes(e) > _LIFTED * 4:
