@@ -24,6 +24,7 @@ from simu.ir.constants import GlobalRef, RefDifference
 from simu.ir.module import register_uses
 from simu.ir.optimistic import validated_reads
 from simu.ir.spin import spin_loops
+from simu.ir.types import FloatType, IntType, PtrType, VectorType
 
 
 class Compiler:
@@ -50,6 +51,8 @@ class Compiler:
             return self.value_fns[op.value]
         if op.kind == "reg":
             s = self.slot(op.value)
+            if isinstance(op.type, (IntType, FloatType, PtrType, VectorType)):  # one array per register, never a list
+                return lambda st, sel: st.r[s][sel]
             return lambda st, sel: st.r[s][sel] if not isinstance(st.r[s], list) else _sel_agg(st.r[s], sel)
         if op.kind == "const":
             v = op.value

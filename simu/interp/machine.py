@@ -19,7 +19,7 @@ from simu.interp import cuda_textures, grid_sync, members, opencl_images, spinwa
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED, PastDrawn
 from simu.interp.outcome import Outcome, RunResult
-from simu.interp.program import Program, Wait, proto_of
+from simu.interp.program import Program, Wait, merge_lanes, proto_of
 from simu.interp.schedule import RankedPositions, schedule_ranks, split_by_rank
 from simu.interp.state import FULL, RuntimeFault, State
 from simu.interp.trace import BarrierDivergence, release_rows
@@ -331,7 +331,7 @@ class Machine:
                     wkey = (bi, k, res.instr)
                     if wkey in waiting:
                         prev, w = waiting[wkey]
-                        merged = np.sort(np.concatenate([prev, lanes]))
+                        merged = merge_lanes(prev, lanes)
                         if res.reduce is not None:
                             res = _merge_reduce(w, res, prev, lanes)
                         waiting[wkey] = (merged, res)
@@ -403,7 +403,7 @@ class Machine:
                 st.put(slot, sel, v, proto)
         key = (self.program.rpo_pos[dst] + base, 0)
         prev = pending.get(key)
-        pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        pending[key] = lanes if prev is None else merge_lanes(prev, lanes)
         if self.program.spin_back:
             if (src, dst) in self.program.spin_back:
                 spinwait.on_back_edge(st, pending, key, dst)
@@ -473,11 +473,11 @@ class Machine:
             npos = len(self.program.by_pos)
             for rkey, rlanes in split_by_rank(lanes, st.rank, self.program.rpo_pos[bi], npos, k).items():
                 prev = pending.get(rkey)
-                pending[rkey] = rlanes if prev is None else np.sort(np.concatenate([prev, rlanes]))
+                pending[rkey] = rlanes if prev is None else merge_lanes(prev, rlanes)
             return
         key = (self.program.rpo_pos[bi], k)
         prev = pending.get(key)
-        pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        pending[key] = lanes if prev is None else merge_lanes(prev, lanes)
 
     def _reduce(self, st: State, lanes, w: Wait) -> None:
         kind, dst, pred = w.reduce

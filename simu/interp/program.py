@@ -93,6 +93,12 @@ class Program:
     memo: dict[str, Any] = field(default_factory=dict)
 
 
+def merge_lanes(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Two groups' lanes (each ascending, no lane in both) as one ascending array: a stable sort merges the two
+    runs in one pass, where the default sort starts over."""
+    return np.sort(np.concatenate([a, b]), kind="stable")
+
+
 def proto_of(t: Type):
     """What :meth:`State.put` needs to allocate a register of type ``t``."""
     if isinstance(t, StructType):

@@ -19,6 +19,7 @@ import dataclasses
 import numpy as np
 
 from simu.interp.grid_sync import GridWait
+from simu.interp.program import merge_lanes
 
 SPIN_YIELD = 64  # iterations of a spin loop before the spinning group lets other groups run
 LONE_SPINS = 2_000  # iterations of spin loops with nothing else able to run: a deadlock
@@ -41,7 +42,7 @@ def on_back_edge(st, pending: dict, key: tuple[int, int], header: int) -> None:
     if n >= SPIN_YIELD and len(pending) > 1:
         lanes = pending.pop(key)
         prev = st.parked.get(key)
-        st.parked[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        st.parked[key] = lanes if prev is None else merge_lanes(prev, lanes)
         n = 0
     st.spins[header] = n
 
@@ -72,7 +73,7 @@ def unpark(st, waiting: dict, pending: dict, release) -> dict:
         return kept
     for key, lanes in st.parked.items():
         prev = pending.get(key)
-        pending[key] = lanes if prev is None else np.sort(np.concatenate([prev, lanes]))
+        pending[key] = lanes if prev is None else merge_lanes(prev, lanes)
     st.parked.clear()
     st.spins.clear()
     return waiting
