@@ -534,6 +534,8 @@ def _mark_converged(st: State, lanes: np.ndarray, sel) -> None:
                 if whole:
                     st.group_full_step = st.step
             return
+        if len(lanes) < st.smallest_warp:
+            return  # fewer lanes than any warp has: none of their warps is whole
     warps = st.warp_of[lanes]
     present = np.bincount(warps, minlength=st.nwarps)
     full = (present == st.live_per_warp) & (present > 0)

@@ -57,6 +57,7 @@ class _Geometry:
         self.warp_base = lane - self.lane_in_warp
         self.nwarps = nblocks * self.warps_per_block
         self.warp_size_of = np.bincount(self.warp_of, minlength=self.nwarps)
+        self.smallest_warp = tpb - (self.warps_per_block - 1) * ws  # a block's last warp may have fewer lanes
         self.warp_first = np.flatnonzero(np.r_[True, self.warp_of[1:] != self.warp_of[:-1]])
         self.warp_end = np.r_[self.warp_first[1:], T]
         for v in vars(self).values():
@@ -98,6 +99,7 @@ class State:
         self.warp_base = geo.warp_base
         self.nwarps = geo.nwarps
         self.live_per_warp = geo.warp_size_of  # replaced (never written in place) when lanes exit
+        self.smallest_warp = geo.smallest_warp  # lanes of the smallest warp before any exits
         self.warp_first = geo.warp_first  # first lane of each warp
         self.warp_end = geo.warp_end  # one past its last lane
         self.any_exited = False
@@ -190,8 +192,8 @@ class State:
         Two reductions (min and max of the pointers) settle both questions for global and constant
         memory; shared and private instances need the lane's own instance base.
         """
-        lo = int(addrs.min())
-        hi = int(addrs.max())
+        lo = int(_MIN(addrs))
+        hi = int(_MAX(addrs))
         a = lo >> OFFSET_BITS
         allocs = self.mem.allocs
         if a != hi >> OFFSET_BITS or not 0 < a < len(allocs):
@@ -203,7 +205,7 @@ class State:
         if ib is not None:
             off = addrs - base
             rel = off - ib[sel]
-            if rel.min() < 0 or rel.max() + size > inst:
+            if _MIN(rel) < 0 or _MAX(rel) + size > inst:
                 return None
             return alloc, off
         if lo - base < 0 or hi - base + size > inst:
@@ -367,7 +369,10 @@ def _apply_in_lane_order(data, off, fn, v, c, dtype):
     first = np.ones(n, bool)
     first[1:] = so[1:] != so[:-1]
     starts = np.flatnonzero(first)
-    counts = np.diff(starts, append=n)
+    counts = np.empty(len(starts), np.int64)  # rows per word (np.diff's append costs more than the lanes)
+    np.subtract(starts[1:], starts[:-1], out=counts[:-1])
+    if n:
+        counts[-1] = n - starts[-1]
     seg_start = np.repeat(starts, counts)
     old = np.zeros(n, dtype)
     if c is None and (fn is np.add or fn is np.subtract) and dtype.kind in "iu" and n:
@@ -411,10 +416,9 @@ def _ordered_add(data, so, starts, counts, seg_start, v, order, fn, dtype):
         excl = np.cumsum(vs, dtype=dtype) - vs
         excl = excl - excl[seg_start]  # exclusive prefix within each address
         total = np.add.reduceat(vs, starts, dtype=dtype)
-    init = _gather(data, so[starts], dtype, dtype.itemsize, 1)
-    seg = np.repeat(np.arange(len(starts)), counts)
-    old = fn(init[seg], excl).astype(dtype, copy=False)
-    _scatter(data, so[starts], fn(init, total).astype(dtype, copy=False), dtype, dtype.itemsize, 1)
+    init = _gather(data, so, dtype, dtype.itemsize, 1)  # each row's word before the step
+    old = fn(init, excl).astype(dtype, copy=False)
+    _scatter(data, so[starts], fn(init[starts], total).astype(dtype, copy=False), dtype, dtype.itemsize, 1)
     return old
 
 
@@ -446,10 +450,13 @@ def _put_component(container, k, sel, val, proto, T) -> None:
     cur[sel] = val
 
 
+_MIN, _MAX, _OR = np.minimum.reduce, np.maximum.reduce, np.bitwise_or.reduce  # without ndarray.min's Python layer
+
+
 def _aligned(off: np.ndarray, esize: int) -> bool:
     if esize == 1:
         return True
-    return esize & (esize - 1) == 0 and not int(np.bitwise_or.reduce(off)) & (esize - 1) if len(off) else True
+    return esize & (esize - 1) == 0 and not int(_OR(off)) & (esize - 1) if len(off) else True
 
 
 def _gather(data: np.ndarray, off: np.ndarray, dtype: np.dtype, esize: int, count: int) -> np.ndarray:

@@ -95,13 +95,15 @@ class Trace:
         return sum(c.itemsize if c.ndim and c.strides[0] == 0 else c.nbytes for c in cols)
 
 
+_NARROW = {unsigned: [(np.dtype(t), int(np.iinfo(t).min), int(np.iinfo(t).max)) for t in kinds]
+           for unsigned, kinds in ((True, (np.uint8, np.uint16, np.uint32)), (False, (np.int8, np.int16, np.int32)))}
+
+
 def column_dtype(lo: int, hi: int) -> np.dtype:
     """The narrowest integer type holding [lo, hi] (unsigned when lo >= 0)."""
-    kinds = (np.uint8, np.uint16, np.uint32) if lo >= 0 else (np.int8, np.int16, np.int32)
-    for t in kinds:
-        info = np.iinfo(t)
-        if info.min <= lo and hi <= info.max:
-            return np.dtype(t)
+    for t, tmin, tmax in _NARROW[lo >= 0]:
+        if tmin <= lo and hi <= tmax:
+            return t
     return np.dtype(np.int64)
 
 
@@ -199,13 +201,7 @@ def _column(parts: tuple, lens: np.ndarray, n: int, dtype) -> np.ndarray:
         return np.zeros(0, dtype or np.uint8)
     scalar = [not isinstance(p, np.ndarray) or p.ndim == 0 for p in parts]  # np.ndim costs a call per chunk
     if all(scalar):
-        per_chunk = np.array(parts, np.int64)
-        if (per_chunk == per_chunk[0]).all():
-            per_chunk = per_chunk[:1]
-        if dtype is None:
-            dtype = column_dtype(int(per_chunk.min()), int(per_chunk.max()))
-        per_chunk = per_chunk.astype(dtype)
-        return np.broadcast_to(per_chunk, (n,)) if len(per_chunk) == 1 else np.repeat(per_chunk, lens)
+        return _chunk_column(parts, lens, n, dtype)
     wide = dtype or np.int32  # counters fit 32 bits; narrowed below once their range is known
     if not any(scalar):
         out = np.concatenate(parts, dtype=wide, casting="unsafe")
