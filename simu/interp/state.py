@@ -58,6 +58,7 @@ class _Geometry:
         self.nwarps = nblocks * self.warps_per_block
         self.warp_size_of = np.bincount(self.warp_of, minlength=self.nwarps)
         self.smallest_warp = tpb - (self.warps_per_block - 1) * ws  # a block's last warp may have fewer lanes
+        self.zeros = np.zeros(T, np.int32)  # what per-lane counters start as (replaced, never written in place)
         self.warp_first = np.flatnonzero(np.r_[True, self.warp_of[1:] != self.warp_of[:-1]])
         self.warp_end = np.r_[self.warp_first[1:], T]
         for v in vars(self).values():
@@ -108,15 +109,15 @@ class State:
         self.epoch = np.zeros((2, self.nblocks), np.int32)  # [global, shared] per block
         # The per-lane arrays below are replaced, never written in place, once the trace may hold
         # views of them (see _record): a converged group's trace columns are then slices, not copies.
-        self.lane_epoch = [np.zeros(T, np.int32), np.zeros(T, np.int32)]  # epoch[space][block_of]
-        self.warp_epoch = np.zeros(T, np.int32)
+        self.lane_epoch = [geo.zeros, geo.zeros]  # epoch[space][block_of]
+        self.warp_epoch = geo.zeros
         self.uniform_epoch: list[int | None] = [0, 0]  # per space, the epoch every block is at (None: they differ)
         self.any_syncwarp = False
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
-        self.last_full = np.full(T, -1, np.int64)  # last step each lane ran with its whole live warp
+        self.last_full = geo.zeros  # last step each lane ran with its whole live warp (-1: never), made when needed
         self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
-        self.all_full_at: int | None = None  # the step in last_full for every lane, while it is one (else None)
+        self.all_full_at: int | None = -1  # the step in last_full for every lane, while it is one (else None)
         # the step at which the running group was scheduled, when every one of its lanes was then
         # with its whole live warp (so last_full is that step for all of them); else None
         self.group_full_step: int | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,11 +83,11 @@ class Launch:
 
     @property
     def threads_per_block(self) -> int:
-        return int(np.prod(self.block))
+        return math.prod(int(x) for x in self.block)
 
     @property
     def num_blocks(self) -> int:
-        return int(np.prod(self.grid))
+        return math.prod(int(x) for x in self.grid)
 
     @property
     def total_threads(self) -> int:
