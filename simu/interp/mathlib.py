@@ -114,8 +114,8 @@ def fma32(a, b, c):
     suspect = ((s.view(np.int64) & 0x1FFFFFFF) == 0x10000000) | (np.abs(s) < 2.0 ** -125)
     if suspect.any():  # flat indices: vector operands are 2-D (lanes x components)
         idx = np.flatnonzero(suspect)
-        pi = np.broadcast_to(p, s.shape).ravel()[idx]
-        ci = np.broadcast_to(c, s.shape).ravel()[idx]
+        pi = (p if p.shape == s.shape else np.broadcast_to(p, s.shape)).ravel()[idx]
+        ci = (c if c.shape == s.shape else np.broadcast_to(c, s.shape)).ravel()[idx]
         s = np.array(s, copy=True).ravel()
         si = s[idx]
         bb = si - pi

@@ -344,9 +344,9 @@ class State:
     def atomic(self, lanes, addrs, fn, vals, dtype: np.dtype, instr: int, cmp=None):
         """Apply ``fn(old, val[, cmp]) -> new`` lane by lane in lane order; return old values."""
         esize = dtype.itemsize
-        vals = np.broadcast_to(np.asarray(vals, dtype), lanes.shape)
+        vals = _per_lane(vals, dtype, lanes.shape)
         if cmp is not None:
-            cmp = np.broadcast_to(np.asarray(cmp, dtype), lanes.shape)
+            cmp = _per_lane(cmp, dtype, lanes.shape)
         old_all = np.zeros(lanes.shape, dtype)
         for alloc, off, ln, m, _ in self._locate(lanes, None, addrs, esize, instr, ATOMIC):
             v = vals if m is None else vals[m]
@@ -358,6 +358,12 @@ class State:
                 old_all[m] = old
             self._record(ln, alloc, off, esize, instr, ATOMIC, v)
         return old_all
+
+
+def _per_lane(v, dtype: np.dtype, shape: tuple) -> np.ndarray:
+    """An operand as ``dtype``, one per lane (one value for all of them as a read-only view)."""
+    v = np.asarray(v, dtype)
+    return v if v.shape == shape else np.broadcast_to(v, shape)
 
 
 def _apply_in_lane_order(data, off, fn, v, c, dtype):

@@ -145,9 +145,8 @@ class TraceBuilder:
         lens = np.fromiter((len(p) for p in parts[0]), np.int64, len(parts[0]))
         stored = np.fromiter((v is not None for v in parts[10]), bool, len(lens))
         value_rows = _rows_of(lens, stored)
-        written = np.concatenate([np.broadcast_to(np.asarray(v).astype(np.uint64, copy=False), (ln,))
-                                  for v, ln in zip(parts[10], lens.tolist(), strict=True) if v is not None]) \
-            if stored.any() else np.zeros(0, np.uint64)
+        written = np.concatenate([_rows(v, ln) for v, ln in zip(parts[10], lens.tolist(), strict=True)
+                                  if v is not None], dtype=np.uint64) if stored.any() else np.zeros(0, np.uint64)
         parts[10] = None
         cols = {}
         for name, k, dtype in (("addr", 1, np.int64), ("lane", 0, np.int32), ("conv_step", 11, None),
@@ -170,6 +169,12 @@ def release_rows(releases: list[tuple[np.ndarray, int, int, np.ndarray]]) -> np.
     return np.stack([blocks, np.repeat([r[1] for r in releases], lens),
                      np.concatenate([r[3] for r in releases]), np.repeat([r[2] for r in releases], lens)],
                     axis=1).astype(np.int64)
+
+
+def _rows(v, n: int) -> np.ndarray:
+    """A chunk's stored values, one per row (a value the whole chunk stores repeated, as a view)."""
+    v = np.asarray(v)
+    return v if v.shape == (n,) else np.broadcast_to(v, (n,))
 
 
 def _rows_of(lens: np.ndarray, chosen: np.ndarray) -> np.ndarray:
