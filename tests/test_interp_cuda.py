@@ -824,6 +824,30 @@ def test_shuffle_source_lane_modulo_width():
         assert not bad, f"wrong shuffles: {bad}"
 
 
+def test_a_by_value_struct_given_longer_is_copied_per_thread_at_the_structs_size():
+    """A by-value struct's value drawn as long as a buffer (the search draws it so, one struct per thread) gives
+    each thread a copy of the one struct its debug info sizes (24 bytes), not of the whole value: the launch reads
+    the same, and its threads' copies take T x 24 bytes instead of T x T x 24."""
+    src = ("struct Graph { int nodes, edges; int *nindex, *nlist; };\n"
+           "__global__ void degree(const Graph g, int *out) {\n"
+           "  int v = threadIdx.x;\n  if (v < g.nodes) out[v] = g.nindex[v + 1] - g.nindex[v];\n}\n")
+    m = load_source(src, "cuda", path="graph.cu")
+    (g,) = [p for p in m.kernel().params if p.name == "g"]
+    assert g.byval and g.pointee_size == 24
+    threads = 64
+    value = np.zeros(6 * threads, np.int32)  # 64 structs' worth: only the first is the parameter
+    value[:2] = [40, 80]
+    nindex = (np.arange(65) * 2).astype(np.int32)
+    r = run(m, None, Launch(1, threads, {"g": value, "out": np.zeros(threads, np.int32), "nindex": nindex,
+                                         "nlist": np.zeros(80, np.int32)},
+                            pointers={"g": [[8, 1, 8, "nindex", 0, 0], [16, 1, 8, "nlist", 0, 0]]}))
+    assert r.outcome.completed
+    assert (r.buffers["out"] == np.r_[np.full(40, 2), np.zeros(24)]).all()
+    (copies,) = [a for a in r.allocations if a is not None and a.name == "g"]
+    assert copies.instance_size == 24 and copies.instances == threads
+    assert (r.buffers["g"][:2] == [40, 80]).all() and r.buffers["g"].shape == (6,)
+
+
 def test_a_struct_passed_by_value_is_each_threads_own_copy(tmp_path):
     """A kernel that advances its by-value random generator (``rng.state = …``) changes its own copy, as CUDA's
     parameters are: no race between the threads, and each reads the launch's value first (tiny-cuda-nn's

@@ -150,13 +150,11 @@ class Machine:
                     st.r[slot] = a.base + st.block_of * nbytes
                 elif v is None:
                     st.r[slot] = np.zeros(T, np.int64)
-                elif p.byval and np.asarray(v).nbytes * T <= MAX_BYVAL_COPIES_BYTES:
+                elif p.byval and (one := _one_struct(p, v)).nbytes * T <= MAX_BYVAL_COPIES_BYTES:
                     # a struct passed by value: each thread's own copy (one thread's changes are not another's)
-                    arr = np.ascontiguousarray(v)
-                    a = st.mem.allocate(p.name, SPACE_PRIVATE, arr.nbytes, T, param=p.name,
-                                        init=np.tile(arr.view(np.uint8).ravel(), T))
-                    buffers[p.name] = (a, arr.dtype, arr.shape)
-                    st.r[slot] = a.base + st.lane * arr.nbytes
+                    a = st.mem.allocate(p.name, SPACE_PRIVATE, one.nbytes, T, param=p.name, init=np.tile(one, T))
+                    buffers[p.name] = (a, *_struct_shape(v, one.nbytes))
+                    st.r[slot] = a.base + st.lane * one.nbytes
                 else:
                     arr = np.ascontiguousarray(v)
                     shared = st.backing.get(id(arr))
@@ -491,6 +489,23 @@ class Machine:
         else:
             val = (cnt[blk] > 0).astype(np.int32)
         st.put(dst, _selector(lanes, st.T), val, (np.dtype(np.int32), ()))
+
+
+def _one_struct(param, value) -> np.ndarray:
+    """The bytes of a struct passed by value: the launch's value, cut to the struct's size where the debug info
+    gives it (a value drawn longer, as for a pointer's buffer, holds more than the one struct each thread copies)."""
+    raw = np.ascontiguousarray(value).reshape(-1).view(np.uint8)
+    size = param.pointee_size
+    return raw[:size] if size and size < len(raw) else raw
+
+
+def _struct_shape(value, nbytes: int) -> tuple[np.dtype, tuple]:
+    """The dtype and shape a by-value struct's output takes: the launch's, or as many of its elements as the struct's
+    ``nbytes`` hold (bytes, where they do not divide)."""
+    arr = np.asarray(value)
+    if nbytes == arr.nbytes:
+        return arr.dtype, arr.shape
+    return (arr.dtype, (nbytes // arr.itemsize,)) if nbytes % arr.itemsize == 0 else (np.dtype(np.uint8), (nbytes,))
 
 
 def _count_divergent(st: State, iid: int, a: np.ndarray, b: np.ndarray) -> None:

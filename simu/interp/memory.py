@@ -44,6 +44,13 @@ class PastDrawn(Exception):
     with data it does not have."""
 
 
+def _bytes_of(init: bytes | np.ndarray) -> np.ndarray:
+    """The bytes of an initial value as a uint8 array, a view where the value's memory allows."""
+    if isinstance(init, np.ndarray):
+        return np.ascontiguousarray(init).reshape(-1).view(np.uint8)
+    return np.frombuffer(bytes(init), np.uint8)
+
+
 class Memory:
     def __init__(self) -> None:
         self.allocs: list[Allocation | None] = [None]  # id 0 = null
@@ -51,10 +58,13 @@ class Memory:
     def allocate(self, name: str, space: int, instance_size: int, instances: int = 1,
                  param: str | None = None, init: bytes | np.ndarray | None = None) -> Allocation:
         size = max(instance_size, 0) * instances
-        data = np.zeros(size + 8, dtype=np.uint8)  # slack so aligned views never fall short
-        if init is not None:
-            raw = np.frombuffer(bytes(init) if not isinstance(init, np.ndarray) else init.tobytes(), np.uint8)
+        if init is None:
+            data = np.zeros(size + 8, dtype=np.uint8)  # slack so aligned views never fall short
+        else:  # the initial bytes copied once (no zero fill under them, no bytes object between)
+            raw = _bytes_of(init)
+            data = np.empty(size + 8, dtype=np.uint8)
             data[:len(raw)] = raw
+            data[len(raw):] = 0
         a = Allocation(len(self.allocs), name, space, instance_size, instances, data, param)
         self.allocs.append(a)
         return a

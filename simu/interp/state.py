@@ -61,22 +61,27 @@ class _Geometry:
         self.zeros = np.zeros(T, np.int32)  # what per-lane counters start as (replaced, never written in place)
         self.warp_first = np.flatnonzero(np.r_[True, self.warp_of[1:] != self.warp_of[:-1]])
         self.warp_end = np.r_[self.warp_first[1:], T]
+        self.nbytes = 0
         for v in vars(self).values():
             for a in (v if isinstance(v, list) else [v]):
                 if isinstance(a, np.ndarray):
                     a.flags.writeable = False
+                    self.nbytes += a.nbytes
 
 
-_GEOMETRY: dict[tuple, _Geometry] = {}
+_GEOMETRY: dict[tuple, _Geometry] = {}  # least recently used first
+GEOMETRY_BYTES = 64 << 20  # what the kept launch shapes may hold (a search draws many small ones)
 
 
 def _geometry(grid, block, ws: int, blocks: tuple[int, ...] | None = None) -> _Geometry:
     key = (tuple(grid), tuple(block), ws, blocks)
-    geo = _GEOMETRY.get(key)
+    geo = _GEOMETRY.pop(key, None)
     if geo is None:
-        if len(_GEOMETRY) >= 16:
-            _GEOMETRY.pop(next(iter(_GEOMETRY)))
-        geo = _GEOMETRY[key] = _Geometry(grid, block, ws, blocks)
+        geo = _Geometry(grid, block, ws, blocks)
+        held = geo.nbytes + sum(g.nbytes for g in _GEOMETRY.values())
+        while _GEOMETRY and held > GEOMETRY_BYTES:
+            held -= _GEOMETRY.pop(next(iter(_GEOMETRY))).nbytes
+    _GEOMETRY[key] = geo
     return geo
 
 
