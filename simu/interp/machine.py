@@ -360,16 +360,18 @@ class Machine:
                 cond = term.cond(st, sel)
                 if not (isinstance(cond, np.ndarray) and cond.dtype == bool and cond.shape == lanes.shape):
                     cond = np.broadcast_to(np.asarray(cond, bool), lanes.shape)
-                t_lanes = np.compress(cond, lanes)
-                f_lanes = np.compress(~cond, lanes)
-                if len(t_lanes) and len(f_lanes):
-                    _count_divergent(st, term.instr.id, t_lanes, f_lanes)
-                if len(t_lanes):
-                    self._goto(st, pending, phis, bi, term.targets[0], t_lanes,
-                               sel if len(f_lanes) == 0 else _selector(t_lanes, T), term.instr.id, 0, base)
-                if len(f_lanes):
-                    self._goto(st, pending, phis, bi, term.targets[1], f_lanes,
-                               sel if len(t_lanes) == 0 else _selector(f_lanes, T), term.instr.id, 1, base)
+                taken = int(np.count_nonzero(cond))
+                if taken in (0, n):  # one way for the whole group: it goes on as it is
+                    if n:
+                        edge = 0 if taken else 1
+                        self._goto(st, pending, phis, bi, term.targets[edge], lanes, sel, term.instr.id, edge, base)
+                    continue
+                t_lanes, f_lanes = np.compress(cond, lanes), np.compress(~cond, lanes)
+                _count_divergent(st, term.instr.id, t_lanes, f_lanes)
+                self._goto(st, pending, phis, bi, term.targets[0], t_lanes, _selector(t_lanes, T), term.instr.id, 0,
+                           base)
+                self._goto(st, pending, phis, bi, term.targets[1], f_lanes, _selector(f_lanes, T), term.instr.id, 1,
+                           base)
             elif kind == "switch":
                 v = np.broadcast_to(np.asarray(term.cond(st, sel)), lanes.shape)
                 rest = np.ones(len(lanes), bool)
