@@ -12,11 +12,13 @@ CHECK_GUARD_SECONDS = 10.0  # `simu check`'s evaluation budget also stops the se
 MAX_PROBE_SECONDS = 2.0  # per searched launch (an explicit --grid/--block run keeps the full limit)
 # what the severity refutations may spend per second of the budget, in steps: a launch costs its interpreter
 # steps (one instruction of a group of threads) plus a step per ACCESSES_PER_STEP accesses it recorded (recording
-# and judging them); a step is 12 to 70 us on the development machine (a few lanes, or hundreds of lanes loading
-# through checked pointers), so the allowance is about a third of the budget on heavy kernels -- work the budget
-# the user gave fixes, whatever the machine's speed.  The loop ends at the budget, the timed phases at
+# and judging them); a step was 12 to 70 us on the development machine when this was 8,000 (a few lanes, or hundreds
+# of lanes loading through checked pointers) and is about a quarter cheaper since (a few lanes' step: 9.5 -> 6.8 us),
+# so 10,000 keeps the allowance at about a third of the budget on heavy kernels -- work the budget the user gave
+# fixes, whatever the machine's speed (a faster search finds more witnesses, which the allowance must still judge).
+# The loop ends at the budget, the timed phases at
 # phases.SHRINK_GUARD budgets: together under `simu scan`'s CPU limit of twice the budget
-REFUTE_STEPS_PER_SECOND = 8_000
+REFUTE_STEPS_PER_SECOND = 10_000
 
 
 @dataclass
