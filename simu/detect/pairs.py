@@ -242,10 +242,14 @@ def candidate_words(word: np.ndarray, lane: np.ndarray, action: np.ndarray, allo
     nw = int(widx.max()) + 1 if len(widx) else 0
     first_lane = np.full(nw, -1, np.int64)
     first_lane[widx[::-1]] = lane[::-1]  # the last assignment wins: the first access's lane
-    good = np.ones(nw, bool)
     # modified, touched by a second lane, and by a plain access (atomics never conflict with each other)
-    for flag in (action != READ, lane != first_lane[widx], action != ATOMIC):
-        seen = np.zeros(nw, bool)
-        seen[widx[flag]] = True
-        good &= seen
+    good = any_per(widx, nw, action != READ) & any_per(widx, nw, lane != first_lane[widx]) & \
+        any_per(widx, nw, action != ATOMIC)
     return np.flatnonzero(good[widx])
+
+
+def any_per(key: np.ndarray, n: int, flag: np.ndarray) -> np.ndarray:
+    """Per group of ``key`` (numbered 0..n-1): whether ``flag`` holds for one of its rows."""
+    out = np.zeros(n, bool)
+    out[key[flag]] = True
+    return out

@@ -18,6 +18,7 @@ from simu.detect.check import Check
 from simu.detect.context import Context
 from simu.detect.finding import Finding
 from simu.detect.pairs import (
+    any_per,
     dense_words,
     diversity_tier,
     expand_words,
@@ -182,13 +183,6 @@ def _conflicts(rows: _Rows, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ok
 
 
-def _any_per(key: np.ndarray, n: int, flag: np.ndarray) -> np.ndarray:
-    """Per segment: whether ``flag`` holds for one of its rows."""
-    out = np.zeros(n, bool)
-    out[key[flag]] = True
-    return out
-
-
 def _intra_block_pairs(ctx: Context, rows: _Rows):
     """Conflicting, unordered pairs inside one block and one epoch."""
     cap = ctx.options.pair_cap
@@ -201,7 +195,7 @@ def _intra_block_pairs(ctx: Context, rows: _Rows):
     key, nseg, _ = ctx.candidate_segments(rows.keep)
     act = rows.action
     lane = rows.lane
-    writes, atom, reads, several = (_any_per(key, nseg, flag) for flag in (
+    writes, atom, reads, several = (any_per(key, nseg, flag) for flag in (
         act == WRITE, act == ATOMIC, act == READ, lane != first_of(key, lane, nseg)[key]))
     interesting = (writes | (atom & reads)) & several
     cand = np.flatnonzero(interesting[key])

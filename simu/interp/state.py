@@ -120,7 +120,8 @@ class State:
         self.any_syncwarp = False
         self.exited = np.zeros(T, bool)
         self.exit_step = np.full(T, np.iinfo(np.int64).max, np.int64)
-        self.last_full = geo.zeros  # last step each lane ran with its whole live warp (-1: never), made when needed
+        # last step each lane ran with its whole live warp (-1: never): made when the lanes first differ
+        self.last_full: np.ndarray | None = None
         self.last_full_shared = False  # the trace holds a view of last_full: copy before writing
         self.all_full_at: int | None = -1  # the step in last_full for every lane, while it is one (else None)
         # the step at which the running group was scheduled, when every one of its lanes was then
