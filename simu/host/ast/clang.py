@@ -50,6 +50,9 @@ _LIBRARY_HEADERS = ("thrust/device_vector.h", "thrust/host_vector.h", "thrust/ex
                     "thrust/iterator/counting_iterator.h", "thrust/iterator/zip_iterator.h", "cub/cub.cuh")
 LIBRARY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:thrust|cub)/', re.M)
 _WITH_ERRORS = ["-Xclang", "-fallow-pch-with-compiler-errors"]
+# the prelude's pending template instantiations made once when it is built, not again at the end of every file that
+# reads it (without it an empty file reading the prelude costs clang 65 ms, with it 23 ms)
+_PCH_BUILD = ["-fpch-instantiate-templates"]
 _TIMEOUT = 60  # seconds for one parse
 _PCH_TIMEOUT = 300  # the prelude is built once: a loaded machine must not leave every parse without it
 PCH_KEEP_DAYS = 14
@@ -105,7 +108,8 @@ def _pch(base: list[str], libraries: bool = False) -> Path | None:
     shim = [a for a in base if a.startswith("/") or a.endswith(".h")]
     headers = _PCH_HEADERS + (_LIBRARY_HEADERS if libraries else ())
     text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in headers)
-    stamp = hashlib.sha256(repr((clang_command()[1:], base, [_stamp(p) for p in shim], text)).encode()).hexdigest()[:20]
+    stamp = hashlib.sha256(repr((clang_command()[1:], base, _PCH_BUILD, [_stamp(p) for p in shim], text)).encode()
+                           ).hexdigest()[:20]
     out = _cache_root() / f"host-{stamp}.pch"
     if out.is_file():
         return out
@@ -115,7 +119,7 @@ def _pch(base: list[str], libraries: bool = False) -> Path | None:
         _create_once(header, text)
         with tempfile.TemporaryDirectory(prefix="simu-pch-") as tmp:
             made = Path(tmp) / "prelude.pch"
-            argv = clang_command() + [a for a in base if a != "-fsyntax-only"] + \
+            argv = clang_command() + [a for a in base if a != "-fsyntax-only"] + _PCH_BUILD + \
                 ["-c", str(header), "-Xclang", "-emit-pch", "-o", str(made)]
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=_PCH_TIMEOUT)
             if proc.returncode != 0 or not made.is_file():
