@@ -32,7 +32,8 @@ from simu.report.results import FileResult, KernelResult, ScanResult
 from simu.report.unused import Siblings, cap
 from simu.scan.assume import mark_findings
 from simu.scan.cache import ResultCache, kernel_key
-from simu.scan.flags import FileFlags, build_file_flags
+from simu.scan.flags import FileFlags, flags_with_host, load_database, needs_host
+from simu.scan.hostjob import HostIndexJob
 from simu.scan.options import COMPILE_LIMIT, PREPARE_CPU_LIMIT, WALL_GRACE, ScanOptions
 from simu.scan.payloads import FileFailure, FileListing, KernelEntry, KernelVerdict
 from simu.scan.pool import ANALYSE, LIST, Task, WorkerPool, tree_cpu_seconds
@@ -69,8 +70,10 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
     cache = _open_cache(options, result)
     try:
         scheduler = Scheduler(options, config, result, events, cache)
-        scheduler.flags = build_file_flags(options, config, selection.sources, rules=selection.rules,
-                                           retype=True)
+        database, warning = load_database(options)
+        scheduler.flags = FileFlags(options, config, None, database, retype=True)  # what needs no host index
+        scheduler.host_job = HostIndexJob(lambda: flags_with_host(options, config, selection.sources, database,
+                                                                  warning, rules=selection.rules, retype=True))
         for fr in result.files:
             includer = selection.included_by.get(fr.path)
             if includer is not None:  # a fragment: its kernels are analysed through its includer
@@ -79,10 +82,6 @@ def scan(options: ScanOptions, config: Config | None = None, events: ScanEvents 
             else:
                 scheduler.add_file(fr, selection.index, selection.infos.get(fr.path))
         scheduler.plan_fallbacks(selection)
-        result.warnings += scheduler.flags.notes
-        if (host := scheduler.flags.host) is not None:
-            result.stats.host_files = {"indexed": len(host.files), "clang": len(host.clang_read),
-                                       "clang_failed": len(host.clang_failed)}
         with _sigterm_interrupts():
             scheduler.run()
     finally:
@@ -177,6 +176,7 @@ class Scheduler:
         self.pool: WorkerPool | None = None
         self.barren_restarts = 0  # pool restarts in a row with no task finished in between
         self.flags = FileFlags(options, config)  # per-file compiler options (scan() adds the project's)
+        self.host_job: HostIndexJob | None = None  # the flags with the host index, while they are being built
         self.variants_left: dict[int, int] = {}  # id(FileResult) -> compile variants not yet done
         # id(FileResult) -> (variant, failure, replaced by variants that assume types)
         self.variant_failures: dict[int, list[tuple[str, FileFailure, bool]]] = {}
@@ -197,6 +197,9 @@ class Scheduler:
         """Queue the compilation of one file, with the include folders its includes need (discovered ones
         go after the shim and system folders: ``-idirafter``)."""
         o = self.options
+        if self.host_job is not None and needs_host(fr.path):
+            self.host_job.files.append((fr, index, info))
+            return
         if o.auto_include and info is None:
             info = resolve_includes(fr.path, o.include, index)
         self.includes[fr.path] = (info if o.auto_include else None, index)
@@ -325,6 +328,21 @@ class Scheduler:
 
         return self.siblings.note(where, entry.name, list(same), launched)
 
+    def host_ready(self) -> None:
+        """The host index is built: its flags replace the early ones, the files waiting for it are queued and the
+        compiles finished before it are filed (their kernels take its contracts)."""
+        job, self.host_job = self.host_job, None
+        early_notes = self.flags.notes
+        self.flags = job.flags()
+        if (host := self.flags.host) is not None:
+            self.result.stats.host_files = {"indexed": len(host.files), "clang": len(host.clang_read),
+                                            "clang_failed": len(host.clang_failed)}
+        for args in job.files:
+            self.add_file(*args)
+        self.result.warnings += [n for n in early_notes if n not in self.flags.notes] + self.flags.notes
+        for task, outcome in job.outcomes:
+            self.finish_file(task, outcome)
+
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles
 
@@ -333,7 +351,10 @@ class Scheduler:
     def finish_file(self, task: Task, outcome: FileListing | FileFailure) -> None:
         """File one compile outcome.  A file compiled in several variants is done after its last one: it is
         ``ok`` when a variant compiled (each variant that did not is a warning, unless variants assuming types
-        replaced it), else the first failure."""
+        replaced it), else the first failure.  Before the host index is built, the outcome waits for it."""
+        if self.host_job is not None:
+            self.host_job.outcomes.append((task, outcome))
+            return
         fr = task.file
         fr.language = outcome.language or fr.language
         left = self.variants_left[id(fr)] = self.variants_left.get(id(fr), 1) - 1
@@ -410,10 +431,13 @@ class Scheduler:
         """Run every queued task; Ctrl-C (or SIGTERM) marks what did not finish as interrupted."""
         try:
             self.pool = WorkerPool(self.options.jobs)
-            while self.analyses or self.compiles or self.suspects or self.inflight:
+            while self.analyses or self.compiles or self.suspects or self.inflight or self.host_job is not None:
                 broken = self.submit_ready()
-                done, _ = wait(list(self.inflight), timeout=0.2, return_when=FIRST_COMPLETED) \
-                    if self.inflight else (set(), set())
+                waited = [*self.inflight, *([self.host_job.future] if self.host_job is not None else [])]
+                done, _ = wait(waited, timeout=0.2, return_when=FIRST_COMPLETED) if waited else (set(), set())
+                if self.host_job is not None and self.host_job.done():
+                    done.discard(self.host_job.future)
+                    self.host_ready()
                 self.pool.drain()
                 broken = self.collect(done) or broken
                 broken = self.stop_overdue() or broken

@@ -118,7 +118,7 @@ class FileFlags:
             incs += [str(d) for d in _existing(cf.include_dirs, path, self.options.root / site.file)]
             defines += cf.defines
             args += cf.clang_args
-        if suffix == ".cl" and self.host is not None:
+        if needs_host(path) and self.host is not None:
             types: list[str] = []
             preludes = self._preludes(path)
             for source in (*preludes, path):  # a streamed prelude's names are the file's too
@@ -223,7 +223,7 @@ class FileFlags:
 
     def _host_builds(self, path: Path) -> list[BuildSite]:
         """The first build site of each distinct non-empty options string the host code builds ``path`` with."""
-        if self.host is None or path.suffix.lower() != ".cl":
+        if self.host is None or not needs_host(path):
             return []
         out: dict[str, BuildSite] = {}
         for s in self.host.builds_of(path, self.cl_files or [path]):
@@ -309,11 +309,19 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
     A scan of the whole project indexes every host file; a command on part of it (some files or folders,
     ``--changed``) only those that can reach the kernels of ``sources`` (:mod:`simu.host.reach`), so that its
     cost does not grow with the repository around them (past :data:`MAX_REACH_SEEDS` kernel files, every one)."""
+    database, warning = load_database(options)
+    return flags_with_host(options, config, sources, database, warning, contracts, rules, retype)
+
+
+def flags_with_host(options: ScanOptions, config: Config, sources: list[Path], database: CompileDatabase | None,
+                    warning: str | None, contracts: bool = True, rules=None, retype: bool = False) -> FileFlags:
+    """:func:`build_file_flags` once the compile database is loaded (``warning``: why a found one was not): the
+    host index is built here, the slow part, which `simu scan` runs beside the compiles that do not need it
+    (:func:`needs_host`)."""
     from simu.frontend.discover import IgnoreRules, walk
     from simu.host import build_host_index, host_files
     from simu.host.reach import reaching_index
 
-    database, warning = load_database(options)
     host = None
     cl_files = [s for s in sources if s.suffix.lower() == ".cl"]
     seeds = [s for s in sources if s.suffix.lower() in (".cl", ".cu", ".cuh", ".hip")] if contracts else cl_files
@@ -340,6 +348,12 @@ def build_file_flags(options: ScanOptions, config: Config, sources: list[Path], 
         flags.notes.append(f"OpenCL values the host text and clang read differently (the host text's kept): "
                            f"{'; '.join(host.clang_conflicts[:4])}{' …' if len(host.clang_conflicts) > 4 else ''}")
     return flags
+
+
+def needs_host(path: Path) -> bool:
+    """Whether a file's compile options come from the host index: a ``.cl`` file's do (the options its host code
+    builds it with, the names it passes), any other file's only from the compile database and the configuration."""
+    return path.suffix.lower() == ".cl"
 
 
 def whole_project(options: ScanOptions) -> bool:
