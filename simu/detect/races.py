@@ -23,6 +23,7 @@ from simu.detect.pairs import (
     diversity_tier,
     expand_words,
     first_of,
+    group_ids,
     group_ranks,
     modifying_pairs_within_segments,
     pairs_within_segments,
@@ -354,7 +355,7 @@ def _judge(ctx: Context, keep: np.ndarray) -> dict | None:
     ww = (rows.action[a] != READ) & (rows.action[c] != READ)
     same_val = ww & same_bytes(rows, a, c) & (rows.action[a] == WRITE) & (rows.action[c] == WRITE)
     # one group per (word, epoch, lane): when each lane first read and first stored each word in an epoch
-    lane_word = _group_ids(rows.lane, rows.epoch.astype(np.int64), rows.word) if same_val.any() or not ww.all() \
+    lane_word = group_ids(rows.lane, rows.epoch.astype(np.int64), rows.word) if same_val.any() or not ww.all() \
         else None
     if same_val.any():
         # equal values are not benign when the writers read the word first in the same epoch:
@@ -386,14 +387,6 @@ def same_bytes(rows: _Rows, a: np.ndarray, c: np.ndarray) -> np.ndarray:
     """Per pair: whether the two rows stored the same bytes where both stored into their word."""
     shared = _BYTE_MASKS[rows.mask[a] & rows.mask[c]]
     return ((rows.value[a] ^ rows.value[c]) & shared) == 0
-
-
-def _group_ids(*keys: np.ndarray) -> np.ndarray:
-    """Per row: the id of its group of rows equal in every column of ``keys`` (found by sorting the rows)."""
-    order = np.lexsort(keys)
-    gid = np.empty(len(order), np.int64)
-    gid[order] = segment_ids(segment_starts(*(k[order] for k in keys)))
-    return gid
 
 
 def _first_step(rows: _Rows, gid: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -428,8 +421,8 @@ def _read_after_equal_store(rows: _Rows, lane_word: np.ndarray | None, a: np.nda
         return (lo == hi)[gid] & ~other[gid]
 
     block = rows.block
-    in_epoch = uniform(_group_ids(rows.epoch.astype(np.int64), block, rows.word))
-    in_launch = uniform(_group_ids(rows.word))
+    in_epoch = uniform(group_ids(rows.epoch.astype(np.int64), block, rows.word))
+    in_launch = uniform(group_ids(rows.word))
     stored_first = _first_step(rows, lane_word, plain)[lane_word[reader]] < rows.step[reader]
     agreed = np.where(block[reader] == block[writer], in_epoch[reader], in_launch[reader])
     return cand & stored_first & agreed
