@@ -84,9 +84,12 @@ def is_texture(param) -> bool:
 
 
 def first_use(program):
-    """The first call of a texture built-in in a compiled kernel (an IR instruction), or None."""
-    calls = [ins for ins in program.instrs.values() if ins.opcode == "call" and ins.attrs.get("callee") in USES]
-    return min(calls, key=lambda ins: ins.id) if calls else None
+    """The first call of a texture built-in in a compiled kernel (an IR instruction), or None (once per program:
+    every launch of a kernel with a scalar texture parameter asks)."""
+    if "texture_first_use" not in program.memo:
+        calls = [ins for ins in program.instrs.values() if ins.opcode == "call" and ins.attrs.get("callee") in USES]
+        program.memo["texture_first_use"] = min(calls, key=lambda ins: ins.id) if calls else None
+    return program.memo["texture_first_use"]
 
 
 def _owners(program, kernel) -> dict[str, str]:

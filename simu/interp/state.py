@@ -70,6 +70,7 @@ class _Geometry:
 
 
 _GEOMETRY: dict[tuple, _Geometry] = {}  # least recently used first
+_GEOMETRY_HELD = [0]  # the bytes the kept shapes hold
 GEOMETRY_BYTES = 64 << 20  # what the kept launch shapes may hold (a search draws many small ones)
 
 
@@ -78,9 +79,9 @@ def _geometry(grid, block, ws: int, blocks: tuple[int, ...] | None = None) -> _G
     geo = _GEOMETRY.pop(key, None)
     if geo is None:
         geo = _Geometry(grid, block, ws, blocks)
-        held = geo.nbytes + sum(g.nbytes for g in _GEOMETRY.values())
-        while _GEOMETRY and held > GEOMETRY_BYTES:
-            held -= _GEOMETRY.pop(next(iter(_GEOMETRY))).nbytes
+        _GEOMETRY_HELD[0] += geo.nbytes
+        while _GEOMETRY and _GEOMETRY_HELD[0] > GEOMETRY_BYTES:
+            _GEOMETRY_HELD[0] -= _GEOMETRY.pop(next(iter(_GEOMETRY))).nbytes
     _GEOMETRY[key] = geo
     return geo
 
