@@ -341,7 +341,13 @@ def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions
     overlay = [*overlay, *extra]
     try:
         argv = clang_command() + clang_arguments(language, options) + overlay + ["-o", "-", str(unit)]
-        module = _run_clang(argv, str(path), language, options)
+        prelude = _prelude(language, options) if not overlay else []
+        try:
+            module = _run_clang(argv + prelude, str(path), language, options)
+        except CompileError as exc:
+            if not prelude or "precompiled" not in exc.diagnostics and ".pch" not in exc.diagnostics:
+                raise
+            module = _run_clang(argv, str(path), language, options)  # a prelude clang would not read
         if options.opt_level > 0 and language == "cuda":
             # NVPTX keeps only line tables when optimising; take parameter names from -O0.
             argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + overlay + \
@@ -353,6 +359,20 @@ def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions
         if tmp is not None:
             tmp.cleanup()
     return module
+
+
+def _prelude(language: str, options: CompileOptions) -> list[str]:
+    """The clang arguments that read the precompiled shim (:mod:`simu.frontend.prelude`) for a CUDA device compile
+    where it cannot change what the file sees; none for OpenCL (its prelude costs clang little), a real toolkit's
+    headers or a file with clang arguments of its own."""
+    if language != "cuda" or options.cuda_path or options.clang_args:
+        return []
+    from simu.frontend.prelude import device_prelude
+
+    shared = replace(options, include_dirs=(), after_dirs=(), defines=(), clang_args=())
+    pch = device_prelude(clang_arguments(language, shared), tuple(options.defines),
+                         tuple(str(d) for d in (*options.include_dirs, *options.after_dirs)))
+    return ["-Xclang", "-include-pch", "-Xclang", str(pch)] if pch is not None else []
 
 
 def _instantiation_unit(path: Path, options: CompileOptions, extra: tuple[str, ...] = ()):

@@ -16,21 +16,19 @@ host code that calls no OpenCL function, parsed as C++, still sees the types its
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import json
-import os
 import re
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable
 
 from simu.frontend.cuda_headers import shim_arguments
 from simu.frontend.overlay import spaced_launch_overlay
+from simu.frontend.prelude import precompiled
 from simu.frontend.stand_ins import dependencies, header_missing, write_stand_ins
-from simu.frontend.toolchain import INCLUDE_DIR, clang_command, user_cache_dir
+from simu.frontend.toolchain import INCLUDE_DIR, clang_command
 from simu.host.ast.dumpsplit import project_part
 
 Node = dict[str, Any]
@@ -50,12 +48,7 @@ _LIBRARY_HEADERS = ("thrust/device_vector.h", "thrust/host_vector.h", "thrust/ex
                     "thrust/iterator/counting_iterator.h", "thrust/iterator/zip_iterator.h", "cub/cub.cuh")
 LIBRARY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"](?:thrust|cub)/', re.M)
 _WITH_ERRORS = ["-Xclang", "-fallow-pch-with-compiler-errors"]
-# the prelude's pending template instantiations made once when it is built, not again at the end of every file that
-# reads it (without it an empty file reading the prelude costs clang 65 ms, with it 23 ms)
-_PCH_BUILD = ["-fpch-instantiate-templates"]
 _TIMEOUT = 60  # seconds for one parse
-_PCH_TIMEOUT = 300  # the prelude is built once: a loaded machine must not leave every parse without it
-PCH_KEEP_DAYS = 14
 # a larger dump (a generated file, a header-heavy C++ file) is read by the text reader; clang indents its JSON, about
 # five bytes in six are whitespace (a 67 MB dump of a macro-heavy 700-line file is 11 MB of data)
 MAX_DUMP_BYTES = 192 << 20
@@ -98,77 +91,12 @@ def _base_args(language: str = "cuda") -> list[str]:
     return ["-x", "c++", "-Wno-c++11-narrowing", *common, *ocl, *builtin]
 
 
-def _cache_root() -> Path:
-    return user_cache_dir() / "pch"
-
-
 def _pch(base: list[str], libraries: bool = False) -> Path | None:
     """The precompiled prelude for ``base`` flags (built on first use, kept per flags and shim content);
     ``libraries``: with CUDA's C++ libraries too (:data:`_LIBRARY_HEADERS`; ``base`` then allows its errors)."""
-    shim = [a for a in base if a.startswith("/") or a.endswith(".h")]
     headers = _PCH_HEADERS + (_LIBRARY_HEADERS if libraries else ())
     text = "".join(f"#if __has_include(<{h}>)\n#include <{h}>\n#endif\n" for h in headers)
-    stamp = hashlib.sha256(repr((clang_command()[1:], base, _PCH_BUILD, [_stamp(p) for p in shim], text)).encode()
-                           ).hexdigest()[:20]
-    out = _cache_root() / f"host-{stamp}.pch"
-    if out.is_file():
-        return out
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        header = out.with_suffix(".cuh")  # the PCH names its header: it stays beside it, never rewritten
-        _create_once(header, text)
-        with tempfile.TemporaryDirectory(prefix="simu-pch-") as tmp:
-            made = Path(tmp) / "prelude.pch"
-            argv = clang_command() + [a for a in base if a != "-fsyntax-only"] + _PCH_BUILD + \
-                ["-c", str(header), "-Xclang", "-emit-pch", "-o", str(made)]
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=_PCH_TIMEOUT)
-            if proc.returncode != 0 or not made.is_file():
-                return None
-            os.replace(made, out)  # atomic: concurrent builders write the same bytes
-        _prune(out.parent)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out
-
-
-def _prune(folder: Path) -> None:
-    """Drop preludes not built for :data:`PCH_KEEP_DAYS` (each checkout of simu's shim stamps its own)."""
-    horizon = time.time() - PCH_KEEP_DAYS * 86400
-    for old in folder.glob("host-*.*"):
-        try:
-            if old.stat().st_mtime < horizon:
-                old.unlink()
-        except OSError:
-            pass
-
-
-def _create_once(path: Path, text: str) -> None:
-    """Write ``path`` whole, unless it exists (its name stamps its text): a PCH records its header's size and time,
-    so a header rewritten while another process builds or reads a PCH of it would make that PCH stale."""
-    if path.is_file():
-        return
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".simu-pch-")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        try:
-            os.link(tmp, path)  # fails where another process made it first: theirs stays, same text
-        except FileExistsError:
-            pass
-    finally:
-        os.unlink(tmp)
-
-
-def _stamp(path: str) -> tuple[str, int]:
-    """A shim file's time, or a shim folder's latest: its own and its direct entries' (a fresh checkout or a
-    reinstalled header package stamps a new prelude, where a stale one would cost a parse without it)."""
-    try:
-        if not os.path.isdir(path):
-            return path, os.stat(path).st_mtime_ns
-        with os.scandir(path) as entries:
-            return path, max([os.stat(path).st_mtime_ns, *(e.stat().st_mtime_ns for e in entries)])
-    except OSError:
-        return path, 0
+    return precompiled("host", [a for a in base if a != "-fsyntax-only"], ["-c"], text)
 
 
 def dump(path: Path, include_dirs: tuple[str, ...] = (), defines: tuple[str, ...] = (),
