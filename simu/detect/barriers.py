@@ -98,7 +98,7 @@ def barrier_use(ctx: Context) -> BarrierUse:
     head_sid[order] = sid
     spans = {(int(blk[h]), int(sp[h]), int(e0[h]), int(e1[h])): bool(any_iw[head_sid[h]]) for h in heads.tolist()}
     # barrier that made each epoch of a (block, space)
-    made = {(int(b_), int(sp_), int(e_)): int(iid) for b_, sp_, e_, iid in rel}
+    made = {(b_, sp_, e_): iid for b_, sp_, e_, iid in np.asarray(rel).tolist()}
     # a conflict between epochs e and e' needs one of the barriers that made e+1..e'; adjacent
     # epochs name it exactly; for longer spans prefer a barrier already needed, else the last
     how_of = lambda iw: "inter-warp" if iw or ctx.options.warp_model == "independent" else "intra-warp"
