@@ -340,8 +340,8 @@ class Scheduler:
         for args in job.files:
             self.add_file(*args)
         self.result.warnings += [n for n in early_notes if n not in self.flags.notes] + self.flags.notes
-        for task, outcome in job.outcomes:
-            self.finish_file(task, outcome)
+        for task, outcome in sorted(job.outcomes, key=lambda done: done[0].id):  # in the files' order, not the
+            self.finish_file(task, outcome)  # order they compiled in: a header's kernel is first seen through one
 
     def _queue(self, tid: int) -> deque[int]:
         return self.analyses if self.tasks[tid].kind == ANALYSE else self.compiles
