@@ -16,6 +16,7 @@ import numpy as np
 
 from simu.errors import LaunchError, NotLaunchableError, UnsupportedError
 from simu.interp import cuda_textures, grid_sync, members, opencl_images, spinwait
+from simu.interp.allocator import keep_freed_memory
 from simu.interp.compiler import compile_kernel
 from simu.interp.memory import OFFSET_BITS, SPACE_CONSTANT, SPACE_GLOBAL, SPACE_PRIVATE, SPACE_SHARED, PastDrawn
 from simu.interp.outcome import Outcome, RunResult
@@ -60,6 +61,7 @@ class Machine:
         self.module = module
         self.kernel = kernel
         self.program: Program = compile_kernel(module, kernel)
+        keep_freed_memory()  # launch after launch, trace memory from the heap, not fresh pages
 
     # -- launch set-up -----------------------------------------------------------------
     def _check_launch(self, launch: Launch, limits: Limits) -> None:
