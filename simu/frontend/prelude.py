@@ -76,7 +76,10 @@ def device_prelude(base: list[str], defines: tuple[str, ...], search_dirs: tuple
     pch = precompiled("device", [a for a in base if a not in ("-S", "-emit-llvm")], ["-S"])
     if pch is None:
         return None
-    words, headers = _shim_names(pch.with_suffix(".d"))
+    names = _shim_names(pch.with_suffix(".d"))
+    if names is None:  # what the prelude holds is not known: nothing can be said about the file's macros
+        return None
+    words, headers = names
     if any(d.partition("=")[0].encode() in words for d in defines):
         return None
     if any(_holds(d, headers) for d in search_dirs):
@@ -85,36 +88,27 @@ def device_prelude(base: list[str], defines: tuple[str, ...], search_dirs: tuple
 
 
 @lru_cache(maxsize=8)
-def _shim_names(deps: Path) -> tuple[frozenset[bytes], tuple[str, ...]]:
+def _shim_names(deps: Path) -> tuple[frozenset[bytes], tuple[str, ...]] | None:
     """Every word outside comments of the headers a prelude holds (``deps``: the make rule clang wrote when it built
-    it), and the header names they include or test with ``__has_include``; a word list that names everything where
-    the rule cannot be read."""
+    it), and the header names they include or test with ``__has_include``; None where a file cannot be read."""
     try:
         rule = deps.read_text(errors="replace").replace("\\\n", " ")
     except OSError:
-        return _EVERYTHING
+        return None
     words: set[bytes] = set()
     headers: set[str] = set()
     for name in re.split(r"(?<!\\)\s+", rule.partition(": ")[2].strip()):
         try:
             data = _COMMENT.sub(b" ", Path(name.replace("\\ ", " ")).read_bytes())
         except OSError:
-            return _EVERYTHING
+            return None
         words.update(_WORD.findall(data))
         headers.update((a or b).decode(errors="replace") for a, b in _HEADER_NAMES.findall(data))
     return frozenset(words), tuple(sorted(headers))
 
 
-class _All(frozenset):
-    def __contains__(self, item: object) -> bool:
-        return True
-
-
-_EVERYTHING = (_All(), ())
-
-
-@lru_cache(maxsize=256)
 def _holds(folder: str, names: tuple[str, ...]) -> bool:
+    """Whether ``folder`` holds a header of one of ``names`` (asked at every compile: a folder's files change)."""
     return any(os.path.exists(os.path.join(folder, n)) for n in names)
 
 
