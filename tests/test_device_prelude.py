@@ -64,3 +64,13 @@ def test_a_macro_the_shim_names_or_a_header_it_includes_in_an_include_folder_par
     assert not _prelude("cuda", options)
     module = compile_file(_source(tmp_path, cap=""), options)
     assert "99" in module.ir
+
+
+def test_a_prelude_clang_will_not_read_is_compiled_without_and_built_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # a prelude of this test's own
+    options = CompileOptions()
+    pch = Path(_prelude("cuda", options)[-1])
+    pch.write_bytes(b"not a precompiled header" * 64)  # damaged, or left by another clang
+    module = compile_file(_source(tmp_path), options)
+    assert "clamp_shift" in module.ir and not pch.exists()
+    assert Path(_prelude("cuda", options)[-1]).stat().st_size > 100_000  # the next compile reads a fresh one

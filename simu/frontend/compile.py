@@ -347,7 +347,8 @@ def _compile_unit(unit: Path, path: Path, language: str, options: CompileOptions
         except CompileError as exc:
             if not prelude or "precompiled" not in exc.diagnostics and ".pch" not in exc.diagnostics:
                 raise
-            module = _run_clang(argv, str(path), language, options)  # a prelude clang would not read
+            Path(prelude[-1]).unlink(missing_ok=True)  # one clang would not read: the next compile builds it again
+            module = _run_clang(argv, str(path), language, options)
         if options.opt_level > 0 and language == "cuda":
             # NVPTX keeps only line tables when optimising; take parameter names from -O0.
             argv0 = clang_command() + clang_arguments(language, replace(options, opt_level=0)) + overlay + \

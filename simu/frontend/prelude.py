@@ -44,8 +44,9 @@ def precompiled(prefix: str, base: list[str], action: list[str], text: str = "")
     ``-S`` for a device compile); None where clang cannot build it.  Kept per clang, arguments, text and the
     stamps of the shim files and folders ``base`` names."""
     shim = [a for a in base if a.startswith("/") or a.endswith(".h")]
-    stamp = hashlib.sha256(repr((clang_command()[1:], base, action, BUILD_ARGS, [_stamp(p) for p in shim], text)
-                                ).encode()).hexdigest()[:20]
+    clang = clang_command()
+    stamp = hashlib.sha256(repr((clang[1:], _stamp(clang[0]), base, action, BUILD_ARGS, [_stamp(p) for p in shim],
+                                 text)).encode()).hexdigest()[:20]
     out = cache_root() / f"{prefix}-{stamp}.pch"
     if out.is_file():
         return out
@@ -55,7 +56,7 @@ def precompiled(prefix: str, base: list[str], action: list[str], text: str = "")
         _create_once(header, text)
         with tempfile.TemporaryDirectory(prefix="simu-pch-") as tmp:
             made = Path(tmp) / "prelude.pch"
-            argv = clang_command() + base + BUILD_ARGS + action + \
+            argv = clang + base + BUILD_ARGS + action + \
                 [str(header), "-Xclang", "-emit-pch", "-o", str(made), "-MD", "-MF", str(made.with_suffix(".d"))]
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=PCH_TIMEOUT)
             if proc.returncode != 0 or not made.is_file():
