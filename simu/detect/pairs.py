@@ -107,21 +107,15 @@ def group_ranks(*cols: np.ndarray) -> tuple[np.ndarray, int]:
     the first most significant), and how many there are; column by column, each a table when ranges allow."""
     rows = len(cols[0])
     if len(cols) > 1 and rows:
-        lows = [int(c.min()) for c in cols]
-        spans = [int(c.max()) - lo + 1 for c, lo in zip(cols, lows, strict=True)]
+        lows, spans = _ranges(cols)
         if math.prod(spans) < 4 * rows + (1 << 20):  # one key for all the columns: one table, not one a column
-            key = np.zeros(rows, np.int64)
-            for c, lo, span in zip(cols, lows, spans, strict=True):
-                key = key * span + (c.astype(np.int64) - lo)
-            return dense_ids(key)
+            return dense_ids(_combined(cols, lows, spans))
     ids, n = dense_ids(cols[0])
     for c in cols[1:]:
         lo = int(c.min()) if len(c) else 0
         span = int(c.max()) - lo + 1 if len(c) else 1
-        if n * span >= 1 << 62:
-            order = np.lexsort(tuple(reversed(cols)))
-            ids = np.empty(len(order), np.int64)
-            ids[order] = segment_ids(segment_starts(*(k[order] for k in cols)))
+        if n * span >= 1 << 62:  # the rows sorted by every column
+            ids = group_ids(*cols)
             return ids, int(ids.max()) + 1 if len(ids) else 0
         ids, n = dense_ids(ids * span + (c.astype(np.int64) - lo))
     return ids, n
@@ -201,12 +195,20 @@ def segment_row_cap(sizes: np.ndarray, cap: int, budget: int | None = None) -> i
 
 
 def combined_key(*cols: np.ndarray) -> np.ndarray | None:
-    """One int64 per row that is equal exactly where every column is (each column's offset from its minimum, the
-    first most significant), or None when the columns' ranges together pass 62 bits."""
+    """One int64 per row that is equal exactly where every column is and ordered as the rows' tuples are (each
+    column's offset from its minimum, the first most significant), or None when the columns' ranges together pass
+    62 bits."""
+    lows, spans = _ranges(cols)
+    return _combined(cols, lows, spans) if math.prod(spans) < 1 << 62 else None
+
+
+def _ranges(cols: tuple[np.ndarray, ...]) -> tuple[list[int], list[int]]:
+    """Each column's minimum and the count of values from it to its maximum."""
     lows = [int(c.min()) for c in cols]
-    spans = [int(c.max()) - lo + 1 for c, lo in zip(cols, lows, strict=True)]
-    if math.prod(spans) >= 1 << 62:
-        return None
+    return lows, [int(c.max()) - lo + 1 for c, lo in zip(cols, lows, strict=True)]
+
+
+def _combined(cols: tuple[np.ndarray, ...], lows: list[int], spans: list[int]) -> np.ndarray:
     key = cols[0].astype(np.int64) - lows[0]
     for c, lo, span in zip(cols[1:], lows[1:], spans[1:], strict=True):
         key = key * span + (c.astype(np.int64) - lo)
@@ -225,7 +227,8 @@ def sorted_groups(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def group_ids(*cols: np.ndarray) -> np.ndarray:
-    """Per row: the id of its group of rows equal in every column of ``cols`` (ids in no particular order)."""
+    """Per row: the id of its group of rows equal in every column of ``cols``: the group's rank among the tuples
+    (the first column most significant)."""
     if len(cols[0]) == 0:
         return np.zeros(0, np.int64)
     order, start = sorted_groups(*cols)

@@ -11,29 +11,25 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+from functools import cache
 
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3  # glibc's malloc.h
 MMAP_THRESHOLD = 32 << 20  # blocks under this come from the heap, reused launch after launch
 TRIM_THRESHOLD = 128 << 20  # free memory at the heap's top past this goes back to the system
 TOP_PAD = 16 << 20  # the heap grows by this much at a time
-_TUNED: list[bool] = []
 
 
+@cache
 def keep_freed_memory() -> bool:
     """Tune the process's allocator once (every later call returns at once); whether it could be tuned."""
-    if _TUNED:
-        return _TUNED[0]
-    ok = False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or None)
         mallopt = libc.mallopt
         mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-        ok = all(mallopt(option, value) == 1 for option, value in (
+        return all(mallopt(option, value) == 1 for option, value in (
             (M_MMAP_THRESHOLD, MMAP_THRESHOLD), (M_TRIM_THRESHOLD, TRIM_THRESHOLD), (M_TOP_PAD, TOP_PAD)))
     except (OSError, AttributeError, TypeError):
-        ok = False
-    _TUNED.append(ok)
-    return ok
+        return False
 
 
 __all__ = ["keep_freed_memory"]
